@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['dist/**', 'node_modules/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // The CLI tests start real servers; two cores: keep it to two files at a time.
+    maxWorkers: 2,
+  },
+});
