@@ -1,0 +1,93 @@
+/**
+ * JSON Schemas that servers send (tool inputSchema / outputSchema): meta-validation and compilation, with the
+ * dialect chosen from `$schema`, else by the protocol version (2020-12 from 2025-11-25 on, draft-07 before).
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { toViolations } from './schema/validator.js';
+import type { SchemaViolation } from './log.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+export type Dialect = 'draft-07' | '2020-12';
+
+export interface PreparedSchema {
+  dialect: Dialect;
+  /** Problems with the schema itself (meta-schema violations, unresolvable refs). Empty when usable. */
+  problems: string[];
+  /** Notes that are not problems (e.g. an unknown $schema treated as draft-07). */
+  notes: string[];
+  validate?: (value: unknown) => SchemaViolation[];
+}
+
+/** One per run: holds two ajv instances, compiles each distinct schema once. */
+export class SchemaWorkbench {
+  private ajv07?: Ajv;
+  private ajv2020?: Ajv;
+  private readonly cache = new Map<string, PreparedSchema>();
+
+  constructor(private readonly defaultDialect: Dialect) {}
+
+  private instance(d: Dialect): Ajv {
+    if (d === 'draft-07') {
+      if (!this.ajv07) { this.ajv07 = new Ajv({ strict: false, allErrors: true, validateSchema: false, addUsedSchema: false }); addFormats(this.ajv07); }
+      return this.ajv07;
+    }
+    if (!this.ajv2020) { this.ajv2020 = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, addUsedSchema: false }) as unknown as Ajv; addFormats(this.ajv2020); }
+    return this.ajv2020;
+  }
+
+  prepare(schema: unknown): PreparedSchema {
+    let key: string;
+    try { key = JSON.stringify(schema) ?? 'undefined'; } catch { key = String(Math.random()); }
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const prepared = this.build(schema);
+    this.cache.set(key, prepared);
+    return prepared;
+  }
+
+  private build(schema: unknown): PreparedSchema {
+    const notes: string[] = [];
+    if (typeof schema === 'boolean') return { dialect: this.defaultDialect, problems: [], notes, validate: (v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]) };
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+      return { dialect: this.defaultDialect, problems: [`not a JSON Schema object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`], notes };
+    }
+    let s = schema as Record<string, unknown>;
+    let dialect = this.defaultDialect;
+    const declared = typeof s.$schema === 'string' ? s.$schema : undefined;
+    if (declared) {
+      if (/draft-07|draft-06/.test(declared)) dialect = 'draft-07';
+      else if (/2020-12/.test(declared)) dialect = '2020-12';
+      else {
+        notes.push(`$schema "${declared}" is not a dialect this tool checks; checked as ${dialect} instead`);
+        s = { ...s };
+        delete s.$schema;
+      }
+    }
+    if ('$id' in s) { s = { ...s }; delete s.$id; } // a server's $id must not collide with another tool's in one ajv
+    const ajv = this.instance(dialect);
+    const problems: string[] = [];
+    let metaOk: boolean;
+    try {
+      metaOk = ajv.validateSchema(s) as boolean;
+    } catch (e) {
+      metaOk = false;
+      problems.push(`meta-schema check failed: ${(e as Error).message}`);
+    }
+    if (!metaOk && ajv.errors) {
+      for (const v of toViolations(ajv.errors)) problems.push(`${v.pointer || '(root)'}: ${v.message}`);
+    }
+    let fn: ValidateFunction | undefined;
+    if (problems.length === 0) {
+      try {
+        fn = ajv.compile(s);
+      } catch (e) {
+        problems.push(`does not compile: ${(e as Error).message}`);
+      }
+    }
+    const validate = fn ? (value: unknown) => (fn!(value) ? [] : toViolations(fn!.errors ?? [])) : undefined;
+    return { dialect, problems, notes, validate };
+  }
+}

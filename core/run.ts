@@ -1,0 +1,280 @@
+/**
+ * A conformance run: start the server, initialize, run the selected suites, shut down, and build the report.
+ * A run is a value: nothing here is global, so two runs can share a process.
+ */
+import { performance } from 'node:perf_hooks';
+import { SchemaWorkbench } from './jsonschema.js';
+import { summarize, type CaseResult, type Report, type SuiteResult, type ToolSkip, type Verdict } from './results.js';
+import { Session, SessionError } from './session.js';
+import { MessageValidator } from './schema/validator.js';
+import { schemaDocumentFor } from './schema/index.js';
+import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, specUrl, type ProtocolVersion } from './schema/versions.js';
+import type { CallToolsPolicy, CaseContext, CaseDef, InitOutcome, ItemOutcome, Outcome, Suite, ToolCallRecord } from './suite.js';
+import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
+import { StdioTransport } from './transport/stdio.js';
+import type { Transport } from './transport/types.js';
+import { VERSION } from './version.js';
+
+export interface StdioTarget {
+  transport: 'stdio';
+  /** The command as the user gave it (for the report). */
+  command: string;
+  argv: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export type Target = StdioTarget;
+
+export interface RunOptions {
+  target: Target;
+  suites: Suite[];
+  /** Suite ids to run (all when empty). */
+  suiteFilter?: string[];
+  /** Case ids or id prefixes to run (all when empty). */
+  caseFilter?: string[];
+  timeoutMs?: number;
+  strict?: boolean;
+  callTools?: CallToolsPolicy;
+  unknownToolCode?: number;
+  /** Speak only this version. */
+  protocolVersion?: ProtocolVersion;
+  /** Bound for each shutdown step (ms). */
+  shutdownGraceMs?: number;
+  maxMessageBytes?: number;
+  /** Called after each suite has finished (for progress output). */
+  onSuite?: (suite: SuiteResult) => void;
+}
+
+export const CLIENT_INFO = { name: 'mcp-conform', version: VERSION };
+
+export async function runConformance(opts: RunOptions): Promise<Report> {
+  const started = new Date();
+  const t0 = performance.now();
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const transport = new StdioTransport({
+    argv: opts.target.argv,
+    cwd: opts.target.cwd,
+    env: opts.target.env,
+    shutdownGraceMs: opts.shutdownGraceMs,
+    maxLineBytes: opts.maxMessageBytes,
+  });
+  const session = new Session(transport, { timeoutMs, clientCapabilities: {} });
+  const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
+  const init: InitOutcome = { offered };
+  let version: ProtocolVersion = offered;
+  let aborted: string | undefined;
+
+  try {
+    await transport.start();
+  } catch (e) {
+    init.failure = e as Error;
+    aborted = (e as Error).message;
+  }
+  if (!aborted) {
+    try {
+      init.reply = await session.request('initialize', {
+        protocolVersion: offered,
+        capabilities: {},
+        clientInfo: CLIENT_INFO,
+      });
+      const answered = init.reply.result?.protocolVersion;
+      if (isProtocolVersion(answered)) version = answered;
+      if (init.reply.error) aborted = `initialize was answered with error ${init.reply.error.code}: ${init.reply.error.message}`;
+      else init.initializedSeq = session.notify('notifications/initialized').seq;
+    } catch (e) {
+      init.failure = e as Error;
+      aborted = `initialize failed: ${(e as Error).message}`;
+    }
+  }
+  // Every message, the handshake included, is checked against the schema of the version in force.
+  session.setValidator(validatorFor(version));
+
+  const capabilities = (init.reply?.result?.capabilities ?? {}) as Record<string, unknown>;
+  const ctx = makeContext(session, transport, opts, init, version, capabilities, timeoutMs);
+  const results = new Map<string, SuiteResult>();
+  const selectedSuites = opts.suites.filter((s) => !opts.suiteFilter?.length || opts.suiteFilter.includes(s.id));
+
+  const runCase = async (suite: Suite, c: CaseDef, out: CaseResult[]) => {
+    if (!caseWanted(c, opts.caseFilter)) return;
+    const ct0 = performance.now();
+    const url = specUrl(version, c.spec);
+    const base = { title: c.title, level: c.level, spec: url };
+    const push = (id: string, o: Outcome, title?: string) => {
+      out.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1, messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}) });
+    };
+    const first = out.length;
+    let skipWhy: string | undefined;
+    const needsServer = c.phase !== 'after-shutdown' && c.id !== 'lifecycle/initialize' && c.id !== 'lifecycle/version-negotiation';
+    if (needsServer && aborted) skipWhy = `not run: ${aborted}`;
+    else if (needsServer && session.closed) skipWhy = `not run: ${transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(transport)}`;
+    else if (c.needsCapability && !capabilities[c.needsCapability]) skipWhy = `the server did not declare the "${c.needsCapability}" capability`;
+    if (skipWhy) {
+      push(c.id, { verdict: 'skip', message: skipWhy });
+    } else {
+      try {
+        const o = await c.run(ctx);
+        if (Array.isArray(o)) {
+          for (const item of o as ItemOutcome[]) {
+            const id = `${c.id}/${item.item}`;
+            if (ctx.selected(id)) push(id, item, item.title);
+          }
+        } else push(c.id, o);
+      } catch (e) {
+        const err = e as Error;
+        const message = err instanceof SessionError ? err.message : `harness error while running this case: ${err.stack ?? err.message}`;
+        const verdict = err instanceof SessionError && err.afterClose ? 'skip' : 'fail';
+        push(c.id, { verdict, message: verdict === 'skip' ? `not run: ${message}` : message, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+      }
+    }
+    const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
+    const unmeasured = out.slice(first).filter((r) => r.durationMs < 0);
+    for (const r of unmeasured) r.durationMs = Math.round((ms / unmeasured.length) * 1000) / 1000;
+  };
+
+  const phaseRun = async (phase: 'session' | 'after-shutdown') => {
+    for (const suite of selectedSuites) {
+      const st0 = performance.now();
+      const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
+      results.set(suite.id, res);
+      for (const c of suite.cases) {
+        if ((c.phase ?? 'session') === phase) await runCase(suite, c, res.cases);
+      }
+      res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
+      if (phase === 'after-shutdown') opts.onSuite?.(res);
+    }
+  };
+
+  await phaseRun('session');
+  session.abandon('the run ended');
+  await transport.close();
+  await phaseRun('after-shutdown');
+
+  const suites = selectedSuites.map((s) => results.get(s.id)!);
+  if (opts.strict) {
+    for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
+  }
+  const summary = summarize(suites, session.log);
+  const listing = ctx.peekTools();
+  const r = init.reply?.result ?? {};
+  const serverInfo = (r.serverInfo ?? {}) as Record<string, unknown>;
+  const report: Report = {
+    tool: { name: 'mcp-conform', version: VERSION },
+    reportVersion: 1,
+    startedAt: started.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    exitCode: summary.fail > 0 ? 1 : 0,
+    ...(aborted ? { aborted } : {}),
+    summary,
+    server: {
+      name: str(serverInfo.name),
+      version: str(serverInfo.version),
+      title: str(serverInfo.title),
+      protocolVersion: str(r.protocolVersion),
+      capabilities: init.reply?.result ? capabilities : undefined,
+      instructions: str(r.instructions),
+      toolCount: listing?.tools.length,
+    },
+    target: { transport: 'stdio', command: opts.target.command, argv: opts.target.argv, cwd: opts.target.cwd },
+    process: {
+      pid: transport.pid,
+      exitCode: transport.exitCode,
+      signal: transport.signal,
+      shutdown: transport.shutdownHow,
+      stderr: transport.stderr,
+      ...(transport.stderrTruncated ? { stderrTruncated: true } : {}),
+    },
+    options: {
+      protocolVersionOffered: offered,
+      protocolVersionInForce: version,
+      schemaVersion: session.protocolVersion,
+      timeoutMs,
+      strict: !!opts.strict,
+      callTools: opts.callTools ?? 'safe',
+      unknownToolCode: opts.unknownToolCode,
+      suites: selectedSuites.map((s) => s.id),
+      cases: opts.caseFilter ?? [],
+    },
+    skippedTools: ctx.peekSkipped(),
+    suites,
+    messages: session.log,
+  };
+  if (aborted && report.exitCode === 0) report.exitCode = 1;
+  return report;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function tailOf(t: Transport): string {
+  const tail = t.closeInfo?.stderrTail ?? [];
+  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
+}
+
+function validatorFor(v: ProtocolVersion): MessageValidator {
+  const { version, document } = schemaDocumentFor(v);
+  return new MessageValidator(version, document);
+}
+
+/** A case runs when no --case is given, or one names it, a prefix of it, or an item under it. */
+export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]): boolean {
+  if (!filter?.length) return true;
+  return filter.some((f) => c.id.startsWith(f) || (c.perItem !== undefined && f.startsWith(c.id + '/')));
+}
+
+function makeContext(
+  session: Session, transport: Transport, opts: RunOptions, init: InitOutcome, version: ProtocolVersion,
+  capabilities: Record<string, unknown>, timeoutMs: number,
+): CaseContext & { peekTools(): ToolListing | undefined; peekSkipped(): ToolSkip[] } {
+  let listing: Promise<ToolListing> | undefined;
+  let resolvedListing: ToolListing | undefined;
+  let skipped: ToolSkip[] = [];
+  const policy = opts.callTools ?? 'safe';
+  const toolCalls: ToolCallRecord[] = [];
+  const ctx = {
+    session, transport, version, init, capabilities, timeoutMs,
+    callTools: policy,
+    unknownToolCode: opts.unknownToolCode,
+    forcedVersion: opts.protocolVersion,
+    workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
+    toolCalls,
+    tools() {
+      listing ??= listAllTools(session).then((l) => (resolvedListing = l));
+      return listing;
+    },
+    async callPlan() {
+      const l = await ctx.tools();
+      const call: Tool[] = [];
+      skipped = [];
+      for (const t of l.tools) {
+        if (policy === 'none') skipped.push({ name: t.name, reason: '--call-tools none' });
+        else if (policy === 'safe' && isDestructive(t)) skipped.push({ name: t.name, reason: 'annotated destructiveHint: true without readOnlyHint: true (--call-tools all calls it)' });
+        else call.push(t);
+      }
+      return { call, skipped };
+    },
+    async callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], o: { expectInvalid?: string; params?: Record<string, unknown> } = {}) {
+      const rec: ToolCallRecord = { tool: name, purpose };
+      try {
+        rec.reply = await session.request('tools/call', o.params ?? { name, arguments: args }, { expectInvalid: o.expectInvalid });
+      } catch (e) {
+        rec.failure = e as Error;
+      }
+      toolCalls.push(rec);
+      return rec;
+    },
+    selected(id: string) {
+      const f = opts.caseFilter;
+      return !f?.length || f.some((p) => id.startsWith(p) || p.startsWith(id + '/'));
+    },
+    spec(path: string) {
+      return specUrl(version, path);
+    },
+    peekTools: () => resolvedListing,
+    peekSkipped: () => skipped,
+  };
+  return ctx;
+}
+
+export type { Verdict };

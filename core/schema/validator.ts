@@ -1,0 +1,194 @@
+/**
+ * Schema check of single messages: picks the definition for a message from its direction, kind and method, and
+ * validates with ajv against the schema document of the protocol version in force.
+ * Definitions are compiled on first use, so a run pays only for the kinds of message it sees.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Direction, MessageKind, SchemaVerdict, SchemaViolation } from '../log.js';
+import { dialectOf, type ProtocolVersion } from './versions.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/** Requests, by method: the definition of the request and of its result. */
+const REQUESTS: Record<string, { request: string; result: string }> = {
+  initialize: { request: 'InitializeRequest', result: 'InitializeResult' },
+  ping: { request: 'PingRequest', result: 'EmptyResult' },
+  'tools/list': { request: 'ListToolsRequest', result: 'ListToolsResult' },
+  'tools/call': { request: 'CallToolRequest', result: 'CallToolResult' },
+  'resources/list': { request: 'ListResourcesRequest', result: 'ListResourcesResult' },
+  'resources/templates/list': { request: 'ListResourceTemplatesRequest', result: 'ListResourceTemplatesResult' },
+  'resources/read': { request: 'ReadResourceRequest', result: 'ReadResourceResult' },
+  'resources/subscribe': { request: 'SubscribeRequest', result: 'EmptyResult' },
+  'resources/unsubscribe': { request: 'UnsubscribeRequest', result: 'EmptyResult' },
+  'prompts/list': { request: 'ListPromptsRequest', result: 'ListPromptsResult' },
+  'prompts/get': { request: 'GetPromptRequest', result: 'GetPromptResult' },
+  'completion/complete': { request: 'CompleteRequest', result: 'CompleteResult' },
+  'logging/setLevel': { request: 'SetLevelRequest', result: 'EmptyResult' },
+  'sampling/createMessage': { request: 'CreateMessageRequest', result: 'CreateMessageResult' },
+  'roots/list': { request: 'ListRootsRequest', result: 'ListRootsResult' },
+  'elicitation/create': { request: 'ElicitRequest', result: 'ElicitResult' },
+  'tasks/get': { request: 'GetTaskRequest', result: 'GetTaskResult' },
+  'tasks/result': { request: 'GetTaskPayloadRequest', result: 'GetTaskPayloadResult' },
+  'tasks/list': { request: 'ListTasksRequest', result: 'ListTasksResult' },
+  'tasks/cancel': { request: 'CancelTaskRequest', result: 'CancelTaskResult' },
+  'server/discover': { request: 'DiscoverRequest', result: 'DiscoverResult' },
+};
+
+const NOTIFICATIONS: Record<string, string> = {
+  'notifications/initialized': 'InitializedNotification',
+  'notifications/cancelled': 'CancelledNotification',
+  'notifications/progress': 'ProgressNotification',
+  'notifications/message': 'LoggingMessageNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'notifications/roots/list_changed': 'RootsListChangedNotification',
+  'notifications/tasks/status': 'TaskStatusNotification',
+  'notifications/elicitation/complete': 'ElicitationCompleteNotification',
+};
+
+export interface MessageToCheck {
+  direction: Direction;
+  kind: MessageKind;
+  /** Method of a request/notification, or of the request a response answers. */
+  method?: string;
+  json: unknown;
+}
+
+export class MessageValidator {
+  private readonly ajv: Ajv;
+  private readonly id: string;
+  private readonly defsKey: string;
+  private readonly defs: Record<string, unknown>;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>) {
+    const draft07 = dialectOf(version) === 'draft-07';
+    this.ajv = draft07 ? new Ajv({ strict: false, allErrors: true }) : (new Ajv2020({ strict: false, allErrors: true }) as unknown as Ajv);
+    addFormats(this.ajv);
+    this.defsKey = document.$defs ? '$defs' : 'definitions';
+    this.defs = (document[this.defsKey] ?? {}) as Record<string, unknown>;
+    this.id = typeof document.$id === 'string' ? document.$id : `urn:mcp-conform:schema:${version}`;
+    this.ajv.addSchema({ ...document, $id: this.id });
+  }
+
+  has(definition: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.defs, definition);
+  }
+
+  /** Validate a value against one definition of the document. */
+  validateDefinition(definition: string, value: unknown, pointerPrefix = ''): SchemaViolation[] {
+    let fn = this.compiled.get(definition);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: `${this.id}#/${this.defsKey}/${definition}` });
+      this.compiled.set(definition, fn);
+    }
+    if (fn(value)) return [];
+    return toViolations(fn.errors ?? [], pointerPrefix);
+  }
+
+  /** The envelope definitions of this version. */
+  private envelope(kind: MessageKind): string {
+    switch (kind) {
+      case 'request': return 'JSONRPCRequest';
+      case 'notification': return 'JSONRPCNotification';
+      case 'response': return this.has('JSONRPCResultResponse') ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
+      default: return this.has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
+    }
+  }
+
+  check(msg: MessageToCheck): SchemaVerdict {
+    const { kind, method } = msg;
+    let json = msg.json;
+    if (kind === 'invalid') {
+      return { checked: true, valid: false, definition: 'JSONRPCMessage', violations: this.validateDefinition('JSONRPCMessage', json) };
+    }
+    const envelope = this.envelope(kind);
+    const parts: string[] = [envelope];
+    let violations: SchemaViolation[] = [];
+    if (kind === 'error') {
+      // JSON-RPC 2.0 answers an unreadable request with id null; MCP's schemas leave null out. Not a violation here.
+      const m = json as Record<string, unknown>;
+      if (m.id === null || !('id' in m)) json = { ...m, id: 0 };
+    }
+    violations.push(...this.validateDefinition(envelope, json));
+    if (kind === 'request' && method && REQUESTS[method] && this.has(REQUESTS[method].request)) {
+      parts.push(REQUESTS[method].request);
+      violations.push(...this.validateDefinition(REQUESTS[method].request, json));
+    } else if (kind === 'notification' && method && NOTIFICATIONS[method] && this.has(NOTIFICATIONS[method])) {
+      parts.push(NOTIFICATIONS[method]);
+      violations.push(...this.validateDefinition(NOTIFICATIONS[method], json));
+    } else if (kind === 'response' && method && REQUESTS[method] && this.has(REQUESTS[method].result)) {
+      const result = (json as Record<string, unknown>).result;
+      parts.push(REQUESTS[method].result);
+      violations.push(...this.validateDefinition(REQUESTS[method].result, result, '/result'));
+    }
+    violations = dedupe(violations);
+    return { checked: true, valid: violations.length === 0, definition: parts.join(' + '), violations };
+  }
+}
+
+function dedupe(v: SchemaViolation[]): SchemaViolation[] {
+  const seen = new Set<string>();
+  const out: SchemaViolation[] = [];
+  for (const x of v) {
+    const k = x.pointer + '\u0000' + x.message;
+    if (!seen.has(k)) { seen.add(k); out.push(x); }
+  }
+  return out;
+}
+
+/**
+ * Turn ajv errors into plain-words violations. A failed union ('anyOf'/'oneOf', e.g. ContentBlock) makes ajv
+ * report the errors of every branch; only the closest branch is kept: one whose discriminating constant matched,
+ * with the fewest errors.
+ */
+export function toViolations(errors: ErrorObject[], prefix = ''): SchemaViolation[] {
+  const kept: ErrorObject[] = [];
+  for (const e of errors) {
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') { kept.push(e); continue; }
+    const place = e.instancePath;
+    const inside = (x: ErrorObject) => x.instancePath === place || x.instancePath.startsWith(place + '/');
+    const branchErrors: ErrorObject[] = [];
+    while (kept.length && inside(kept[kept.length - 1]!)) branchErrors.unshift(kept.pop()!);
+    const groups = new Map<string, ErrorObject[]>();
+    for (const b of branchErrors) {
+      const key = b.schemaPath.replace(/^(#\/(?:\$defs|definitions)\/[^/]+).*$/, '$1');
+      groups.set(key, [...(groups.get(key) ?? []), b]);
+    }
+    const ranked = [...groups.values()].sort((a, b) => score(a) - score(b));
+    const best = ranked[0];
+    const branchName = best ? best[0]!.schemaPath.match(/^#\/(?:\$defs|definitions)\/([^/]+)/)?.[1] : undefined;
+    if (best && !best.some(isDiscriminatorMiss)) {
+      kept.push(...best);
+    } else {
+      kept.push({ ...e, message: branchName ? `closest: ${branchName}` : e.message });
+    }
+  }
+  return kept.slice(0, 20).map((e) => ({ pointer: prefix + e.instancePath, keyword: e.keyword, message: describe(e) }));
+}
+
+function isDiscriminatorMiss(e: ErrorObject): boolean {
+  return (e.keyword === 'const' || e.keyword === 'enum') && /\/(type|kind|method)$/.test(e.instancePath);
+}
+
+function score(group: ErrorObject[]): number {
+  return (group.some(isDiscriminatorMiss) ? 1000 : 0) + group.length;
+}
+
+function describe(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return `missing required property "${String(p.missingProperty)}"`;
+    case 'type': return `expected ${String(p.type)}`;
+    case 'const': return `expected the constant ${JSON.stringify(p.allowedValue)}`;
+    case 'enum': return `expected one of ${JSON.stringify(p.allowedValues)}`;
+    case 'additionalProperties': return `property "${String(p.additionalProperty)}" is not allowed here`;
+    case 'anyOf': case 'oneOf': return `matches none of the allowed shapes${e.message?.startsWith('closest') ? ` (${e.message})` : ''}`;
+    case 'format': return `expected format "${String(p.format)}"`;
+    default: return e.message ?? e.keyword;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * stdio transport: spawns the server in its own process group, frames stdout by newline (bounded), keeps stderr,
+ * and shuts down as the spec asks (close stdin, wait, SIGTERM, wait, SIGKILL), to the whole group.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import { disown, groupAlive, own, signalGroup } from '../processes.js';
+
+export interface StdioOptions {
+  argv: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Longest stdout line accepted; longer lines are cut there and reported. Default 64 MiB. */
+  maxLineBytes?: number;
+  /** How long each shutdown step waits for the process to end. Default 2000 ms. */
+  shutdownGraceMs?: number;
+  /** How many stderr lines are kept (the newest). Default 2000. */
+  maxStderrLines?: number;
+}
+
+export type ShutdownHow = 'exited' | 'SIGTERM' | 'SIGKILL' | 'already-exited' | 'not-started';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lossy = new TextDecoder('utf-8');
+
+export class StdioTransport implements Transport {
+  readonly kind = 'stdio' as const;
+  onFrame?: (frame: IncomingFrame) => void;
+  onClose?: (info: TransportClosed) => void;
+  closed = false;
+  closeInfo?: TransportClosed;
+  child?: ChildProcess;
+  exitCode?: number | null;
+  signal?: string | null;
+  shutdownHow?: ShutdownHow;
+  readonly stderr: string[] = [];
+  stderrTruncated = false;
+
+  private readonly maxLine: number;
+  private readonly grace: number;
+  private readonly maxStderr: number;
+  private chunks: Buffer[] = [];
+  private pending = 0;
+  private oversize = false;
+  private stderrPartial = '';
+  private exited?: Promise<void>;
+  private writeFailed = false;
+
+  constructor(private readonly opts: StdioOptions) {
+    this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+    this.grace = opts.shutdownGraceMs ?? 2000;
+    this.maxStderr = opts.maxStderrLines ?? 2000;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const [cmd, ...args] = this.opts.argv;
+    if (!cmd) throw new Error('empty server command');
+    const child = spawn(cmd, args, {
+      cwd: this.opts.cwd,
+      env: { ...process.env, ...this.opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.child = child;
+    child.stdin!.on('error', () => { this.writeFailed = true; });
+    child.stdout!.on('data', (b: Buffer) => this.onStdout(b));
+    child.stderr!.on('data', (b: Buffer) => this.onStderr(b));
+    const stdoutEnded = once(child.stdout!, 'end').catch(() => undefined);
+    this.exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitCode = code;
+        this.signal = signal;
+        disown(child.pid);
+        // Let stdout drain (bounded: a grandchild may hold it open) before announcing the end.
+        const drained = Promise.race([stdoutEnded, new Promise((r) => setTimeout(r, 200))]);
+        void drained.then(() => {
+          this.flushPartial();
+          this.finish(code === null ? `the server was ended by ${signal}` : `the server exited with code ${code}`);
+          resolve();
+        });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => { own(child); resolve(); });
+      child.once('error', (e: NodeJS.ErrnoException) => {
+        const why = e.code === 'ENOENT' ? `command not found: ${cmd}` : e.code === 'EACCES' ? `permission denied: ${cmd}` : e.message;
+        this.shutdownHow = 'not-started';
+        this.finish(`the server could not be started: ${why}`);
+        reject(new Error(`could not start the server (${this.opts.argv.join(' ')}): ${why}`));
+      });
+    });
+  }
+
+  send(raw: string): void {
+    if (this.closed || this.writeFailed || !this.child?.stdin?.writable) return;
+    this.child.stdin.write(raw + '\n');
+  }
+
+  /** Shut down: close stdin, wait; SIGTERM the group, wait; SIGKILL the group. Records how it ended. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.pid === undefined) {
+      this.shutdownHow ??= 'not-started';
+      return;
+    }
+    const pgid = child.pid;
+    if (this.exitCode !== undefined || child.exitCode !== null || child.signalCode !== null) {
+      this.shutdownHow ??= 'already-exited';
+    } else {
+      child.stdin?.end();
+      if (await this.waitExit(this.grace)) this.shutdownHow = 'exited';
+      else {
+        signalGroup(pgid, 'SIGTERM');
+        if (await this.waitExit(this.grace)) this.shutdownHow = 'SIGTERM';
+        else {
+          signalGroup(pgid, 'SIGKILL');
+          await this.waitExit(this.grace);
+          this.shutdownHow = 'SIGKILL';
+        }
+      }
+    }
+    // The leader is gone; helpers it spawned may not be. End whatever is left of the group.
+    if (groupAlive(pgid)) {
+      signalGroup(pgid, 'SIGTERM');
+      const until = Date.now() + this.grace;
+      while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      signalGroup(pgid, 'SIGKILL');
+    }
+    disown(pgid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+
+  private async waitExit(ms: number): Promise<boolean> {
+    if (!this.exited) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms); });
+    const result = await Promise.race([this.exited.then(() => true), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  private finish(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeInfo = { exitCode: this.exitCode, signal: this.signal, reason, stderrTail: this.stderr.slice(-20) };
+    this.onClose?.(this.closeInfo);
+  }
+
+  private onStdout(b: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = b.indexOf(10, start);
+      if (nl < 0) break;
+      this.take(b.subarray(start, nl));
+      this.emitLine();
+      start = nl + 1;
+    }
+    if (start < b.length) this.take(b.subarray(start));
+  }
+
+  private take(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.oversize) return;
+    if (this.pending + part.length > this.maxLine) {
+      const room = this.maxLine - this.pending;
+      if (room > 0) this.chunks.push(part.subarray(0, room));
+      this.pending = this.maxLine;
+      this.oversize = true;
+      return;
+    }
+    this.chunks.push(part);
+    this.pending += part.length;
+  }
+
+  private emitLine(problem?: string): void {
+    const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const wasOversize = this.oversize;
+    this.chunks = [];
+    this.pending = 0;
+    this.oversize = false;
+    let raw: string;
+    const problems: string[] = [];
+    if (problem) problems.push(problem);
+    if (wasOversize) problems.push(`line longer than ${this.maxLine} bytes: cut there, the rest dropped`);
+    try {
+      raw = utf8.decode(buf);
+    } catch {
+      raw = utf8Lossy.decode(buf);
+      problems.push('invalid UTF-8');
+    }
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    if (raw.length === 0 && problems.length === 0) return; // blank line: nothing was sent
+    this.onFrame?.({ raw, problem: problems.length ? problems.join('; ') : undefined });
+  }
+
+  private flushPartial(): void {
+    if (this.pending > 0 || this.oversize) this.emitLine('no newline at the end: the stream ended in the middle of a line');
+    if (this.stderrPartial) { this.pushStderr(this.stderrPartial); this.stderrPartial = ''; }
+  }
+
+  private onStderr(b: Buffer): void {
+    const text = this.stderrPartial + utf8Lossy.decode(b);
+    const lines = text.split('\n');
+    this.stderrPartial = lines.pop() ?? '';
+    if (this.stderrPartial.length > 64 * 1024) { this.pushStderr(this.stderrPartial.slice(0, 64 * 1024) + ' …'); this.stderrPartial = ''; }
+    for (const l of lines) this.pushStderr(l.replace(/\r$/, ''));
+  }
+
+  private pushStderr(line: string): void {
+    this.stderr.push(line.length > 8192 ? line.slice(0, 8192) + ' …' : line);
+    if (this.stderr.length > this.maxStderr) {
+      this.stderr.splice(0, this.stderr.length - this.maxStderr);
+      this.stderrTruncated = true;
+    }
+  }
+}

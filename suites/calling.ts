@@ -1,0 +1,88 @@
+/**
+ * Calling tools: each tool that --call-tools allows is called with arguments generated from its inputSchema, and
+ * the answer is checked (content, structuredContent against outputSchema).
+ * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { generateArguments } from '../core/args.js';
+import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
+import type { Tool } from '../core/tools.js';
+import type { CaseContext } from '../core/suite.js';
+import { unanswered, brief, contentSummary, describeError, ids, isObject, roundTrip } from './helpers.js';
+
+export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
+  if (rec.failure) return unanswered(rec.failure);
+  const mids = ids(rec.reply!.request, rec.reply!.response);
+  const reply = rec.reply!;
+  if (reply.error) {
+    return {
+      verdict: 'warn',
+      level: 'SHOULD',
+      message: `answered with a JSON-RPC error ${describeError(reply.error)} to arguments generated from its inputSchema${argsNote}; a tool that fails should answer with a result with isError: true`,
+      messageIds: mids,
+    };
+  }
+  const r = reply.result!;
+  if (!Array.isArray(r.content)) return { verdict: 'fail', message: `the result has no content array (got ${brief(r.content, 60)})`, messageIds: mids };
+  if (r.isError === true) {
+    return { verdict: 'pass', message: `answered with isError: true, a valid answer to generated arguments${argsNote}: ${brief(firstText(r.content) ?? contentSummary(r.content), 200)}`, messageIds: mids };
+  }
+  if (tool.outputSchema !== undefined && ctx.version >= '2025-06-18') {
+    if (!('structuredContent' in r)) {
+      return { verdict: 'fail', message: 'the tool declares an outputSchema but its result has no structuredContent', messageIds: mids };
+    }
+    const prepared = ctx.workbench.prepare(tool.outputSchema);
+    if (prepared.validate) {
+      const v = prepared.validate(r.structuredContent);
+      if (v.length) {
+        return { verdict: 'fail', message: `structuredContent does not conform to the outputSchema: ${v.slice(0, 5).map((x) => `${x.pointer || '(root)'} ${x.message}`).join('; ')}`, messageIds: mids };
+      }
+    }
+    const mirrored = r.content.some((c) => {
+      if (!isObject(c) || c.type !== 'text' || typeof c.text !== 'string') return false;
+      try { return isDeepStrictEqual(JSON.parse(c.text), r.structuredContent); } catch { return false; }
+    });
+    if (!mirrored) {
+      return { verdict: 'warn', level: 'SHOULD', message: 'structuredContent conforms to the outputSchema, but no text block carries it as JSON (should, for clients that read only content)', messageIds: mids };
+    }
+    return { verdict: 'pass', message: `answered with ${contentSummary(r.content)} and structuredContent that conforms to the outputSchema`, messageIds: mids };
+  }
+  return { verdict: 'pass', message: `answered with ${contentSummary(r.content)}${'structuredContent' in r ? ' and structuredContent' : ''}`, messageIds: mids };
+}
+
+function firstText(content: unknown[]): string | undefined {
+  for (const c of content) if (isObject(c) && c.type === 'text' && typeof c.text === 'string') return c.text;
+  return undefined;
+}
+
+export const calling: Suite = {
+  id: 'calling',
+  title: 'Calling tools',
+  description: 'each tool called with arguments generated from its inputSchema',
+  cases: [
+    {
+      id: 'calling/tool',
+      title: 'the tool answers a call with valid arguments',
+      level: 'MUST',
+      spec: 'server/tools#calling-tools',
+      requirement: 'A call with arguments that fit the inputSchema gets a result with a content array (isError: true is a valid answer); a tool with an outputSchema returns structuredContent that conforms to it, and should mirror it in a text block.',
+      perItem: 'tool',
+      needsCapability: 'tools',
+      async run(ctx) {
+        const l = await ctx.tools();
+        if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools to call: ${l.problem}` : 'the server lists no tools' };
+        const plan = await ctx.callPlan();
+        const out: ItemOutcome[] = [];
+        for (const tool of plan.call) {
+          if (!ctx.selected(`calling/tool/${tool.name}`)) continue;
+          const gen = generateArguments(tool.inputSchema);
+          const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
+          const rec = await ctx.callTool(tool.name, gen.value, 'call');
+          out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: roundTrip(rec.reply), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
+        }
+        for (const s of plan.skipped) out.push({ item: s.name, verdict: 'skip', message: `not called: ${s.reason}` });
+        return out;
+      },
+    },
+  ],
+};

@@ -1,0 +1,48 @@
+/** Small helpers shared by the suites. */
+import type { LoggedMessage } from '../core/log.js';
+import { SessionError, type JsonRpcError } from '../core/session.js';
+import type { Outcome } from '../core/suite.js';
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** seq numbers of the given messages, skipping absent ones. */
+export function ids(...ms: (LoggedMessage | undefined)[]): number[] {
+  return ms.filter((m): m is LoggedMessage => m !== undefined).map((m) => m.seq);
+}
+
+export function describeError(e: JsonRpcError): string {
+  const msg = e.message.replace(/\s+/g, ' ').trim();
+  return `code ${Number.isNaN(e.code) ? '(none)' : e.code} "${msg.length > 200 ? msg.slice(0, 200) + '…' : msg}"`;
+}
+
+/** Time between a request and its answer, in ms. */
+export function roundTrip(reply: { request: LoggedMessage; response: LoggedMessage } | undefined): number | undefined {
+  return reply ? Math.round((reply.response.t - reply.request.t) * 1000) / 1000 : undefined;
+}
+
+/** Cut a JSON rendering of a value to a readable length. */
+export function brief(v: unknown, max = 160): string {
+  let s: string;
+  try { s = JSON.stringify(v) ?? String(v); } catch { s = String(v); }
+  return s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+/** Names of content block types in a CallToolResult, e.g. "text, image". */
+export function contentSummary(content: unknown): string {
+  if (!Array.isArray(content)) return 'no content array';
+  if (!content.length) return 'empty content';
+  const types = content.map((c) => (isObject(c) && typeof c.type === 'string' ? c.type : '?'));
+  return `${content.length} content block${content.length === 1 ? '' : 's'} (${[...new Set(types)].join(', ')})`;
+}
+
+/**
+ * The verdict for a request that got no answer: fail, except for a request sent after the server was already gone
+ * (the failure was reported where it happened; this one is skipped).
+ */
+export function unanswered(e: Error): Outcome {
+  const mids = e instanceof SessionError && e.request ? [e.request.seq] : [];
+  if (e instanceof SessionError && e.afterClose) return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
+  return { verdict: 'fail', message: e.message, messageIds: mids };
+}

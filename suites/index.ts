@@ -1,0 +1,16 @@
+/** Every suite, in the order a run takes them. Suite and case ids are part of the report contract. */
+import type { Suite } from '../core/suite.js';
+import { calling } from './calling.js';
+import { invalidParams } from './invalid-params.js';
+import { isError } from './is-error.js';
+import { lifecycle } from './lifecycle.js';
+import { listing } from './listing.js';
+import { schema } from './schema.js';
+import { stdio } from './stdio.js';
+import { unknownTool } from './unknown-tool.js';
+
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, isError, stdio, schema];
+
+export function suiteById(id: string): Suite | undefined {
+  return ALL_SUITES.find((s) => s.id === id);
+}

@@ -1,0 +1,141 @@
+/**
+ * Lifecycle: the initialize handshake, version negotiation, the initialized notification, ping, id matching and
+ * shutdown. https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ */
+import type { Suite } from '../core/suite.js';
+import { PROTOCOL_VERSIONS, isProtocolVersion } from '../core/schema/versions.js';
+import { describeError, ids, isObject } from './helpers.js';
+
+export const lifecycle: Suite = {
+  id: 'lifecycle',
+  title: 'Lifecycle',
+  description: 'initialize, version negotiation, initialized, ping, ids, shutdown',
+  cases: [
+    {
+      id: 'lifecycle/initialize',
+      title: 'initialize is answered with protocolVersion, capabilities and serverInfo',
+      level: 'MUST',
+      spec: 'basic/lifecycle#initialization',
+      requirement: 'The server answers initialize with a result naming its protocol version, its capabilities and its name and version.',
+      async run(ctx) {
+        const { reply, failure } = ctx.init;
+        if (failure) return { verdict: 'fail', message: failure.message, messageIds: ids(reply?.request, reply?.response) };
+        if (!reply) return { verdict: 'fail', message: 'initialize was not sent' };
+        const mids = ids(reply.request, reply.response);
+        if (reply.error) return { verdict: 'fail', message: `initialize was answered with an error: ${describeError(reply.error)}`, messageIds: mids };
+        const r = reply.result!;
+        const problems: string[] = [];
+        if (typeof r.protocolVersion !== 'string') problems.push('no protocolVersion string');
+        if (!isObject(r.capabilities)) problems.push('no capabilities object');
+        const si = r.serverInfo;
+        if (!isObject(si)) problems.push('no serverInfo object');
+        else {
+          if (typeof si.name !== 'string') problems.push('serverInfo.name is not a string');
+          if (typeof si.version !== 'string') problems.push('serverInfo.version is not a string');
+        }
+        if (problems.length) return { verdict: 'fail', message: `initialize result is incomplete: ${problems.join('; ')}`, messageIds: mids };
+        const name = `${String((si as Record<string, unknown>).name)} ${String((si as Record<string, unknown>).version)}`;
+        const caps = Object.keys(r.capabilities as object);
+        return { verdict: 'pass', message: `${name} answered initialize with protocol ${String(r.protocolVersion)} and capabilities: ${caps.length ? caps.join(', ') : 'none'}`, messageIds: mids };
+      },
+    },
+    {
+      id: 'lifecycle/version-negotiation',
+      title: 'the protocol version answered is one that was published (and the one asked for, if forced)',
+      level: 'MUST',
+      spec: 'basic/lifecycle#version-negotiation',
+      requirement: 'The server answers with the version the client asked for if it supports it, otherwise with another version it supports; a version that does not exist leaves the client nothing to speak.',
+      async run(ctx) {
+        const reply = ctx.init.reply;
+        if (!reply?.result) return { verdict: 'skip', message: 'no initialize result to look at' };
+        const answered = reply.result.protocolVersion;
+        const offered = ctx.init.offered;
+        const mids = ids(reply.request, reply.response);
+        if (!isProtocolVersion(answered)) {
+          return { verdict: 'fail', message: `asked for ${offered}, the server answered ${JSON.stringify(answered)}, which is no published MCP version (${PROTOCOL_VERSIONS.join(', ')})`, messageIds: mids };
+        }
+        if (answered === offered) return { verdict: 'pass', message: `asked for ${offered}, the server agreed`, messageIds: mids };
+        if (ctx.forcedVersion) {
+          return { verdict: 'fail', message: `--protocol-version ${offered} was asked for; the server answered ${answered}, so it cannot speak ${offered}`, messageIds: mids };
+        }
+        return { verdict: 'pass', message: `asked for ${offered}, the server answered ${answered} (a published version it supports); the run continues with ${answered}`, messageIds: mids };
+      },
+    },
+    {
+      id: 'lifecycle/initialized-notification',
+      title: 'notifications/initialized gets no reply',
+      level: 'MUST',
+      spec: 'basic#notifications',
+      requirement: 'A notification is never answered: the server takes notifications/initialized without sending a response.',
+      async run(ctx) {
+        const seq = ctx.init.initializedSeq;
+        if (seq === undefined) return { verdict: 'skip', message: 'notifications/initialized was not sent' };
+        // Give a reply a chance to arrive: a ping round trip after the notification.
+        const ping = await ctx.session.request('ping');
+        const suspects = ctx.session.log.filter((m) => m.seq > seq && m.seq < ping.response.seq && m.direction === 'from-server' && (m.kind === 'response' || m.kind === 'error') && m.inReplyTo === undefined);
+        if (suspects.length) {
+          return { verdict: 'fail', message: `the server answered the notification: ${suspects.map((m) => m.raw.slice(0, 200)).join(' | ')}`, messageIds: [seq, ...suspects.map((m) => m.seq)] };
+        }
+        return { verdict: 'pass', message: 'no reply to notifications/initialized; the server answered a ping sent after it', messageIds: [seq, ...ids(ping.request, ping.response)] };
+      },
+    },
+    {
+      id: 'lifecycle/ping',
+      title: 'ping is answered with an empty result',
+      level: 'MUST',
+      spec: 'basic/utilities/ping',
+      requirement: 'The receiver of a ping answers promptly with an empty result.',
+      async run(ctx) {
+        const reply = await ctx.session.request('ping');
+        const mids = ids(reply.request, reply.response);
+        if (reply.error) return { verdict: 'fail', message: `ping was answered with an error: ${describeError(reply.error)}`, messageIds: mids };
+        const raw = (reply.response.json as Record<string, unknown>).result;
+        if (!isObject(raw)) return { verdict: 'fail', message: `ping result is ${JSON.stringify(raw)}, expected an empty object {}`, messageIds: mids };
+        const extra = Object.keys(raw).filter((k) => k !== '_meta');
+        if (extra.length) return { verdict: 'warn', message: `ping result should be empty; it has ${extra.join(', ')}`, messageIds: mids };
+        return { verdict: 'pass', message: `ping answered with {} in ${Math.round(reply.response.t - reply.request.t)} ms`, messageIds: mids };
+      },
+    },
+    {
+      id: 'lifecycle/ids-matched',
+      title: 'every response carries the id of a request that was sent, once',
+      level: 'MUST',
+      spec: 'basic#responses',
+      requirement: 'A response carries the id of the request it answers; no response comes for an id never sent, and none twice.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const log = ctx.session.log;
+        const bad = ctx.session.idAnomalies.filter((a) => a.problem === 'unknown-id' || a.problem === 'duplicate-answer');
+        const late = ctx.session.idAnomalies.filter((a) => a.problem === 'late-answer');
+        const lateNote = late.length ? ` (${late.length} came after their request had timed out)` : '';
+        const answers = log.filter((m) => m.direction === 'from-server' && (m.kind === 'response' || m.kind === 'error')).length;
+        if (bad.length) {
+          const lines = bad.slice(0, 5).map((a) => {
+            const m = log[a.seq]!;
+            return `${a.problem === 'unknown-id' ? 'answer for id never sent' : 'second answer for id'} ${JSON.stringify(m.id)} (message ${a.seq})`;
+          });
+          return { verdict: 'fail', message: `${bad.length} of ${answers} answers do not match a waiting request: ${lines.join('; ')}`, messageIds: bad.map((a) => a.seq) };
+        }
+        return { verdict: 'pass', message: `all ${answers} answers matched the id of a request${lateNote}` };
+      },
+    },
+    {
+      id: 'lifecycle/shutdown',
+      title: 'the server exits when its stdin is closed',
+      level: 'SHOULD',
+      spec: 'basic/lifecycle#shutdown',
+      requirement: 'Over stdio the client ends a session by closing the server\'s input; the server should exit then, without needing SIGTERM or SIGKILL.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = ctx.transport as unknown as { shutdownHow?: string; exitCode?: number | null; signal?: string | null; closeInfo?: { reason: string } };
+        switch (t.shutdownHow) {
+          case 'exited': return { verdict: 'pass', message: `exited with code ${t.exitCode} after stdin was closed` };
+          case 'SIGTERM': return { verdict: 'warn', message: 'still running after stdin was closed; it ended on SIGTERM' };
+          case 'SIGKILL': return { verdict: 'warn', message: 'still running after stdin was closed and after SIGTERM; it had to be killed (SIGKILL)' };
+          case 'already-exited': return { verdict: 'skip', message: `not testable: ${t.closeInfo?.reason ?? 'the server exited'} before the harness closed its stdin` };
+          default: return { verdict: 'skip', message: 'the server was never started' };
+        }
+      },
+    },
+  ],
+};

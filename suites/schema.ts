@@ -1,0 +1,60 @@
+/**
+ * Schema: every message of the run, both directions, against the JSON Schema of the protocol version in force.
+ * One result per direction and method. https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
+import type { LoggedMessage } from '../core/log.js';
+import type { CaseDef, ItemOutcome, Suite } from '../core/suite.js';
+
+function groupOf(m: LoggedMessage): string {
+  if (m.method) return m.method;
+  if (m.kind === 'invalid') return '(not a JSON-RPC message)';
+  if (m.kind === 'error') return m.id === null || m.id === undefined ? '(error without id)' : '(error for an unknown id)';
+  return '(response for an unknown id)';
+}
+
+function byDirection(direction: 'from-server' | 'to-server'): CaseDef {
+  const from = direction === 'from-server';
+  return {
+    id: `schema/${direction}`,
+    title: from ? 'messages from the server match the schema' : 'messages the harness sent match the schema',
+    level: 'MUST',
+    spec: 'schema',
+    requirement: from
+      ? 'Every message the server sends validates against the MCP JSON Schema of the protocol version in force (an error answer with id null, as JSON-RPC prescribes for unreadable requests, is accepted).'
+      : 'Every message the harness sends validates too (a check of the harness itself); probes malformed on purpose are listed with their expected violations and do not fail.',
+    perItem: 'method',
+    phase: 'after-shutdown',
+    async run(ctx) {
+      const groups = new Map<string, LoggedMessage[]>();
+      for (const m of ctx.session.log) {
+        if (m.direction !== direction || !m.schema.checked) continue;
+        const g = groupOf(m);
+        groups.set(g, [...(groups.get(g) ?? []), m]);
+      }
+      if (!groups.size) return { verdict: 'skip', message: 'no messages in this direction' };
+      const out: ItemOutcome[] = [];
+      for (const [method, ms] of groups) {
+        const bad = ms.filter((m) => !m.schema.valid && !m.schema.expectedInvalid);
+        const expected = ms.filter((m) => !m.schema.valid && m.schema.expectedInvalid);
+        if (bad.length) {
+          const shown = bad.slice(0, 3).map((m) => {
+            const v = m.schema.violations.slice(0, 3).map((x) => `${x.pointer || '(root)'} ${x.message}`).join(', ');
+            return `message ${m.seq} (${m.kind}${m.id !== undefined ? ` id ${JSON.stringify(m.id)}` : ''}, ${m.schema.definition}): ${v}`;
+          });
+          out.push({ item: method, verdict: 'fail', message: `${bad.length} of ${ms.length} messages violate the schema: ${shown.join('; ')}${bad.length > 3 ? '; …' : ''}`, messageIds: bad.map((m) => m.seq) });
+        } else {
+          const note = expected.length ? `; ${expected.length} malformed on purpose (${expected[0]!.schema.expectedInvalid})` : '';
+          out.push({ item: method, verdict: 'pass', message: `${ms.length - expected.length} message${ms.length - expected.length === 1 ? '' : 's'} valid${note}`, messageIds: ms.map((m) => m.seq) });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const schema: Suite = {
+  id: 'schema',
+  title: 'Schema',
+  description: 'every message checked against the JSON Schema of the protocol version in force',
+  cases: [byDirection('from-server'), byDirection('to-server')],
+};
