@@ -714,7 +714,12 @@ function mentionsRef(s: unknown, depth = 0): boolean {
 
 function genConj(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, handled: Set<unknown>): Gen {
   const where = pathText(frame.path);
-  // anyOf / oneOf: try the branches in order, keep the first that yields a valid value.
+  // anyOf / oneOf: a valid const/default/example/enum value at this level wins; otherwise try the
+  // branches in order, and keep the first that yields a valid value.
+  if (conj.some((s) => ['anyOf', 'oneOf'].some((kw) => Array.isArray(own(s, kw)) && !handled.has(own(s, kw))))) {
+    const { pick } = preferred(conj, ctx, variant);
+    if (pick) return pick;
+  }
   for (const s of conj) {
     for (const kw of ['anyOf', 'oneOf'] as const) {
       const branches = own(s, kw);
@@ -818,9 +823,8 @@ function typeOrder(conj: readonly SchemaObject[]): { types: string[]; explicit: 
 
 // --- base generation ---------------------------------------------------------------------------
 
-function genBase(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
-  const where = pathText(frame.path);
-  // Preferred values: const, default, examples[0], enum (all checked against the whole conjunction).
+/** Preferred values: const, default, examples[0], enum; those valid against the whole conjunction. */
+function preferred(conj: SchemaObject[], ctx: Ctx, variant: number): { found: unknown[]; pick?: Gen; constrained: boolean } {
   const candidates: unknown[] = [];
   let constrained = false;
   for (const s of conj) if (hasOwn(s, 'const')) { candidates.push(s.const); constrained = true; }
@@ -845,9 +849,16 @@ function genBase(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, var
     found.push(copy.value);
     if (found.length > variant) {
       ctx.nodes -= 1 + Math.floor(JSON.stringify(copy.value).length / 100);
-      return { has: true, value: copy.value, notes: [] };
+      return { found, constrained, pick: { has: true, value: copy.value, notes: [] } };
     }
   }
+  return { found, constrained };
+}
+
+function genBase(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
+  const where = pathText(frame.path);
+  const { found, pick, constrained } = preferred(conj, ctx, variant);
+  if (pick) return pick;
   const { types, explicit } = typeOrder(conj);
   if (types.length === 0) return none([`${where}: the "type" constraints contradict each other`]);
   let fallback: Gen | undefined;
@@ -1031,6 +1042,58 @@ const FORMAT_VALUES: Record<string, string> = {
 
 const NUMBER_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
 
+/** The i-th distinct value of a format (i = 0 is FORMAT_VALUES), for uniqueItems. */
+function formatVariant(format: string, i: number): string | undefined {
+  const base = hasOwn(FORMAT_VALUES, format) ? FORMAT_VALUES[format] : undefined;
+  if (base === undefined || i === 0) return base;
+  const dd = String((i % 28) + 1).padStart(2, '0');
+  const n = i + 1;
+  switch (format) {
+    case 'date-time':
+    case 'iso-date-time':
+      return `2025-01-${dd}T${String(Math.floor(i / 28) % 24).padStart(2, '0')}:00:00Z`;
+    case 'date':
+      return `${2025 + Math.floor(i / 28)}-01-${dd}`;
+    case 'time':
+    case 'iso-time':
+      return `12:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
+    case 'duration':
+      return `P${n}D`;
+    case 'email':
+    case 'idn-email':
+      return `user${n}@example.com`;
+    case 'uri':
+    case 'url':
+    case 'iri':
+    case 'uri-reference':
+    case 'iri-reference':
+      return `https://example.com/${n}`;
+    case 'uri-template':
+      return `https://example.com/${n}/{id}`;
+    case 'uuid':
+      return `123e4567-e89b-42d3-a456-${String(426614174000 + i).padStart(12, '0')}`;
+    case 'ipv4':
+      return `127.0.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`;
+    case 'ipv6':
+      return `::${n.toString(16)}`;
+    case 'hostname':
+    case 'idn-hostname':
+      return `host${n}.example.com`;
+    case 'byte':
+      return btoa(`example${n}`);
+    case 'regex':
+      return `^example${n}$`;
+    case 'json-pointer':
+      return `/example${n}`;
+    case 'json-pointer-uri-fragment':
+      return `#/example${n}`;
+    case 'relative-json-pointer':
+      return String(i);
+    default:
+      return `${base}-${n}`;
+  }
+}
+
 function hintStrings(hint: string): string[] {
   const h = hint.toLowerCase();
   const out: string[] = [];
@@ -1085,6 +1148,10 @@ function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string,
     for (const p of patterns) yield* patternStrings(p, ctx, minLen, maxLen, 0);
     yield* ['a', 'x', 'A', '1', '0', 'example-1', ''];
     for (let i = 2; i < 60; i++) {
+      for (const f of formats) {
+        const fv = formatVariant(f, i - 1);
+        if (fv !== undefined) yield fv;
+      }
       yield `example-${i}`;
       for (const p of patterns) yield* patternStrings(p, ctx, minLen, maxLen, i);
     }

@@ -11,20 +11,11 @@ import { schemaDocumentFor } from './schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, specUrl, type ProtocolVersion } from './schema/versions.js';
 import type { CallToolsPolicy, CaseContext, CaseDef, InitOutcome, ItemOutcome, Outcome, Suite, ToolCallRecord } from './suite.js';
 import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
-import { StdioTransport } from './transport/stdio.js';
+import { createTransport, targetInfo, type Target } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
 
-export interface StdioTarget {
-  transport: 'stdio';
-  /** The command as the user gave it (for the report). */
-  command: string;
-  argv: string[];
-  cwd?: string;
-  env?: Record<string, string>;
-}
-
-export type Target = StdioTarget;
+export type { StdioTarget, Target } from './transport/index.js';
 
 export interface RunOptions {
   target: Target;
@@ -52,13 +43,7 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const transport = new StdioTransport({
-    argv: opts.target.argv,
-    cwd: opts.target.cwd,
-    env: opts.target.env,
-    shutdownGraceMs: opts.shutdownGraceMs,
-    maxLineBytes: opts.maxMessageBytes,
-  });
+  const transport = createTransport(opts.target, { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes });
   const session = new Session(transport, { timeoutMs, clientCapabilities: {} });
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
   const init: InitOutcome = { offered };
@@ -175,15 +160,8 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
       instructions: str(r.instructions),
       toolCount: listing?.tools.length,
     },
-    target: { transport: 'stdio', command: opts.target.command, argv: opts.target.argv, cwd: opts.target.cwd },
-    process: {
-      pid: transport.pid,
-      exitCode: transport.exitCode,
-      signal: transport.signal,
-      shutdown: transport.shutdownHow,
-      stderr: transport.stderr,
-      ...(transport.stderrTruncated ? { stderrTruncated: true } : {}),
-    },
+    target: targetInfo(opts.target),
+    process: transport.processInfo() ?? { stderr: [] },
     options: {
       protocolVersionOffered: offered,
       protocolVersionInForce: version,

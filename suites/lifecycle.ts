@@ -127,12 +127,13 @@ export const lifecycle: Suite = {
       requirement: 'Over stdio the client ends a session by closing the server\'s input; the server should exit then, without needing SIGTERM or SIGKILL.',
       phase: 'after-shutdown',
       async run(ctx) {
-        const t = ctx.transport as unknown as { shutdownHow?: string; exitCode?: number | null; signal?: string | null; closeInfo?: { reason: string } };
-        switch (t.shutdownHow) {
-          case 'exited': return { verdict: 'pass', message: `exited with code ${t.exitCode} after stdin was closed` };
+        const p = ctx.transport.processInfo();
+        if (!p) return { verdict: 'skip', message: 'the harness did not start the server process' };
+        switch (p.shutdown) {
+          case 'exited': return { verdict: 'pass', message: `exited with code ${p.exitCode} after stdin was closed` };
           case 'SIGTERM': return { verdict: 'warn', message: 'still running after stdin was closed; it ended on SIGTERM' };
           case 'SIGKILL': return { verdict: 'warn', message: 'still running after stdin was closed and after SIGTERM; it had to be killed (SIGKILL)' };
-          case 'already-exited': return { verdict: 'skip', message: `not testable: ${t.closeInfo?.reason ?? 'the server exited'} before the harness closed its stdin` };
+          case 'already-exited': return { verdict: 'skip', message: `not testable: ${ctx.transport.closeInfo?.reason ?? 'the server exited'} before the harness closed its stdin` };
           default: return { verdict: 'skip', message: 'the server was never started' };
         }
       },

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import type { ProcessInfo } from '../results.js';
 import { disown, groupAlive, own, signalGroup } from '../processes.js';
 
 export interface StdioOptions {
@@ -56,6 +57,17 @@ export class StdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  processInfo(): ProcessInfo {
+    return {
+      pid: this.pid,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      shutdown: this.shutdownHow,
+      stderr: this.stderr,
+      ...(this.stderrTruncated ? { stderrTruncated: true } : {}),
+    };
   }
 
   async start(): Promise<void> {

@@ -1,4 +1,5 @@
 /** What every transport gives the session: raw lines in and out, and an end. */
+import type { ProcessInfo } from '../results.js';
 
 export interface IncomingFrame {
   raw: string;
@@ -27,4 +28,6 @@ export interface Transport {
   closeInfo?: TransportClosed;
   /** End the connection (and the process, if one was started); resolves when nothing is left. */
   close(): Promise<void>;
+  /** The server process this transport started, if any: pid, exit, how shutdown went, stderr. */
+  processInfo(): ProcessInfo | undefined;
 }
