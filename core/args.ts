@@ -517,6 +517,12 @@ function validateNumber(s: SchemaObject, v: number): boolean {
   return inBounds(b, v);
 }
 
+/** How many items must match `contains`: minContains exists only from 2019-09 on (draft-07 ignores it). */
+function containsMinimum(minContains: unknown, dialect: Dialect): number {
+  if (!isNum(minContains)) return 1;
+  return dialect === '2020-12' ? minContains : Math.max(minContains, 1);
+}
+
 function validateArray(s: SchemaObject, v: unknown[], ctx: Ctx, quiet: boolean): boolean {
   const minI = own(s, 'minItems');
   const maxI = own(s, 'maxItems');
@@ -533,7 +539,7 @@ function validateArray(s: SchemaObject, v: unknown[], ctx: Ctx, quiet: boolean):
     for (const x of v) if (validate(s.contains, x, ctx, undefined, true)) n++;
     const minC = own(s, 'minContains');
     const maxC = own(s, 'maxContains');
-    if (n < (isNum(minC) ? minC : 1)) return fail(ctx, quiet, 'contains');
+    if (n < containsMinimum(minC, ctx.dialect)) return fail(ctx, quiet, 'contains');
     if (isNum(maxC) && n > maxC) return fail(ctx, quiet, 'maxContains');
   }
   return true;
@@ -661,17 +667,18 @@ function expand(schemas: readonly unknown[], ctx: Ctx, frame: Frame): Expanded {
     for (const kw of REF_KEYWORDS) {
       const ref = own(s, kw);
       if (typeof ref !== 'string') continue;
+      const target = refTarget(ctx, kw, ref);
+      if (!target) {
+        notes.push(`${where}: ${kw} ${show(ref)} could not be resolved inside the inputSchema; ignored`);
+        continue;
+      }
+      if (seen.has(target.schema)) continue; // already part of this conjunction
       const repeats = refs.filter((r) => r === ref).length;
       if (repeats >= ARGUMENT_LIMITS.maxRefRepeats) {
         stop = true;
         continue;
       }
       if (repeats >= 1) minimal = true;
-      const target = refTarget(ctx, kw, ref);
-      if (!target) {
-        notes.push(`${where}: ${kw} ${show(ref)} could not be resolved inside the inputSchema; ignored`);
-        continue;
-      }
       refs.push(ref);
       visit(target.schema, depth + 1);
     }
@@ -1094,15 +1101,21 @@ function formatVariant(format: string, i: number): string | undefined {
   }
 }
 
+/** Friendly strings suggested by a property name (split into words: `imageUrl`, `file_path`). */
 function hintStrings(hint: string): string[] {
-  const h = hint.toLowerCase();
+  const words = hint
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const any = (test: (w: string) => boolean) => words.some(test);
   const out: string[] = [];
-  if (/ur[il]|link|href|endpoint|website/.test(h)) out.push('https://example.com');
-  if (/e-?mail/.test(h)) out.push('user@example.com');
-  if (/path|file/.test(h)) out.push('README.md');
-  if (/host/.test(h)) out.push('example.com');
-  if (/name|title|label/.test(h)) out.push('mcp-conform');
-  if (/lang|locale/.test(h)) out.push('en');
+  if (any((w) => /^(ur[il]s?|links?|hrefs?|endpoints?|websites?|\w*url)$/.test(w))) out.push('https://example.com');
+  if (any((w) => /^e?mails?$|^email/.test(w))) out.push('user@example.com');
+  if (any((w) => /^(paths?|files?|filenames?|\w*path)$/.test(w) || w.startsWith('file'))) out.push('README.md');
+  if (any((w) => /^host(name)?s?$/.test(w))) out.push('example.com');
+  if (any((w) => /^(names?|titles?|labels?|\w+name)$/.test(w))) out.push('mcp-conform');
+  if (any((w) => /^(lang|language|locale)s?$/.test(w))) out.push('en');
   return out;
 }
 
@@ -1464,20 +1477,22 @@ function dependencyNames(conj: readonly SchemaObject[], name: string): { names: 
 function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, requiredOnly: boolean): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
-  const required: string[] = [];
-  const declared: string[] = [];
+  const requiredSet = new Set<string>();
+  const declaredSet = new Set<string>();
   let minProps = 0;
   let maxProps = Infinity;
   for (const s of conj) {
     const req = own(s, 'required');
-    if (Array.isArray(req)) for (const r of req.slice(0, 10_000)) if (typeof r === 'string' && !required.includes(r)) required.push(r);
+    if (Array.isArray(req)) for (const r of req.slice(0, 10_000)) if (typeof r === 'string') requiredSet.add(r);
     const props = own(s, 'properties');
-    if (isObj(props)) for (const k of Object.keys(props).slice(0, 1000)) if (!declared.includes(k)) declared.push(k);
+    if (isObj(props)) for (const k of Object.keys(props).slice(0, 1000)) declaredSet.add(k);
     const a = own(s, 'minProperties');
     const b = own(s, 'maxProperties');
     if (isNum(a)) minProps = Math.max(minProps, Math.ceil(a));
     if (isNum(b)) maxProps = Math.min(maxProps, Math.floor(b));
   }
+  const required = [...requiredSet];
+  const declared = [...declaredSet];
   if (minProps > ARGUMENT_LIMITS.maxProperties) {
     notes.push(`${where}: minProperties ${minProps} capped at ${ARGUMENT_LIMITS.maxProperties}`);
     minProps = ARGUMENT_LIMITS.maxProperties;
@@ -1498,6 +1513,7 @@ function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: numb
   };
   // Required properties, and those they depend on.
   const queue = [...required];
+  const queued = new Set(queue);
   for (let i = 0; i < queue.length && i < 10_000; i++) {
     const name = queue[i];
     if (ctx.nodes <= 0) {
@@ -1505,7 +1521,11 @@ function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: numb
       break;
     }
     if (!add(name, false)) continue;
-    for (const d of dependencyNames(conj, name).names) if (!queue.includes(d)) queue.push(d);
+    for (const d of dependencyNames(conj, name).names) {
+      if (queued.has(d)) continue;
+      queued.add(d);
+      queue.push(d);
+    }
   }
   // Optional properties, when cheap.
   const cheap = () => !requiredOnly && !frame.minimal && frame.depth <= ARGUMENT_LIMITS.optionalDepth && ctx.nodes > ARGUMENT_LIMITS.maxNodes / 2;
@@ -1514,6 +1534,8 @@ function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: numb
       if (values.has(name) || values.size >= maxProps || !cheap()) continue;
       const deps = dependencyNames(conj, name);
       if (deps.schemas || deps.names.some((d) => !values.has(d))) continue;
+      const declaredAs = conj.map((s) => own(s, 'properties')).map((p) => (isObj(p) ? own(p, name) : undefined));
+      if (declaredAs.some((d) => isObj(d) && (own(d, 'readOnly') === true || own(d, 'deprecated') === true))) continue;
       add(name, true);
     }
   }
@@ -1568,8 +1590,7 @@ function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, 
     if (Array.isArray(it)) prefixLen = Math.max(prefixLen, it.length);
     if (hasOwn(s, 'contains')) {
       contains.push(s.contains);
-      const mc = own(s, 'minContains');
-      minContains = Math.max(minContains, isNum(mc) ? Math.ceil(mc) : 1);
+      minContains = Math.max(minContains, Math.ceil(containsMinimum(own(s, 'minContains'), ctx.dialect)));
     }
   }
   if (minItems > maxItems) notes.push(`${where}: minItems ${minItems} is greater than maxItems ${maxItems}`);
@@ -1696,13 +1717,13 @@ export function missingRequiredArguments(inputSchema: unknown): InvalidArguments
   if (!isObj(inputSchema)) return undefined;
   try {
     const r = generateRoot(inputSchema);
-    const required: string[] = [];
+    const required = new Set<string>();
     for (const s of rootConj(r)) {
       const req = own(s, 'required');
-      if (Array.isArray(req)) for (const k of req) if (typeof k === 'string' && !required.includes(k)) required.push(k);
+      if (Array.isArray(req)) for (const k of req.slice(0, 10_000)) if (typeof k === 'string') required.add(k);
     }
     let fallback: InvalidArguments | undefined;
-    for (const property of required.slice(0, 200)) {
+    for (const property of [...required].slice(0, 200)) {
       const value: Record<string, unknown> = {};
       for (const k of Object.keys(r.value)) if (k !== property) setProp(value, k, r.value[k]);
       const description = `argument ${JSON.stringify(property)} left out (required)`;
@@ -1762,17 +1783,17 @@ export function wrongTypeArguments(inputSchema: unknown): InvalidArguments | und
   try {
     const r = generateRoot(inputSchema);
     const conj = rootConj(r);
-    const names: string[] = [];
+    const names = new Set<string>(); // required first, then the other declared properties
     for (const s of conj) {
       const req = own(s, 'required');
-      if (Array.isArray(req)) for (const k of req) if (typeof k === 'string' && !names.includes(k)) names.push(k);
+      if (Array.isArray(req)) for (const k of req.slice(0, 10_000)) if (typeof k === 'string') names.add(k);
     }
     for (const s of conj) {
       const props = own(s, 'properties');
-      if (isObj(props)) for (const k of Object.keys(props)) if (!names.includes(k)) names.push(k);
+      if (isObj(props)) for (const k of Object.keys(props).slice(0, 10_000)) names.add(k);
     }
     let fallback: InvalidArguments | undefined;
-    for (const property of names.slice(0, 200)) {
+    for (const property of [...names].slice(0, 200)) {
       const schemas = propertySchemas(conj, property, r.ctx);
       const types = definiteTypes(schemas, r.ctx);
       if (!types) continue;
@@ -1782,7 +1803,8 @@ export function wrongTypeArguments(inputSchema: unknown): InvalidArguments | und
       const value: Record<string, unknown> = {};
       for (const k of Object.keys(r.value)) setProp(value, k, r.value[k]);
       setProp(value, property, wrong.value);
-      const description = `argument ${JSON.stringify(property)} sent as ${wrong.kind} ${JSON.stringify(wrong.value)} where the schema wants ${types.join(' or ')}`;
+      const sent = wrong.value === null ? 'null' : `${wrong.kind} ${JSON.stringify(wrong.value)}`;
+      const description = `argument ${JSON.stringify(property)} sent as ${sent} where the schema wants ${types.join(' or ')}`;
       if (failsOnlyBecauseOf(r, value, property)) return { value, description, property };
       fallback ??= { value, description: `${description}; the other arguments may not be valid either`, property };
     }
