@@ -67,7 +67,8 @@ export class MessageValidator {
 
   constructor(readonly version: ProtocolVersion, document: Record<string, unknown>) {
     const draft07 = dialectOf(version) === 'draft-07';
-    this.ajv = draft07 ? new Ajv({ strict: false, allErrors: true }) : (new Ajv2020({ strict: false, allErrors: true }) as unknown as Ajv);
+    const opts = { strict: false, allErrors: true, verbose: true };
+    this.ajv = draft07 ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
     addFormats(this.ajv);
     this.defsKey = document.$defs ? '$defs' : 'definitions';
     this.defs = (document[this.defsKey] ?? {}) as Record<string, unknown>;
@@ -79,15 +80,41 @@ export class MessageValidator {
     return Object.prototype.hasOwnProperty.call(this.defs, definition);
   }
 
+  private compiledRef(ref: string): ValidateFunction {
+    let fn = this.compiled.get(ref);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: `${this.id}${ref}` });
+      this.compiled.set(ref, fn);
+    }
+    return fn;
+  }
+
   /** Validate a value against one definition of the document. */
   validateDefinition(definition: string, value: unknown, pointerPrefix = ''): SchemaViolation[] {
-    let fn = this.compiled.get(definition);
-    if (!fn) {
-      fn = this.ajv.compile({ $ref: `${this.id}#/${this.defsKey}/${definition}` });
-      this.compiled.set(definition, fn);
-    }
+    const fn = this.compiledRef(`#/${this.defsKey}/${definition}`);
     if (fn(value)) return [];
-    return toViolations(fn.errors ?? [], pointerPrefix);
+    return toViolations(fn.errors ?? [], pointerPrefix, this.refiner(value));
+  }
+
+  /** For a failed union whose branches are references into the document: the closest branch's own errors. */
+  private refiner(root: unknown): UnionRefiner {
+    return (e) => {
+      const branches = e.schema;
+      if (!Array.isArray(branches)) return undefined;
+      const value = atPointer(root, e.instancePath);
+      let best: { errors: ErrorObject[]; score: number } | undefined;
+      for (const b of branches) {
+        const ref = b !== null && typeof b === 'object' ? (b as { $ref?: unknown }).$ref : undefined;
+        if (typeof ref !== 'string' || !ref.startsWith('#/') || Object.keys(b as object).length !== 1) return undefined;
+        const fn = this.compiledRef(ref);
+        if (fn(value)) return undefined; // a branch matches on its own: nothing sensible to add
+        const errs = [...(fn.errors ?? [])];
+        const sc = score(errs);
+        if (!best || sc < best.score) best = { errors: errs, score: sc };
+      }
+      if (!best || best.errors.some(isDiscriminatorMiss)) return undefined;
+      return best.errors;
+    };
   }
 
   /** The envelope definitions of this version. */
@@ -131,6 +158,17 @@ export class MessageValidator {
   }
 }
 
+function atPointer(root: unknown, pointer: string): unknown {
+  if (!pointer) return root;
+  let cur: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
 function dedupe(v: SchemaViolation[]): SchemaViolation[] {
   const seen = new Set<string>();
   const out: SchemaViolation[] = [];
@@ -142,31 +180,27 @@ function dedupe(v: SchemaViolation[]): SchemaViolation[] {
 }
 
 /**
- * Turn ajv errors into plain-words violations. A failed union ('anyOf'/'oneOf', e.g. ContentBlock) makes ajv
- * report the errors of every branch; only the closest branch is kept: one whose discriminating constant matched,
- * with the fewest errors.
+ * Re-checks the value at a failed union against each branch on its own and returns the errors of the closest
+ * branch (instance paths relative to the union's place), or undefined when it cannot tell.
  */
-export function toViolations(errors: ErrorObject[], prefix = ''): SchemaViolation[] {
+export type UnionRefiner = (unionError: ErrorObject) => ErrorObject[] | undefined;
+
+/**
+ * Turn ajv errors into plain-words violations. A failed union ('anyOf'/'oneOf', e.g. ContentBlock) makes ajv
+ * report the errors of every branch; with a refiner only the closest branch's errors are kept, else one line says
+ * that no shape matched.
+ */
+export function toViolations(errors: ErrorObject[], prefix = '', refine?: UnionRefiner): SchemaViolation[] {
   const kept: ErrorObject[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') { kept.push(e); continue; }
     const place = e.instancePath;
     const inside = (x: ErrorObject) => x.instancePath === place || x.instancePath.startsWith(place + '/');
-    const branchErrors: ErrorObject[] = [];
-    while (kept.length && inside(kept[kept.length - 1]!)) branchErrors.unshift(kept.pop()!);
-    const groups = new Map<string, ErrorObject[]>();
-    for (const b of branchErrors) {
-      const key = b.schemaPath.replace(/^(#\/(?:\$defs|definitions)\/[^/]+).*$/, '$1');
-      groups.set(key, [...(groups.get(key) ?? []), b]);
-    }
-    const ranked = [...groups.values()].sort((a, b) => score(a) - score(b));
-    const best = ranked[0];
-    const branchName = best ? best[0]!.schemaPath.match(/^#\/(?:\$defs|definitions)\/([^/]+)/)?.[1] : undefined;
-    if (best && !best.some(isDiscriminatorMiss)) {
-      kept.push(...best);
-    } else {
-      kept.push({ ...e, message: branchName ? `closest: ${branchName}` : e.message });
-    }
+    // ajv reports the branches' errors just before the union's own error.
+    while (kept.length && inside(kept[kept.length - 1]!)) kept.pop();
+    const best = refine?.(e);
+    if (best && best.length) kept.push(...best.map((b) => ({ ...b, instancePath: place + b.instancePath })));
+    else kept.push(e);
   }
   return kept.slice(0, 20).map((e) => ({ pointer: prefix + e.instancePath, keyword: e.keyword, message: describe(e) }));
 }
@@ -187,7 +221,7 @@ function describe(e: ErrorObject): string {
     case 'const': return `expected the constant ${JSON.stringify(p.allowedValue)}`;
     case 'enum': return `expected one of ${JSON.stringify(p.allowedValues)}`;
     case 'additionalProperties': return `property "${String(p.additionalProperty)}" is not allowed here`;
-    case 'anyOf': case 'oneOf': return `matches none of the allowed shapes${e.message?.startsWith('closest') ? ` (${e.message})` : ''}`;
+    case 'anyOf': case 'oneOf': return 'matches none of the allowed shapes';
     case 'format': return `expected format "${String(p.format)}"`;
     default: return e.message ?? e.keyword;
   }

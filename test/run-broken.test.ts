@@ -1,0 +1,104 @@
+/**
+ * The deliberately broken servers (fixtures/servers/broken): each gets fail where it breaks a MUST, warn where the
+ * grading policy says warn, and the right exit code; nothing else about it is called wrong.
+ */
+import { describe, expect, it } from 'vitest';
+import { py, run } from './helpers/cli.js';
+
+interface Expectation {
+  exit: 0 | 1;
+  /** case id → verdict; every fail and warn of the run must be listed here. */
+  verdicts: Record<string, 'pass' | 'warn' | 'fail' | 'skip' | 'info'>;
+  message?: Record<string, RegExp>;
+  extra?: string[];
+}
+
+const CASES: Record<string, Expectation> = {
+  'stray-stdout.py': {
+    exit: 1,
+    verdicts: { 'stdio/stdout-only-messages': 'fail' },
+    message: { 'stdio/stdout-only-messages': /2 of \d+ stdout lines are not JSON-RPC messages: .*"server ready"/ },
+  },
+  'unknown-version.py': {
+    exit: 1,
+    verdicts: { 'lifecycle/version-negotiation': 'fail' },
+    message: { 'lifecycle/version-negotiation': /"2099-01-01", which is no published MCP version/ },
+  },
+  'unknown-tool-success.py': { exit: 1, verdicts: { 'unknown-tool/call': 'fail' } },
+  'unknown-tool-iserror.py': { exit: 0, verdicts: { 'unknown-tool/call': 'warn' }, message: { 'unknown-tool/call': /isError: true/ } },
+  'bad-structured-content.py': {
+    exit: 1,
+    verdicts: { 'calling/tool/measure': 'fail', 'calling/tool/summary': 'fail' },
+    message: { 'calling/tool/measure': /does not conform to the outputSchema: \/count expected integer/, 'calling/tool/summary': /no structuredContent/ },
+  },
+  'duplicate-tools.py': { exit: 1, verdicts: { 'listing/unique-names': 'fail' }, message: { 'listing/unique-names': /"add" ×2/ } },
+  'bad-input-schema.py': {
+    exit: 1,
+    verdicts: { 'listing/input-schema/sum_list': 'fail', 'listing/input-schema/weird': 'fail', 'schema/from-server/tools/list': 'fail' },
+    message: { 'listing/input-schema/sum_list': /type is "array", expected "object"/, 'listing/input-schema/weird': /not valid JSON Schema/ },
+  },
+  'schema-violation.py': {
+    exit: 1,
+    verdicts: { 'listing/input-schema/legacy': 'fail', 'schema/from-server/tools/list': 'fail', 'schema/from-server/tools/call': 'fail' },
+    message: { 'schema/from-server/tools/list': /\/result\/tools\/2 missing required property "inputSchema"/, 'schema/from-server/tools/call': /\/result\/content\/0 missing required property "text"/ },
+  },
+  'crash-on-call.py': {
+    exit: 1,
+    verdicts: { 'calling/tool/add': 'fail', 'calling/tool/echo': 'skip', 'unknown-tool/call': 'skip', 'lifecycle/shutdown': 'skip' },
+    message: { 'calling/tool/add': /exited with code 3; last stderr lines: .*panic: tool exploded/, 'unknown-tool/call': /not run: the server exited with code 3/ },
+  },
+  'accepts-bad-args.py': {
+    exit: 1,
+    verdicts: {
+      'invalid-params/missing-required/add': 'fail', 'invalid-params/missing-required/echo': 'fail',
+      'invalid-params/wrong-type/add': 'fail', 'invalid-params/wrong-type/echo': 'fail', 'invalid-params/malformed-call': 'fail',
+    },
+    message: { 'invalid-params/wrong-type/add': /accepted with a success result/ },
+  },
+  'empty-iserror.py': {
+    exit: 1,
+    verdicts: { 'is-error/well-formed': 'fail', 'unknown-tool/call': 'warn', 'invalid-params/malformed-call': 'warn' },
+    message: { 'is-error/well-formed': /have no content to explain the error/ },
+  },
+  'looping-cursor.py': {
+    exit: 1,
+    verdicts: { 'listing/tools-list': 'fail', 'listing/unique-names': 'fail' },
+    message: { 'listing/tools-list': /nextCursor "again" came back again/ },
+  },
+  'wrong-ids.py': {
+    exit: 1,
+    verdicts: { 'lifecycle/ids-matched': 'fail', 'lifecycle/ping': 'fail', 'lifecycle/initialized-notification': 'fail' },
+    message: { 'lifecycle/ids-matched': /answer for id never sent 1002/ },
+  },
+  'bad-tool-names.py': { exit: 0, verdicts: { 'listing/tool-names': 'warn' }, message: { 'listing/tool-names': /"add numbers!".*200 characters/ } },
+  'answers-notification.py': {
+    exit: 1,
+    verdicts: { 'lifecycle/initialized-notification': 'fail', 'schema/from-server/(response for an unknown id)': 'fail' },
+    message: { 'lifecycle/initialized-notification': /answered the notification/ },
+  },
+  'error-codes-other.py': {
+    exit: 0,
+    verdicts: { 'unknown-tool/call': 'warn', 'invalid-params/malformed-call': 'warn' },
+    message: { 'unknown-tool/call': /-32603/ },
+  },
+  'ignore-eof.py': { exit: 0, verdicts: { 'lifecycle/shutdown': 'warn' }, message: { 'lifecycle/shutdown': /ended on SIGTERM/ } },
+};
+
+// Suites that are about these servers' one misbehaviour; other suites (robustness, transports) have tests of their own.
+const SUITES = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error,stdio,schema';
+
+describe('deliberately broken servers get the verdicts a spec reader would give', () => {
+  it.each(Object.entries(CASES))('%s', async (file, want) => {
+    const r = await run(py(`broken/${file}`), ['--suite', SUITES, '--timeout', '3000', '--shutdown-grace', '1000']);
+    for (const [id, verdict] of Object.entries(want.verdicts)) {
+      expect(r.c(id).verdict, `${id}: ${r.c(id).message}`).toBe(verdict);
+    }
+    for (const [id, re] of Object.entries(want.message ?? {})) expect(r.c(id).message).toMatch(re);
+    // Nothing else is called wrong: every fail and warn is one the fixture was written to provoke.
+    const flagged = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => c.id);
+    expect(flagged.sort()).toEqual(Object.entries(want.verdicts).filter(([, v]) => v === 'fail' || v === 'warn').map(([id]) => id).sort());
+    expect(r.code).toBe(want.exit);
+    expect(r.report.exitCode).toBe(want.exit);
+    expect(r.report.summary.messagesValidated).toBe(r.report.messages.filter((m) => m.json !== undefined).length);
+  });
+});
