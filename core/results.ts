@@ -19,6 +19,13 @@ export interface CaseResult {
   messageIds: number[];
   /** Set when --strict turned a warn into this fail. */
   strictFromWarn?: boolean;
+  /** The requirement checked, in plain words (from the case definition). */
+  requirement?: string;
+  /** A fail listed in the baseline (--baseline): it keeps verdict fail but does not fail the run. */
+  baselined?: boolean;
+  /** The reason the baseline entry gives, and the entry as written. */
+  baselineReason?: string;
+  baselineEntry?: string;
   details?: Record<string, unknown>;
 }
 
@@ -40,6 +47,8 @@ export interface Summary {
   messagesValidated: number;
   /** Lines on the server's stdout that were not JSON (each one also fails stdio/stdout-only-messages). */
   strayLines: number;
+  /** Failing cases excused by the baseline (they are counted in fail too; the exit code ignores them). */
+  baselined: number;
 }
 
 export interface ServerInfo {
@@ -53,11 +62,17 @@ export interface ServerInfo {
 }
 
 export interface TargetInfo {
+  /** The target's name in a config file; absent for a command-line target. */
+  name?: string;
   transport: 'stdio' | 'streamable-http' | 'sse';
   command?: string;
   argv?: string[];
   cwd?: string;
   url?: string;
+  /** HTTP: the --header names sent, with secret values (Authorization, Cookie, *token*, *key*, *secret*) redacted. */
+  headers?: Record<string, string>;
+  /** --url: the probes that chose the transport, in order. */
+  detection?: string[];
 }
 
 export interface ProcessInfo {
@@ -93,11 +108,35 @@ export interface Report {
   skippedTools: ToolSkip[];
   suites: SuiteResult[];
   messages: LoggedMessage[];
+  /**
+   * Messages from the server left out of `messages` once the log reached its bounds (a flood): how many, their
+   * characters, and the count per method. Absent when nothing was left out.
+   */
+  droppedMessages?: { messages: number; chars: number; byMethod: Record<string, number> };
+  /** Present when a baseline was applied (--baseline / --update-baseline). */
+  baseline?: BaselineOutcome;
+  /** HTTP transports: every HTTP exchange of the run, in order (messages[].http.exchange points here). */
+  http?: { exchanges: unknown[] };
+}
+
+/** How the baseline applied to a run: which entries excused a failure, which are stale. */
+export interface BaselineOutcome {
+  file: string;
+  /** 'mcp-conform' (our format) or 'expected-failures' (the official MCP conformance suite's). */
+  format: 'mcp-conform' | 'expected-failures';
+  /** Entries that apply to this run. */
+  entries: number;
+  /** Entries (as written) that matched at least one failing case. */
+  used: string[];
+  /** Entries that match no failing case: they can be removed (a warning; under --strict it fails the run). */
+  stale: { entry: string; reason?: string; why: string }[];
+  /** Entries about cases this run did not check (suite or case not selected, or only skipped). */
+  unchecked: string[];
 }
 
 export function summarize(suites: SuiteResult[], messages: LoggedMessage[]): Summary {
-  const s: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0 };
-  for (const suite of suites) for (const c of suite.cases) { s[c.verdict]++; s.total++; }
+  const s: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };
+  for (const suite of suites) for (const c of suite.cases) { s[c.verdict]++; s.total++; if (c.baselined && c.verdict === 'fail') s.baselined++; }
   for (const m of messages) {
     if (m.schema.checked) s.messagesValidated++;
     else if (m.direction === 'from-server') s.strayLines++;

@@ -11,11 +11,11 @@ import { schemaDocumentFor } from './schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, specUrl, type ProtocolVersion } from './schema/versions.js';
 import type { CallToolsPolicy, CaseContext, CaseDef, InitOutcome, ItemOutcome, Outcome, Suite, ToolCallRecord } from './suite.js';
 import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
-import { createTransport, targetInfo, type Target } from './transport/index.js';
+import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
 
-export type { StdioTarget, Target } from './transport/index.js';
+export type { HttpTarget, StdioTarget, Target } from './transport/index.js';
 
 export interface RunOptions {
   target: Target;
@@ -33,28 +33,109 @@ export interface RunOptions {
   /** Bound for each shutdown step (ms). */
   shutdownGraceMs?: number;
   maxMessageBytes?: number;
-  /** Called after each suite has finished (for progress output). */
-  onSuite?: (suite: SuiteResult) => void;
+  /**
+   * Progress: called when a suite has run its cases of a phase ('session' while the server runs, 'after-shutdown' for
+   * the cases that read the whole log), with the results that phase added. The suite is complete after its
+   * 'after-shutdown' call.
+   */
+  onSuite?: (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void;
+  /**
+   * Bound on the whole run (ms, default 10 minutes). When it runs out, the case in progress and every case still to
+   * come are skipped with the reason, the server is shut down and the report is built (exit code 1).
+   */
+  maxDurationMs?: number;
+  /**
+   * Cancels the run the same way (SIGINT/SIGTERM in the CLI): the report covers what ran so far. The abort reason
+   * (a string such as 'SIGINT', or an Error) is quoted in report.aborted.
+   */
+  signal?: AbortSignal;
+  /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */
+  transportFactory?: (target: Target, opts: TransportOptions) => Transport;
 }
 
 export const CLIENT_INFO = { name: 'mcp-conform', version: VERSION };
 
+/** What a run has started, so that an internal error still ends every server process (see runConformance). */
+interface RunGuard {
+  transports: Transport[];
+  /** Sessions opened besides the main one (CaseContext.openSession). */
+  extras: { close(): Promise<void> }[];
+  dispose(): void;
+}
+
 export async function runConformance(opts: RunOptions): Promise<Report> {
+  const guard: RunGuard = { transports: [], extras: [], dispose() {} };
+  try {
+    return await runGuarded(opts, guard);
+  } catch (e) {
+    // An internal error: whatever it interrupted, end every server this run started before passing it on.
+    await Promise.all([...guard.extras.map((x) => x.close()), ...guard.transports.map((t) => t.close())].map((p) => p.catch(() => undefined)));
+    throw e;
+  } finally {
+    guard.dispose();
+  }
+}
+
+/** The reason an AbortSignal gives, in words. */
+function abortReason(signal: AbortSignal): string {
+  const r: unknown = signal.reason;
+  if (typeof r === 'string') return `the run was interrupted (${r})`;
+  if (r instanceof Error && r.name !== 'AbortError') return `the run was interrupted: ${r.message}`;
+  return 'the run was interrupted';
+}
+
+/** Thrown into a case that was still running when the run was stopped. */
+class RunStopped extends Error {}
+
+async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const transport = createTransport(opts.target, { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes });
-  const session = new Session(transport, { timeoutMs, clientCapabilities: {} });
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
+  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: offered, clientInfo: CLIENT_INFO };
+  const makeTransport = opts.transportFactory ?? createTransport;
+  const transport = makeTransport(opts.target, transportOptions);
+  guard.transports.push(transport);
+  const session = new Session(transport, { timeoutMs, clientCapabilities: {} });
   const init: InitOutcome = { offered };
   let version: ProtocolVersion = offered;
   let aborted: string | undefined;
 
+  // The whole run is bounded (maxDurationMs) and can be cancelled (signal): either stops it where it is.
+  let stopWhy: string | undefined;
+  let onStop!: () => void;
+  const stopped = new Promise<never>((_, reject) => { onStop = () => reject(new RunStopped(stopWhy)); });
+  stopped.catch(() => undefined);
+  const halt = (why: string) => {
+    if (stopWhy) return;
+    stopWhy = why;
+    onStop();
+    session.abandon(`not finished: ${why}`);
+  };
+  const maxMs = opts.maxDurationMs ?? 600_000;
+  const deadline = setTimeout(() => halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), maxMs);
+  const onAbort = () => halt(abortReason(opts.signal!));
+  if (opts.signal?.aborted) onAbort();
+  else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  guard.dispose = () => { clearTimeout(deadline); opts.signal?.removeEventListener('abort', onAbort); };
+  const untilStopped = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined); // a promise that loses the race must not become an unhandled rejection
+    return Promise.race([p, stopped]);
+  };
+
   try {
-    await transport.start();
+    if (stopWhy) throw new RunStopped(stopWhy);
+    // Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well).
+    let startTimer: NodeJS.Timeout | undefined;
+    const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${timeoutMs} ms`)), timeoutMs); });
+    try {
+      await untilStopped(Promise.race([transport.start(), startBound]));
+    } finally {
+      clearTimeout(startTimer);
+    }
   } catch (e) {
     init.failure = e as Error;
-    aborted = (e as Error).message;
+    aborted = stopWhy ?? (e as Error).message;
   }
   if (!aborted) {
     try {
@@ -69,7 +150,7 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
       else init.initializedSeq = session.notify('notifications/initialized').seq;
     } catch (e) {
       init.failure = e as Error;
-      aborted = `initialize failed: ${(e as Error).message}`;
+      aborted = stopWhy ?? `initialize failed: ${(e as Error).message}`;
     }
   }
   // Every message, the handshake included, is checked against the schema of the version in force.
@@ -77,28 +158,45 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
 
   const capabilities = (init.reply?.result?.capabilities ?? {}) as Record<string, unknown>;
   const ctx = makeContext(session, transport, opts, init, version, capabilities, timeoutMs);
+  ctx.openSession = async () => {
+    // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
+    // URL (a server the run started itself with --start is not started twice).
+    const target: Target = opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
+    const t = makeTransport(target, transportOptions);
+    guard.transports.push(t);
+    const s = new Session(t, { timeoutMs, clientCapabilities: {} });
+    s.setValidator(validatorFor(version));
+    let closing: Promise<void> | undefined;
+    const handle = { session: s, transport: t, close: () => (closing ??= t.close().catch(() => undefined)) };
+    guard.extras.push(handle);
+    await untilStopped(t.start());
+    return handle;
+  };
   const results = new Map<string, SuiteResult>();
-  const selectedSuites = opts.suites.filter((s) => !opts.suiteFilter?.length || opts.suiteFilter.includes(s.id));
+  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : !s.transports || s.transports.includes(transport.kind)));
 
   const runCase = async (suite: Suite, c: CaseDef, out: CaseResult[]) => {
     if (!caseWanted(c, opts.caseFilter)) return;
     const ct0 = performance.now();
     const url = specUrl(version, c.spec);
-    const base = { title: c.title, level: c.level, spec: url };
+    const base = { title: c.title, level: c.level, spec: url, requirement: c.requirement };
     const push = (id: string, o: Outcome, title?: string) => {
       out.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1, messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}) });
     };
     const first = out.length;
     let skipWhy: string | undefined;
     const needsServer = c.phase !== 'after-shutdown' && c.id !== 'lifecycle/initialize' && c.id !== 'lifecycle/version-negotiation';
-    if (needsServer && aborted) skipWhy = `not run: ${aborted}`;
+    if (stopWhy && aborted === stopWhy && c.phase !== 'after-shutdown') skipWhy = `not run: ${stopWhy}`; // stopped before the handshake ended
+    else if (needsServer && aborted) skipWhy = `not run: ${aborted}`;
+    else if (needsServer && stopWhy) skipWhy = `not run: ${stopWhy}`;
     else if (needsServer && session.closed) skipWhy = `not run: ${transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(transport)}`;
+    else if (needsServer && session.unresponsive) skipWhy = `not run: ${session.unresponsive}`;
     else if (c.needsCapability && !capabilities[c.needsCapability]) skipWhy = `the server did not declare the "${c.needsCapability}" capability`;
     if (skipWhy) {
       push(c.id, { verdict: 'skip', message: skipWhy });
     } else {
       try {
-        const o = await c.run(ctx);
+        const o = needsServer ? await untilStopped(c.run(ctx)) : await c.run(ctx);
         if (Array.isArray(o)) {
           for (const item of o as ItemOutcome[]) {
             const id = `${c.id}/${item.item}`;
@@ -108,8 +206,12 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
       } catch (e) {
         const err = e as Error;
         const message = err instanceof SessionError ? err.message : `harness error while running this case: ${err.stack ?? err.message}`;
-        const verdict = err instanceof SessionError && err.afterClose ? 'skip' : 'fail';
-        push(c.id, { verdict, message: verdict === 'skip' ? `not run: ${message}` : message, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+        if (stopWhy && needsServer) {
+          push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+        } else {
+          const verdict = err instanceof SessionError && err.afterClose ? 'skip' : 'fail';
+          push(c.id, { verdict, message: verdict === 'skip' ? `not run: ${message}` : message, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+        }
       }
     }
     const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
@@ -122,17 +224,20 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
       const st0 = performance.now();
       const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
       results.set(suite.id, res);
+      const before = res.cases.length;
       for (const c of suite.cases) {
         if ((c.phase ?? 'session') === phase) await runCase(suite, c, res.cases);
       }
       res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
-      if (phase === 'after-shutdown') opts.onSuite?.(res);
+      opts.onSuite?.(res, phase, res.cases.slice(before));
     }
   };
 
   await phaseRun('session');
   session.abandon('the run ended');
+  await Promise.all(guard.extras.map((x) => x.close()));
   await transport.close();
+  aborted ??= stopWhy;
   await phaseRun('after-shutdown');
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
@@ -160,7 +265,7 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
       instructions: str(r.instructions),
       toolCount: listing?.tools.length,
     },
-    target: targetInfo(opts.target),
+    target: targetInfo(opts.target, transport),
     process: transport.processInfo() ?? { stderr: [] },
     options: {
       protocolVersionOffered: offered,
@@ -176,6 +281,8 @@ export async function runConformance(opts: RunOptions): Promise<Report> {
     skippedTools: ctx.peekSkipped(),
     suites,
     messages: session.log,
+    ...(session.dropped.messages ? { droppedMessages: session.dropped } : {}),
+    ...(transport.httpExchanges ? { http: { exchanges: transport.httpExchanges() } } : {}),
   };
   if (aborted && report.exitCode === 0) report.exitCode = 1;
   return report;

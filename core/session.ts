@@ -3,7 +3,7 @@
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
 import { performance } from 'node:perf_hooks';
-import { classify, type Direction, type LoggedMessage } from './log.js';
+import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
 import type { IncomingFrame, Transport, TransportClosed } from './transport/types.js';
 
@@ -22,7 +22,8 @@ export interface Reply {
   error?: JsonRpcError;
 }
 
-export type SessionErrorKind = 'timeout' | 'closed' | 'unresponsive';
+/** transport: the transport knows no answer will come (an HTTP error status, a stream cut before the answer). */
+export type SessionErrorKind = 'timeout' | 'closed' | 'unresponsive' | 'transport' | 'too-large';
 
 export class SessionError extends Error {
   constructor(
@@ -59,6 +60,135 @@ export interface SessionOptions {
   timeoutMs: number;
   /** Client capabilities declared in initialize: server requests for undeclared ones get -32601. */
   clientCapabilities?: Record<string, unknown>;
+  /**
+   * Bounds on the message log (a server flooding notifications must not exhaust memory): once the log holds this
+   * many messages or this many characters, messages from the server that answer nothing the harness waits for are
+   * counted in `dropped` instead of logged (and not schema-checked). Defaults 50,000 and 256 Mi.
+   */
+  maxLogMessages?: number;
+  maxLogChars?: number;
+}
+
+/** Messages left out of the log once it reached its bounds (see SessionOptions.maxLogMessages). */
+export interface DroppedMessages {
+  messages: number;
+  chars: number;
+  /** Count by method (or by kind for answers and lines that are no messages). */
+  byMethod: Record<string, number>;
+}
+
+/** How many requests in a row may go unanswered, with nothing at all from the server, before the session stops sending. */
+const GIVE_UP_AFTER = 3;
+
+export interface ProbeOptions {
+  /** The message is malformed on purpose: marks it in the log; its schema violations are expected. Say why. */
+  expectInvalid?: string;
+  /** Send the text as it is (for probes that are not JSON at all). */
+  rawText?: boolean;
+  /** Answers with this id belong to the probe (they are not id anomalies). */
+  id?: string | number;
+  /** How many answers with that id are expected (more are duplicate answers). Default 1. */
+  expectAnswers?: number;
+  /** While the probe is open, every answer that matches nothing awaited (id null or absent, unknown id) belongs to it. */
+  catchAll?: boolean;
+}
+
+/**
+ * A message sent to see what the server makes of it, without a timeout: the caller bounds the wait (typically by a
+ * ping sent after it). Answers are collected as they come, for the whole session.
+ */
+export class Probe {
+  readonly sent: LoggedMessage[] = [];
+  readonly answers: LoggedMessage[] = [];
+  open = true;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(readonly opts: ProbeOptions) {}
+
+  /** Resolves true once `count` answers have come, false after ms or when the connection ends. Never rejects. */
+  waitForAnswers(ms: number, count = 1): Promise<boolean> {
+    if (this.answers.length >= count) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (v: boolean) => { clearTimeout(timer); this.waiters.delete(check); resolve(v); };
+      const check = () => { if (this.answers.length >= count) done(true); else if (!this.open) done(false); };
+      const timer = setTimeout(() => done(false), Math.max(0, ms));
+      this.waiters.add(check);
+    });
+  }
+
+  /** Stop collecting answers that match nothing (answers with the probe's id still belong to it). */
+  close(): void {
+    this.open = false;
+    this.wake();
+  }
+
+  /** @internal */
+  take(entry: LoggedMessage): void {
+    this.answers.push(entry);
+    this.wake();
+  }
+
+  /** @internal */
+  wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+/**
+ * The id of a JSON-RPC message from the start of its text, for a line that was cut at the size bound and so cannot
+ * be parsed: the top-level "id" member, if it comes before the cut. undefined when there is none (never throws).
+ */
+export function leadingId(raw: string, limit = 4096): string | number | undefined {
+  const s = raw.length > limit ? raw.slice(0, limit) : raw;
+  let i = 0;
+  const ws = () => { while (i < s.length && ' \t\r\n'.includes(s[i]!)) i++; };
+  const str = (): string | undefined => {
+    if (s[i] !== '"') return undefined;
+    const start = i++;
+    while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
+    if (i >= s.length) return undefined;
+    i++;
+    try { return JSON.parse(s.slice(start, i)) as string; } catch { return undefined; }
+  };
+  /** Skip one value; returns it when it is a string or a number, undefined otherwise (or when cut). */
+  const value = (): { ok: boolean; v?: string | number } => {
+    ws();
+    const c = s[i];
+    if (c === '"') { const v = str(); return { ok: v !== undefined, v }; }
+    if (c === '{' || c === '[') {
+      let depth = 0;
+      while (i < s.length) {
+        const d = s[i]!;
+        if (d === '"') { if (str() === undefined) return { ok: false }; continue; }
+        if (d === '{' || d === '[') depth++;
+        else if (d === '}' || d === ']') { depth--; if (depth === 0) { i++; return { ok: true }; } }
+        i++;
+      }
+      return { ok: false };
+    }
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?|^(true|false|null)/.exec(s.slice(i, i + 400));
+    if (!m) return { ok: false };
+    i += m[0].length;
+    if (i >= s.length) return { ok: false }; // a number cut at the bound may be longer
+    return { ok: true, v: m[3] ? undefined : Number(m[0]) };
+  };
+  ws();
+  if (s[i] !== '{') return undefined;
+  i++;
+  for (;;) {
+    ws();
+    const key = str();
+    if (key === undefined) return undefined;
+    ws();
+    if (s[i] !== ':') return undefined;
+    i++;
+    const v = value();
+    if (!v.ok) return undefined;
+    if (key === 'id') return v.v;
+    ws();
+    if (s[i] !== ',') return undefined;
+    i++;
+  }
 }
 
 export interface IdAnomaly {
@@ -75,14 +205,28 @@ export class Session {
   private readonly pending = new Map<string, Pending>();
   private readonly answered = new Set<string>();
   private readonly timedOut = new Set<string>();
+  /** Every request sent with an id, by id: late and second answers are linked to it. */
+  private readonly requestsById = new Map<string, LoggedMessage>();
   private validator?: MessageValidator;
   private unchecked: LoggedMessage[] = [];
   private stalled = false;
+  /** Requests that went unanswered in a row while nothing at all came from the server. */
+  private unansweredInStall = 0;
+  /** When the last frame came from the server (ms since the session began). */
+  private lastHeard = 0;
   private readonly listeners = new Set<(m: LoggedMessage) => void>();
+  private readonly probesById = new Map<string, Probe>();
+  private readonly catchAllProbes: Probe[] = [];
+  private logChars = 0;
+  /** Set by abandon(): no request is sent any more. */
+  private abandoned?: string;
+  /** Messages left out of the log once it reached its bounds. */
+  readonly dropped: DroppedMessages = { messages: 0, chars: 0, byMethod: {} };
 
   constructor(readonly transport: Transport, readonly opts: SessionOptions) {
     transport.onFrame = (f) => this.onFrame(f);
     transport.onClose = (info) => this.onClose(info);
+    transport.onRequestFailed = (id, reason) => this.onRequestFailed(id, reason);
   }
 
   /** Milliseconds since the session began. */
@@ -111,6 +255,42 @@ export class Session {
     return () => this.listeners.delete(fn);
   }
 
+  /** true after a request timed out while nothing has come from the server since (it may have stopped answering). */
+  get isStalled(): boolean {
+    return this.stalled;
+  }
+
+  /** A fresh request id (for probes that build their own messages). */
+  newId(): number {
+    return this.nextId++;
+  }
+
+  /**
+   * Set when the server stopped answering altogether: several requests in a row went unanswered and nothing at all
+   * came from it since. Requests are then refused at once (not sent) until the server shows a sign of life.
+   */
+  get unresponsive(): string | undefined {
+    if (!this.stalled || this.unansweredInStall < GIVE_UP_AFTER) return undefined;
+    return `the server stopped answering: ${this.unansweredInStall} requests in a row went unanswered, and nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`;
+  }
+
+  /**
+   * Send one or more messages as a probe (see Probe): answers with opts.id, and with catchAll any answer that
+   * matches nothing awaited while the probe is open, are collected on it instead of being id anomalies.
+   */
+  probe(values: unknown[], opts: ProbeOptions = {}): Probe {
+    const p = new Probe(opts);
+    if (this.abandoned) {
+      p.close();
+      return p;
+    }
+    if (opts.id !== undefined) this.probesById.set(idKey(opts.id), p);
+    if (opts.catchAll) this.catchAllProbes.push(p);
+    for (const v of values) p.sent.push(this.emit(v, opts.expectInvalid, opts.rawText));
+    if (this.transport.closed) p.close();
+    return p;
+  }
+
   request(method: string, params?: unknown, opts: RequestOptions = {}): Promise<Reply> {
     const msg: Record<string, unknown> = { jsonrpc: '2.0', id: this.nextId++, method };
     if (params !== undefined) msg.params = params;
@@ -121,8 +301,11 @@ export class Session {
   sendRequest(msg: Record<string, unknown>, opts: RequestOptions = {}): Promise<Reply> {
     if (msg.id === undefined) msg = { ...msg, id: this.nextId++ };
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs;
-    const entry = this.emit(msg, opts.expectInvalid);
     const what = `${String(msg.method ?? 'request')} (id ${JSON.stringify(msg.id)})`;
+    if (this.abandoned) return Promise.reject(new SessionError('closed', `${what} not sent: ${this.abandoned}`, undefined, undefined, true));
+    const gaveUp = this.unresponsive;
+    if (gaveUp && !this.transport.closed) return Promise.reject(new SessionError('unresponsive', `${what} not sent: ${gaveUp}`, undefined, undefined, true));
+    const entry = this.emit(msg, opts.expectInvalid);
     if (this.transport.closed) {
       return Promise.reject(new SessionError('closed', `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`, entry, this.transport.closeInfo, true));
     }
@@ -139,15 +322,17 @@ export class Session {
         }
         this.pending.delete(key);
         this.timedOut.add(key);
+        this.unansweredInStall++;
         if (stalledCheck) {
-          reject(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms since this one was sent)`, entry));
+          reject(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms since this one was sent)${this.unreadHint()}`, entry));
         } else {
           this.stalled = true;
-          reject(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms`, entry));
+          reject(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms${this.unreadHint()}`, entry));
         }
       }, ms);
       const timer = this.stalled && timeoutMs > STALLED_WAIT_MS ? arm(STALLED_WAIT_MS, true) : arm(timeoutMs, false);
       this.pending.set(key, { request: entry, resolve, reject, timer });
+      this.requestsById.set(key, entry);
     });
   }
 
@@ -162,13 +347,23 @@ export class Session {
     return this.emit(value, opts.expectInvalid, opts.rawText);
   }
 
-  /** Reject everything still waiting (used when the run ends). */
+  /** Reject everything still waiting, and refuse every request from now on (used when the run ends or is stopped). */
   abandon(reason: string): void {
+    this.abandoned ??= reason;
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new SessionError('closed', reason, p.request));
       this.pending.delete(k);
+      this.timedOut.add(k); // an answer that still comes is late, not unknown
     }
+    for (const p of this.catchAllProbes) p.close();
+    for (const p of this.probesById.values()) p.close();
+  }
+
+  /** Over stdio: bytes written to the server's stdin that it has not read yet (it may have stopped reading). */
+  private unreadHint(): string {
+    const n = (this.transport as { unreadBytes?: number }).unreadBytes;
+    return typeof n === 'number' && n > 0 ? ` (${n} bytes written to the server's stdin are still waiting to be read: it may have stopped reading)` : '';
   }
 
   private emit(value: unknown, expectInvalid?: string, rawText = false): LoggedMessage {
@@ -180,13 +375,14 @@ export class Session {
     } else json = value;
     const entry = this.record('to-server', raw, parsed ? json : undefined, parsed, undefined, expectInvalid);
     this.settle(entry);
-    this.transport.send(raw);
+    const http = this.transport.send(raw);
+    if (http) entry.http = http;
     return entry;
   }
 
-  private record(direction: Direction, raw: string, json: unknown, parsed: boolean, problem?: string, expectInvalid?: string): LoggedMessage {
+  private record(direction: Direction, raw: string, json: unknown, parsed: boolean, problem?: string, expectInvalid?: string, http?: HttpInfo, logIt = true): LoggedMessage {
     const entry: LoggedMessage = {
-      seq: this.log.length,
+      seq: -1,
       direction,
       t: this.now(),
       raw,
@@ -204,15 +400,67 @@ export class Session {
       entry.problem = problem ?? 'not JSON';
     }
     if (problem && parsed) entry.problem = problem;
+    if (http) entry.http = http;
     if (expectInvalid) entry.schema.expectedInvalid = expectInvalid;
-    this.log.push(entry);
+    if (logIt) this.append(entry);
     return entry;
+  }
+
+  private append(entry: LoggedMessage): void {
+    entry.seq = this.log.length;
+    this.log.push(entry);
+    this.logChars += entry.raw.length;
+  }
+
+  private get logFull(): boolean {
+    return this.log.length >= (this.opts.maxLogMessages ?? 50_000) || this.logChars >= (this.opts.maxLogChars ?? 256 * 1024 * 1024);
+  }
+
+  /** Whether a message from the server answers something the harness waits for (kept in the log whatever its size). */
+  private awaited(entry: LoggedMessage, frame: IncomingFrame): boolean {
+    if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== null && entry.id !== undefined) {
+      const k = idKey(entry.id);
+      return this.pending.has(k) || this.probesById.has(k);
+    }
+    if (frame.truncated && entry.json === undefined) {
+      const id = leadingId(entry.raw);
+      return id !== undefined && this.pending.has(idKey(id));
+    }
+    return false;
+  }
+
+  /** A message left out of the log (it reached its bounds): counted; a request is still answered. */
+  private drop(entry: LoggedMessage): void {
+    this.dropped.messages++;
+    this.dropped.chars += entry.raw.length;
+    const k = entry.method ?? (entry.kind === 'invalid' ? '(not a JSON-RPC message)' : `(${entry.kind})`);
+    this.dropped.byMethod[k] = (this.dropped.byMethod[k] ?? 0) + 1;
+    if (entry.kind === 'request') this.transport.send(JSON.stringify(this.answerFor(entry)));
+  }
+
+  /** An answer cut at the size bound cannot be read: fail the request it answers now (its id is read from the start). */
+  private failCut(entry: LoggedMessage): void {
+    const id = leadingId(entry.raw);
+    if (id === undefined) return;
+    const key = idKey(id);
+    const p = this.pending.get(key);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(key);
+    this.answered.add(key);
+    entry.inReplyTo = p.request.seq;
+    entry.method = p.request.method;
+    p.reject(new SessionError('too-large', `${p.request.method} (id ${JSON.stringify(id)}) was answered with a message that cannot be read: ${entry.problem ?? 'cut at the size bound'} (--max-message-bytes raises the bound)`, p.request));
   }
 
   /** Schema-check a message once its method is known (responses learn it from their request). */
   private settle(entry: LoggedMessage): void {
     if (entry.json === undefined && entry.kind === 'invalid' && entry.problem?.startsWith('not JSON')) {
-      // Not a message at all: the stdio suite reports it; nothing to check against a schema.
+      if (entry.direction === 'to-server') {
+        // A probe of the harness that is not JSON on purpose: checked, and found to be no message at all.
+        entry.schema = { ...entry.schema, checked: true, valid: false, definition: 'JSONRPCMessage', violations: [{ pointer: '', message: 'not JSON' }] };
+      }
+      // From the server it is a stray line, no message: the stdio suite reports it.
     } else if (this.validator) this.check(entry);
     else this.unchecked.push(entry);
     for (const fn of this.listeners) fn(entry);
@@ -226,6 +474,8 @@ export class Session {
 
   private onFrame(frame: IncomingFrame): void {
     this.stalled = false;
+    this.unansweredInStall = 0;
+    this.lastHeard = this.now();
     let json: unknown;
     let parsed = true;
     try {
@@ -233,7 +483,13 @@ export class Session {
     } catch (e) {
       parsed = false;
     }
-    const entry = this.record('from-server', frame.raw, json, parsed, parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`);
+    const full = this.logFull;
+    const entry = this.record('from-server', frame.raw, json, parsed, parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`, undefined, frame.http, !full);
+    if (full) {
+      if (!this.awaited(entry, frame)) return this.drop(entry);
+      this.append(entry);
+    }
+    if (frame.truncated && !parsed) this.failCut(entry);
     if (entry.kind === 'response' || entry.kind === 'error') this.onAnswer(entry);
     this.settle(entry);
     if (entry.kind === 'request') this.answerServerRequest(entry);
@@ -241,7 +497,14 @@ export class Session {
 
   private onAnswer(entry: LoggedMessage): void {
     const m = entry.json as Record<string, unknown>;
-    if (!('id' in m) || m.id === null) {
+    const hasId = 'id' in m && m.id !== null;
+    if (!hasId || !this.pending.has(idKey(m.id))) {
+      // A late or second answer to a request sent stays what it is; anything else unmatched may be a probe's.
+      const known = hasId && (this.timedOut.has(idKey(m.id)) || this.answered.has(idKey(m.id)));
+      const probe = (hasId ? this.probesById.get(idKey(m.id)) : undefined) ?? (known ? undefined : lastOpen(this.catchAllProbes));
+      if (probe) return this.claim(probe, entry, hasId ? idKey(m.id) : undefined);
+    }
+    if (!hasId) {
       // An error with id null answers a request the server could not read; the suite that sent one looks for it.
       if (entry.kind === 'response') this.idAnomalies.push({ seq: entry.seq, problem: 'missing-id' });
       return;
@@ -250,6 +513,11 @@ export class Session {
     const p = this.pending.get(key);
     if (!p) {
       const problem = this.answered.has(key) ? 'duplicate-answer' : this.timedOut.has(key) ? 'late-answer' : 'unknown-id';
+      const req = problem === 'unknown-id' ? undefined : this.requestsById.get(key);
+      if (req) {
+        entry.inReplyTo = req.seq;
+        entry.method = req.method;
+      }
       if (problem === 'late-answer') this.timedOut.delete(key);
       this.idAnomalies.push({ seq: entry.seq, problem });
       if (problem !== 'duplicate-answer') this.answered.add(key);
@@ -271,24 +539,58 @@ export class Session {
     p.resolve(reply);
   }
 
-  /** The harness is a client: it answers ping, and refuses what it did not declare. */
-  private answerServerRequest(req: LoggedMessage): void {
+  /** An answer that belongs to a probe: linked to the probe's message, not an id anomaly (unless one too many). */
+  private claim(probe: Probe, entry: LoggedMessage, key: string | undefined): void {
+    const sent = probe.sent[0];
+    const own = key !== undefined && probe.opts.id !== undefined && key === idKey(probe.opts.id);
+    if (sent) {
+      entry.inReplyTo = sent.seq;
+      if (own && sent.method) entry.method = sent.method;
+    }
+    if (own) {
+      const before = probe.answers.filter((a) => a.id !== undefined && a.id !== null && idKey(a.id) === key).length;
+      if (before >= (probe.opts.expectAnswers ?? 1)) this.idAnomalies.push({ seq: entry.seq, problem: 'duplicate-answer' });
+    }
+    probe.take(entry);
+  }
+
+  /** The answer the harness gives a request from the server: it is a client that answers ping and refuses what it did not declare. */
+  private answerFor(req: LoggedMessage): Record<string, unknown> {
     const id = (req.json as Record<string, unknown>).id;
-    let answer: Record<string, unknown>;
+    // A request whose id is no string or integer (what MCP allows) cannot be answered by id: JSON-RPC's Invalid
+    // Request, with id null.
+    if (typeof id !== 'string' && !Number.isSafeInteger(id)) {
+      const what = id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'number' ? `the number ${JSON.stringify(id)}` : typeof id;
+      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the id of a request must be a string or an integer, not ${what}` } };
+    }
     const caps = this.opts.clientCapabilities ?? {};
     const needs: Record<string, string> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
-    if (req.method === 'ping') answer = { jsonrpc: '2.0', id, result: {} };
-    else if (req.method === 'roots/list' && caps.roots) answer = { jsonrpc: '2.0', id, result: { roots: [] } };
-    else {
-      const cap = req.method ? needs[req.method] : undefined;
-      const why = cap ? `the client did not declare the ${cap} capability` : `the client does not implement ${req.method}`;
-      answer = { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${why}` } };
-    }
+    if (req.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
+    if (req.method === 'roots/list' && caps.roots) return { jsonrpc: '2.0', id, result: { roots: [] } };
+    const cap = req.method ? needs[req.method] : undefined;
+    const why = cap ? `the client did not declare the ${cap} capability` : `the client does not implement ${req.method}`;
+    return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${why}` } };
+  }
+
+  private answerServerRequest(req: LoggedMessage): void {
+    const answer = this.answerFor(req);
     const entry = this.record('to-server', JSON.stringify(answer), answer, true);
     entry.method = req.method;
     entry.inReplyTo = req.seq;
     this.settle(entry);
-    this.transport.send(entry.raw);
+    const http = this.transport.send(entry.raw);
+    if (http) entry.http = http;
+  }
+
+  /** The transport knows this request will not be answered: fail it now (its reason says why). */
+  private onRequestFailed(id: string | number, reason: string): void {
+    const key = idKey(id);
+    const p = this.pending.get(key);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(key);
+    this.timedOut.add(key); // an answer that still comes is late, not unknown
+    p.reject(new SessionError('transport', `${p.request.method} (id ${JSON.stringify(id)}) not answered: ${reason}`, p.request));
   }
 
   private onClose(info: TransportClosed): void {
@@ -299,7 +601,14 @@ export class Session {
       p.reject(new SessionError('closed', `${what} not answered: ${info.reason}${tail}`, p.request, info));
       this.pending.delete(k);
     }
+    for (const p of this.catchAllProbes) p.close();
+    for (const p of this.probesById.values()) p.close();
   }
+}
+
+function lastOpen(probes: Probe[]): Probe | undefined {
+  for (let i = probes.length - 1; i >= 0; i--) if (probes[i]!.open) return probes[i];
+  return undefined;
 }
 
 function idKey(id: unknown): string {

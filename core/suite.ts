@@ -50,6 +50,11 @@ export interface Suite {
   title: string;
   description: string;
   cases: CaseDef[];
+  /**
+   * The transports the suite is about (absent: every transport). A run without --suite leaves the suite out on other
+   * transports; named with --suite, its cases are skipped with the reason.
+   */
+  transports?: ('stdio' | 'streamable-http' | 'sse')[];
 }
 
 export type CallToolsPolicy = 'safe' | 'all' | 'none';
@@ -90,6 +95,11 @@ export interface CaseContext {
   /** Call a tool and remember the answer for later suites (is-error). */
   callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
   readonly toolCalls: ToolCallRecord[];
+  /**
+   * Open another session with the same server, not initialized (for probes that need a fresh one): over stdio a
+   * second server process. Rejects when it cannot be started. The run closes it at the end if the case did not.
+   */
+  openSession?(): Promise<{ session: Session; transport: Transport; close(): Promise<void> }>;
   /** Whether a full case id (for per-item cases: stem/item) is selected by --case. */
   selected(id: string): boolean;
   spec(path: string): string;

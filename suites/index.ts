@@ -5,11 +5,14 @@ import { invalidParams } from './invalid-params.js';
 import { isError } from './is-error.js';
 import { lifecycle } from './lifecycle.js';
 import { listing } from './listing.js';
+import { robustness } from './robustness.js';
 import { schema } from './schema.js';
 import { stdio } from './stdio.js';
+import { httpSuite } from './http.js';
+import { sseSuite } from './sse.js';
 import { unknownTool } from './unknown-tool.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, isError, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, httpSuite, sseSuite, stdio, schema];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

@@ -131,7 +131,11 @@ export const lifecycle: Suite = {
         if (!p) return { verdict: 'skip', message: 'the harness did not start the server process' };
         switch (p.shutdown) {
           case 'exited': return { verdict: 'pass', message: `exited with code ${p.exitCode} after stdin was closed` };
-          case 'SIGTERM': return { verdict: 'warn', message: 'still running after stdin was closed; it ended on SIGTERM' };
+          case 'SIGTERM':
+            // Only stdio defines shutdown by closing the input; a server started for an HTTP run is ended by a signal.
+            return ctx.transport.kind === 'stdio'
+              ? { verdict: 'warn', message: 'still running after stdin was closed; it ended on SIGTERM' }
+              : { verdict: 'pass', message: 'the server started with --start ended on SIGTERM' };
           case 'SIGKILL': return { verdict: 'warn', message: 'still running after stdin was closed and after SIGTERM; it had to be killed (SIGKILL)' };
           case 'already-exited': return { verdict: 'skip', message: `not testable: ${ctx.transport.closeInfo?.reason ?? 'the server exited'} before the harness closed its stdin` };
           default: return { verdict: 'skip', message: 'the server was never started' };

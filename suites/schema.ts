@@ -29,7 +29,9 @@ function byDirection(direction: 'from-server' | 'to-server'): CaseDef {
       for (const m of ctx.session.log) {
         if (m.direction !== direction || !m.schema.checked) continue;
         const g = groupOf(m);
-        groups.set(g, [...(groups.get(g) ?? []), m]);
+        const list = groups.get(g);
+        if (list) list.push(m); // not a copy per message: a flood of notifications makes that quadratic
+        else groups.set(g, [m]);
       }
       if (!groups.size) return { verdict: 'skip', message: 'no messages in this direction' };
       const out: ItemOutcome[] = [];

@@ -9,6 +9,7 @@ export const stdio: Suite = {
   id: 'stdio',
   title: 'stdio transport',
   description: 'stdout carries only JSON-RPC messages, in UTF-8',
+  transports: ['stdio'],
   cases: [
     {
       id: 'stdio/stdout-only-messages',

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ProcessInfo } from '../results.js';
-import { disown, groupAlive, own, signalGroup } from '../processes.js';
+import { descendants, disown, endOutsiders, groupAlive, own, signalGroup } from '../processes.js';
 
 export interface StdioOptions {
   argv: string[];
@@ -57,6 +57,11 @@ export class StdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Bytes written to the server's stdin that the pipe has not taken yet (the server is not reading). */
+  get unreadBytes(): number {
+    return this.child?.stdin?.writableLength ?? 0;
   }
 
   processInfo(): ProcessInfo {
@@ -122,6 +127,8 @@ export class StdioTransport implements Transport {
       return;
     }
     const pgid = child.pid;
+    // Helpers that left the process group (setsid) are found now, while the server still holds them as children.
+    const helpers = descendants(pgid);
     if (this.exitCode !== undefined || child.exitCode !== null || child.signalCode !== null) {
       this.shutdownHow ??= 'already-exited';
     } else {
@@ -144,7 +151,9 @@ export class StdioTransport implements Transport {
       while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
       signalGroup(pgid, 'SIGKILL');
     }
+    endOutsiders(helpers, pgid);
     disown(pgid);
+    child.stdin?.destroy(); // drops what a server that stopped reading never took
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
@@ -209,7 +218,7 @@ export class StdioTransport implements Transport {
     }
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
     if (raw.length === 0 && problems.length === 0) return; // blank line: nothing was sent
-    this.onFrame?.({ raw, problem: problems.length ? problems.join('; ') : undefined });
+    this.onFrame?.({ raw, problem: problems.length ? problems.join('; ') : undefined, ...(wasOversize ? { truncated: true } : {}) });
   }
 
   private flushPartial(): void {

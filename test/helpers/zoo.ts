@@ -1,0 +1,43 @@
+/** Run the CLI against a zoo server and check what every zoo test checks: bounded, report written, nothing left. */
+import { expect } from 'vitest';
+import { py, run, type RunResult } from './cli.js';
+import { announcedPids, remaining } from './proc.js';
+
+export interface ZooExpectation {
+  /** The exit code the CLI must end with. */
+  code: number;
+  /** The run (node start to exit) must end within this many ms. */
+  withinMs: number;
+}
+
+/** Every pid a run's servers announced: the server, "child pid N" helpers, second connections ("server pid N"). */
+export function serverPids(r: RunResult): { pgid?: number; pids: number[] } {
+  const pids = announcedPids(r.report.process.stderr);
+  for (const c of r.report.suites.flatMap((s) => s.cases)) {
+    for (const m of c.message.matchAll(/server pid (\d+)/g)) pids.push(Number(m[1]));
+  }
+  return { pgid: r.report.process.pid, pids };
+}
+
+export function expectNothingLeft(r: RunResult): void {
+  const { pgid, pids } = serverPids(r);
+  for (const pid of pids) expect(remaining(pid), `second-connection group ${pid}`).toEqual([]);
+  expect(remaining(pgid, pids)).toEqual([]);
+}
+
+/** `mcp-conform run --stdio "python3 fixtures/servers/<file>" --shutdown-grace 500 …`, checked. */
+export async function zoo(file: string, args: string[], want: ZooExpectation): Promise<RunResult> {
+  const r = await run(py(file), ['--shutdown-grace', '500', ...args], { timeoutMs: want.withinMs + 30_000 });
+  expect(r.code, `exit code of ${file}\n${r.stderr}`).toBe(want.code);
+  expect(r.report.exitCode).toBe(want.code);
+  expect(r.ms, `${file} took ${r.ms} ms`).toBeLessThan(want.withinMs);
+  expectNothingLeft(r);
+  return r;
+}
+
+/** Verdicts of the cases that are not pass (and not the transports' own suites, which skip over stdio). */
+export function notPassing(r: RunResult): Record<string, string> {
+  return Object.fromEntries(r.report.suites.flatMap((s) => s.cases)
+    .filter((c) => c.verdict !== 'pass' && !/^(http|sse)\//.test(c.id) && c.id !== 'listing/output-schema')
+    .map((c) => [c.id, c.verdict]));
+}

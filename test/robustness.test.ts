@@ -1,0 +1,238 @@
+/**
+ * The robustness suite's grading, against in-process fake servers (test/helpers/fake-server.ts): one behaviour
+ * bent at a time, every verdict of the policy table. The same behaviours as real processes live in the zoo tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { runConformance, type RunOptions } from '../core/run.js';
+import type { CaseResult } from '../core/results.js';
+import { ALL_SUITES } from '../suites/index.js';
+import { FakeTransport, standard, TOOLS, type Handler } from './helpers/fake-server.js';
+
+async function probe(handler: Handler, suites: string[] | string = ['robustness'], opts: Partial<RunOptions> = {}) {
+  if (typeof suites === 'string') {
+    opts = { caseFilter: [`robustness/${suites}`], ...opts };
+    suites = ['robustness'];
+  }
+  const transports: FakeTransport[] = [];
+  const report = await runConformance({
+    target: { transport: 'stdio', command: 'fake', argv: ['fake'] },
+    suites: ALL_SUITES,
+    suiteFilter: suites,
+    timeoutMs: 400,
+    transportFactory: () => {
+      const t = new FakeTransport(handler);
+      transports.push(t);
+      return t;
+    },
+    ...opts,
+  });
+  const all = report.suites.flatMap((s) => s.cases);
+  const c = (id: string): CaseResult => {
+    const found = all.find((x) => x.id === id);
+    if (!found) throw new Error(`no case ${id}: ${all.map((x) => x.id).join(', ')}`);
+    return found;
+  };
+  const verdicts = Object.fromEntries(all.filter((x) => x.id.startsWith('robustness/')).map((x) => [x.id.slice('robustness/'.length), x.verdict]));
+  return { report, c, verdicts, transports };
+}
+
+const isProbe = (raw: string, needle: string) => raw.includes(needle);
+
+describe('robustness suite: a conformant server', () => {
+  it('passes every probe; request-before-initialize is info; schema and ids stay clean', async () => {
+    const r = await probe(standard, ['lifecycle', 'robustness', 'schema']);
+    expect(r.verdicts).toEqual({
+      'invalid-json': 'pass', 'not-a-message': 'pass', 'wrong-jsonrpc': 'pass', 'unknown-method': 'pass',
+      'unknown-notification': 'pass', 'duplicate-id': 'pass', 'request-before-initialize': 'info',
+      'cancel-in-flight': 'pass', 'large-request': 'pass', 'early-server-messages': 'pass',
+    });
+    expect(r.c('robustness/invalid-json').message).toMatch(/error -32700 .*id null/);
+    expect(r.c('robustness/wrong-jsonrpc').message).toMatch(/error -32600 .*id \d+/);
+    expect(r.c('robustness/cancel-in-flight').message).toMatch(/tools\/call sleep .* in flight .* cancelled: no answer/);
+    expect(r.c('robustness/large-request').message).toMatch(/a ping of 10\d{5} bytes was answered/);
+    expect(r.c('robustness/request-before-initialize').message).toMatch(/tools\/list sent before initialize on a second connection was served/);
+    expect(r.transports).toHaveLength(2); // the second connection, closed again
+    expect(r.transports.every((t) => t.closed)).toBe(true);
+    // Error answers with id null are no schema violations and no id anomalies; the malformed probes are marked.
+    expect(r.report.summary.fail).toBe(0);
+    expect(r.c('lifecycle/ids-matched').verdict).toBe('pass');
+    const marked = r.report.messages.filter((m) => m.schema.expectedInvalid);
+    expect(marked.map((m) => m.schema.expectedInvalid)).toEqual([
+      expect.stringMatching(/invalid-json/), expect.stringMatching(/not-a-message/), expect.stringMatching(/wrong-jsonrpc/),
+      expect.stringMatching(/duplicate-id/), expect.stringMatching(/duplicate-id/),
+    ]);
+    // Each probe's answer points at the probe.
+    const parseError = r.report.messages.find((m) => m.direction === 'from-server' && (m.json as { error?: { code?: number } })?.error?.code === -32700)!;
+    expect(r.report.messages[parseError.inReplyTo!]!.raw).toMatch(/^\{"jsonrpc": "2.0", "method": "tools\/list"/);
+  });
+});
+
+describe('robustness suite: grading per the policy table', () => {
+  it('silence on unreadable input (what the SDKs do) is a warn', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg === undefined || msg.jsonrpc !== '2.0') return;
+      standard(raw, msg, api);
+    });
+    expect(r.verdicts).toMatchObject({ 'invalid-json': 'warn', 'not-a-message': 'warn', 'wrong-jsonrpc': 'warn', 'unknown-method': 'pass' });
+    expect(r.c('robustness/invalid-json')).toMatchObject({ level: 'SHOULD', message: expect.stringMatching(/no answer .* still answers ping/) });
+  });
+
+  it('an error answer with a made-up id is a warn, and not an id anomaly', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg === undefined) return api.send({ jsonrpc: '2.0', id: 999, error: { code: -32700, message: 'Parse error' } });
+      standard(raw, msg, api);
+    }, ['lifecycle', 'robustness']);
+    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/id 999, which it did not carry/) });
+    expect(r.c('lifecycle/ids-matched').verdict).toBe('pass');
+  });
+
+  it('a ping with "jsonrpc": "1.0" served as a ping is a warn', async () => {
+    const r = await probe((raw, msg, api) => standard(raw, msg && { ...msg, jsonrpc: '2.0' }, api), 'wrong-jsonrpc');
+    expect(r.c('robustness/wrong-jsonrpc')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/success result/) });
+  });
+
+  it.each([
+    ['another error code', { jsonrpc: '2.0', error: { code: -32600, message: 'nope' } }, 'warn', /-32600.*expected -32601/],
+    ['a success result', { jsonrpc: '2.0', result: {} }, 'fail', /success result/],
+    ['silence', undefined, 'fail', /never answered/],
+  ] as const)('unknown method answered with %s: %s', async (_, answer, verdict, message) => {
+    const r = await probe((raw, msg, api) => {
+      if (msg?.method === 'mcp-conform/no-such-method') return answer && api.send({ ...answer, id: msg.id });
+      standard(raw, msg, api);
+    }, 'unknown-method');
+    expect(r.c('robustness/unknown-method')).toMatchObject({ verdict, message: expect.stringMatching(message) });
+  });
+
+  it('an answered notification fails', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg?.method === 'notifications/mcp-conform/unknown') return api.send({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } });
+      standard(raw, msg, api);
+    }, 'unknown-notification');
+    expect(r.c('robustness/unknown-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/notification was answered/) });
+  });
+
+  it('a server that dies of a probe fails it, with the exit code; the rest is skipped with why; exit code 1', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg === undefined && isProbe(raw, '"cursor": ')) return api.die(4, 'fatal: cannot parse input');
+      standard(raw, msg, api);
+    });
+    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/died .*exited with code 4.*fatal: cannot parse input/) });
+    for (const id of ['not-a-message', 'wrong-jsonrpc', 'unknown-method', 'large-request']) {
+      expect(r.c(`robustness/${id}`)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/not run: the server exited with code 4/) });
+    }
+    expect(r.report.exitCode).toBe(1);
+  });
+
+  it('a server that hangs after a probe fails it ("stopped answering"); later probes are skipped, not blamed', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg === undefined && isProbe(raw, '"cursor": ')) return api.hang();
+      standard(raw, msg, api);
+    });
+    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/stopped answering .*not answered within 400 ms/) });
+    expect(r.c('robustness/not-a-message')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/already stopped answering/) });
+    expect(r.c('robustness/large-request').verdict).toBe('skip');
+  });
+
+  it('a cancelled request that is answered anyway is a warn', async () => {
+    const r = await probe((raw, msg, api) => { api.state.answerAfterCancel = true; standard(raw, msg, api); }, 'cancel-in-flight', { timeoutMs: 2000 });
+    expect(r.c('robustness/cancel-in-flight')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/answered \d+ ms after notifications\/cancelled/) });
+  });
+
+  it('without a slow tool a quick request is cancelled and only "still answers" is graded', async () => {
+    const r = await probe((raw, msg, api) => {
+      if (msg?.method === 'tools/list') return api.send({ jsonrpc: '2.0', id: msg.id, result: { tools: [TOOLS[0]] } });
+      standard(raw, msg, api);
+    }, 'cancel-in-flight');
+    expect(r.c('robustness/cancel-in-flight')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/no slow tool to cancel.*only that is graded/) });
+  });
+
+  it.each([
+    ['refused with an error', (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: 'message too large' } }), 'warn', /refused with error/],
+    ['dropped silently', () => undefined, 'fail', /never answered, though a small ping after it was/],
+  ] as const)('a 1 MiB request %s: %s', async (_, answer, verdict, message) => {
+    const r = await probe((raw, msg, api) => {
+      if (raw.length > 1_000_000) { const a = answer(msg?.id); return a && api.send(a); }
+      standard(raw, msg, api);
+    }, 'large-request');
+    expect(r.c('robustness/large-request')).toMatchObject({ verdict, message: expect.stringMatching(message) });
+  });
+
+  it('two requests with one id: whatever the server answers, it passes while it keeps answering', async () => {
+    const r = await probe((raw, msg, api) => {
+      const seen = (api.state.seen ??= new Set<string>()) as Set<string>;
+      if (seen.has(raw)) return; // the same line again: not answered
+      seen.add(raw);
+      standard(raw, msg, api);
+    }, 'duplicate-id');
+    expect(r.c('robustness/duplicate-id')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/answered once \(a result\)/) });
+    const dying = await probe((raw, msg, api) => {
+      const seen = (api.state.seen ??= new Set<string>()) as Set<string>;
+      if (seen.has(raw)) return api.die(2);
+      seen.add(raw);
+      standard(raw, msg, api);
+    }, 'duplicate-id');
+    expect(dying.c('robustness/duplicate-id')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/died .*code 2/) });
+  });
+
+  it('request before initialize: refused is info, a crash is a warn', async () => {
+    const refusing = await probe((raw, msg, api) => {
+      if (msg?.id !== undefined && msg.method !== 'initialize' && !api.state.initialized) return api.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32002, message: 'not initialized' } });
+      standard(raw, msg, api);
+    }, 'request-before-initialize');
+    expect(refusing.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/refused with error code -32002/) });
+    expect(refusing.c('robustness/request-before-initialize').details?.secondConnection).toEqual([
+      expect.stringMatching(/^→ .*tools\/list/), expect.stringMatching(/^→ .*initialize/), expect.stringMatching(/^← .*-32002/), expect.stringMatching(/^← .*protocolVersion/),
+    ]);
+    const crashing = await probe((raw, msg, api) => {
+      if (msg?.id !== undefined && msg.method !== 'initialize' && !api.state.initialized) return api.die(1, 'panic: not initialized');
+      standard(raw, msg, api);
+    }, 'request-before-initialize');
+    expect(crashing.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/the server died/) });
+  });
+
+  it('a server that does not answer ping: the probes are skipped with the reason', async () => {
+    const r = await probe((raw, msg, api) => { if (msg?.method !== 'ping') standard(raw, msg, api); });
+    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/need a server that answers ping/) });
+    expect(r.c('robustness/large-request').verdict).toBe('skip');
+  });
+
+  it('server requests before initialized are a warn; early notifications other than logging are info', async () => {
+    const asking = await probe((raw, msg, api) => {
+      if (msg?.method === 'initialize') api.send({ jsonrpc: '2.0', id: 'srv-1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
+      standard(raw, msg, api);
+    }, 'early-server-messages');
+    expect(asking.c('robustness/early-server-messages')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/1 request before initialized: sampling\/createMessage/) });
+    const answer = asking.report.messages.find((m) => m.direction === 'to-server' && m.id === 'srv-1')!;
+    expect(answer.json).toMatchObject({ error: { code: -32601 } });
+    const telling = await probe((raw, msg, api) => {
+      if (msg?.method === 'initialize') api.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      standard(raw, msg, api);
+    }, 'early-server-messages');
+    expect(telling.c('robustness/early-server-messages').verdict).toBe('info');
+  });
+});
+
+describe('run bounds, over the fake server', () => {
+  it('maxDurationMs during initialize: the handshake cases are skipped, not failed; exit 1', async () => {
+    const r = await probe((raw, msg, api) => { if (msg?.method !== 'initialize') standard(raw, msg, api); }, ['lifecycle'], { maxDurationMs: 300, timeoutMs: 60_000 });
+    expect(r.report.aborted).toBe('the run reached its time limit of 300 ms (--max-duration)');
+    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'skip', message: 'not run: the run reached its time limit of 300 ms (--max-duration)' });
+    expect(r.report.exitCode).toBe(1);
+    expect(r.report.durationMs).toBeLessThan(2000);
+  });
+
+  it('an AbortSignal stops the run where it is: the case in flight is "not finished", the rest "not run"; the server is closed', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('SIGINT'), 300);
+    const r = await probe((raw, msg, api) => {
+      if (msg?.method === 'tools/call') return; // every call hangs: the run is stuck in the calling suite
+      standard(raw, msg, api);
+    }, ['lifecycle', 'calling', 'robustness'], { signal: controller.signal, timeoutMs: 60_000 });
+    expect(r.report.aborted).toBe('the run was interrupted (SIGINT)');
+    expect(r.c('lifecycle/ping').verdict).toBe('pass');
+    expect(r.c('calling/tool')).toMatchObject({ verdict: 'skip', message: 'not finished: the run was interrupted (SIGINT)' });
+    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: 'not run: the run was interrupted (SIGINT)' });
+    expect(r.transports.every((t) => t.closed)).toBe(true);
+    expect(r.report.durationMs).toBeLessThan(2000);
+  });
+});
