@@ -48,6 +48,35 @@ export interface LoggedMessage {
   /** Why the line is 'invalid' (not JSON, not a JSON-RPC message, ...). */
   problem?: string;
   schema: SchemaVerdict;
+  /** Over HTTP: the exchange that carried the message (absent over stdio). */
+  http?: HttpInfo;
+}
+
+/**
+ * How a message crossed HTTP. For a message sent: the POST and the answer's status line and headers (filled in when
+ * the answer comes). For a message received: the exchange whose body or SSE stream carried it, and the SSE event.
+ * Only these headers are kept; the values of `--header` never appear here.
+ */
+export interface HttpInfo {
+  /** Number of the HTTP exchange in the run (report.http.exchanges[n]). */
+  exchange: number;
+  method: 'POST' | 'GET' | 'DELETE';
+  url: string;
+  /** HTTP status of the answer (absent until it came, or when the connection failed). */
+  status?: number;
+  /** Content-Type of the answer. */
+  contentType?: string;
+  /** Mcp-Session-Id: sent with the request (to-server) or set by the answer (from-server). */
+  sessionId?: string;
+  /** MCP-Protocol-Version sent with the request. */
+  protocolVersion?: string;
+  /** Bytes in the body of the answer to a notification or response (a 202 must have none). */
+  bodyBytes?: number;
+  /** SSE event name ('message' when the event named none) and id, for messages that came in an SSE stream. */
+  sseEvent?: string;
+  sseId?: string;
+  /** What went wrong on the wire, in plain words (connection refused, stream cut, …). */
+  problem?: string;
 }
 
 export function classify(json: unknown): { kind: MessageKind; method?: string; id?: string | number | null; problem?: string } {

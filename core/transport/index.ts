@@ -1,5 +1,9 @@
 /** Targets (what the user asked to test) and the transport that reaches each. */
 import { StdioTransport } from './stdio.js';
+import { StreamableHttpTransport, redactHeaders } from './http.js';
+import { SseTransport } from './sse.js';
+import { DetectingTransport } from './detect.js';
+import { ServerProcess, type StartSpec } from '../start.js';
 import type { Transport } from './types.js';
 import type { TargetInfo } from '../results.js';
 
@@ -12,25 +16,52 @@ export interface StdioTarget {
   env?: Record<string, string>;
 }
 
-export type Target = StdioTarget;
+/** A server reached over HTTP: Streamable HTTP, HTTP+SSE, or 'auto' (--url: detect). */
+export interface HttpTarget {
+  transport: 'streamable-http' | 'sse' | 'auto';
+  url: string;
+  /** --header values: sent as given, redacted in the report. */
+  headers?: Record<string, string>;
+  /** --start: a server process to start first and stop at the end. */
+  start?: StartSpec;
+}
+
+export type Target = StdioTarget | HttpTarget;
 
 export interface TransportOptions {
   /** Bound for each shutdown step (ms). */
   shutdownGraceMs?: number;
   /** Longest message accepted (bytes). */
   maxMessageBytes?: number;
+  /** Bound on waiting for an HTTP status line / the SSE endpoint event (ms). */
+  timeoutMs?: number;
+  /** For --url: what the probing initialize offers. */
+  protocolVersion?: string;
+  clientInfo?: { name: string; version: string };
 }
 
 export function createTransport(target: Target, opts: TransportOptions = {}): Transport {
   switch (target.transport) {
     case 'stdio':
       return new StdioTransport({ argv: target.argv, cwd: target.cwd, env: target.env, shutdownGraceMs: opts.shutdownGraceMs, maxLineBytes: opts.maxMessageBytes });
+    default: {
+      const proc = target.start ? new ServerProcess({ ...target.start, shutdownGraceMs: target.start.shutdownGraceMs ?? opts.shutdownGraceMs }) : undefined;
+      const common = { url: new URL(target.url), headers: target.headers, proc, timeoutMs: opts.timeoutMs, maxMessageBytes: opts.maxMessageBytes };
+      if (target.transport === 'sse') return new SseTransport(common);
+      if (target.transport === 'auto') return new DetectingTransport({ ...common, protocolVersion: opts.protocolVersion ?? '2025-11-25', clientInfo: opts.clientInfo ?? { name: 'mcp-conform', version: '0' } });
+      return new StreamableHttpTransport(common);
+    }
   }
 }
 
 /** What the report says about the target. */
-export function targetInfo(target: Target): TargetInfo {
-  return { transport: target.transport, command: target.command, argv: target.argv, cwd: target.cwd };
+export function targetInfo(target: Target, transport?: Transport): TargetInfo {
+  if (target.transport === 'stdio') return { transport: target.transport, command: target.command, argv: target.argv, cwd: target.cwd };
+  const info: TargetInfo = { transport: transport?.kind ?? (target.transport === 'auto' ? 'streamable-http' : target.transport), url: target.url };
+  if (target.headers && Object.keys(target.headers).length) info.headers = redactHeaders(target.headers);
+  if (target.start) Object.assign(info, { command: target.start.command, argv: target.start.argv, cwd: target.start.cwd });
+  if (transport instanceof DetectingTransport) info.detection = transport.detection?.steps ?? [transport.closeInfo?.reason ?? 'not detected'];
+  return info;
 }
 
 export type { Transport } from './types.js';

@@ -1,0 +1,173 @@
+/**
+ * `--url`: find out which HTTP transport a server speaks, as the spec's backwards-compatibility section tells clients
+ * to: POST an initialize request to the URL; if that works, it is Streamable HTTP; if it fails with 400, 404 or 405,
+ * GET the URL and wait for an `endpoint` event: then it is the old HTTP+SSE transport.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
+ */
+import type { HttpInfo } from '../log.js';
+import type { ProcessInfo } from '../results.js';
+import type { ServerProcess } from '../start.js';
+import { cut, header, httpRequest, keptHeaders, readBody, redactHeaders, SseParser, type HttpExchange } from './http.js';
+import { StreamableHttpTransport } from './http.js';
+import { SseTransport } from './sse.js';
+import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+
+export interface DetectOptions {
+  url: URL;
+  headers?: Record<string, string>;
+  proc?: ServerProcess;
+  timeoutMs?: number;
+  maxMessageBytes?: number;
+  /** The version to offer in the probing initialize. */
+  protocolVersion: string;
+  clientInfo: { name: string; version: string };
+}
+
+export interface Detection {
+  transport: 'streamable-http' | 'sse';
+  /** What was tried, in order, in plain words. */
+  steps: string[];
+}
+
+/** Probe the URL. Resolves with the transport found; rejects with what was tried when neither answers. */
+export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = []): Promise<Detection> {
+  const steps: string[] = [];
+  const timeoutMs = Math.min(o.timeoutMs ?? 30_000, 15_000);
+  const user = o.headers ?? {};
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-detect', method: 'initialize', params: { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: o.clientInfo } });
+  const postHeaders = { ...user, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const px: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'POST', url: o.url.href, requestHeaders: redactHeaders(postHeaders)!, requestBody: body };
+  exchanges.push(px);
+  const ac = new AbortController();
+  let status: number;
+  try {
+    const res = await httpRequest(o.url, 'POST', postHeaders, body, { timeoutMs, signal: ac.signal });
+    status = px.status = res.status;
+    px.responseHeaders = keptHeaders(res.headers);
+    const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
+    const sid = header(res.headers, 'mcp-session-id');
+    if (res.status >= 200 && res.status < 300 && (ct.startsWith('application/json') || ct.startsWith('text/event-stream'))) {
+      ac.abort(); // the answer itself is not needed
+      res.body.destroy();
+      steps.push(`POST initialize to ${o.url.href}: HTTP ${res.status} (${ct.split(';')[0]}): Streamable HTTP`);
+      if (sid !== undefined) {
+        // Leave no session behind: end the one the probe opened (405 is fine: the server keeps sessions itself).
+        const dh: Record<string, string> = { ...user, 'Mcp-Session-Id': sid };
+        const dx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'DELETE', url: o.url.href, requestHeaders: redactHeaders(dh)! };
+        exchanges.push(dx);
+        try {
+          const d = await httpRequest(o.url, 'DELETE', dh, undefined, { timeoutMs: 5000 });
+          dx.status = d.status;
+          await readBody(d.body, 64 * 1024, 2000);
+        } catch (e) { dx.error = (e as Error).message; }
+      }
+      return { transport: 'streamable-http', steps };
+    }
+    const b = await readBody(res.body, 64 * 1024, 5000);
+    px.responseBody = cut(b.text);
+    steps.push(`POST initialize to ${o.url.href}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
+  } catch (e) {
+    px.error = (e as Error).message;
+    throw new Error(`--url ${o.url.href}: ${(e as Error).message}`);
+  }
+  if (![400, 404, 405].includes(status)) {
+    throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')} (only 400, 404 or 405 lead to trying HTTP+SSE)`);
+  }
+  // The old transport: GET, and the first event must be endpoint.
+  const gh = { ...user, Accept: 'text/event-stream' };
+  const gx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'GET', url: o.url.href, requestHeaders: redactHeaders(gh)! };
+  exchanges.push(gx);
+  const gac = new AbortController();
+  try {
+    const res = await httpRequest(o.url, 'GET', gh, undefined, { timeoutMs, signal: gac.signal });
+    gx.status = res.status;
+    gx.responseHeaders = keptHeaders(res.headers);
+    const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
+    if (res.status !== 200 || !ct.startsWith('text/event-stream')) {
+      const b = await readBody(res.body, 64 * 1024, 5000);
+      gx.responseBody = cut(b.text);
+      steps.push(`GET ${o.url.href}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}, no SSE stream`);
+      throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')}`);
+    }
+    const first = await new Promise<string | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), timeoutMs);
+      const p = new SseParser((e) => { clearTimeout(timer); resolve(e.event); });
+      res.body.on('data', (b: Buffer) => p.feed(b));
+      res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
+      res.body.on('error', () => undefined);
+    });
+    gac.abort();
+    res.body.destroy();
+    if (first !== 'endpoint') {
+      steps.push(`GET ${o.url.href}: an SSE stream whose first event was ${first ? `"${first}"` : 'none'}, not endpoint`);
+      throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')}`);
+    }
+    steps.push(`GET ${o.url.href}: SSE stream with an endpoint event first: HTTP+SSE`);
+    return { transport: 'sse', steps };
+  } catch (e) {
+    if ((e as Error).message.startsWith('--url')) throw e;
+    gx.error = (e as Error).message;
+    throw new Error(`--url ${o.url.href}: ${steps.join('; ')}; GET failed: ${(e as Error).message}`);
+  }
+}
+
+/** A transport that detects on start and then is the one it found. */
+export class DetectingTransport implements Transport {
+  onFrame?: (frame: IncomingFrame) => void;
+  onClose?: (info: TransportClosed) => void;
+  onRequestFailed?: (id: string | number, reason: string) => void;
+  inner?: StreamableHttpTransport | SseTransport;
+  detection?: Detection;
+  private readonly detectExchanges: HttpExchange[] = [];
+  private failed?: TransportClosed;
+
+  constructor(private readonly o: DetectOptions) {}
+
+  get kind(): 'streamable-http' | 'sse' {
+    return this.inner?.kind ?? this.detection?.transport ?? 'streamable-http';
+  }
+
+  get closed(): boolean {
+    return this.inner ? this.inner.closed : !!this.failed;
+  }
+
+  get closeInfo(): TransportClosed | undefined {
+    return this.inner ? this.inner.closeInfo : this.failed;
+  }
+
+  async start(): Promise<void> {
+    if (this.o.proc) await this.o.proc.start(this.o.url);
+    try {
+      this.detection = await detectTransport(this.o, this.detectExchanges);
+    } catch (e) {
+      this.failed = { reason: (e as Error).message, stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
+      throw e;
+    }
+    const common = { url: this.o.url, headers: this.o.headers, proc: this.o.proc, timeoutMs: this.o.timeoutMs, maxMessageBytes: this.o.maxMessageBytes };
+    const inner = this.detection.transport === 'sse' ? new SseTransport(common) : new StreamableHttpTransport(common);
+    inner.onFrame = (f) => this.onFrame?.(f);
+    inner.onClose = (i) => this.onClose?.(i);
+    inner.onRequestFailed = (id, r) => this.onRequestFailed?.(id, r);
+    // Number the detection exchanges first in the report.
+    for (const x of this.detectExchanges) inner.exchanges.push(x);
+    this.inner = inner;
+    await inner.start();
+  }
+
+  send(raw: string): HttpInfo | void {
+    return this.inner?.send(raw);
+  }
+
+  async close(): Promise<void> {
+    if (this.inner) await this.inner.close();
+    else await this.o.proc?.stop();
+  }
+
+  processInfo(): ProcessInfo | undefined {
+    return this.o.proc?.info();
+  }
+
+  httpExchanges(): HttpExchange[] {
+    return this.inner?.exchanges ?? this.detectExchanges;
+  }
+}

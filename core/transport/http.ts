@@ -1,0 +1,711 @@
+/**
+ * Streamable HTTP transport (protocol 2025-03-26 on): every message is its own POST to one endpoint; a request is
+ * answered with one JSON object or an SSE stream; server-initiated messages may come on a GET stream; the session id
+ * set by the initialize answer goes on every later request; DELETE ends the session.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+ *
+ * The wire is the harness's own (node:http / node:https, a small SSE parser): nothing is validated or dropped on the
+ * way in, and every exchange is recorded. Helpers shared with the HTTP+SSE transport live here too.
+ */
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import type { HttpInfo } from '../log.js';
+import type { ProcessInfo } from '../results.js';
+import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import type { ServerProcess } from '../start.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Headers given with --header: sent as given, never written in clear.
+
+const SECRET_NAMES = /^(authorization|proxy-authorization|cookie|set-cookie)$/i;
+const SECRET_PARTS = /token|key|secret/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_NAMES.test(name) || SECRET_PARTS.test(name);
+}
+
+/** A copy with the values of secret headers replaced (for reports and recordings). */
+export function redactHeaders(h: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!h) return undefined;
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, isSecretHeader(k) ? '[redacted]' : v]));
+}
+
+/** Parse "Name: value" (as given to --header). Throws with a plain message when it is not a header. */
+export function parseHeader(s: string): [string, string] {
+  const i = s.indexOf(':');
+  if (i <= 0) throw new Error(`wants "Name: value", got "${s}"`);
+  const name = s.slice(0, i).trim();
+  const value = s.slice(i + 1).trim();
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new Error(`"${name}" is not a valid header name`);
+  if (/[\r\n\0]/.test(value)) throw new Error(`the value of ${name} contains a line break or NUL`);
+  return [name, value];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Server-sent events: a small parser after the WHATWG event-stream rules, which also reports what a lenient client
+// would hide (an event cut off at the end of the stream).
+
+export interface SseEvent {
+  /** The event type; 'message' when the event named none. */
+  event: string;
+  data: string;
+  /** The id field of this event, if it had one. */
+  id?: string;
+  retry?: number;
+}
+
+export class SseParser {
+  private buf = '';
+  private data: string[] = [];
+  private event = '';
+  private id: string | undefined;
+  private retry: number | undefined;
+  private sawField = false;
+  private readonly decoder = new TextDecoder('utf-8');
+  /** Id of the last event that set one (the value to send as Last-Event-ID). */
+  lastEventId?: string;
+  invalidUtf8 = false;
+
+  constructor(private readonly onEvent: (e: SseEvent) => void) {}
+
+  feed(chunk: Buffer | string): void {
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else {
+      text = this.decoder.decode(chunk, { stream: true });
+      if (text.includes('\uFFFD')) this.invalidUtf8 = true;
+    }
+    if (!this.buf && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    this.buf += text;
+    for (;;) {
+      const m = /\r\n|\r|\n/.exec(this.buf);
+      if (!m) break;
+      // A lone CR at the very end may be the first half of CRLF: wait for more.
+      if (m[0] === '\r' && m.index === this.buf.length - 1) break;
+      const line = this.buf.slice(0, m.index);
+      this.buf = this.buf.slice(m.index + m[0].length);
+      this.line(line);
+    }
+  }
+
+  /** The stream ended. Returns the text of an event that was begun and never finished (it is discarded). */
+  end(): string | undefined {
+    if (this.buf.endsWith('\r')) { this.line(this.buf.slice(0, -1)); this.buf = ''; }
+    const partial = this.buf || this.sawField ? [this.data.join('\n'), this.buf].filter(Boolean).join('\n') : undefined;
+    this.buf = '';
+    this.data = [];
+    this.sawField = false;
+    return partial !== undefined ? partial || '(fields without data)' : undefined;
+  }
+
+  private line(line: string): void {
+    if (line === '') { this.dispatch(); return; }
+    if (line.startsWith(':')) return; // comment
+    const c = line.indexOf(':');
+    const field = c < 0 ? line : line.slice(0, c);
+    let value = c < 0 ? '' : line.slice(c + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    this.sawField = true;
+    switch (field) {
+      case 'data': this.data.push(value); break;
+      case 'event': this.event = value; break;
+      case 'id': if (!value.includes('\0')) { this.id = value; this.lastEventId = value; } break;
+      case 'retry': if (/^\d+$/.test(value)) this.retry = Number(value); break;
+      default: break; // unknown fields are ignored
+    }
+  }
+
+  private dispatch(): void {
+    if (!this.sawField) return;
+    const e: SseEvent = { event: this.event || 'message', data: this.data.join('\n') };
+    if (this.id !== undefined) e.id = this.id;
+    if (this.retry !== undefined) e.retry = this.retry;
+    this.data = [];
+    this.event = '';
+    this.id = undefined;
+    this.retry = undefined;
+    this.sawField = false;
+    this.onEvent(e);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One HTTP exchange, on node:http / node:https.
+
+export interface HttpExchange {
+  /** Position in report.http.exchanges. */
+  n: number;
+  /** ms since the transport was created. */
+  t: number;
+  purpose: 'message' | 'get-stream' | 'resume' | 'delete' | 'probe' | 'sse-stream' | 'detect';
+  method: string;
+  url: string;
+  /** Request headers as sent (secret ones redacted). */
+  requestHeaders: Record<string, string>;
+  /** The body sent, cut at 2 kB. */
+  requestBody?: string;
+  status?: number;
+  statusText?: string;
+  /** The response headers that matter: content-type, mcp-session-id, mcp-protocol-version, allow, location. */
+  responseHeaders?: Record<string, string>;
+  /** Non-stream response body, cut at 2 kB. */
+  responseBody?: string;
+  bodyBytes?: number;
+  /** SSE events seen on this exchange (name and id; the data is in the message log). */
+  events?: { event: string; id?: string; dataBytes: number; retry?: number }[];
+  /** How the exchange ended, and anything that went wrong on the wire. */
+  error?: string;
+  ms?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: IncomingMessage;
+}
+
+const KEPT_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'allow', 'location', 'content-length', 'www-authenticate'];
+
+export function keptHeaders(h: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of KEPT_RESPONSE_HEADERS) {
+    const v = h[k];
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+export function header(h: IncomingHttpHeaders, name: string): string | undefined {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Plain words for a failed connection. */
+export function describeNetError(e: NodeJS.ErrnoException, url: URL): string {
+  const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+  switch (e.code) {
+    case 'ECONNREFUSED': return `connection refused at ${where} (is the server running and listening there?)`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `DNS lookup of ${url.hostname} failed (${e.code})`;
+    case 'ECONNRESET': return `the server reset the connection (${where})`;
+    case 'EHOSTUNREACH': case 'ENETUNREACH': return `${where} is unreachable (${e.code})`;
+    case 'ETIMEDOUT': return `connecting to ${where} timed out`;
+    default:
+      if (e.code && /CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/.test(e.code)) return `TLS error talking to ${where}: ${e.message} (${e.code})`;
+      return `${e.message}${e.code ? ` (${e.code})` : ''}`;
+  }
+}
+
+/** A network failure that means the server cannot be reached at all (as opposed to one broken exchange). */
+export function isUnreachable(e: NodeJS.ErrnoException): boolean {
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.code ?? '') || /CERT|TLS|SSL|SELF_SIGNED/.test(e.code ?? '');
+}
+
+const agentOpts = { keepAlive: true, maxSockets: 16 };
+
+/**
+ * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
+ * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
+ */
+export function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    const h: Record<string, string | number> = { ...headers };
+    if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
+    let settled = false;
+    const req = mod.request(url, { method, headers: h, agent: opts.agent, signal: opts.signal }, (res) => {
+      settled = true;
+      clearTimeout(timer);
+      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res });
+    });
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      const e = new Error(`no answer (status line) from ${url.host} within ${opts.timeoutMs} ms`) as NodeJS.ErrnoException;
+      e.code = 'ETIMEDOUT_HEADERS';
+      reject(e);
+    }, opts.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException;
+      err.code = e.name === 'AbortError' ? 'ABORT_ERR' : e.code;
+      reject(err);
+    });
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** Read a whole (non-stream) body, bounded in size and time. */
+export function readBody(res: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number; cut: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let cut = false;
+    let done = false;
+    const finish = (error?: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), bytes, cut, ...(error ? { error } : {}) });
+    };
+    const timer = setTimeout(() => { finish(`the body did not end within ${timeoutMs} ms`); res.destroy(); }, timeoutMs);
+    res.on('data', (b: Buffer) => {
+      bytes += b.length;
+      if (bytes > maxBytes) { cut = true; const room = maxBytes - (bytes - b.length); if (room > 0) chunks.push(b.subarray(0, room)); res.destroy(); finish(`body longer than ${maxBytes} bytes: cut there`); return; }
+      chunks.push(b);
+    });
+    res.on('end', () => finish());
+    res.on('error', (e) => finish(`the body broke off: ${e.message}`));
+    res.on('close', () => finish(res.complete ? undefined : 'the connection closed before the body was complete'));
+  });
+}
+
+export function cut(s: string, max = 2048): string {
+  return s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+/** Bookkeeping shared by both HTTP transports: the exchange list, the started process, close info. */
+export abstract class HttpTransportBase {
+  closed = false;
+  closeInfo?: TransportClosed;
+  onFrame?: (frame: IncomingFrame) => void;
+  onClose?: (info: TransportClosed) => void;
+  onRequestFailed?: (id: string | number, reason: string) => void;
+  readonly exchanges: HttpExchange[] = [];
+  protected readonly t0 = performance.now();
+  protected closing = false;
+  protected readonly aborts = new Set<AbortController>();
+  protected readonly agent: http.Agent;
+
+  constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000) {
+    this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
+    proc?.onExit((reason) => this.finish(reason));
+  }
+
+  processInfo(): ProcessInfo | undefined {
+    return this.proc?.info();
+  }
+
+  httpExchanges(): HttpExchange[] {
+    return this.exchanges;
+  }
+
+  protected now(): number {
+    return Math.round((performance.now() - this.t0) * 1000) / 1000;
+  }
+
+  protected newExchange(purpose: HttpExchange['purpose'], method: string, url: URL, headers: Record<string, string>, body?: string): HttpExchange {
+    const x: HttpExchange = { n: this.exchanges.length, t: this.now(), purpose, method, url: url.href, requestHeaders: redactHeaders(headers)! };
+    if (body !== undefined) x.requestBody = cut(body);
+    this.exchanges.push(x);
+    return x;
+  }
+
+  protected abortable(): AbortController {
+    const a = new AbortController();
+    this.aborts.add(a);
+    return a;
+  }
+
+  protected finish(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeInfo = { reason, stderrTail: this.proc?.info().stderr.slice(-20) ?? [], exitCode: this.proc?.info().exitCode, signal: this.proc?.info().signal };
+    this.onClose?.(this.closeInfo);
+  }
+
+  /** Abort every open exchange, stop the started process, end. */
+  protected async shutdown(): Promise<void> {
+    this.closing = true;
+    for (const a of this.aborts) a.abort();
+    this.aborts.clear();
+    this.agent.destroy();
+    this.finish('the harness closed the connection');
+    await this.proc?.stop();
+  }
+
+  protected userHeaders(): Record<string, string> {
+    return { ...this.headers };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Streamable HTTP.
+
+export interface StreamableHttpOptions {
+  url: URL;
+  headers?: Record<string, string>;
+  /** A server process started for this run (--start); stopped on close. */
+  proc?: ServerProcess;
+  /** Bound for a status line to come (ms). */
+  timeoutMs?: number;
+  maxMessageBytes?: number;
+  /** Open the GET stream after the handshake (default true). */
+  openGetStream?: boolean;
+}
+
+export interface ProbeRequest {
+  method: 'POST' | 'GET' | 'DELETE';
+  /** Headers over the defaults; null removes a default. */
+  headers?: Record<string, string | null>;
+  body?: string;
+  /** Send the session id of the run (default true). */
+  withSession?: boolean;
+  /** A session id to send instead. */
+  sessionId?: string;
+  /** How long to read an SSE answer before giving up (ms). Default 5000. */
+  streamMs?: number;
+}
+
+export interface ProbeResult {
+  exchange: HttpExchange;
+  status?: number;
+  contentType?: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** JSON-RPC messages in the answer (the JSON body, or each SSE message event). */
+  messages: unknown[];
+  error?: string;
+}
+
+const NEWEST_WITH_SESSIONS = '2025-11-25';
+
+export class StreamableHttpTransport extends HttpTransportBase implements Transport {
+  readonly kind = 'streamable-http' as const;
+  /** Mcp-Session-Id the server set on the initialize answer. */
+  sessionId?: string;
+  /** The version the initialize answer named (sent as MCP-Protocol-Version from 2025-06-18 on). */
+  protocolVersion?: string;
+  /** The GET stream: what the server said to it. */
+  getStream?: { exchange: HttpExchange; status?: number; contentType?: string; open: boolean; error?: string };
+  /** The DELETE sent at close, and what came back. */
+  deleteExchange?: HttpExchange;
+  private initializeId?: string | number;
+  private initializeVersion?: string;
+  private readonly maxBytes: number;
+  private readonly wantGet: boolean;
+
+  constructor(opts: StreamableHttpOptions) {
+    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
+    this.maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
+    this.wantGet = opts.openGetStream ?? true;
+  }
+
+  async start(): Promise<void> {
+    if (this.proc) await this.proc.start(this.url);
+  }
+
+  /** Headers every request carries: user headers, session id, protocol version (never Content-Type/Accept). */
+  baseHeaders(withSession = true): Record<string, string> {
+    const h = this.userHeaders();
+    if (withSession && this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
+    if (this.protocolVersion && this.protocolVersion >= '2025-06-18') h['MCP-Protocol-Version'] = this.protocolVersion;
+    return h;
+  }
+
+  send(raw: string): HttpInfo | void {
+    if (this.closed || this.closing) return;
+    let msg: Record<string, unknown> | undefined;
+    try {
+      const j = JSON.parse(raw);
+      if (j && typeof j === 'object' && !Array.isArray(j)) msg = j as Record<string, unknown>;
+    } catch { /* sent as is */ }
+    const isRequest = !!msg && typeof msg.method === 'string' && 'id' in msg;
+    if (isRequest && msg!.method === 'initialize') {
+      this.initializeId = msg!.id as string | number;
+      const p = msg!.params as Record<string, unknown> | undefined;
+      this.initializeVersion = typeof p?.protocolVersion === 'string' ? p.protocolVersion : undefined;
+    }
+    const headers: Record<string, string> = { ...this.baseHeaders(), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const version = this.protocolVersion ?? this.initializeVersion;
+    if (version !== undefined && version > NEWEST_WITH_SESSIONS && msg && typeof msg.method === 'string') {
+      // 2026-07-28: the method (and the name of a named call) mirrored into headers; the version on every POST.
+      headers['MCP-Protocol-Version'] = version;
+      headers['Mcp-Method'] = msg.method;
+      const p = msg.params as Record<string, unknown> | undefined;
+      const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
+      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
+    }
+    const x = this.newExchange('message', 'POST', this.url, headers, raw);
+    const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.url.href };
+    if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
+    if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
+    void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized');
+    return info;
+  }
+
+  private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean): Promise<void> {
+    const ac = this.abortable();
+    const t = performance.now();
+    let res: RawResponse;
+    try {
+      res = await httpRequest(this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+    } catch (e) {
+      this.aborts.delete(ac);
+      const err = e as NodeJS.ErrnoException;
+      x.error = err.message;
+      info.problem = err.message;
+      if (this.closing) return;
+      if (isUnreachable(err)) { this.finish(`the server cannot be reached: ${err.message}`); return; }
+      if (requestId !== undefined) this.onRequestFailed?.(requestId, `the POST failed: ${err.message}`);
+      return;
+    }
+    x.status = info.status = res.status;
+    x.statusText = res.statusText;
+    x.responseHeaders = keptHeaders(res.headers);
+    const ct = header(res.headers, 'content-type');
+    if (ct !== undefined) info.contentType = ct;
+    const sid = header(res.headers, 'mcp-session-id');
+    const isInitAnswer = requestId !== undefined && requestId === this.initializeId;
+    if (isInitAnswer && sid !== undefined && res.status >= 200 && res.status < 300) this.sessionId = sid;
+    const from: HttpInfo = { exchange: x.n, method: 'POST', url: this.url.href, status: res.status };
+    if (ct !== undefined) from.contentType = ct;
+    if (sid !== undefined) from.sessionId = sid;
+    let answered = false;
+    const seen = (json: unknown) => {
+      const m = json as Record<string, unknown> | null;
+      if (requestId !== undefined && m && typeof m === 'object' && m.id === requestId && ('result' in m || 'error' in m)) {
+        answered = true;
+        if (isInitAnswer && 'result' in m) {
+          const v = (m.result as Record<string, unknown> | null)?.protocolVersion;
+          if (typeof v === 'string') this.protocolVersion = v;
+        }
+      }
+    };
+    const mediaType = (ct ?? '').split(';')[0]!.trim().toLowerCase();
+    let problem: string | undefined;
+    if (mediaType === 'text/event-stream' && res.status >= 200 && res.status < 300) {
+      const r = await this.readStream(res, x, from, seen, ac);
+      problem = r.problem;
+      if (!answered && requestId !== undefined && !this.closing && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
+        // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
+        const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId);
+        if (resumed) problem = undefined;
+      }
+    } else {
+      const body = await readBody(res.body, this.maxBytes, this.timeoutMs);
+      x.bodyBytes = body.bytes;
+      x.responseBody = cut(body.text);
+      if (body.error) x.error = body.error;
+      if (requestId === undefined) info.bodyBytes = body.bytes;
+      const text = body.text;
+      if (text.trim()) {
+        let json: unknown;
+        let ok = true;
+        try { json = JSON.parse(text); } catch { ok = false; }
+        const isMessageish = ok && json !== null && typeof json === 'object';
+        // A body that is JSON is a message from the server whatever the status; other bodies are kept on the exchange.
+        if (isMessageish && (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)) {
+          seen(json);
+          if (Array.isArray(json)) for (const j of json) seen(j);
+          this.onFrame?.({ raw: text, http: { ...from }, ...(body.cut ? { problem: body.error } : {}) });
+        } else if (requestId !== undefined && res.status >= 200 && res.status < 300 && mediaType === 'application/json') {
+          this.onFrame?.({ raw: text, http: { ...from }, problem: body.error });
+          seen(undefined);
+        }
+      }
+      if (requestId !== undefined && !answered) {
+        if (res.status === 202) problem = 'HTTP 202 Accepted to a request: no answer will come';
+        else if (res.status >= 200 && res.status < 300 && mediaType !== 'application/json') problem = `HTTP ${res.status} with Content-Type ${ct ?? '(none)'}: a request must be answered with application/json or text/event-stream`;
+        else if (res.status >= 200 && res.status < 300) problem = text.trim() ? `the JSON body did not answer id ${JSON.stringify(requestId)}` : `HTTP ${res.status} with an empty body`;
+        else problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers['Mcp-Session-Id'] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
+      }
+    }
+    this.aborts.delete(ac);
+    x.ms = Math.round(performance.now() - t);
+    if (problem) { x.error = x.error ? `${x.error}; ${problem}` : problem; }
+    if (requestId !== undefined && !answered && !this.closing) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
+    if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
+  }
+
+  /** Read an SSE answer: every message event becomes a frame. Resolves when the stream ends. */
+  private readStream(res: RawResponse, x: HttpExchange, from: HttpInfo, seen: (j: unknown) => void, ac: AbortController): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
+    return new Promise((resolve) => {
+      x.events = [];
+      let retry: number | undefined;
+      const parser = new SseParser((e) => {
+        x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data), ...(e.retry !== undefined ? { retry: e.retry } : {}) });
+        if (e.retry !== undefined) retry = e.retry;
+        if (e.data === '' ) return; // a priming event (id only) or keep-alive: no message
+        const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
+        let json: unknown;
+        try { json = JSON.parse(e.data); } catch { /* logged as not JSON */ }
+        if (e.event !== 'message') info.problem = `SSE event type "${e.event}": MCP messages travel in "message" events`;
+        seen(json);
+        this.onFrame?.({ raw: e.data, http: info, ...(info.problem ? { problem: info.problem } : {}) });
+      });
+      let done = false;
+      const end = (error?: string) => {
+        if (done) return;
+        done = true;
+        const partial = parser.end();
+        let problem: string | undefined;
+        if (partial !== undefined) problem = `the SSE stream ended in the middle of an event (no blank line after it), so the event is void: ${cut(partial, 200)}`;
+        if (parser.invalidUtf8) problem = [problem, 'the SSE stream is not valid UTF-8'].filter(Boolean).join('; ');
+        if (error && !this.closing) problem = [problem, error].filter(Boolean).join('; ');
+        if (problem) x.error = problem;
+        resolve({ problem: problem ?? (error && !this.closing ? error : undefined), lastEventId: parser.lastEventId, retry });
+      };
+      res.body.on('data', (b: Buffer) => parser.feed(b));
+      res.body.on('end', () => end());
+      res.body.on('error', (e) => end(ac.signal.aborted ? undefined : `the stream broke off: ${e.message}`));
+      res.body.on('close', () => end(res.body.complete || ac.signal.aborted ? undefined : 'the connection closed before the stream ended'));
+    });
+  }
+
+  /** Resume a POST stream that ended early: GET with Last-Event-ID, bounded (two tries). */
+  private async resume(lastEventId: string, retryMs: number | undefined, seen: (j: unknown) => void, requestId: string | number): Promise<boolean> {
+    let last = lastEventId;
+    let answered = false;
+    const mark = (j: unknown) => { seen(j); const m = j as Record<string, unknown> | null; if (m && typeof m === 'object' && m.id === requestId) answered = true; };
+    for (let attempt = 0; attempt < 2 && !answered && !this.closing; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, 2000)));
+      const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': last };
+      const x = this.newExchange('resume', 'GET', this.url, headers);
+      const ac = this.abortable();
+      try {
+        const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+        x.status = res.status;
+        x.responseHeaders = keptHeaders(res.headers);
+        if (res.status !== 200 || !(header(res.headers, 'content-type') ?? '').includes('text/event-stream')) {
+          const b = await readBody(res.body, 64 * 1024, 5000);
+          x.responseBody = cut(b.text);
+          x.error = `resumption refused: HTTP ${res.status}`;
+          return false;
+        }
+        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: header(res.headers, 'content-type') };
+        const r = await this.readStream(res, x, from, mark, ac);
+        if (r.lastEventId) last = r.lastEventId;
+      } catch (e) {
+        x.error = (e as Error).message;
+        return false;
+      } finally {
+        this.aborts.delete(ac);
+      }
+    }
+    return answered;
+  }
+
+  /** Open the GET stream for server-initiated messages (405 means the server offers none). */
+  private async openGet(): Promise<void> {
+    const headers = { ...this.baseHeaders(), Accept: 'text/event-stream' };
+    const x = this.newExchange('get-stream', 'GET', this.url, headers);
+    const ac = this.abortable();
+    this.getStream = { exchange: x, open: false };
+    try {
+      const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+      x.status = this.getStream.status = res.status;
+      x.responseHeaders = keptHeaders(res.headers);
+      const ct = header(res.headers, 'content-type');
+      this.getStream.contentType = ct;
+      if (res.status === 200 && (ct ?? '').toLowerCase().startsWith('text/event-stream')) {
+        this.getStream.open = true;
+        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: ct };
+        const r = await this.readStream(res, x, from, () => undefined, ac);
+        this.getStream.open = false;
+        if (r.problem) this.getStream.error = r.problem;
+      } else {
+        const b = await readBody(res.body, 64 * 1024, 5000);
+        x.responseBody = cut(b.text);
+        x.bodyBytes = b.bytes;
+      }
+    } catch (e) {
+      if (!this.closing) x.error = this.getStream.error = (e as Error).message;
+    } finally {
+      this.aborts.delete(ac);
+    }
+  }
+
+  /**
+   * Send one HTTP request outside the session (a probe of a transport rule): defaults as for a message, with
+   * overrides. The answer is read (an SSE answer until its first response, or streamMs) and recorded.
+   */
+  async probe(p: ProbeRequest): Promise<ProbeResult> {
+    const defaults: Record<string, string> = p.method === 'GET' ? { Accept: 'text/event-stream' } : p.method === 'POST' ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } : {};
+    const h: Record<string, string> = { ...this.baseHeaders(p.withSession !== false), ...defaults };
+    if (p.sessionId !== undefined) h['Mcp-Session-Id'] = p.sessionId;
+    for (const [k, v] of Object.entries(p.headers ?? {})) {
+      for (const existing of Object.keys(h)) if (existing.toLowerCase() === k.toLowerCase()) delete h[existing];
+      if (v !== null) h[k] = v;
+    }
+    const x = this.newExchange('probe', p.method, this.url, h, p.body);
+    const ac = this.abortable();
+    const result: ProbeResult = { exchange: x, headers: {}, body: '', messages: [] };
+    const t = performance.now();
+    try {
+      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: this.agent });
+      x.status = result.status = res.status;
+      x.statusText = res.statusText;
+      x.responseHeaders = keptHeaders(res.headers);
+      result.headers = res.headers;
+      result.contentType = header(res.headers, 'content-type');
+      if ((result.contentType ?? '').toLowerCase().startsWith('text/event-stream')) {
+        x.events = [];
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => { res.body.destroy(); resolve(); }, p.streamMs ?? 5000);
+          const parser = new SseParser((e) => {
+            x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: e.data.length });
+            result.body += e.data + '\n';
+            try {
+              const j = JSON.parse(e.data);
+              result.messages.push(j);
+              if (j && typeof j === 'object' && ('result' in j || 'error' in j)) { clearTimeout(timer); res.body.destroy(); resolve(); }
+            } catch { /* not JSON */ }
+          });
+          res.body.on('data', (b: Buffer) => parser.feed(b));
+          res.body.on('close', () => { clearTimeout(timer); resolve(); });
+          res.body.on('error', () => { clearTimeout(timer); resolve(); });
+        });
+      } else {
+        const b = await readBody(res.body, 1024 * 1024, Math.min(this.timeoutMs, 15_000));
+        result.body = b.text;
+        x.bodyBytes = b.bytes;
+        x.responseBody = cut(b.text);
+        if (b.error) x.error = b.error;
+        if (b.text.trim()) {
+          try { const j = JSON.parse(b.text); result.messages.push(...(Array.isArray(j) ? [j] : [j])); } catch { /* not JSON */ }
+        }
+      }
+    } catch (e) {
+      x.error = result.error = (e as Error).message;
+    } finally {
+      this.aborts.delete(ac);
+      x.ms = Math.round(performance.now() - t);
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    for (const a of this.aborts) a.abort();
+    this.aborts.clear();
+    if (this.sessionId !== undefined && !this.closed) {
+      // End the session as a client should; 405 means the server does not let clients end sessions.
+      const headers = this.baseHeaders();
+      const x = this.newExchange('delete', 'DELETE', this.url, headers);
+      this.deleteExchange = x;
+      try {
+        const res = await httpRequest(this.url, 'DELETE', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent });
+        x.status = res.status;
+        x.responseHeaders = keptHeaders(res.headers);
+        const b = await readBody(res.body, 64 * 1024, 2000);
+        x.responseBody = cut(b.text);
+      } catch (e) {
+        x.error = (e as Error).message;
+      }
+    }
+    await this.shutdown();
+  }
+}
+
+/** A header value must be visible ASCII: other names go in the Base64 sentinel form of 2026-07-28. */
+function headerSafe(v: string): string {
+  return /^[\x20-\x7e]*$/.test(v) && v.trim() === v && !/^=\?base64\?.*\?=$/.test(v) ? v : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
+}

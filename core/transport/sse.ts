@@ -1,0 +1,164 @@
+/**
+ * HTTP+SSE transport (protocol 2024-11-05): a GET opens an SSE stream whose first event, `endpoint`, names the URL to
+ * POST messages to (resolved against the stream's URL); the server's messages all arrive as `message` events on that
+ * one stream. https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
+ */
+import { performance } from 'node:perf_hooks';
+import type { HttpInfo } from '../log.js';
+import type { Transport } from './types.js';
+import type { ServerProcess } from '../start.js';
+import { HttpTransportBase, SseParser, cut, header, httpRequest, isUnreachable, keptHeaders, readBody, type HttpExchange, type RawResponse } from './http.js';
+
+export interface SseOptions {
+  url: URL;
+  headers?: Record<string, string>;
+  proc?: ServerProcess;
+  /** Bound for the status line and for the endpoint event (ms). */
+  timeoutMs?: number;
+  maxMessageBytes?: number;
+}
+
+export class SseTransport extends HttpTransportBase implements Transport {
+  readonly kind = 'sse' as const;
+  /** The stream exchange, and what was seen on it. */
+  stream?: HttpExchange;
+  /** The data of the endpoint event as sent, and the URL it resolved to. */
+  endpoint?: { raw: string; url?: string; event: number; problem?: string };
+  /** The first event the stream carried (should be endpoint). */
+  firstEvent?: string;
+  /** Why and when the stream ended (if it did before the harness closed it). */
+  streamEnded?: { reason: string; t: number };
+  /** Events whose type is neither endpoint nor message. */
+  readonly otherEvents: { event: string; id?: string; data: string }[] = [];
+  private readonly maxBytes: number;
+  private postUrl?: URL;
+
+  constructor(opts: SseOptions) {
+    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
+    this.maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
+  }
+
+  async start(): Promise<void> {
+    if (this.proc) await this.proc.start(this.url);
+    const headers = { ...this.userHeaders(), Accept: 'text/event-stream' };
+    const x = this.newExchange('sse-stream', 'GET', this.url, headers);
+    this.stream = x;
+    const ac = this.abortable();
+    let res: RawResponse;
+    try {
+      res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+    } catch (e) {
+      x.error = (e as Error).message;
+      throw new Error(`could not open the SSE stream at ${this.url.href}: ${(e as Error).message}`);
+    }
+    x.status = res.status;
+    x.statusText = res.statusText;
+    x.responseHeaders = keptHeaders(res.headers);
+    const ct = header(res.headers, 'content-type') ?? '';
+    if (res.status !== 200 || !ct.toLowerCase().startsWith('text/event-stream')) {
+      const b = await readBody(res.body, 64 * 1024, 5000);
+      x.responseBody = cut(b.text);
+      throw new Error(`GET ${this.url.href} did not open an SSE stream: HTTP ${res.status} ${res.statusText}, Content-Type ${ct || '(none)'}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
+    }
+    x.events = [];
+    const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: ct };
+    await new Promise<void>((resolve, reject) => {
+      let gotEndpoint = false;
+      const timer = setTimeout(() => {
+        if (gotEndpoint) return;
+        reject(new Error(`the SSE stream at ${this.url.href} sent no endpoint event within ${this.timeoutMs} ms${this.firstEvent ? ` (its first event was "${this.firstEvent}")` : ''}`));
+      }, this.timeoutMs);
+      const parser = new SseParser((e) => {
+        x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data) });
+        this.firstEvent ??= e.event;
+        if (e.event === 'endpoint') {
+          if (this.endpoint) { this.otherEvents.push({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
+          this.endpoint = { raw: e.data, event: x.events!.length - 1 };
+          try {
+            this.postUrl = new URL(e.data.trim(), this.url);
+            if (!/^https?:$/.test(this.postUrl.protocol)) throw new Error(`not an http(s) URL`);
+            this.endpoint.url = this.postUrl.href;
+            gotEndpoint = true;
+            clearTimeout(timer);
+            resolve();
+          } catch (err) {
+            this.endpoint.problem = `the endpoint event's data ${JSON.stringify(cut(e.data, 200))} is not a URL: ${(err as Error).message}`;
+            clearTimeout(timer);
+            reject(new Error(this.endpoint.problem));
+          }
+          return;
+        }
+        if (e.event !== 'message') { this.otherEvents.push({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
+        if (e.data === '') return;
+        const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
+        const problem = !gotEndpoint ? 'a message event came before the endpoint event' : undefined;
+        if (problem) info.problem = problem;
+        this.onFrame?.({ raw: e.data, http: info, ...(problem ? { problem } : {}), ...(Buffer.byteLength(e.data) > this.maxBytes ? { problem: `message longer than ${this.maxBytes} bytes` } : {}) });
+      });
+      let ended = false;
+      const end = (why: string) => {
+        if (ended) return;
+        ended = true;
+        const partial = parser.end();
+        const reason = partial !== undefined ? `${why}; it ended in the middle of an event, which is void: ${cut(partial, 200)}` : why;
+        x.error = reason;
+        clearTimeout(timer);
+        if (!gotEndpoint) reject(new Error(`the SSE stream at ${this.url.href} ended before its endpoint event: ${reason}`));
+        if (!this.closing) {
+          this.streamEnded = { reason, t: Math.round(performance.now() - this.t0) };
+          this.finish(`the SSE stream ended: ${reason}`);
+        }
+      };
+      res.body.on('data', (b: Buffer) => parser.feed(b));
+      res.body.on('end', () => end('the server ended the SSE stream'));
+      res.body.on('error', (e) => end(`the SSE stream broke off: ${e.message}`));
+      res.body.on('close', () => end('the SSE connection closed'));
+    });
+  }
+
+  send(raw: string): HttpInfo | void {
+    if (this.closed || this.closing || !this.postUrl) return;
+    let id: string | number | undefined;
+    try {
+      const j = JSON.parse(raw) as Record<string, unknown>;
+      if (j && typeof j === 'object' && typeof j.method === 'string' && 'id' in j) id = j.id as string | number;
+    } catch { /* sent as is */ }
+    const headers = { ...this.userHeaders(), 'Content-Type': 'application/json' };
+    const url = this.postUrl;
+    const x = this.newExchange('message', 'POST', url, headers, raw);
+    const info: HttpInfo = { exchange: x.n, method: 'POST', url: url.href };
+    void (async () => {
+      const ac = this.abortable();
+      const t = performance.now();
+      try {
+        const res = await httpRequest(url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+        x.status = info.status = res.status;
+        x.statusText = res.statusText;
+        x.responseHeaders = keptHeaders(res.headers);
+        const ct = header(res.headers, 'content-type');
+        if (ct) info.contentType = ct;
+        const b = await readBody(res.body, 64 * 1024, this.timeoutMs);
+        x.bodyBytes = info.bodyBytes = b.bytes;
+        x.responseBody = cut(b.text);
+        if (res.status >= 300 && id !== undefined && !this.closing) {
+          this.onRequestFailed?.(id, `the POST to ${url.href} was refused: HTTP ${res.status} ${res.statusText}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
+        }
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        x.error = info.problem = err.message;
+        if (this.closing) return;
+        if (isUnreachable(err)) this.finish(`the server cannot be reached: ${err.message}`);
+        else if (id !== undefined) this.onRequestFailed?.(id, `the POST failed: ${err.message}`);
+      } finally {
+        this.aborts.delete(ac);
+        x.ms = Math.round(performance.now() - t);
+      }
+    })();
+    return info;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    await this.shutdown();
+  }
+}

@@ -1,0 +1,402 @@
+/**
+ * Streamable HTTP transport rules: answers as JSON or SSE, 202 for notifications and responses, session ids, DELETE,
+ * the GET stream, the protocol version header, Origin and Host checks, bad JSON, batches, SSE event ids, and the
+ * request headers of 2026-07-28. Cases that need a probe send their own HTTP request outside the session (recorded
+ * in report.http.exchanges); the rest read the log.
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+ */
+import type { LoggedMessage } from '../core/log.js';
+import type { CaseContext, Outcome, Suite } from '../core/suite.js';
+import { StreamableHttpTransport, type HttpExchange, type ProbeResult } from '../core/transport/http.js';
+import { DetectingTransport } from '../core/transport/detect.js';
+import { brief, isObject } from './helpers.js';
+
+export function streamableOf(ctx: Pick<CaseContext, 'transport'>): StreamableHttpTransport | undefined {
+  const t = ctx.transport;
+  if (t instanceof StreamableHttpTransport) return t;
+  if (t instanceof DetectingTransport && t.inner instanceof StreamableHttpTransport) return t.inner;
+  return undefined;
+}
+
+const NOT_HTTP: Outcome = { verdict: 'skip', message: 'not a Streamable HTTP server' };
+const MODERN = '2026-07-28';
+let probeIds = 0;
+
+/** A JSON-RPC request body for a probe; from 2026-07-28 with the _meta every request carries. */
+function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
+  const p = ctx.version >= MODERN
+    ? { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': ctx.version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mcp-conform', version: '0' } } }
+    : params;
+  return JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method, ...(Object.keys(p).length ? { params: p } : {}) });
+}
+
+function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
+  return ctx.version >= MODERN ? { 'Mcp-Method': method } : {};
+}
+
+function said(r: ProbeResult): string {
+  if (r.error) return `the request failed: ${r.error}`;
+  const body = r.body.trim() ? `: ${brief(r.body.trim(), 160)}` : ' (no body)';
+  return `HTTP ${r.status} ${r.exchange.statusText ?? ''}`.trimEnd() + `${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}${body}`;
+}
+
+function errorCode(r: ProbeResult): number | undefined {
+  for (const m of r.messages) if (isObject(m) && isObject(m.error) && typeof m.error.code === 'number') return m.error.code;
+  return undefined;
+}
+
+const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
+const ex = (r: ProbeResult) => ({ exchange: r.exchange.n });
+
+function sentWithHttp(ctx: CaseContext): LoggedMessage[] {
+  return ctx.session.log.filter((m) => m.direction === 'to-server' && m.http?.method === 'POST');
+}
+
+export const httpSuite: Suite = {
+  id: 'http',
+  title: 'Streamable HTTP transport',
+  transports: ['streamable-http'],
+  description: 'JSON and SSE answers, 202, session ids, DELETE, GET, protocol version header, Origin, bad JSON, batches, SSE ids',
+  cases: [
+    {
+      id: 'http/request-answer',
+      title: 'a POSTed request is answered with application/json or an SSE stream',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      requirement: 'Every request POSTed gets either one JSON object (Content-Type application/json) or an SSE stream (text/event-stream); clients must accept both.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        if (!streamableOf(ctx)) return NOT_HTTP;
+        const reqs = sentWithHttp(ctx).filter((m) => m.kind === 'request' && m.http?.status !== undefined);
+        if (!reqs.length) return { verdict: 'skip', message: 'no request got an HTTP answer' };
+        const kinds: Record<string, number> = {};
+        const bad: LoggedMessage[] = [];
+        for (const m of reqs) {
+          const ct = (m.http!.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+          if (ok(m.http!.status) && (ct === 'application/json' || ct === 'text/event-stream')) kinds[ct] = (kinds[ct] ?? 0) + 1;
+          // Refusing a request it cannot accept with an HTTP error status is the server's right (probes send some).
+          else if (!ok(m.http!.status)) kinds[`refused with HTTP ${m.http!.status}`] = (kinds[`refused with HTTP ${m.http!.status}`] ?? 0) + 1;
+          else bad.push(m);
+        }
+        const mix = Object.entries(kinds).map(([k, n]) => (k.startsWith('refused') ? `${n} ${k}` : `${n} as ${k}`)).join(', ');
+        if (bad.length) {
+          const shown = bad.slice(0, 5).map((m) => `${m.method} (message ${m.seq}): HTTP ${m.http!.status} ${m.http!.contentType ?? '(no Content-Type)'}`);
+          return { verdict: 'fail', message: `${bad.length} of ${reqs.length} requests were not answered with JSON or SSE: ${shown.join('; ')}${mix ? `; the others: ${mix}` : ''}`, messageIds: bad.map((m) => m.seq) };
+        }
+        return { verdict: 'pass', message: `all ${reqs.length} requests answered: ${mix}`, details: kinds };
+      },
+    },
+    {
+      id: 'http/accepted-202',
+      title: 'notifications and responses POSTed get 202 Accepted with no body',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        if (!streamableOf(ctx)) return NOT_HTTP;
+        // Messages malformed on purpose (probes of other suites) may be refused; the well-formed ones are judged.
+        const sent = sentWithHttp(ctx).filter((m) => (m.kind === 'notification' || m.kind === 'response' || m.kind === 'error') && !m.schema.expectedInvalid && m.http?.status !== undefined);
+        if (!sent.length) return { verdict: 'skip', message: 'no notification or response was POSTed' };
+        const fails: string[] = [];
+        const warns: string[] = [];
+        const ids: number[] = [];
+        for (const m of sent) {
+          const what = `${m.kind === 'notification' ? m.method : `answer to ${m.method}`} (message ${m.seq})`;
+          const s = m.http!.status!;
+          const body = m.http!.bodyBytes ?? 0;
+          if (s === 202 && body === 0) continue;
+          ids.push(m.seq);
+          if (s === 202) fails.push(`${what}: 202 with a ${body}-byte body`);
+          else if (ok(s)) warns.push(`${what}: HTTP ${s}${body ? ` with a ${body}-byte body` : ''} instead of 202`);
+          else fails.push(`${what}: HTTP ${s}`);
+        }
+        if (fails.length) return { verdict: 'fail', message: `${fails.join('; ')}${warns.length ? `; also ${warns.join('; ')}` : ''}`, messageIds: ids };
+        if (warns.length) return { verdict: 'warn', message: warns.join('; '), messageIds: ids };
+        return { verdict: 'pass', message: `all ${sent.length} notifications and responses got 202 with no body` };
+      },
+    },
+    {
+      id: 'http/session-id/visible-ascii',
+      title: 'a session id is made of visible ASCII characters',
+      level: 'MUST',
+      spec: 'basic/transports#session-management',
+      requirement: 'A session id set with Mcp-Session-Id on the initialize answer contains only characters 0x21 to 0x7E.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no sessions` };
+        if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server set no Mcp-Session-Id: it does not use sessions' };
+        const bad = [...t.sessionId].filter((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e);
+        const init = ctx.init.reply?.response;
+        if (!t.sessionId.length) return { verdict: 'fail', message: 'Mcp-Session-Id is empty', messageIds: init ? [init.seq] : [] };
+        if (bad.length) return { verdict: 'fail', message: `Mcp-Session-Id ${JSON.stringify(t.sessionId)} contains ${bad.map((c) => JSON.stringify(c)).join(', ')}, outside 0x21–0x7E`, messageIds: init ? [init.seq] : [] };
+        return { verdict: 'pass', message: `session id ${brief(t.sessionId, 60).replace(/^"|"$/g, '')} (${t.sessionId.length} visible ASCII characters)` };
+      },
+    },
+    {
+      id: 'http/session-id/required',
+      title: 'a request without the session id is refused with 400',
+      level: 'SHOULD',
+      spec: 'basic/transports#session-management',
+      requirement: 'A server that issued a session id should answer requests that lack it (other than initialize) with 400 Bad Request.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), withSession: false });
+        if (r.status === 400) return { verdict: 'pass', message: `ping without Mcp-Session-Id: ${said(r)}`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `ping without Mcp-Session-Id: ${said(r)}; the spec asks for 400`, details: ex(r) };
+        return { verdict: 'warn', message: `ping without Mcp-Session-Id was not refused: ${said(r)}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/session-id/unknown',
+      title: 'a request with an unknown session id gets 404',
+      level: 'MUST',
+      spec: 'basic/transports#session-management',
+      requirement: 'A session id the server does not know (ended, expired or never issued) is answered with 404 Not Found, which tells the client to start a new session.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), sessionId: 'mcp-conform-unknown-session-0000' });
+        if (r.status === 404) return { verdict: 'pass', message: `ping with an unknown session id: ${said(r)}`, details: ex(r) };
+        return { verdict: 'fail', message: `ping with an unknown session id: ${said(r)}; expected 404 (clients only start a new session on 404)`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/delete',
+      title: 'DELETE ends a session (or is refused with 405), and the ended session gets 404',
+      level: 'MUST',
+      spec: 'basic/transports#session-management',
+      requirement: 'A client ends a session with DELETE; the server either ends it or answers 405. Once ended, requests with its id get 404.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        // A second session of its own, so the run's session stays usable.
+        const init = await t.probe({ method: 'POST', withSession: false, body: JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: '0' } } }) });
+        const sid = init.headers['mcp-session-id'];
+        if (typeof sid !== 'string') return { verdict: 'skip', message: `a second initialize (to have a session to delete) gave no session id: ${said(init)}`, details: ex(init) };
+        const del = await t.probe({ method: 'DELETE', sessionId: sid });
+        const details = { initialize: init.exchange.n, delete: del.exchange.n } as Record<string, unknown>;
+        if (del.status === 405) return { verdict: 'pass', message: 'DELETE answered 405: the server does not let clients end sessions', details };
+        if (!ok(del.status)) return { verdict: 'fail', message: `DELETE of a session: ${said(del)}; expected 2xx or 405`, details };
+        const after = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), sessionId: sid });
+        details.after = after.exchange.n;
+        if (after.status === 404) return { verdict: 'pass', message: `DELETE answered ${del.status}; a ping with the ended session id then got 404`, details };
+        return { verdict: 'fail', message: `DELETE answered ${del.status}, but a ping with the ended session id got ${said(after)}; expected 404`, details };
+      },
+    },
+    {
+      id: 'http/get-stream',
+      title: 'GET opens an SSE stream or is refused with 405',
+      level: 'MUST',
+      spec: 'basic/transports#listening-for-messages-from-the-server',
+      requirement: 'A GET to the MCP endpoint (Accept: text/event-stream) is answered with an SSE stream, or with 405 Method Not Allowed when the server offers none.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no GET stream` };
+        const g = t.getStream;
+        if (!g) return { verdict: 'skip', message: 'no GET stream was opened (the handshake did not complete)' };
+        const details = { exchange: g.exchange.n };
+        if (g.status === 405) return { verdict: 'pass', message: 'GET answered 405: the server offers no stream', details };
+        if (g.status === 200 && (g.contentType ?? '').toLowerCase().startsWith('text/event-stream')) {
+          const events = g.exchange.events?.length ?? 0;
+          return { verdict: 'pass', message: `GET opened an SSE stream (${events} event${events === 1 ? '' : 's'} during the run)${g.error ? `; it ended: ${g.error}` : ''}`, details };
+        }
+        return { verdict: 'fail', message: `GET answered HTTP ${g.status ?? '(nothing)'} ${g.contentType ?? ''}${g.error ? ` (${g.error})` : ''}; expected an SSE stream or 405`, details };
+      },
+    },
+    {
+      id: 'http/get-stream/no-responses',
+      title: 'the GET stream carries no responses',
+      level: 'MUST',
+      spec: 'basic/transports#listening-for-messages-from-the-server',
+      requirement: 'The server sends requests and notifications on the GET stream, never a response (unless it resumes a stream of an earlier request).',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (!t.getStream?.exchange.events) return { verdict: 'skip', message: 'no GET stream was open' };
+        const n = t.getStream.exchange.n;
+        const on = ctx.session.log.filter((m) => m.direction === 'from-server' && m.http?.exchange === n);
+        const bad = on.filter((m) => m.kind === 'response' || m.kind === 'error');
+        if (bad.length) return { verdict: 'fail', message: `${bad.length} responses came on the GET stream: ${bad.slice(0, 3).map((m) => `message ${m.seq} (id ${JSON.stringify(m.id)})`).join(', ')}`, messageIds: bad.map((m) => m.seq) };
+        return { verdict: 'pass', message: `${on.length} message${on.length === 1 ? '' : 's'} on the GET stream, none a response` };
+      },
+    },
+    {
+      id: 'http/protocol-version-header',
+      title: 'an invalid MCP-Protocol-Version header is refused with 400',
+      level: 'MUST',
+      spec: 'basic/transports#protocol-version-header',
+      requirement: 'From 2025-06-18 clients send MCP-Protocol-Version on every request after initialize; a server that gets an invalid or unsupported version answers 400 Bad Request.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version < '2025-06-18') return { verdict: 'skip', message: `protocol ${ctx.version} has no MCP-Protocol-Version header` };
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { 'MCP-Protocol-Version': '1999-01-01', ...methodHeaders(ctx, 'ping') } });
+        if (r.status === 400) return { verdict: 'pass', message: `MCP-Protocol-Version: 1999-01-01 → ${said(r)}`, details: ex(r) };
+        return { verdict: 'fail', message: `MCP-Protocol-Version: 1999-01-01 → ${said(r)}; expected 400`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/origin',
+      title: 'a request from a foreign Origin is refused with 403',
+      level: 'MUST',
+      spec: 'basic/transports#security-warning',
+      requirement: 'Servers validate the Origin header (against DNS rebinding); from 2025-11-25 a present, invalid Origin is answered 403 Forbidden.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Origin: 'http://mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
+        const strict = ctx.version >= '2025-11-25';
+        if (r.status === 403) return { verdict: 'pass', message: `Origin: http://mcp-conform-foreign.invalid → 403`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `Origin: http://mcp-conform-foreign.invalid → ${said(r)}; refused, but ${strict ? 'the spec asks for 403' : '403 is what later versions ask for'}`, details: ex(r) };
+        if (ok(r.status)) {
+          return strict
+            ? { verdict: 'fail', message: `a ping from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): the server does not validate Origin, so a web page could reach it by DNS rebinding`, details: ex(r) }
+            : { verdict: 'warn', message: `a ping from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): servers must validate Origin`, details: ex(r) };
+        }
+        return { verdict: 'fail', message: `Origin: http://mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/host',
+      title: 'a request for a foreign Host is refused',
+      level: 'SHOULD',
+      spec: 'basic/security_best_practices',
+      requirement: 'A local server that checks the Host header refuses requests for a name it does not serve, a second defence against DNS rebinding; the transport section names only Origin, so serving it is reported, not failed.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Host: 'mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
+        if (ok(r.status)) return { verdict: 'info', message: `a ping with Host: mcp-conform-foreign.invalid was served (${said(r)}): the server does not check Host`, details: ex(r) };
+        return { verdict: 'fail', message: `Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/accept',
+      title: 'what a POST without text/event-stream in Accept gets',
+      level: 'MAY',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      requirement: 'Clients must list both application/json and text/event-stream in Accept; what a server does with a client that does not is left open (406 is common). Reported, not graded.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Accept: 'application/json', ...methodHeaders(ctx, 'ping') } });
+        if (r.status !== undefined && r.status >= 500) return { verdict: 'fail', message: `Accept: application/json → ${said(r)}: a server error`, details: ex(r) };
+        return { verdict: 'info', message: `Accept: application/json (no text/event-stream) → ${said(r)}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/invalid-json',
+      title: 'a POST body that is not JSON is refused with 400 (and -32700)',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      requirement: 'Input the server cannot accept gets an HTTP error status (400), optionally with a JSON-RPC error without id; for unparsable JSON that error is -32700 (parse error).',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        const r = await t.probe({ method: 'POST', body: '{"jsonrpc": "2.0", "id": 1, "method": "ping"', headers: methodHeaders(ctx, 'ping') });
+        const code = errorCode(r);
+        const codeNote = code === undefined ? 'no JSON-RPC error in the body' : code === -32700 ? 'error -32700' : `error ${code} (parse errors are -32700)`;
+        if (r.status === 400) return { verdict: 'pass', message: `cut-off JSON → 400, ${codeNote}`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `cut-off JSON → ${said(r)}; 400 expected; ${codeNote}`, details: ex(r) };
+        if (ok(r.status) && code !== undefined) return { verdict: 'warn', message: `cut-off JSON → HTTP ${r.status} carrying ${codeNote}; input that cannot be accepted gets an HTTP error status`, details: ex(r) };
+        return { verdict: 'fail', message: `cut-off JSON → ${said(r)}; expected 400`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/batch',
+      title: 'JSON-RPC batches: accepted in 2025-03-26, refused in other versions',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      requirement: 'In 2025-03-26 a POST body may be an array of requests and notifications, which the server must accept; later versions allow one message per POST only.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        const a = JSON.parse(probeBody(ctx, 'ping'));
+        const b = JSON.parse(probeBody(ctx, 'ping'));
+        const r = await t.probe({ method: 'POST', body: JSON.stringify([a, b]), headers: methodHeaders(ctx, 'ping') });
+        const answered = r.messages.flatMap((m) => (Array.isArray(m) ? m : [m])).filter((m) => isObject(m) && 'result' in m).length;
+        if (ctx.version === '2025-03-26') {
+          if (ok(r.status) && answered) return { verdict: 'pass', message: `a batch of two pings → ${said(r)}`, details: ex(r) };
+          return { verdict: 'fail', message: `a batch of two pings → ${said(r)}; 2025-03-26 servers must accept batches`, details: ex(r) };
+        }
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `a batch of two pings → ${said(r)} (batches are not part of ${ctx.version})`, details: ex(r) };
+        if (ok(r.status)) return { verdict: 'warn', message: `a batch of two pings was accepted (${said(r)}); ${ctx.version} allows one message per POST`, details: ex(r), level: 'SHOULD' };
+        return { verdict: 'fail', message: `a batch of two pings → ${said(r)}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/sse-event-ids',
+      title: 'SSE event ids are unique across the streams of a session, and resumption with Last-Event-ID works',
+      level: 'MUST',
+      spec: 'basic/transports#resumability-and-redelivery',
+      requirement: 'Event ids, when a server gives them, are unique across all streams of the session; a client resumes a stream by GET with Last-Event-ID (the server may replay, or refuse with 405).',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no resumable streams` };
+        const seen = new Map<string, number[]>();
+        let lastPostId: string | undefined;
+        for (const x of t.exchanges as HttpExchange[]) {
+          if (x.purpose !== 'message' && x.purpose !== 'get-stream') continue;
+          for (const e of x.events ?? []) {
+            if (e.id === undefined) continue;
+            seen.set(e.id, [...(seen.get(e.id) ?? []), x.n]);
+            if (x.purpose === 'message') lastPostId = e.id;
+          }
+        }
+        if (!seen.size) return { verdict: 'skip', message: 'the server gave no SSE event ids (resumption is optional)' };
+        const dup = [...seen].filter(([, xs]) => xs.length > 1);
+        if (dup.length) return { verdict: 'fail', message: `${dup.length} event ids used more than once: ${dup.slice(0, 3).map(([id, xs]) => `${JSON.stringify(id)} on exchanges ${xs.join(', ')}`).join('; ')}` };
+        if (!lastPostId) return { verdict: 'pass', message: `${seen.size} event ids, all unique (none on a POST stream, so resumption was not tried)` };
+        const r = await t.probe({ method: 'GET', headers: { 'Last-Event-ID': lastPostId }, streamMs: 1500 });
+        const note = r.status === 200 ? `GET with Last-Event-ID ${JSON.stringify(brief(lastPostId, 40))} → SSE stream (${r.exchange.events?.length ?? 0} events replayed)` : `GET with Last-Event-ID → ${said(r)}`;
+        if (r.status !== undefined && r.status >= 500) return { verdict: 'fail', message: `${seen.size} event ids, all unique; but ${note}`, details: ex(r) };
+        return { verdict: 'pass', message: `${seen.size} event ids, all unique; ${note}`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/2026/header-mismatch',
+      title: 'an Mcp-Method header that contradicts the body is refused with 400 and -32020',
+      level: 'MUST',
+      spec: 'basic/transports/streamable-http#server-validation',
+      requirement: 'From 2026-07-28 the method is mirrored into Mcp-Method (and named calls into Mcp-Name); a server that reads the body refuses a header that disagrees with it: 400 with error -32020 (HeaderMismatch).',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no request metadata headers` };
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } });
+        const code = errorCode(r);
+        if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → 400 with -32020`, details: ex(r) };
+        if (r.status === 400) return { verdict: 'warn', message: `Mcp-Method: prompts/list on a tools/list body → 400, but ${code === undefined ? 'no JSON-RPC error' : `error ${code}`} (HeaderMismatch is -32020)`, details: ex(r) };
+        return { verdict: 'fail', message: `Mcp-Method: prompts/list on a tools/list body → ${said(r)}; expected 400 with -32020`, details: ex(r) };
+      },
+    },
+    {
+      id: 'http/2026/unknown-method',
+      title: 'an unknown method is answered with HTTP 404 and -32601',
+      level: 'MUST',
+      spec: 'basic/transports/streamable-http#protocol-version-header',
+      requirement: 'From 2026-07-28 a method the server does not implement gets HTTP 404 with JSON-RPC error -32601, which tells it apart from a legacy server without the endpoint.',
+      async run(ctx) {
+        const t = streamableOf(ctx);
+        if (!t) return NOT_HTTP;
+        if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version}: unknown methods are answered in JSON-RPC only` };
+        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'mcp-conform/no-such-method'), headers: { 'Mcp-Method': 'mcp-conform/no-such-method' } });
+        const code = errorCode(r);
+        if (r.status === 404 && code === -32601) return { verdict: 'pass', message: 'unknown method → 404 with -32601', details: ex(r) };
+        return { verdict: 'fail', message: `unknown method → ${said(r)}; expected HTTP 404 with error -32601`, details: ex(r) };
+      },
+    },
+  ],
+};

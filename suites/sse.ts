@@ -1,0 +1,122 @@
+/**
+ * HTTP+SSE transport rules (protocol 2024-11-05): the stream opens with an `endpoint` event naming the POST URL
+ * (resolved against the stream's URL); POSTs are accepted; every server message comes as a `message` event on the
+ * stream, which stays open for the whole session.
+ * https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
+ */
+import type { Outcome, Suite, CaseContext } from '../core/suite.js';
+import { SseTransport } from '../core/transport/sse.js';
+import { DetectingTransport } from '../core/transport/detect.js';
+
+function sseOf(ctx: Pick<CaseContext, 'transport'>): SseTransport | undefined {
+  const t = ctx.transport;
+  if (t instanceof SseTransport) return t;
+  if (t instanceof DetectingTransport && t.inner instanceof SseTransport) return t.inner;
+  return undefined;
+}
+
+const NOT_SSE: Outcome = { verdict: 'skip', message: 'not an HTTP+SSE server' };
+// The HTTP+SSE transport is defined in 2024-11-05 only: link there whatever version the server speaks.
+const SPEC = 'https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse';
+
+export const sseSuite: Suite = {
+  id: 'sse',
+  title: 'HTTP+SSE transport',
+  transports: ['sse'],
+  description: 'endpoint event first, POSTs accepted, answers as message events, the stream stays open',
+  cases: [
+    {
+      id: 'sse/endpoint-first',
+      title: 'the first event on the stream is endpoint, with a URL',
+      level: 'MUST',
+      spec: 'basic/transports#http-with-sse',
+      requirement: 'When the client opens the SSE stream, the server first sends an endpoint event whose data is the URI the client POSTs its messages to.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = sseOf(ctx);
+        if (!t) return NOT_SSE;
+        const details = { spec2024: SPEC, exchange: t.stream?.n };
+        if (!t.endpoint) return { verdict: 'fail', message: `no endpoint event${t.firstEvent ? ` (the first event was "${t.firstEvent}")` : ''}${t.stream?.error ? `: ${t.stream.error}` : ''}`, details };
+        if (t.endpoint.problem) return { verdict: 'fail', message: t.endpoint.problem, details };
+        if (t.firstEvent !== 'endpoint') return { verdict: 'fail', message: `the endpoint event came, but not first: the first event was "${t.firstEvent}"`, details };
+        const relative = !/^[a-z][a-z0-9+.-]*:/i.test(t.endpoint.raw.trim());
+        return { verdict: 'pass', message: `endpoint event first: ${JSON.stringify(t.endpoint.raw)}${relative ? `, resolved against the stream URL to ${t.endpoint.url}` : ''}`, details };
+      },
+    },
+    {
+      id: 'sse/endpoint-origin',
+      title: 'the endpoint is on the same origin as the stream',
+      level: 'SHOULD',
+      spec: 'basic/transports#http-with-sse',
+      requirement: 'The POST endpoint normally lives beside the stream; an endpoint on another origin sends the client\'s messages (and headers) elsewhere and is reported.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = sseOf(ctx);
+        if (!t) return NOT_SSE;
+        if (!t.endpoint?.url) return { verdict: 'skip', message: 'no usable endpoint event' };
+        const a = new URL(t.endpoint.url);
+        if (a.origin === t.url.origin) return { verdict: 'pass', message: `${t.endpoint.url} is on ${t.url.origin}` };
+        return { verdict: 'warn', message: `the endpoint ${t.endpoint.url} is on another origin than the stream (${t.url.origin})` };
+      },
+    },
+    {
+      id: 'sse/post-accepted',
+      title: 'POSTed messages are accepted with 202',
+      level: 'MUST',
+      spec: 'basic/transports#http-with-sse',
+      requirement: 'Every message POSTed to the endpoint is accepted (202 Accepted, as both SDKs answer); the answer comes on the stream, not in the POST response.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = sseOf(ctx);
+        if (!t) return NOT_SSE;
+        // Messages malformed on purpose (probes) may be refused; every well-formed one must be accepted.
+        const wellFormed = ctx.session.log.filter((m) => m.direction === 'to-server' && m.http?.method === 'POST' && m.kind !== 'invalid' && !m.schema.expectedInvalid);
+        const sent = wellFormed.filter((m) => m.http!.status !== undefined);
+        const failed = wellFormed.filter((m) => m.http!.status === undefined && m.http!.problem);
+        if (!sent.length && !failed.length) return { verdict: 'skip', message: 'nothing was POSTed' };
+        const bad = sent.filter((m) => m.http!.status! >= 300);
+        const other = sent.filter((m) => m.http!.status! < 300 && m.http!.status !== 202);
+        if (bad.length || failed.length) {
+          const shown = [...bad, ...failed].slice(0, 5).map((m) => `${m.method} (message ${m.seq}): ${m.http!.status ? `HTTP ${m.http!.status}` : m.http!.problem}`);
+          return { verdict: 'fail', message: `${bad.length + failed.length} of ${sent.length + failed.length} POSTs were not accepted: ${shown.join('; ')}`, messageIds: [...bad, ...failed].map((m) => m.seq) };
+        }
+        if (other.length) return { verdict: 'warn', message: `${other.length} of ${sent.length} POSTs got ${[...new Set(other.map((m) => m.http!.status))].join(', ')} instead of 202`, messageIds: other.map((m) => m.seq) };
+        return { verdict: 'pass', message: `all ${sent.length} POSTs got 202` };
+      },
+    },
+    {
+      id: 'sse/message-events',
+      title: 'server messages arrive as message events on the stream',
+      level: 'MUST',
+      spec: 'basic/transports#http-with-sse',
+      requirement: 'The server sends every message (answers included) as an SSE event of type message on the stream; events of other types are lost on clients.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = sseOf(ctx);
+        if (!t) return NOT_SSE;
+        const got = ctx.session.log.filter((m) => m.direction === 'from-server');
+        const onStream = got.filter((m) => m.http?.sseEvent === 'message');
+        const other = t.otherEvents;
+        const elsewhere = got.filter((m) => m.http?.sseEvent !== 'message');
+        if (other.length) return { verdict: 'fail', message: `${other.length} events of other types: ${other.slice(0, 3).map((e) => `"${e.event}": ${e.data}`).join('; ')}` };
+        if (!onStream.length) return { verdict: 'fail', message: 'no message event came on the stream' };
+        if (elsewhere.length) return { verdict: 'fail', message: `${elsewhere.length} messages did not come as message events: ${elsewhere.slice(0, 3).map((m) => `message ${m.seq}`).join(', ')}`, messageIds: elsewhere.map((m) => m.seq) };
+        return { verdict: 'pass', message: `all ${onStream.length} messages from the server came as message events on the stream` };
+      },
+    },
+    {
+      id: 'sse/stream-open',
+      title: 'the stream stays open for the whole run',
+      level: 'MUST',
+      spec: 'basic/transports#http-with-sse',
+      requirement: 'All server messages travel on the one stream: if it ends, the session is lost.',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        const t = sseOf(ctx);
+        if (!t) return NOT_SSE;
+        if (t.streamEnded) return { verdict: 'fail', message: `the stream ended during the run (after ${t.streamEnded.t} ms): ${t.streamEnded.reason}` };
+        return { verdict: 'pass', message: 'the stream was open until the harness closed it' };
+      },
+    },
+  ],
+};

@@ -1,0 +1,102 @@
+/** Helpers for the HTTP tests: free ports, servers started in their own process group, runs over HTTP. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CaseResult, Report } from '../core/results.js';
+import { BIN, FIXTURES, ROOT, cli, type CliResult } from './helpers/cli.js';
+
+export { BIN, FIXTURES, ROOT };
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+export interface Started {
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Start a server (own process group) on a free port and wait (bounded) until it accepts connections. */
+export async function startServer(argv: string[], opts: { env?: Record<string, string>; portArg?: boolean } = {}): Promise<Started> {
+  const port = await freePort();
+  const args = opts.portArg === false ? argv.slice(1) : [...argv.slice(1), String(port)];
+  const child = spawn(argv[0]!, args, { cwd: ROOT, env: { ...process.env, PORT: String(port), ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.on('data', (b) => (stderr += b));
+  const until = Date.now() + 15_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > until) {
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      throw new Error(`${argv.join(' ')} did not open port ${port}: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    child,
+    async stop() {
+      try { process.kill(-child.pid!, 'SIGTERM'); } catch { return; }
+      const end = Date.now() + 3000;
+      while (Date.now() < end) {
+        try { process.kill(-child.pid!, 0); } catch { return; }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    },
+  };
+}
+
+export interface Run extends CliResult {
+  report: Report;
+  c(id: string): CaseResult;
+  verdicts(prefix: string): Record<string, string>;
+}
+
+/** `mcp-conform run <args> --reporter json --quiet` into a fresh directory; returns the report too. */
+export async function runArgs(args: string[], opts: { timeoutMs?: number } = {}): Promise<Run> {
+  const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-http-'));
+  const r = await cli(['run', ...args, '--out-dir', outDir, '--reporter', 'json', '--quiet'], opts);
+  const file = join(outDir, 'report.json');
+  if (!existsSync(file)) throw new Error(`no report written (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
+  const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  const all = report.suites.flatMap((s) => s.cases);
+  return {
+    ...r,
+    report,
+    c(id: string) {
+      const found = all.find((x) => x.id === id);
+      if (!found) throw new Error(`no case ${id}; cases: ${all.map((x) => x.id).join(', ')}`);
+      return found;
+    },
+    verdicts(prefix: string) {
+      return Object.fromEntries(all.filter((x) => x.id.startsWith(prefix)).map((x) => [x.id, x.verdict]));
+    },
+  };
+}
+
+export const everything = join(BIN, 'mcp-server-everything');
+export const sdkHttp = join(FIXTURES, 'sdk-http.mjs');
+export const brokenHttp = join(FIXTURES, 'http', 'broken_http.py');
+
+/** true while any process of the group exists. */
+export function groupAlive(pgid: number): boolean {
+  try { process.kill(-pgid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
