@@ -1,13 +1,22 @@
-/** The console report: grouped by suite, colour only on a TTY (NO_COLOR respected), a closing summary. */
-import type { CaseResult, Report, Verdict } from '../core/results.js';
+/**
+ * The console report: grouped by suite, colour only on a TTY (NO_COLOR respected), a closing summary with counts per
+ * verdict, the report files and the result. `--verbose` adds the exchange of each failing case and every duration.
+ * Progress (a line per suite as it runs) is written to stderr, only on a TTY and not in CI: piped or in CI the output
+ * is the plain report alone.
+ */
+import type { LoggedMessage } from '../core/log.js';
+import type { CaseResult, Report, SuiteResult, Verdict } from '../core/results.js';
+import { combine, runLabel, type ReportSet } from './types.js';
 
 export interface ConsoleOptions {
   color: boolean;
-  write: (s: string) => void;
+  /** Print the exchanges of failing cases and every duration. */
+  verbose?: boolean;
 }
 
 const MARK: Record<Verdict, string> = { pass: '✓', warn: '!', fail: '✗', skip: '-', info: 'i' };
 const COLOR: Record<Verdict, number> = { pass: 32, warn: 33, fail: 31, skip: 90, info: 36 };
+const BASELINED = 35;
 
 export function useColor(stream: NodeJS.WriteStream): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
@@ -15,35 +24,157 @@ export function useColor(stream: NodeJS.WriteStream): boolean {
   return !!stream.isTTY;
 }
 
-export function renderConsole(report: Report, written: string[], color: boolean): string {
-  const paint = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[0m` : s);
+/** Progress lines are for people watching a terminal: not when piped, not in CI. */
+export function wantProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+  return !!stream.isTTY && !ci && env.GITHUB_ACTIONS !== 'true';
+}
+
+type Paint = (code: number, s: string) => string;
+
+function painter(color: boolean): { paint: Paint; bold: (s: string) => string } {
+  return {
+    paint: (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s),
+    bold: (s) => (color ? `\x1b[1m${s}\x1b[0m` : s),
+  };
+}
+
+export function fmtDuration(ms: number): string {
+  if (ms < 0) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A progress printer for one run: pass it as runConformance's onSuite. Prints e.g.
+ * `  lifecycle        5 pass, 1 fail   120 ms`.
+ */
+export function progressPrinter(write: (s: string) => void, color: boolean, label?: string): (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void {
+  const { paint } = painter(color);
+  let first = true;
+  let t = performance.now();
+  return (suite, phase, added) => {
+    const now = performance.now();
+    const ms = now - t;
+    t = now;
+    if (first) {
+      first = false;
+      if (label) write(paint(90, `Testing ${label}\n`));
+    }
+    if (!added.length) return;
+    const n: Partial<Record<Verdict, number>> = {};
+    for (const c of added) n[c.verdict] = (n[c.verdict] ?? 0) + 1;
+    const parts = (['fail', 'warn', 'pass', 'skip', 'info'] as Verdict[]).filter((v) => n[v]).map((v) => paint(COLOR[v], `${n[v]} ${v}`));
+    const name = phase === 'after-shutdown' ? `${suite.id} (log)` : suite.id;
+    write(`  ${paint(n.fail ? COLOR.fail : n.warn ? COLOR.warn : COLOR.pass, '▸')} ${name.padEnd(22)} ${parts.join(', ')}  ${paint(90, fmtDuration(ms))}\n`);
+  };
+}
+
+function caseLine(c: CaseResult, paint: Paint, verbose: boolean): string {
+  const known = c.verdict === 'fail' && c.baselined;
+  const mark = known ? paint(BASELINED, `~ fail`) : paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`);
+  const msg = c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message;
+  const dur = verbose || c.durationMs >= 1000 ? paint(90, ` (${fmtDuration(c.durationMs)})`) : '';
+  let tail = '';
+  if (known) tail += `\n        ${paint(BASELINED, `known failure (baseline entry ${c.baselineEntry ?? c.id}${c.baselineReason ? `: ${c.baselineReason}` : ''})`)}`;
+  if (c.verdict === 'fail' || c.verdict === 'warn') tail += `\n        ${paint(90, `${c.level} · ${c.spec}`)}`;
+  return `  ${mark}  ${c.id}${paint(90, ' — ')}${msg}${dur}${tail}`;
+}
+
+/** The exchange of a case, one line a message, violations under each. */
+export function exchangeLines(c: CaseResult, bySeq: Map<number, LoggedMessage>, paint: Paint, max = 20): string[] {
+  const out: string[] = [];
+  const ids = c.messageIds ?? [];
+  for (const id of ids.slice(0, max)) {
+    const m = bySeq.get(id);
+    if (!m) continue;
+    const arrow = m.direction === 'to-server' ? '→' : '←';
+    const raw = m.raw.length > 300 ? `${m.raw.slice(0, 300)}… (${m.raw.length} chars)` : m.raw;
+    out.push(`        ${paint(90, `${arrow} #${m.seq}`)} ${raw}`);
+    if (m.problem) out.push(`          ${paint(COLOR.fail, m.problem)}`);
+    if (!m.schema.valid && m.schema.checked) {
+      const tag = m.schema.expectedInvalid ? paint(90, '(malformed on purpose)') : '';
+      for (const v of m.schema.violations.slice(0, 10)) out.push(`          ${paint(m.schema.expectedInvalid ? 90 : COLOR.fail, `✗ ${v.pointer || '(message)'} ${v.message}`)} ${tag}`.trimEnd());
+    }
+  }
+  if (ids.length > max) out.push(paint(90, `        … ${ids.length - max} more messages in report.json`));
+  return out;
+}
+
+function renderRun(report: Report, color: boolean, verbose: boolean, label?: string): string[] {
+  const { paint, bold } = painter(color);
   const out: string[] = [];
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
-  out.push(bold(`mcp-conform ${report.tool.version} · ${who} over ${report.target.transport}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`));
+  out.push(bold(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`));
+  const bySeq = verbose ? new Map(report.messages.map((m) => [m.seq, m])) : new Map<number, LoggedMessage>();
   for (const suite of report.suites) {
-    out.push('', bold(suite.id) + paint(90, `  ${suite.title}`));
-    for (const c of suite.cases) out.push(line(c, paint));
+    out.push('', bold(suite.id) + paint(90, `  ${suite.title}  ${fmtDuration(suite.durationMs)}`));
+    for (const c of suite.cases) {
+      out.push(caseLine(c, paint, verbose));
+      if (verbose && c.verdict === 'fail') out.push(...exchangeLines(c, bySeq, paint));
+    }
   }
   const s = report.summary;
-  if (s.fail > 0 && report.process.stderr.length) {
+  const unexcused = s.fail - (s.baselined ?? 0);
+  if ((unexcused > 0 || verbose) && report.process.stderr.length) {
     out.push('', bold('server stderr (last lines)'));
-    for (const l of report.process.stderr.slice(-10)) out.push(paint(90, `  | ${l}`));
+    for (const l of report.process.stderr.slice(verbose ? -40 : -10)) out.push(paint(90, `  | ${l}`));
+  }
+  const b = report.baseline;
+  if (b) {
+    out.push('', `${bold('Baseline')} ${b.file}: ${b.used.length} of ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'} excused ${s.baselined ?? 0} failing case${s.baselined === 1 ? '' : 's'}${b.unchecked.length ? paint(90, ` · ${b.unchecked.length} not checked in this run`) : ''}`);
+    for (const st of b.stale) out.push(`  ${paint(COLOR.warn, '! stale')}  ${st.entry}${paint(90, ' — ')}${st.why}: remove it from the baseline`);
   }
   out.push('');
   if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${report.aborted}`));
-  const counts = (['pass', 'warn', 'fail', 'skip', 'info'] as Verdict[]).map((v) => paint(s[v] ? COLOR[v] : 90, `${s[v]} ${v}`)).join(', ');
-  out.push(`${bold('Summary')}: ${counts} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
+  out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
   if (report.skippedTools.length) out.push(paint(90, `Not called (--call-tools ${String(report.options.callTools)}): ${report.skippedTools.map((t) => t.name).join(', ')}`));
-  if (written.length) out.push(`Reports: ${written.join(', ')}`);
-  out.push(report.exitCode === 0 ? paint(COLOR.pass, 'Result: no failures') : paint(COLOR.fail, `Result: ${s.fail} failing case${s.fail === 1 ? '' : 's'}`));
-  return out.join('\n') + '\n';
+  return out;
 }
 
-function line(c: CaseResult, paint: (code: number, s: string) => string): string {
-  const head = `  ${paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`)}  ${c.id}`;
-  const msg = c.message.length > 400 ? c.message.slice(0, 400) + '…' : c.message;
-  const tail = c.verdict === 'fail' || c.verdict === 'warn' ? `\n        ${paint(90, `${c.level} · ${c.spec}`)}` : '';
-  return `${head}${paint(90, ' — ')}${msg}${tail}`;
+function countsText(r: { summary: Report['summary'] }, paint: Paint): string {
+  const s = r.summary;
+  return (['pass', 'warn', 'fail', 'skip', 'info'] as Verdict[]).map((v) => {
+    const extra = v === 'fail' && s.baselined ? ` (${s.baselined} baselined)` : '';
+    return paint(s[v] ? COLOR[v] : 90, `${s[v]} ${v}${extra}`);
+  }).join(', ');
+}
+
+function resultText(r: { exitCode: number; summary: Report['summary'] }, stale: number, paint: Paint): string {
+  const s = r.summary;
+  const unexcused = s.fail - (s.baselined ?? 0);
+  const notes: string[] = [];
+  if (s.baselined) notes.push(`${s.baselined} known failure${s.baselined === 1 ? '' : 's'} in the baseline`);
+  if (stale) notes.push(`${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}`);
+  const tail = notes.length ? ` (${notes.join('; ')})` : '';
+  if (r.exitCode === 0) return paint(COLOR.pass, `Result: no failures${tail}`);
+  if (unexcused > 0) return paint(COLOR.fail, `Result: ${unexcused} failing case${unexcused === 1 ? '' : 's'}${tail}`);
+  return paint(COLOR.fail, `Result: failed${tail}`);
+}
+
+/** The whole console report of an invocation (one or several targets). */
+export function renderConsole(input: Report | ReportSet, written: string[], opts: ConsoleOptions | boolean): string {
+  const o: ConsoleOptions = typeof opts === 'boolean' ? { color: opts } : opts;
+  const set: ReportSet = 'runs' in input ? input : { runs: [input] };
+  const { paint, bold } = painter(o.color);
+  const multi = set.runs.length > 1;
+  const out: string[] = [];
+  set.runs.forEach((r, i) => {
+    if (i) out.push('', paint(90, '─'.repeat(60)), '');
+    out.push(...renderRun(r, o.color, !!o.verbose, multi ? runLabel(r, i) : undefined));
+  });
+  // An entry without a target is stale in every run: count it once.
+  const stale = new Set(set.runs.flatMap((r) => r.baseline?.stale.map((x) => x.entry) ?? [])).size;
+  if (multi) {
+    const c = combine(set);
+    out.push('', `${bold('All targets')}: ${countsText(c, paint)} · ${set.runs.length} targets · ${(c.durationMs / 1000).toFixed(1)} s`);
+    for (const [i, r] of set.runs.entries()) out.push(`  ${r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗')} ${runLabel(r, i)}`);
+    if (written.length) out.push(`Reports: ${written.join(', ')}`);
+    out.push(resultText(c, stale, paint));
+  } else {
+    if (written.length) out.push(`Reports: ${written.join(', ')}`);
+    out.push(resultText(set.runs[0], stale, paint));
+  }
+  return out.join('\n') + '\n';
 }
