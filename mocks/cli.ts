@@ -1,0 +1,191 @@
+/**
+ * The mock commands of the CLI: `serve`, `record`, `check-secrets`, and the `--record` hook of `run`. bin/mcp-conform.ts
+ * only registers them; they return an exit code (2 for a usage error: a bad flag, an unreadable cassette or fixture).
+ */
+import type { Argv } from 'yargs';
+import { readFileSync } from 'node:fs';
+import type { Report } from '../core/results.js';
+import { cassetteFromReport, MockInputError, readCassette, writeCassette } from './cassette.js';
+import type { MockSource } from './engine.js';
+import { findSecrets, Redactor, SECRET_HEADER } from './redact.js';
+
+function list(v: unknown): string[] {
+  const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
+  return a.map(String).filter(Boolean);
+}
+
+function say(s: string): void {
+  process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+}
+
+export function redactOptions<T>(y: Argv<T>) {
+  return y
+    .option('redact', { type: 'string', array: true, describe: 'Regular expression whose matches are replaced by [redacted:N] in the cassette (repeatable)' })
+    .option('redact-env', { type: 'string', array: true, describe: 'Environment variable whose value is replaced by [redacted:env:NAME] in the cassette (repeatable)' })
+    .option('check-secrets', { type: 'boolean', default: false, describe: 'After writing the cassette, list anything in it that looks like a credential (exit 1 if any)' });
+}
+
+function redactorFrom(argv: Record<string, unknown>, headers: Record<string, string> = {}): Redactor {
+  const secretHeaders = Object.entries(headers).filter(([k]) => SECRET_HEADER.test(k));
+  const secrets = secretHeaders.flatMap(([k, v]) => {
+    const bare = v.replace(/^(Bearer|Basic|Token)\s+/i, '');
+    return [{ value: v, placeholder: `[redacted:header:${k.toLowerCase()}]` }, ...(bare !== v && bare.length >= 4 ? [{ value: bare, placeholder: `[redacted:header:${k.toLowerCase()}]` }] : [])];
+  });
+  try {
+    return new Redactor({ patterns: list(argv.redact), envNames: list(argv['redact-env']), secrets, droppedHeaders: ['authorization', 'cookie', 'set-cookie', ...secretHeaders.map(([k]) => k)] });
+  } catch (e) {
+    throw new MockInputError((e as Error).message);
+  }
+}
+
+function reportSecrets(file: string): number {
+  const found = findSecrets(readFileSync(file, 'utf8'));
+  if (!found.length) { say(`check-secrets: ${file}: nothing that looks like a credential`); return 0; }
+  say(`check-secrets: ${file}: ${found.length} thing${found.length > 1 ? 's' : ''} that look${found.length > 1 ? '' : 's'} like a credential:`);
+  for (const f of found) say(`  ${file}:${f.line}: ${f.kind}: ${f.excerpt}`);
+  return 1;
+}
+
+/** `run … --record FILE`: the harness's own session as a cassette (the report's message log is the source). */
+export function recordRun(report: Report, argv: Record<string, unknown>): number {
+  const file = String(argv.record);
+  const headers = (report.target as { headers?: Record<string, string> }).headers ?? {};
+  const redactor = redactorFrom(argv, Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== '[redacted]')));
+  // The values of --header are secrets the report already hides; the raw values are only in argv.
+  const raw = list(argv.header).map((h) => { const i = h.indexOf(':'); return i > 0 ? [h.slice(0, i).trim(), h.slice(i + 1).trim()] as const : undefined; }).filter((x): x is readonly [string, string] => !!x);
+  const r2 = raw.length ? redactorFrom(argv, Object.fromEntries(raw)) : redactor;
+  writeCassette(file, cassetteFromReport(report, r2));
+  say(`Cassette: ${file} (${report.messages.length} messages)`);
+  return argv['check-secrets'] ? reportSecrets(file) : 0;
+}
+
+export function serveOptions<T>(y: Argv<T>) {
+  return redactOptions(y)
+    .option('cassette', { type: 'string', describe: 'Replay this cassette (JSON Lines)' })
+    .option('fixture', { type: 'string', describe: 'Serve this declarative fixture (YAML or JSON)' })
+    .option('http', { type: 'number', describe: 'Serve Streamable HTTP at http://127.0.0.1:PORT/mcp (0 = a free port, printed)' })
+    .option('sse', { type: 'number', describe: 'Serve HTTP+SSE at http://127.0.0.1:PORT/sse (POST /message)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind HTTP to' })
+    .option('allow-origin', { type: 'string', array: true, describe: 'Origin allowed besides the server\'s own ("*": any); others get 403' })
+    .option('mode', { choices: ['replay', 'record-missing', 'passthrough'], default: 'replay', describe: 'replay: the cassette only; record-missing: the upstream answers what the cassette lacks, appended to it; passthrough: the upstream only' })
+    .option('upstream', { type: 'string', describe: 'The real server for record-missing / passthrough: a command (stdio) or an http(s):// URL (Streamable HTTP)' })
+    .option('header', { type: 'string', array: true, describe: '"Name: value" sent to an HTTP upstream (never recorded)' })
+    .option('timeout', { type: 'number', default: 30000, describe: 'How long to wait for an upstream answer (ms)' })
+    .example('$0 serve --cassette calc.jsonl', 'Replay over stdio')
+    .example('$0 serve --cassette calc.jsonl --http 3000', 'Replay over Streamable HTTP at http://127.0.0.1:3000/mcp')
+    .example('$0 serve --fixture fixtures/mocks/calc.yaml', 'A declarative mock over stdio');
+}
+
+function headersOf(argv: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list(argv.header)) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new MockInputError(`--header: "${h}" is not "Name: value"`);
+    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return out;
+}
+
+async function serveOn(source: MockSource & { close?: () => Promise<void> }, argv: Record<string, unknown>): Promise<number> {
+  const { endAllUpstreams } = await import('./proxy.js');
+  const stop = async () => { await source.close?.(); await endAllUpstreams(); };
+  if (argv.http !== undefined || argv.sse !== undefined) {
+    if (argv.http !== undefined && argv.sse !== undefined) throw new MockInputError('give one of --http PORT and --sse PORT');
+    const port = Number(argv.http ?? argv.sse);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MockInputError('--http / --sse: a port number (0 for a free one)');
+    const { startHttpMock } = await import('./http.js');
+    let running;
+    try {
+      running = await startHttpMock(source, { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' : 'sse', allowOrigins: list(argv['allow-origin']) });
+    } catch (e) {
+      throw new MockInputError(`cannot listen on ${String(argv.host)}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    say(`mcp-conform serve: ${source.label} at ${running.url}`);
+    await new Promise<void>((resolve) => {
+      const end = () => resolve();
+      process.once('SIGINT', end);
+      process.once('SIGTERM', end);
+    });
+    await running.close();
+    await stop();
+    return 0;
+  }
+  const { serveStdio } = await import('./stdio.js');
+  await serveStdio(source);
+  await stop();
+  return 0;
+}
+
+export async function serveCommand(argv: Record<string, unknown>): Promise<number> {
+  try {
+    const mode = String(argv.mode ?? 'replay');
+    const { ReplaySource } = await import('./replay.js');
+    const { FixtureSource } = await import('./fixture.js');
+    if (argv.cassette !== undefined && argv.fixture !== undefined) throw new MockInputError('give one of --cassette and --fixture');
+    const headers = headersOf(argv);
+    const upstream = argv.upstream === undefined ? undefined : { spec: String(argv.upstream), headers, timeoutMs: Number(argv.timeout) };
+    if (mode !== 'replay' && !upstream) throw new MockInputError(`--mode ${mode} needs --upstream "<command>" or --upstream URL`);
+    if (mode === 'passthrough') {
+      const { ProxySource } = await import('./proxy.js');
+      return await serveOn(new ProxySource(upstream!), argv);
+    }
+    if (mode === 'record-missing') {
+      if (argv.cassette === undefined) throw new MockInputError('--mode record-missing needs --cassette FILE (created when missing)');
+      const file = String(argv.cassette);
+      const { existsSync } = await import('node:fs');
+      const { RecordMissingSource } = await import('./proxy.js');
+      const { newHeader } = await import('./cassette.js');
+      const redactor = redactorFrom(argv, headers);
+      const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
+      return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);
+    }
+    if (argv.cassette !== undefined) return await serveOn(ReplaySource.fromFile(String(argv.cassette)), argv);
+    if (argv.fixture !== undefined) return await serveOn(FixtureSource.fromFile(String(argv.fixture)), argv);
+    throw new MockInputError('serve needs --cassette FILE or --fixture FILE (or --mode passthrough --upstream …)');
+  } catch (e) {
+    if (e instanceof MockInputError) { say(`mcp-conform: ${e.message}`); return 2; }
+    throw e;
+  }
+}
+
+export function recordOptions<T>(y: Argv<T>) {
+  return redactOptions(y)
+    .option('stdio', { type: 'string', describe: 'The real server: a command; mcp-conform acts as a stdio server for the client in front of it' })
+    .option('http', { type: 'string', describe: 'The real server: a Streamable HTTP URL (with --listen-http PORT)' })
+    .option('listen-http', { type: 'number', describe: 'Port for the client to reach the HTTP proxy at http://127.0.0.1:PORT/mcp' })
+    .option('header', { type: 'string', array: true, describe: '"Name: value" sent upstream; never recorded, and its value is redacted wherever it appears' })
+    .option('out', { type: 'string', demandOption: true, describe: 'The cassette to write (atomically, as the session goes)' })
+    .option('timeout', { type: 'number', default: 30000, describe: 'How long to wait for an upstream answer (ms)' })
+    .example('$0 record --stdio "python server.py" --out calc.jsonl', 'Sit between a stdio client and the server')
+    .example('$0 record --http http://127.0.0.1:8000/mcp --listen-http 3000 --out calc.jsonl', 'An HTTP proxy');
+}
+
+export async function recordCommand(argv: Record<string, unknown>): Promise<number> {
+  try {
+    const { CassetteRecorder, ProxySource } = await import('./proxy.js');
+    if ((argv.stdio === undefined) === (argv.http === undefined)) throw new MockInputError('record needs one of --stdio "<command>" and --http URL');
+    if (argv.http !== undefined && argv['listen-http'] === undefined) throw new MockInputError('record --http URL needs --listen-http PORT');
+    const headers = headersOf(argv);
+    const redactor = redactorFrom(argv, headers);
+    const file = String(argv.out);
+    const recorder = new CassetteRecorder(file, argv.stdio !== undefined ? 'record-stdio' : 'record-http', argv.stdio !== undefined ? 'stdio' : 'streamable-http', redactor);
+    recorder.flush(); // the header at once: an interrupted recording still leaves a readable cassette
+    const source = new ProxySource({ spec: String(argv.stdio ?? argv.http), headers, timeoutMs: Number(argv.timeout) }, recorder);
+    const code = await serveOn(source, argv.http !== undefined ? { ...argv, http: argv['listen-http'] } : { ...argv, http: undefined });
+    recorder.flush();
+    say(`Cassette: ${file} (${recorder.cassette.messages.length} messages)`);
+    return argv['check-secrets'] ? Math.max(code, reportSecrets(file)) : code;
+  } catch (e) {
+    if (e instanceof MockInputError) { say(`mcp-conform: ${e.message}`); return 2; }
+    throw e;
+  }
+}
+
+export async function checkSecretsCommand(argv: Record<string, unknown>): Promise<number> {
+  let code = 0;
+  for (const f of list(argv.file)) {
+    try { readCassette(f); } catch (e) { if (e instanceof MockInputError) { say(`mcp-conform: ${e.message}`); return 2; } throw e; }
+    code = Math.max(code, reportSecrets(f));
+  }
+  return code;
+}

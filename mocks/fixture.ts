@@ -1,0 +1,250 @@
+/**
+ * Declarative fixtures: a mock MCP server described in YAML or JSON (schema: fixtures/mocks/fixture.schema.json).
+ * Server info, versions, capabilities, tools with schemas, answers chosen by argument patterns, isError answers,
+ * protocol errors, delays, progress and log notifications. Its own loop (not the SDK's McpServer), so that it answers
+ * the probes of `mcp-conform run` the way the protocol notes grade best (-32601 for unknown methods, -32700 for bad
+ * JSON, -32602 for unknown tools and malformed calls, isError for arguments that break the inputSchema from
+ * 2025-11-25 on).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { LineCounter, parseDocument } from 'yaml';
+import { SchemaWorkbench } from '../core/jsonschema.js';
+import { MockInputError } from './cassette.js';
+import { canonical, errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+
+export interface FixtureAnswer {
+  when?: Record<string, unknown>;
+  text?: string;
+  content?: Record<string, unknown>[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  delayMs?: number;
+  progress?: { progress: number; total?: number; message?: string }[];
+  log?: { level: string; logger?: string; data?: unknown }[];
+}
+
+export interface FixtureTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  answers?: FixtureAnswer[];
+}
+
+export interface Fixture {
+  server: { name: string; version: string; title?: string };
+  instructions?: string;
+  protocolVersions?: string[];
+  capabilities?: Record<string, unknown>;
+  pageSize?: number;
+  tools?: FixtureTool[];
+}
+
+export const DEFAULT_FIXTURE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+function schemaPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  const candidates = [new URL('../../fixtures/mocks/fixture.schema.json', import.meta.url), new URL('../fixtures/mocks/fixture.schema.json', import.meta.url)].map((u) => fileURLToPath(u));
+  return candidates.find((c) => existsSync(c)) ?? `${here}/../fixture.schema.json`;
+}
+
+let fixtureValidator: ReturnType<Ajv['compile']> | undefined;
+
+/** Reads and checks a fixture (YAML or JSON); problems name the file and line. */
+export function parseFixture(text: string, file = '<fixture>'): Fixture {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
+    throw new MockInputError(`${file}:${pos.line}: ${extname(file) === '.json' ? 'not valid JSON' : 'not valid YAML'}: ${e.message.split('\n')[0]}`);
+  }
+  const value = doc.toJS() as unknown;
+  fixtureValidator ??= new Ajv({ allErrors: false, strict: false }).compile(JSON.parse(readFileSync(schemaPath(), 'utf8')));
+  if (!fixtureValidator(value)) {
+    const err = fixtureValidator.errors![0]!;
+    const path = err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    const line = node?.range ? lc.linePos(node.range[0]).line : 1;
+    const extra = err.keyword === 'additionalProperties' ? ` (${String((err.params as { additionalProperty?: string }).additionalProperty)})` : '';
+    throw new MockInputError(`${file}:${line}: ${err.instancePath || '(top level)'} ${err.message}${extra}`);
+  }
+  const f = value as Fixture;
+  const names = new Set<string>();
+  for (const t of f.tools ?? []) {
+    if (names.has(t.name)) throw new MockInputError(`${file}: tool "${t.name}" is defined twice`);
+    names.add(t.name);
+  }
+  return f;
+}
+
+export function readFixture(file: string): Fixture {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new MockInputError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  return parseFixture(text, file);
+}
+
+const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+
+function matches(pattern: unknown, value: unknown): boolean {
+  if (isObj(pattern) && typeof pattern.$regex === 'string') return typeof value === 'string' && new RegExp(pattern.$regex).test(value);
+  if (isObj(pattern) && pattern.$any === true) return value !== undefined;
+  return canonical(pattern) === canonical(value);
+}
+
+function interpolate(text: string, args: Record<string, unknown>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, k: string) => {
+    const v = args[k];
+    return v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+export class FixtureSource implements MockSource {
+  readonly label: string;
+  readonly protocolVersions: string[];
+  /** @internal */ readonly workbenches = new Map<string, SchemaWorkbench>();
+
+  constructor(readonly fixture: Fixture, file?: string) {
+    this.label = `fixture ${file ? basename(file) : '(in memory)'}`;
+    this.protocolVersions = fixture.protocolVersions ?? DEFAULT_FIXTURE_VERSIONS;
+  }
+
+  static fromFile(file: string): FixtureSource {
+    return new FixtureSource(readFixture(file), file);
+  }
+
+  newSession(): MockSession {
+    return new FixtureSession(this);
+  }
+
+  capabilities(): Record<string, unknown> {
+    const logs = (this.fixture.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
+    return { tools: { listChanged: false }, ...(logs ? { logging: {} } : {}), ...(this.fixture.capabilities ?? {}) };
+  }
+
+  /** @internal */
+  workbench(version: string): SchemaWorkbench {
+    const d = version >= '2025-11-25' ? '2020-12' : 'draft-07';
+    let w = this.workbenches.get(d);
+    if (!w) { w = new SchemaWorkbench(d); this.workbenches.set(d, w); }
+    return w;
+  }
+}
+
+class FixtureSession implements MockSession {
+  private version: string;
+  private readonly cancelled = new Set<unknown>();
+
+  constructor(private readonly src: FixtureSource) {
+    this.version = src.protocolVersions[0]!;
+  }
+
+  async receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {
+    const p = parseJson(raw);
+    if (!p.ok) { emit(errorResponse(null, -32700, 'Parse error: the line is not JSON')); return; }
+    const m = p.value;
+    if (!isObj(m)) { emit(errorResponse(null, -32600, `Invalid Request: ${Array.isArray(m) ? 'batches are not accepted' : 'not a JSON-RPC message object'}`)); return; }
+    const idOk = typeof m.id === 'string' || typeof m.id === 'number';
+    if (m.jsonrpc !== '2.0') { if ('method' in m || !('result' in m || 'error' in m)) emit(errorResponse(idOk ? m.id : null, -32600, 'Invalid Request: "jsonrpc" must be "2.0"')); return; }
+    if (typeof m.method !== 'string') {
+      if ('result' in m || 'error' in m) return; // a response to a server request: nothing to do
+      emit(errorResponse(idOk ? m.id : null, -32600, 'Invalid Request: no method'));
+      return;
+    }
+    if (!('id' in m)) { this.notification(m.method, m.params); return; }
+    if (!idOk) { emit(errorResponse(null, -32600, 'Invalid Request: the id must be a string or a number')); return; }
+    const id = m.id;
+    const reply = (result: unknown) => { if (!this.cancelled.has(id)) emit({ jsonrpc: '2.0', id, result }); };
+    const fail = (code: number, message: string, data?: unknown) => { if (!this.cancelled.has(id)) emit(errorResponse(id, code, message, data)); };
+    const params = m.params;
+    if (params !== undefined && !isObj(params)) { fail(-32602, 'Invalid params: params must be an object'); return; }
+    switch (m.method) {
+      case 'initialize': return this.initialize(params ?? {}, reply, fail);
+      case 'ping': return reply({});
+      case 'tools/list': return this.listTools(params ?? {}, reply, fail);
+      case 'tools/call': return this.callTool(id, params, reply, fail, emit);
+      case 'logging/setLevel':
+        if (!this.src.capabilities().logging) return fail(-32601, 'Method not found: logging/setLevel (the fixture declares no logging capability)');
+        return reply({});
+      default:
+        return fail(-32601, `Method not found: ${m.method}`);
+    }
+  }
+
+  private notification(method: string, params: unknown): void {
+    if (method === 'notifications/cancelled' && isObj(params) && params.requestId !== undefined) this.cancelled.add(params.requestId);
+  }
+
+  private initialize(params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string) => void): void {
+    const asked = params.protocolVersion;
+    if (typeof asked !== 'string') return fail(-32602, 'Invalid params: initialize needs a protocolVersion string');
+    this.version = this.src.protocolVersions.includes(asked) ? asked : this.src.protocolVersions[0]!;
+    const f = this.src.fixture;
+    const info: Record<string, unknown> = { name: f.server.name, version: f.server.version };
+    if (f.server.title && this.version >= '2025-06-18') info.title = f.server.title;
+    reply({ protocolVersion: this.version, capabilities: this.src.capabilities(), serverInfo: info, ...(f.instructions ? { instructions: f.instructions } : {}) });
+  }
+
+  private toolView(t: FixtureTool): Record<string, unknown> {
+    const newer = this.version >= '2025-06-18';
+    return {
+      name: t.name,
+      ...(t.title && newer ? { title: t.title } : {}),
+      ...(t.description ? { description: t.description } : {}),
+      inputSchema: t.inputSchema ?? { type: 'object' },
+      ...(t.outputSchema && newer ? { outputSchema: t.outputSchema } : {}),
+      ...(t.annotations && this.version >= '2025-03-26' ? { annotations: t.annotations } : {}),
+    };
+  }
+
+  private listTools(params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string) => void): void {
+    const tools = this.src.fixture.tools ?? [];
+    const size = this.src.fixture.pageSize || tools.length || 1;
+    let start = 0;
+    if (params.cursor !== undefined) {
+      const c = typeof params.cursor === 'string' && /^page-(\d+)$/.exec(params.cursor);
+      if (!c || Number(c[1]) > tools.length) return fail(-32602, `Invalid params: unknown cursor ${JSON.stringify(params.cursor)}`);
+      start = Number(c[1]);
+    }
+    const page = tools.slice(start, start + size).map((t) => this.toolView(t));
+    reply({ tools: page, ...(start + size < tools.length ? { nextCursor: `page-${start + size}` } : {}) });
+  }
+
+  private async callTool(id: unknown, params: Record<string, unknown> | undefined, reply: (r: unknown) => void, fail: (c: number, m: string, d?: unknown) => void, emit: (m: Outgoing) => void): Promise<void> {
+    if (!params || typeof params.name !== 'string') return fail(-32602, 'Invalid params: tools/call needs a tool name (params.name)');
+    if (params.arguments !== undefined && !isObj(params.arguments)) return fail(-32602, 'Invalid params: tools/call arguments must be an object');
+    const tool = (this.src.fixture.tools ?? []).find((t) => t.name === params.name);
+    if (!tool) return fail(-32602, `Unknown tool: ${params.name}`);
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    const prepared = this.src.workbench(this.version).prepare(tool.inputSchema ?? { type: 'object' });
+    const violations = prepared.validate ? prepared.validate(args) : [];
+    if (violations.length) {
+      const text = `Invalid arguments for tool ${tool.name}: ${violations.slice(0, 3).map((v) => `${v.pointer || '(root)'} ${v.message}`).join('; ')}`;
+      if (this.version >= '2025-11-25') return reply({ content: [{ type: 'text', text }], isError: true });
+      return fail(-32602, text);
+    }
+    const answer = (tool.answers ?? []).find((a) => !a.when || Object.entries(a.when).every(([k, v]) => matches(v, args[k])));
+    if (!answer) return reply({ content: [{ type: 'text', text: `no canned answer of the fixture matches these arguments of ${tool.name}: ${JSON.stringify(args)}` }], isError: true });
+    const meta = isObj(params._meta) ? params._meta : undefined;
+    const token = meta?.progressToken;
+    const steps = answer.progress ?? [];
+    for (const l of answer.log ?? []) emit({ jsonrpc: '2.0', method: 'notifications/message', params: { level: l.level, ...(l.logger ? { logger: l.logger } : {}), data: l.data ?? null } });
+    for (let i = 0; i < steps.length; i++) {
+      if (answer.delayMs) await sleep(answer.delayMs / (steps.length + 1));
+      if (this.cancelled.has(id)) return;
+      if (token !== undefined) emit({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...steps[i] } });
+    }
+    if (answer.delayMs) await sleep(steps.length ? answer.delayMs / (steps.length + 1) : answer.delayMs);
+    if (answer.error) return fail(answer.error.code, answer.error.message, answer.error.data);
+    if (answer.result) return reply(answer.result);
+    const content = answer.content ?? (answer.text !== undefined ? [{ type: 'text', text: interpolate(answer.text, args) }] : answer.structuredContent ? [{ type: 'text', text: JSON.stringify(answer.structuredContent) }] : []);
+    reply({ content, ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}), ...(answer.isError ? { isError: true } : {}) });
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Serving a mock over HTTP: Streamable HTTP (one endpoint; sessions; 202 with no body for notifications and
+ * responses; GET 405; DELETE ends a session) and the legacy HTTP+SSE transport (GET stream with an `endpoint` event,
+ * POSTs answered 202, messages as `message` events). The exchange logic is written once against plain values, so
+ * that node:http (`serve --http/--sse`) and msw handlers (`mcp-conform/msw`) behave the same.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
+
+const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
+
+export interface PlainRequest {
+  method: string;
+  url: URL;
+  header(name: string): string | undefined;
+  body: string;
+}
+
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Absent: no body at all (a 202 must have none: msw on Node 20 hangs when a body is cancelled). */
+  body?: string;
+}
+
+export interface HttpMockOptions {
+  /** Origins allowed besides the server's own (and requests without Origin). '*' allows any. */
+  allowOrigins?: string[];
+  /** Answer every request as JSON even when notifications come with it (default: an SSE stream then). */
+  jsonOnly?: boolean;
+}
+
+function sseEvents(messages: Outgoing[], firstId = 1): string {
+  return messages.map((m, i) => `event: message\nid: ${firstId + i}\ndata: ${JSON.stringify(m)}\n\n`).join('');
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+function originAllowed(req: PlainRequest, opts: HttpMockOptions): boolean {
+  const origin = req.header('origin');
+  if (!origin) return true;
+  const allow = opts.allowOrigins ?? [];
+  if (allow.includes('*') || allow.includes(origin)) return true;
+  try {
+    const o = new URL(origin);
+    return o.host === req.url.host || ((o.hostname === 'localhost' || o.hostname === '127.0.0.1' || o.hostname === '[::1]') && o.port === req.url.port);
+  } catch { return false; }
+}
+
+/** Collects what a session emits for one client message. */
+async function exchange(session: MockSession, raw: string): Promise<Outgoing[]> {
+  const out: Outgoing[] = [];
+  try {
+    await session.receive(raw, (m) => out.push(m));
+  } catch (e) {
+    const p = parseJson(raw);
+    const id = p.ok && p.value && typeof p.value === 'object' ? (p.value as { id?: unknown }).id : null;
+    out.push(errorResponse(id ?? null, -32603, `mock server error: ${(e as Error).message}`));
+  }
+  return out;
+}
+
+/** Streamable HTTP: one instance per served endpoint; sessions by Mcp-Session-Id. */
+export class StreamableHttpMock {
+  private readonly sessions = new Map<string, MockSession>();
+  /** SSE event ids: unique within a session, across its streams. */
+  private readonly eventIds = new Map<string, number>();
+
+  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions = {}) {}
+
+  async handle(req: PlainRequest): Promise<PlainResponse> {
+    if (!originAllowed(req, this.opts)) return jsonResponse(403, errorResponse(null, -32000, `Forbidden: Origin ${req.header('origin')} is not allowed (serve --allow-origin)`));
+    const sid = req.header('mcp-session-id');
+    if (req.method === 'GET') return { status: 405, headers: { allow: 'POST, DELETE' } };
+    if (req.method === 'DELETE') {
+      if (!sid) return jsonResponse(400, errorResponse(null, -32000, 'Bad Request: Mcp-Session-Id header required'));
+      if (!this.sessions.delete(sid)) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
+      this.eventIds.delete(sid);
+      return { status: 200, headers: {} };
+    }
+    if (req.method !== 'POST') return { status: 405, headers: { allow: 'GET, POST, DELETE' } };
+    const pv = req.header('mcp-protocol-version');
+    if (pv && !KNOWN_VERSIONS.includes(pv)) return jsonResponse(400, errorResponse(null, -32000, `Bad Request: unsupported MCP-Protocol-Version ${pv}`));
+    const parsed = parseJson(req.body);
+    if (!parsed.ok) return jsonResponse(400, errorResponse(null, -32700, 'Parse error: the body is not JSON'));
+    const msg = parsed.value;
+    if (Array.isArray(msg)) return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: batches are not accepted'));
+    if (!msg || typeof msg !== 'object') return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'));
+    const m = msg as Record<string, unknown>;
+    const isRequest = typeof m.method === 'string' && 'id' in m;
+    const isMessage = typeof m.method === 'string' || 'result' in m || 'error' in m;
+    let session: MockSession | undefined;
+    const headers: Record<string, string> = {};
+    if (m.method === 'initialize' && isRequest && !sid) {
+      const id = randomUUID();
+      session = this.source.newSession();
+      this.sessions.set(id, session);
+      headers['mcp-session-id'] = id;
+    } else {
+      if (!sid) return jsonResponse(400, errorResponse(null, -32000, 'Bad Request: Mcp-Session-Id header required'));
+      session = this.sessions.get(sid);
+      if (!session) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
+    }
+    const out = await exchange(session, req.body);
+    if (!isMessage) return jsonResponse(400, out[0] ?? errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'), headers);
+    if (!isRequest) return { status: 202, headers }; // notifications and responses: 202, no body at all
+    if (out.length === 1 || this.opts.jsonOnly) return jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers);
+    const key = sid ?? headers['mcp-session-id']!;
+    const first = this.eventIds.get(key) ?? 1;
+    this.eventIds.set(key, first + out.length);
+    return { status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: sseEvents(out, first) };
+  }
+}
+
+/** The legacy HTTP+SSE transport: GET opens the stream, POST /message?sessionId= carries client messages. */
+export class SseMock {
+  private readonly streams = new Map<string, { session: MockSession; write: (chunk: string) => void; nextId: number }>();
+
+  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions & { messagePath?: string } = {}) {}
+
+  /** Opens a stream: returns the session id; `write` receives SSE text (the `endpoint` event first). */
+  open(req: PlainRequest, write: (chunk: string) => void): { status: number; headers: Record<string, string>; sessionId?: string } {
+    if (!originAllowed(req, this.opts)) return { status: 403, headers: {} };
+    const id = randomUUID();
+    this.streams.set(id, { session: this.source.newSession(), write, nextId: 1 });
+    const path = this.opts.messagePath ?? '/message';
+    write(`event: endpoint\ndata: ${path}?sessionId=${id}\n\n`);
+    return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, sessionId: id };
+  }
+
+  closeStream(id: string): void {
+    this.streams.delete(id);
+  }
+
+  async post(req: PlainRequest): Promise<PlainResponse> {
+    if (!originAllowed(req, this.opts)) return { status: 403, headers: {} };
+    const id = req.url.searchParams.get('sessionId') ?? '';
+    const s = this.streams.get(id);
+    if (!s) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
+    // Answered on the stream (a line that is not JSON too: the session answers it as the recording or fixture says); the POST itself gets 202 at once.
+    void exchange(s.session, req.body).then((out) => {
+      for (const m of out) s.write(`event: message\nid: ${s.nextId++}\ndata: ${JSON.stringify(m)}\n\n`);
+    });
+    return { status: 202, headers: {} };
+  }
+}
+
+function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    req.on('data', (c: Buffer) => { n += c.length; if (n > limit) { reject(new Error('body too large')); req.destroy(); } else chunks.push(c); });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function plain(req: IncomingMessage, body: string, base: string): PlainRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: new URL(req.url ?? '/', base),
+    header: (n) => { const v = req.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; },
+    body,
+  };
+}
+
+function send(res: ServerResponse, r: PlainResponse): void {
+  res.writeHead(r.status, r.headers);
+  res.end(r.body);
+}
+
+export interface RunningHttpMock {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `serve --http PORT` (Streamable HTTP at /mcp) or `serve --sse PORT` (GET /sse, POST /message), bound to
+ * 127.0.0.1 unless `host` says otherwise. Port 0 picks a free port.
+ */
+export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string }): Promise<RunningHttpMock> {
+  const host = o.host ?? '127.0.0.1';
+  const streamable = new StreamableHttpMock(source, o);
+  const sse = new SseMock(source, o);
+  const mcpPath = o.path ?? '/mcp';
+  const server = createServer((req, res) => {
+    const base = `http://${req.headers.host ?? `${host}:${(server.address() as AddressInfo).port}`}`;
+    const fail = (e: unknown) => { if (!res.headersSent) send(res, jsonResponse(500, errorResponse(null, -32603, `mock server error: ${(e as Error).message}`))); else res.destroy(); };
+    if (o.kind === 'streamable-http') {
+      const path = new URL(req.url ?? '/', base).pathname;
+      if (path !== mcpPath) { send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: `not found: the MCP endpoint is ${mcpPath}` }); req.resume(); return; }
+      readBody(req).then((body) => streamable.handle(plain(req, body, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      return;
+    }
+    const path = new URL(req.url ?? '/', base).pathname;
+    if (req.method === 'GET' && path === '/sse') {
+      const early: string[] = [];
+      let ready = false;
+      const r = sse.open(plain(req, '', base), (chunk) => { if (!ready) early.push(chunk); else if (!res.destroyed) res.write(chunk); });
+      res.writeHead(r.status, r.headers);
+      if (r.status !== 200) { res.end(); return; }
+      ready = true;
+      for (const c of early) res.write(c);
+      res.on('close', () => sse.closeStream(r.sessionId!));
+      return;
+    }
+    if (req.method === 'POST' && path === '/message') {
+      readBody(req).then((body) => sse.post(plain(req, body, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      return;
+    }
+    req.resume();
+    send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found: GET /sse opens the stream, POST /message carries messages' });
+  });
+  server.on('clientError', (_e, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, host, () => { server.off('error', reject); resolve(); });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = o.kind === 'streamable-http' ? `http://${host}:${port}${mcpPath}` : `http://${host}:${port}/sse`;
+  return {
+    server, port, url,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
