@@ -6,12 +6,15 @@
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
+import type { Report } from '../core/results.js';
+import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
+import * as mockCli from '../mocks/cli.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'is-error', 'stdio', 'schema'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -21,6 +24,12 @@ function list(v: unknown): string[] {
 function runOptions(y: Argv) {
   return y
     .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio; split as a shell would (quotes respected)' })
+    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server (the MCP endpoint)' })
+    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server (protocol 2024-11-05)' })
+    .option('url', { type: 'string', describe: 'URL of an HTTP server: Streamable HTTP is tried first, then HTTP+SSE' })
+    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable); secret values are redacted in reports' })
+    .option('start', { type: 'string', describe: 'Command that starts the HTTP server (own process group); the run waits until the URL accepts connections and stops it at the end' })
+    .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
     .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${SUITE_IDS.join(', ')})` })
@@ -29,25 +38,66 @@ function runOptions(y: Argv) {
     .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' })
     .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools to call: safe leaves out tools annotated destructiveHint: true (unless readOnlyHint: true)' })
     .option('unknown-tool-code', { type: 'number', describe: 'Demand exactly this JSON-RPC error code for an unknown tool' })
-    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit (repeatable; default: console and json; console is on unless --quiet)' })
+    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
+    .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
+    .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
+    .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
     .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: offer 2025-11-25 and accept what the server answers)' })
     .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long each shutdown step waits for the server to exit (ms)' })
+    .option('max-duration', { type: 'number', default: 600000, describe: 'Bound on the whole run (ms): when it runs out, the remaining cases are skipped, the server is stopped and the report written (exit 1)' })
+    .option('max-message-bytes', { type: 'number', default: 64 * 1024 * 1024, describe: 'Longest message accepted from the server (bytes); a longer one is cut there and reported' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
+    .option('record', { type: 'string', describe: 'Write the session of this run to a cassette (JSON Lines) for `serve --cassette`' })
+    .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
+    .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
+    .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
     .example('$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out', 'Write report.json and junit.xml for CI')
     .example('$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing', 'Only two suites')
-    .example('$0 run --stdio "node server.js" --case calling/tool/add --strict', 'One case, warnings fail');
+    .example('$0 run --stdio "node server.js" --case calling/tool/add --strict', 'One case, warnings fail')
+    .example('$0 run --stdio "python server.py" --reporter html --baseline known-failures.yaml', 'An HTML report; known failures do not fail the run')
+    .example('$0 run --config mcp-conform.config.yaml', 'The targets and options of a config file')
+    .example('$0 run --http https://example.test/mcp --header "Authorization: Bearer $TOKEN"', 'A Streamable HTTP server')
+    .example('$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp', 'Start an HTTP server, test it, stop it');
 }
 
-async function runCommand(argv: Record<string, unknown>): Promise<number> {
+/** Runs one target (the options of a command line, or of one config target) and returns its report. */
+async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOptions['onSuite'] } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { statSync } = await import('node:fs');
   const { shellWords } = await import('../core/shell-words.js');
-  if (typeof argv.stdio !== 'string' || !argv.stdio.trim()) throw new UsageError('run needs a server: --stdio "<command>"');
-  let words: string[];
-  try { words = shellWords(argv.stdio); } catch (e) { throw new UsageError(`--stdio: ${(e as Error).message}`); }
-  if (!words.length) throw new UsageError('--stdio: the command is empty');
+  const given = (['stdio', 'http', 'sse', 'url'] as const).filter((k) => argv[k] !== undefined);
+  if (given.length !== 1) {
+    throw new UsageError(given.length ? `give only one of --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'run needs a server: --stdio "<command>", --http URL, --sse URL or --url URL');
+  }
+  const via = given[0]!;
+  if (via !== 'stdio' && argv.start === undefined && (argv.cwd !== undefined || argv.env !== undefined)) throw new UsageError('--cwd and --env apply to a server the harness starts: --stdio or --start');
+  if (via === 'stdio' && argv.start !== undefined) throw new UsageError('--start goes with --http, --sse or --url (--stdio starts its server itself)');
+  if (via === 'stdio' && argv.header !== undefined) throw new UsageError('--header goes with --http, --sse or --url');
+  const commandText = via === 'stdio' ? argv.stdio : argv.start;
+  const flag = via === 'stdio' ? '--stdio' : '--start';
+  let words: string[] = [];
+  if (commandText !== undefined) {
+    if (typeof commandText !== 'string' || !commandText.trim()) throw new UsageError(`${flag}: the command is empty`);
+    try { words = shellWords(commandText); } catch (e) { throw new UsageError(`${flag}: ${(e as Error).message}`); }
+    if (!words.length) throw new UsageError(`${flag}: the command is empty`);
+  }
+  let url: URL | undefined;
+  if (via !== 'stdio') {
+    try { url = new URL(String(argv[via])); } catch { throw new UsageError(`--${via}: "${String(argv[via])}" is not a URL`); }
+    if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--${via}: ${url.href} is not an http:// or https:// URL`);
+  }
+  const headers: Record<string, string> = {};
+  if (argv.header !== undefined) {
+    const { parseHeader } = await import('../core/transport/http.js');
+    for (const h of (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
+      try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw new UsageError(`--header: ${(e as Error).message}`); }
+    }
+  }
+  const startTimeout = argv['start-timeout'] as number;
+  if (!Number.isFinite(startTimeout) || startTimeout <= 0) throw new UsageError('--start-timeout must be a positive number of milliseconds');
   const cwd = typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined;
   if (cwd) {
     let isDir = false;
@@ -66,19 +116,42 @@ async function runCommand(argv: Record<string, unknown>): Promise<number> {
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
   const grace = argv['shutdown-grace'] as number;
   if (!Number.isFinite(grace) || grace < 0) throw new UsageError('--shutdown-grace must be a number of milliseconds');
+  const maxDuration = argv['max-duration'] as number;
+  if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new UsageError('--max-duration must be a positive number of milliseconds');
+  const maxMessageBytes = argv['max-message-bytes'] as number;
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new UsageError('--max-message-bytes must be a whole number of bytes, at least 1024');
   const utc = argv['unknown-tool-code'];
   if (utc !== undefined && !Number.isInteger(utc)) throw new UsageError('--unknown-tool-code must be an integer');
   const { FILE_REPORTERS, REPORTER_NAMES } = await import('../reports/index.js');
   const reporters = argv.reporter === undefined ? ['console', 'json'] : list(argv.reporter);
   for (const r of reporters) if (!REPORTER_NAMES.includes(r)) throw new UsageError(`--reporter: unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
-  const quiet = argv.quiet === true;
+  const outDir = resolve(String(argv['out-dir']));
+  if (reporters.some((r) => FILE_REPORTERS[r])) {
+    // Find out now, not after the run, that the reports cannot be written.
+    const { mkdir, access, constants } = await import('node:fs/promises');
+    try {
+      await mkdir(outDir, { recursive: true });
+      await access(outDir, constants.W_OK);
+    } catch (e) {
+      throw new UsageError(`--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
 
   const { runConformance } = await import('../core/run.js');
   const { ALL_SUITES } = await import('../suites/index.js');
   const { endOwnedOnSignals } = await import('../core/processes.js');
-  endOwnedOnSignals();
+  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
+  const interrupt = new AbortController();
+  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
   const report = await runConformance({
-    target: { transport: 'stdio', command: argv.stdio, argv: words, cwd, env },
+    target: via === 'stdio'
+      ? { transport: 'stdio', command: String(argv.stdio), argv: words, cwd, env }
+      : {
+          transport: via === 'http' ? 'streamable-http' : via === 'sse' ? 'sse' : 'auto',
+          url: url!.href,
+          headers,
+          ...(argv.start !== undefined ? { start: { command: String(argv.start), argv: words, cwd, env, timeoutMs: startTimeout } } : {}),
+        },
     suites: ALL_SUITES,
     suiteFilter: suites,
     caseFilter: list(argv.case),
@@ -88,25 +161,52 @@ async function runCommand(argv: Record<string, unknown>): Promise<number> {
     unknownToolCode: utc as number | undefined,
     protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
     shutdownGraceMs: grace,
+    maxDurationMs: maxDuration,
+    maxMessageBytes,
+    signal: interrupt.signal,
+    onSuite: hooks.onSuite,
   });
-  const outDir = resolve(String(argv['out-dir']));
-  const written: string[] = [];
-  for (const r of reporters) {
-    const rep = FILE_REPORTERS[r];
-    if (!rep) continue;
-    try {
-      const file = await rep.onFinished(report, outDir);
-      if (file) written.push(file);
-    } catch (e) {
-      process.stderr.write(`mcp-conform: could not write the ${r} report to ${outDir}: ${(e as Error).message}\n`);
-      return 2;
+  if (interrupt.signal.aborted) report.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
+  return report;
+}
+
+/**
+ * `run`: the targets of the command line, or of a config file (flags override it), one after another; then the
+ * baseline, the report files, GitHub annotations and the console report, once for all of them.
+ */
+async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Promise<number> {
+  const { planRuns, ConfigError } = await import('../core/config.js');
+  const { BaselineError } = await import('../core/baseline.js');
+  const { prepareOutput, finishRuns } = await import('../reports/index.js');
+  const { progressPrinter, useColor, wantProgress } = await import('../reports/console.js');
+  let plan: ReturnType<typeof planRuns>;
+  let output: Awaited<ReturnType<typeof prepareOutput>>;
+  try {
+    plan = planRuns(argv, rawArgs, process.cwd());
+    output = await prepareOutput(plan.shared, list, plan.configFile);
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof BaselineError) throw new UsageError(e.message);
+    throw e;
+  }
+  const progress = !output.quiet && wantProgress(process.stderr);
+  const reports: Report[] = [];
+  for (const t of plan.targets) {
+    const label = t.name ?? String(t.argv.stdio ?? t.argv.http ?? t.argv.sse ?? t.argv.url ?? '');
+    const report = await runTarget(t.argv, { onSuite: progress ? progressPrinter((s) => process.stderr.write(s), useColor(process.stderr), label) : undefined });
+    if (t.name) report.target.name = t.name;
+    reports.push(report);
+    if (argv.record !== undefined && reports.length === 1) {
+      const { recordRun } = await import('../mocks/cli.js');
+      if (recordRun(report, argv) !== 0 && report.exitCode === 0) report.exitCode = 1;
     }
+    if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
-  if (!quiet) {
-    const { renderConsole, useColor } = await import('../reports/console.js');
-    await write(process.stdout, renderConsole(report, written, useColor(process.stdout)));
-  }
-  return report.exitCode;
+  return finishRuns(reports, output, {
+    stdout: (s) => write(process.stdout, s),
+    stderr: (s) => write(process.stderr, s),
+    env: process.env,
+    color: useColor(process.stdout),
+  });
 }
 
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
@@ -120,6 +220,11 @@ async function listCommand(argv: Record<string, unknown>): Promise<number> {
   }));
   if (argv.format === 'json') {
     await write(process.stdout, JSON.stringify({ protocolVersion: version, suites: rows }, null, 2) + '\n');
+    return 0;
+  }
+  if (argv.format === 'markdown') {
+    const { casesMarkdown } = await import('../reports/catalogue.js');
+    await write(process.stdout, casesMarkdown(rows));
     return 0;
   }
   const out: string[] = [];
@@ -142,11 +247,14 @@ export async function main(args: string[]): Promise<number> {
   const cli = yargs(args)
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', runOptions, async (a) => { code = await runCommand(a); })
+    .command('run', 'Test a server: start it, run the suites, report', runOptions, async (a) => { code = await runCommand(a, args); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
-      .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
+      .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' }), async (a) => { code = await listCommand(a); })
-    .demandCommand(1, 'Name a command: run or list')
+    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
+    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
+    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
+    .demandCommand(1, 'Name a command: run, list, serve, record or check-secrets')
     .strict()
     .version(VERSION)
     .help()
@@ -155,9 +263,9 @@ export async function main(args: string[]): Promise<number> {
     .exitProcess(false)
     .fail((msg, err) => {
       if (err && !(err instanceof UsageError)) throw err;
-      usage = msg ?? err?.message;
+      throw new UsageError(msg ?? err?.message ?? 'usage error');
     })
-    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error.\nDocs: README.md');
+    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
   try {
     await cli.parseAsync();
   } catch (e) {
@@ -169,6 +277,15 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   return code;
+}
+
+// A bug that escapes everything above is an internal error: exit 3 (the 'exit' hook of core/processes.ts ends
+// every server process group still running).
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (e: unknown) => {
+    process.stderr.write(`mcp-conform: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(3);
+  });
 }
 
 main(hideBin(process.argv)).then(

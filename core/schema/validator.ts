@@ -139,7 +139,8 @@ export class MessageValidator {
     if (kind === 'error') {
       // JSON-RPC 2.0 answers an unreadable request with id null; MCP's schemas leave null out. Not a violation here.
       const m = json as Record<string, unknown>;
-      if (m.id === null || !('id' in m)) json = { ...m, id: 0 };
+      const isObject = m !== null && typeof m === 'object' && !Array.isArray(m);
+      if (isObject && (m.id === null || !('id' in m))) json = { ...m, id: 0 };
     }
     violations.push(...this.validateDefinition(envelope, json));
     if (kind === 'request' && method && REQUESTS[method] && this.has(REQUESTS[method].request)) {
@@ -149,7 +150,7 @@ export class MessageValidator {
       parts.push(NOTIFICATIONS[method]);
       violations.push(...this.validateDefinition(NOTIFICATIONS[method], json));
     } else if (kind === 'response' && method && REQUESTS[method] && this.has(REQUESTS[method].result)) {
-      const result = (json as Record<string, unknown>).result;
+      const result = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).result : undefined;
       parts.push(REQUESTS[method].result);
       violations.push(...this.validateDefinition(REQUESTS[method].result, result, '/result'));
     }
