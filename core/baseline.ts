@@ -196,6 +196,8 @@ export function exitCodeOf(r: Report): number {
   if (r.exitCode > 1) return r.exitCode; // interrupted (130, 143): stays
   const unexcused = r.summary.fail - (r.summary.baselined ?? 0);
   if (unexcused > 0 || r.aborted) return 1;
+  if (r.matrix?.some((m) => m.accepted && m.summary.fail > 0)) return 1; // --all-versions: a failing version
+  if (r.matrix && !r.matrix.some((m) => m.accepted)) return 1;
   if (r.options.strict === true && r.baseline?.stale.length) return 1;
   return 0;
 }

@@ -117,6 +117,10 @@ export interface Report {
   baseline?: BaselineOutcome;
   /** HTTP transports: every HTTP exchange of the run, in order (messages[].http.exchange points here). */
   http?: { exchanges: unknown[] };
+  /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
+  negotiation?: import('./negotiate.js').Negotiation;
+  /** --all-versions: one entry per published version tried (the rest of the report is the newest accepted run). */
+  matrix?: import('./negotiate.js').MatrixEntry[];
 }
 
 /** How the baseline applied to a run: which entries excused a failure, which are stale. */

@@ -8,7 +8,8 @@ import { summarize, type CaseResult, type Report, type SuiteResult, type ToolSki
 import { Session, SessionError } from './session.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
-import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, specUrl, type ProtocolVersion } from './schema/versions.js';
+import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
+import { isStateless, negotiate, requestMetaFor, suiteCounts, type MatrixEntry } from './negotiate.js';
 import type { CallToolsPolicy, CaseContext, CaseDef, InitOutcome, ItemOutcome, Outcome, Suite, ToolCallRecord } from './suite.js';
 import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
@@ -49,6 +50,11 @@ export interface RunOptions {
    * (a string such as 'SIGINT', or an Error) is quoted in report.aborted.
    */
   signal?: AbortSignal;
+  /**
+   * --schema FILE: validate with this schema document instead of the built-in one of the version in force (loaded and
+   * compiled beforehand: see core/validate-log.ts loadSchemaFile). The dialect comes from its `$schema`.
+   */
+  schema?: { file: string; document: Record<string, unknown>; dialect: 'draft-07' | '2020-12' };
   /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */
   transportFactory?: (target: Target, opts: TransportOptions) => Transport;
 }
@@ -92,13 +98,15 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
-  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: offered, clientInfo: CLIENT_INFO };
+  // (--url detection probes with initialize: it offers a version that has one.)
+  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
   const makeTransport = opts.transportFactory ?? createTransport;
-  const transport = makeTransport(opts.target, transportOptions);
+  let transport = makeTransport(opts.target, transportOptions);
   guard.transports.push(transport);
-  const session = new Session(transport, { timeoutMs, clientCapabilities: {} });
+  let session = new Session(transport, { timeoutMs, clientCapabilities: {} });
   const init: InitOutcome = { offered };
   let version: ProtocolVersion = offered;
+  const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
   let aborted: string | undefined;
 
   // The whole run is bounded (maxDurationMs) and can be cancelled (signal): either stops it where it is.
@@ -122,41 +130,53 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     p.catch(() => undefined); // a promise that loses the race must not become an unhandled rejection
     return Promise.race([p, stopped]);
   };
-
-  try {
-    if (stopWhy) throw new RunStopped(stopWhy);
-    // Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well).
+  /** Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). */
+  const connect = async (t: Transport) => {
     let startTimer: NodeJS.Timeout | undefined;
     const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${timeoutMs} ms`)), timeoutMs); });
     try {
-      await untilStopped(Promise.race([transport.start(), startBound]));
+      await untilStopped(Promise.race([t.start(), startBound]));
     } finally {
       clearTimeout(startTimer);
     }
+  };
+
+  try {
+    if (stopWhy) throw new RunStopped(stopWhy);
+    await connect(transport);
   } catch (e) {
     init.failure = e as Error;
     aborted = stopWhy ?? (e as Error).message;
   }
   if (!aborted) {
     try {
-      init.reply = await session.request('initialize', {
-        protocolVersion: offered,
-        capabilities: {},
-        clientInfo: CLIENT_INFO,
-      });
-      const answered = init.reply.result?.protocolVersion;
-      if (isProtocolVersion(answered)) version = answered;
-      if (init.reply.error) aborted = `initialize was answered with error ${init.reply.error.code}: ${init.reply.error.message}`;
-      else init.initializedSeq = session.notify('notifications/initialized').seq;
+      const n = await untilStopped(negotiate({
+        session, transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
+        restart: async () => {
+          // The first server is ended (its log stays out of the report: the negotiation step describes it).
+          session.abandon('restarted after server/discover');
+          await transport.close().catch(() => undefined);
+          transport = makeTransport(opts.target, transportOptions);
+          guard.transports.push(transport);
+          session = new Session(transport, { timeoutMs, clientCapabilities: {} });
+          await connect(transport);
+          return { session, transport };
+        },
+      }));
+      ({ session, transport, version } = n);
+      Object.assign(init, { offered: n.offered, reply: n.reply, failure: n.failure ?? n.discoverFailure, initializedSeq: n.initializedSeq, handshake: n.negotiation.handshake, discover: n.discover, discoverFailure: n.discoverFailure, negotiation: n.negotiation });
+      if (!n.failure && n.negotiation.handshake !== 'none') delete init.failure;
+      if (n.aborted) aborted = n.aborted;
     } catch (e) {
       init.failure = e as Error;
-      aborted = stopWhy ?? `initialize failed: ${(e as Error).message}`;
+      aborted = stopWhy ?? `negotiation failed: ${(e as Error).message}`;
     }
   }
   // Every message, the handshake included, is checked against the schema of the version in force.
   session.setValidator(validatorFor(version));
 
-  const capabilities = (init.reply?.result?.capabilities ?? {}) as Record<string, unknown>;
+  const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
+  const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const ctx = makeContext(session, transport, opts, init, version, capabilities, timeoutMs);
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
@@ -166,6 +186,10 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     guard.transports.push(t);
     const s = new Session(t, { timeoutMs, clientCapabilities: {} });
     s.setValidator(validatorFor(version));
+    if (isStateless(version)) {
+      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO));
+      s.heartbeatMethod = 'server/discover';
+    }
     let closing: Promise<void> | undefined;
     const handle = { session: s, transport: t, close: () => (closing ??= t.close().catch(() => undefined)) };
     guard.extras.push(handle);
@@ -246,8 +270,9 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   }
   const summary = summarize(suites, session.log);
   const listing = ctx.peekTools();
-  const r = init.reply?.result ?? {};
-  const serverInfo = (r.serverInfo ?? {}) as Record<string, unknown>;
+  const r = handshakeResult ?? {};
+  const metaInfo = (r._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
+  const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
   const report: Report = {
     tool: { name: 'mcp-conform', version: VERSION },
     reportVersion: 1,
@@ -260,15 +285,15 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       name: str(serverInfo.name),
       version: str(serverInfo.version),
       title: str(serverInfo.title),
-      protocolVersion: str(r.protocolVersion),
-      capabilities: init.reply?.result ? capabilities : undefined,
+      protocolVersion: init.handshake === 'server/discover' ? version : str(r.protocolVersion),
+      capabilities: handshakeResult ? capabilities : undefined,
       instructions: str(r.instructions),
       toolCount: listing?.tools.length,
     },
     target: targetInfo(opts.target, transport),
     process: transport.processInfo() ?? { stderr: [] },
     options: {
-      protocolVersionOffered: offered,
+      protocolVersionOffered: init.offered,
       protocolVersionInForce: version,
       schemaVersion: session.protocolVersion,
       timeoutMs,
@@ -277,12 +302,14 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       unknownToolCode: opts.unknownToolCode,
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
+      ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
     },
     skippedTools: ctx.peekSkipped(),
     suites,
     messages: session.log,
     ...(session.dropped.messages ? { droppedMessages: session.dropped } : {}),
     ...(transport.httpExchanges ? { http: { exchanges: transport.httpExchanges() } } : {}),
+    ...(init.negotiation ? { negotiation: init.negotiation } : {}),
   };
   if (aborted && report.exitCode === 0) report.exitCode = 1;
   return report;
@@ -297,9 +324,39 @@ function tailOf(t: Transport): string {
   return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
 }
 
-function validatorFor(v: ProtocolVersion): MessageValidator {
+function makeValidator(v: ProtocolVersion, custom?: RunOptions['schema']): MessageValidator {
+  if (custom) return new MessageValidator(v, custom.document, custom.dialect);
   const { version, document } = schemaDocumentFor(v);
   return new MessageValidator(version, document);
+}
+
+/**
+ * --all-versions: one full run per published version, each forced to that version on a fresh server (process or
+ * HTTP session). The report returned is the run of the newest version the server accepted (else the last one tried),
+ * with `matrix` listing every version tried; its exit code is 1 when an accepted version has a failing case, or when
+ * the server accepted none.
+ */
+export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolVersion, r: Report) => void): Promise<Report> {
+  const matrix: MatrixEntry[] = [];
+  let main: Report | undefined;
+  let mainAccepted = false;
+  for (const v of PROTOCOL_VERSIONS) {
+    if (opts.signal?.aborted) break;
+    const r = await runConformance({ ...opts, protocolVersion: v });
+    // Accepted: the handshake succeeded and agreed on v (a counter-offer of another version is a refusal of v).
+    const n = r.negotiation;
+    const accepted = !!n && n.handshake !== 'none' && n.version === v && r.options.protocolVersionInForce === v;
+    const reason = accepted ? undefined : r.negotiation?.steps.at(-1)?.message ?? r.aborted ?? 'no handshake';
+    matrix.push({ protocolVersion: v, accepted, ...(reason ? { reason } : {}), summary: r.summary, suites: r.suites.map(suiteCounts) });
+    if (accepted || !mainAccepted) { main = r; mainAccepted = accepted; }
+    onVersion?.(v, r);
+    if (r.aborted && opts.signal?.aborted) break;
+  }
+  const report = main!;
+  report.matrix = matrix;
+  const failing = matrix.some((m) => m.accepted && m.summary.fail - m.summary.baselined > 0);
+  if (report.exitCode <= 1) report.exitCode = failing || !matrix.some((m) => m.accepted) ? 1 : 0;
+  return report;
 }
 
 /** A case runs when no --case is given, or one names it, a prefix of it, or an item under it. */
@@ -341,12 +398,12 @@ function makeContext(
     },
     async callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], o: { expectInvalid?: string; params?: Record<string, unknown> } = {}) {
       const rec: ToolCallRecord = { tool: name, purpose };
+      toolCalls.push(rec); // in the order the calls were made (several may be in flight: see pipelined in core/tools.ts)
       try {
         rec.reply = await session.request('tools/call', o.params ?? { name, arguments: args }, { expectInvalid: o.expectInvalid });
       } catch (e) {
         rec.failure = e as Error;
       }
-      toolCalls.push(rec);
       return rec;
     },
     selected(id: string) {

@@ -67,6 +67,12 @@ export interface SessionOptions {
    */
   maxLogMessages?: number;
   maxLogChars?: number;
+  /**
+   * 2026-07-28 (stateless): the `_meta` members every request carries (protocol version, client capabilities,
+   * client info). When set, each request the session sends — probes included — gets them in `params._meta`
+   * (members the request already has win). Notifications and answers are left alone.
+   */
+  requestMeta?: Record<string, unknown>;
 }
 
 /** Messages left out of the log once it reached its bounds (see SessionOptions.maxLogMessages). */
@@ -222,6 +228,11 @@ export class Session {
   private abandoned?: string;
   /** Messages left out of the log once it reached its bounds. */
   readonly dropped: DroppedMessages = { messages: 0, chars: 0, byMethod: {} };
+  /**
+   * The request that shows the server still answers: `ping` before 2026-07-28; `server/discover` from it (ping was
+   * removed). Set by the run once the version is known.
+   */
+  heartbeatMethod = 'ping';
 
   constructor(readonly transport: Transport, readonly opts: SessionOptions) {
     transport.onFrame = (f) => this.onFrame(f);
@@ -258,6 +269,16 @@ export class Session {
   /** true after a request timed out while nothing has come from the server since (it may have stopped answering). */
   get isStalled(): boolean {
     return this.stalled;
+  }
+
+  /** The `_meta` members every request carries in 2026-07-28 (see SessionOptions.requestMeta); set once negotiated. */
+  setRequestMeta(meta: Record<string, unknown> | undefined): void {
+    this.opts.requestMeta = meta;
+  }
+
+  /** Send the heartbeat request (ping, or server/discover from 2026-07-28): any answer shows the server is alive. */
+  heartbeat(opts: RequestOptions = {}): Promise<Reply> {
+    return this.request(this.heartbeatMethod, undefined, opts);
   }
 
   /** A fresh request id (for probes that build their own messages). */
@@ -367,6 +388,7 @@ export class Session {
   }
 
   private emit(value: unknown, expectInvalid?: string, rawText = false): LoggedMessage {
+    if (!rawText && this.opts.requestMeta) value = withRequestMeta(value, this.opts.requestMeta);
     const raw = rawText ? String(value) : JSON.stringify(value);
     let json: unknown;
     let parsed = true;
@@ -604,6 +626,18 @@ export class Session {
     for (const p of this.catchAllProbes) p.close();
     for (const p of this.probesById.values()) p.close();
   }
+}
+
+/** A request (an object with a string method and an id) with the stateless `_meta` members added to its params. */
+export function withRequestMeta(value: unknown, meta: Record<string, unknown>): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const m = value as Record<string, unknown>;
+  if (typeof m.method !== 'string' || !('id' in m)) return value;
+  const params = m.params === undefined ? {} : m.params;
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return value; // bent on purpose: leave it
+  const p = params as Record<string, unknown>;
+  const own = p._meta !== null && typeof p._meta === 'object' && !Array.isArray(p._meta) ? (p._meta as Record<string, unknown>) : {};
+  return { ...m, params: { ...p, _meta: { ...meta, ...own } } };
 }
 
 function lastOpen(probes: Probe[]): Probe | undefined {

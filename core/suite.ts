@@ -66,6 +66,13 @@ export interface InitOutcome {
   failure?: SessionError | Error;
   /** seq of notifications/initialized. */
   initializedSeq?: number;
+  /** The handshake of the version in force: 'server/discover' (2026-07-28, stateless) or 'initialize'. */
+  handshake?: 'server/discover' | 'initialize' | 'none';
+  /** The server/discover answer, when the run speaks a stateless version (or discover was tried on this connection). */
+  discover?: Reply;
+  discoverFailure?: Error;
+  /** How the version was negotiated (report.negotiation). */
+  negotiation?: import('./negotiate.js').Negotiation;
 }
 
 export interface ToolCallRecord {

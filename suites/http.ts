@@ -25,6 +25,7 @@ let probeIds = 0;
 
 /** A JSON-RPC request body for a probe; from 2026-07-28 with the _meta every request carries. */
 function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
+  method = heartbeatIn(ctx, method);
   const p = ctx.version >= MODERN
     ? { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': ctx.version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mcp-conform', version: '0' } } }
     : params;
@@ -32,7 +33,12 @@ function probeBody(ctx: CaseContext, method: string, params: Record<string, unkn
 }
 
 function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
-  return ctx.version >= MODERN ? { 'Mcp-Method': method } : {};
+  return ctx.version >= MODERN ? { 'Mcp-Method': heartbeatIn(ctx, method) } : {};
+}
+
+/** 2026-07-28 removed ping: the probes that send one send server/discover instead (it exists in every such server). */
+function heartbeatIn(ctx: CaseContext, method: string): string {
+  return method === 'ping' && ctx.version >= MODERN ? 'server/discover' : method;
 }
 
 function said(r: ProbeResult): string {

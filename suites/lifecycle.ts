@@ -1,10 +1,41 @@
 /**
  * Lifecycle: the initialize handshake, version negotiation, the initialized notification, ping, id matching and
  * shutdown. https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ * In 2026-07-28 (stateless) there is no handshake: lifecycle/initialize checks the server/discover answer, the
+ * initialized notification does not exist and ping was removed; lifecycle/result-type checks that every result
+ * says its resultType. https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  */
-import type { Suite } from '../core/suite.js';
+import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion } from '../core/schema/versions.js';
+import { isStateless } from '../core/negotiate.js';
 import { describeError, ids, isObject } from './helpers.js';
+
+/** The negotiation steps in a sentence (what was tried before the version in force). */
+function stepsText(ctx: CaseContext): string {
+  const steps = ctx.init.negotiation?.steps ?? [];
+  return steps.length > 1 ? ` (negotiation: ${steps.map((s) => s.message).join('; then ')})` : '';
+}
+
+/** lifecycle/initialize in a stateless version: server/discover is answered with its versions, capabilities and name. */
+function discoverCheck(ctx: CaseContext): Outcome {
+  const reply = ctx.init.discover;
+  const failure = ctx.init.discoverFailure;
+  if (!reply) return { verdict: 'fail', message: `server/discover (which every ${ctx.version} server must implement) got no answer: ${failure?.message ?? 'not sent'}`, messageIds: ids(failure && 'request' in failure ? (failure as { request?: never }).request : undefined) };
+  const mids = ids(reply.request, reply.response);
+  if (reply.error) return { verdict: 'fail', message: `server/discover was answered with an error: ${describeError(reply.error)}; every ${ctx.version} server must implement it`, messageIds: mids };
+  const r = reply.result!;
+  const problems: string[] = [];
+  if (!Array.isArray(r.supportedVersions) || !r.supportedVersions.length) problems.push('no non-empty supportedVersions array');
+  if (!isObject(r.capabilities)) problems.push('no capabilities object');
+  if (typeof r.resultType !== 'string') problems.push('no resultType');
+  const meta = isObject(r._meta) ? r._meta : {};
+  const si = meta['io.modelcontextprotocol/serverInfo'] ?? r.serverInfo;
+  if (problems.length) return { verdict: 'fail', message: `server/discover result is incomplete: ${problems.join('; ')}`, messageIds: mids };
+  const caps = Object.keys(r.capabilities as object);
+  const name = isObject(si) ? `${String(si.name)} ${String(si.version)}` : 'the server';
+  const noInfo = isObject(si) ? '' : ' (it does not name itself: _meta io.modelcontextprotocol/serverInfo is recommended on every result)';
+  return { verdict: 'pass', message: `${name} answered server/discover (no initialize in ${ctx.version}) with versions ${(r.supportedVersions as unknown[]).map(String).join(', ')} and capabilities: ${caps.length ? caps.join(', ') : 'none'}${noInfo}${stepsText(ctx)}`, messageIds: mids };
+}
 
 export const lifecycle: Suite = {
   id: 'lifecycle',
@@ -18,6 +49,7 @@ export const lifecycle: Suite = {
       spec: 'basic/lifecycle#initialization',
       requirement: 'The server answers initialize with a result naming its protocol version, its capabilities and its name and version.',
       async run(ctx) {
+        if (ctx.init.handshake === 'server/discover' || (isStateless(ctx.version) && ctx.init.handshake !== 'initialize')) return discoverCheck(ctx);
         const { reply, failure } = ctx.init;
         if (failure) return { verdict: 'fail', message: failure.message, messageIds: ids(reply?.request, reply?.response) };
         if (!reply) return { verdict: 'fail', message: 'initialize was not sent' };
@@ -36,7 +68,7 @@ export const lifecycle: Suite = {
         if (problems.length) return { verdict: 'fail', message: `initialize result is incomplete: ${problems.join('; ')}`, messageIds: mids };
         const name = `${String((si as Record<string, unknown>).name)} ${String((si as Record<string, unknown>).version)}`;
         const caps = Object.keys(r.capabilities as object);
-        return { verdict: 'pass', message: `${name} answered initialize with protocol ${String(r.protocolVersion)} and capabilities: ${caps.length ? caps.join(', ') : 'none'}`, messageIds: mids };
+        return { verdict: 'pass', message: `${name} answered initialize with protocol ${String(r.protocolVersion)} and capabilities: ${caps.length ? caps.join(', ') : 'none'}${stepsText(ctx)}`, messageIds: mids };
       },
     },
     {
@@ -46,19 +78,39 @@ export const lifecycle: Suite = {
       spec: 'basic/lifecycle#version-negotiation',
       requirement: 'The server answers with the version the client asked for if it supports it, otherwise with another version it supports; a version that does not exist leaves the client nothing to speak.',
       async run(ctx) {
+        if (ctx.init.handshake === 'server/discover' || (isStateless(ctx.version) && ctx.init.handshake !== 'initialize')) {
+          const d = ctx.init.discover;
+          const listed = Array.isArray(d?.result?.supportedVersions) ? (d!.result!.supportedVersions as unknown[]) : undefined;
+          const dm = ids(d?.request, d?.response);
+          if (!listed) {
+            const why = ctx.init.negotiation?.steps.at(-1)?.message ?? 'server/discover gave no list of versions';
+            return { verdict: 'fail', message: ctx.forcedVersion ? `--protocol-version ${ctx.version}: ${why}` : why, messageIds: dm };
+          }
+          const unknown = listed.filter((v) => !isProtocolVersion(v));
+          if (!listed.includes(ctx.version)) return { verdict: 'fail', message: `server/discover lists ${JSON.stringify(listed)}, without ${ctx.version}`, messageIds: dm };
+          const note = unknown.length ? `; it also lists ${unknown.map((v) => JSON.stringify(v)).join(', ')}, which no published MCP version is (ignored)` : '';
+          return { verdict: 'pass', message: `server/discover lists ${ctx.version}${note}; every request carries it in _meta io.modelcontextprotocol/protocolVersion${stepsText(ctx)}`, messageIds: dm };
+        }
         const reply = ctx.init.reply;
-        if (!reply?.result) return { verdict: 'skip', message: 'no initialize result to look at' };
+        if (!reply?.result) {
+          const why = ctx.init.negotiation?.steps.at(-1);
+          if (why && ctx.init.negotiation?.handshake === 'none') return { verdict: 'fail', message: `no version could be agreed: ${why.message}${stepsText(ctx)}` };
+          return { verdict: 'skip', message: 'no initialize result to look at' };
+        }
         const answered = reply.result.protocolVersion;
         const offered = ctx.init.offered;
         const mids = ids(reply.request, reply.response);
         if (!isProtocolVersion(answered)) {
           return { verdict: 'fail', message: `asked for ${offered}, the server answered ${JSON.stringify(answered)}, which is no published MCP version (${PROTOCOL_VERSIONS.join(', ')})`, messageIds: mids };
         }
-        if (answered === offered) return { verdict: 'pass', message: `asked for ${offered}, the server agreed`, messageIds: mids };
+        if (isStateless(answered)) {
+          return { verdict: 'fail', message: `asked for ${offered} with initialize, the server answered ${answered}, a version that has no initialize (it is negotiated with server/discover); the run continues with ${offered}`, messageIds: mids };
+        }
+        if (answered === offered) return { verdict: 'pass', message: `asked for ${offered}, the server agreed${stepsText(ctx)}`, messageIds: mids };
         if (ctx.forcedVersion) {
           return { verdict: 'fail', message: `--protocol-version ${offered} was asked for; the server answered ${answered}, so it cannot speak ${offered}`, messageIds: mids };
         }
-        return { verdict: 'pass', message: `asked for ${offered}, the server answered ${answered} (a published version it supports); the run continues with ${answered}`, messageIds: mids };
+        return { verdict: 'pass', message: `asked for ${offered}, the server answered ${answered} (a published version it supports); the run continues with ${answered}${stepsText(ctx)}`, messageIds: mids };
       },
     },
     {
@@ -68,6 +120,7 @@ export const lifecycle: Suite = {
       spec: 'basic#notifications',
       requirement: 'A notification is never answered: the server takes notifications/initialized without sending a response.',
       async run(ctx) {
+        if (isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} has no initialize handshake, so no notifications/initialized` };
         const seq = ctx.init.initializedSeq;
         if (seq === undefined) return { verdict: 'skip', message: 'notifications/initialized was not sent' };
         // Give a reply a chance to arrive: a ping round trip after the notification.
@@ -86,6 +139,7 @@ export const lifecycle: Suite = {
       spec: 'basic/utilities/ping',
       requirement: 'The receiver of a ping answers promptly with an empty result.',
       async run(ctx) {
+        if (isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} removed ping; that the server answers is shown by server/discover (lifecycle/initialize) and by the robustness probes, which use server/discover instead` };
         const reply = await ctx.session.request('ping');
         const mids = ids(reply.request, reply.response);
         if (reply.error) return { verdict: 'fail', message: `ping was answered with an error: ${describeError(reply.error)}`, messageIds: mids };
@@ -94,6 +148,30 @@ export const lifecycle: Suite = {
         const extra = Object.keys(raw).filter((k) => k !== '_meta');
         if (extra.length) return { verdict: 'warn', message: `ping result should be empty; it has ${extra.join(', ')}`, messageIds: mids };
         return { verdict: 'pass', message: `ping answered with {} in ${Math.round(reply.response.t - reply.request.t)} ms`, messageIds: mids };
+      },
+    },
+    {
+      id: 'lifecycle/result-type',
+      title: 'every result carries resultType (2026-07-28)',
+      level: 'MUST',
+      spec: 'schema#resulttype',
+      requirement: 'From 2026-07-28 every result a server sends says what kind of result it is in resultType ("complete", or "input_required" when the client must supply more input); earlier versions have no such field (skipped).',
+      phase: 'after-shutdown',
+      async run(ctx) {
+        if (!isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} has no resultType (it arrived in 2026-07-28)` };
+        const results = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response');
+        if (!results.length) return { verdict: 'skip', message: 'the server sent no results' };
+        const bad = results.filter((m) => {
+          const r = isObject(m.json) ? m.json.result : undefined;
+          return !isObject(r) || typeof r.resultType !== 'string';
+        });
+        if (bad.length) {
+          const shown = bad.slice(0, 5).map((m) => `message ${m.seq} (${m.method ?? 'unknown method'}, id ${JSON.stringify(m.id)})`).join('; ');
+          return { verdict: 'fail', message: `${bad.length} of ${results.length} results have no resultType string: ${shown}${bad.length > 5 ? '; …' : ''}`, messageIds: bad.map((m) => m.seq) };
+        }
+        const kinds = [...new Set(results.map((m) => String((m.json as { result: { resultType: string } }).result.resultType)))];
+        const odd = kinds.filter((k) => k !== 'complete' && k !== 'input_required');
+        return { verdict: 'pass', message: `all ${results.length} results carry resultType (${kinds.join(', ')})${odd.length ? `; ${odd.join(', ')} is not one of the types the spec names` : ''}` };
       },
     },
     {

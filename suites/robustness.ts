@@ -41,7 +41,7 @@ const baselines = new WeakMap<Session, Promise<string | undefined>>();
 function baseline(ctx: CaseContext): Promise<string | undefined> {
   let b = baselines.get(ctx.session);
   if (!b) {
-    b = ctx.session.request('ping').then(() => undefined, (e: Error) => e.message);
+    b = ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message);
     baselines.set(ctx.session, b);
   }
   return b;
@@ -52,7 +52,7 @@ async function runProbe(ctx: CaseContext, values: unknown[], opts: ProbeOptions)
   const probe = ctx.session.probe(values, opts);
   const run: ProbeRun = { probe };
   try {
-    run.ping = await ctx.session.request('ping');
+    run.ping = await ctx.session.heartbeat(); // ping; server/discover from 2026-07-28 (ping was removed)
     await probe.waitForAnswers(ANSWER_GRACE_MS, opts.expectAnswers ?? 1);
   } catch (e) {
     run.lost = e as Error;
@@ -173,7 +173,7 @@ export const robustness: Suite = {
       requirement: `Every JSON-RPC 2.0 message carries "jsonrpc": "2.0". A ping with "jsonrpc": "1.0" is answered with Invalid Request (-32600) or ignored (silence: warn; treated as a valid ping: warn; dies or stops answering: fail).`,
       async probe(ctx) {
         const id = ctx.session.newId();
-        const run = await runProbe(ctx, [{ jsonrpc: '1.0', id, method: 'ping' }], { id, catchAll: true, expectInvalid: '"jsonrpc": "1.0" on purpose (robustness/wrong-jsonrpc)' });
+        const run = await runProbe(ctx, [{ jsonrpc: '1.0', id, method: ctx.session.heartbeatMethod }], { id, catchAll: true, expectInvalid: '"jsonrpc": "1.0" on purpose (robustness/wrong-jsonrpc)' });
         return gradeUnreadable(run, 'a ping with "jsonrpc": "1.0"', -32600, id);
       },
     }),
@@ -222,7 +222,7 @@ export const robustness: Suite = {
       requirement: 'A client must not reuse a request id; a server that gets one anyway may answer either way, but it keeps serving (dies or stops answering: fail).',
       async probe(ctx) {
         const id = ctx.session.newId();
-        const msg = jsonrpc(id, 'ping');
+        const msg = jsonrpc(id, ctx.session.heartbeatMethod);
         const run = await runProbe(ctx, [msg, msg], { id, expectAnswers: 2, expectInvalid: `reuses request id ${id} on purpose (robustness/duplicate-id)` });
         const lost = lostOutcome(run, `two pings with the same id ${id}`);
         if (lost) return lost;
@@ -261,7 +261,7 @@ export const robustness: Suite = {
       async probe(ctx) {
         const id = ctx.session.newId();
         const params = { _meta: { 'mcp-conform/padding': 'x'.repeat(LARGE_BYTES) } };
-        const run = await runProbe(ctx, [jsonrpc(id, 'ping', params)], { id });
+        const run = await runProbe(ctx, [jsonrpc(id, ctx.session.heartbeatMethod, params)], { id });
         const size = run.probe.sent[0]?.raw.length ?? 0;
         const lost = lostOutcome(run, `a request of ${size} bytes`);
         if (lost) return lost;
@@ -313,7 +313,7 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
       const note = cancel();
       const run: ProbeRun = { probe };
       try {
-        run.ping = await s.request('ping');
+        run.ping = await s.heartbeat();
         await probe.waitForAnswers(Math.min(ctx.timeoutMs, AFTER_CANCEL_MS));
       } catch (e) {
         run.lost = e as Error;
@@ -328,18 +328,18 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
     // It answered before it could be cancelled: cancel it anyway (a late cancellation must be ignored) and go on.
     const note = cancel();
     const run: ProbeRun = { probe };
-    try { run.ping = await s.request('ping'); } catch (e) { run.lost = e as Error; }
+    try { run.ping = await s.heartbeat(); } catch (e) { run.lost = e as Error; }
     const lost = lostOutcome(run, `cancelling tools/call ${slow.name} after it was answered`);
     if (lost) return lost;
     return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; a cancellation sent after the answer was ignored and the server still answers ping (not graded: whether it stops work in flight)`, messageIds: [...mids(run), note.seq] };
   }
   // No slow tool: cancel a quick request right after sending it; only "still answers" can be graded.
-  const method = ctx.capabilities.tools ? 'tools/list' : 'ping';
+  const method = ctx.capabilities.tools ? 'tools/list' : s.heartbeatMethod;
   const probe = s.probe([jsonrpc(id, method)], { id });
   const note = cancel();
   const run: ProbeRun = { probe };
   try {
-    run.ping = await s.request('ping');
+    run.ping = await s.heartbeat();
     await probe.waitForAnswers(ANSWER_GRACE_MS);
   } catch (e) {
     run.lost = e as Error;

@@ -68,7 +68,7 @@ const CASES: Record<string, Expectation> = {
   'wrong-ids.py': {
     exit: 1,
     verdicts: { 'lifecycle/ids-matched': 'fail', 'lifecycle/ping': 'fail', 'lifecycle/initialized-notification': 'fail' },
-    message: { 'lifecycle/ids-matched': /answer for id never sent 1002/ },
+    message: { 'lifecycle/ids-matched': /answer for id never sent 1003/ },
   },
   'bad-tool-names.py': { exit: 0, verdicts: { 'listing/tool-names': 'warn' }, message: { 'listing/tool-names': /"add numbers!".*200 characters/ } },
   'answers-notification.py': {

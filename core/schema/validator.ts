@@ -65,8 +65,9 @@ export class MessageValidator {
   private readonly defs: Record<string, unknown>;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>) {
-    const draft07 = dialectOf(version) === 'draft-07';
+  /** dialect: of the document (default: the dialect of the version's official schema; --schema FILE gives its own). */
+  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: 'draft-07' | '2020-12' = dialectOf(version)) {
+    const draft07 = dialect === 'draft-07';
     const opts = { strict: false, allErrors: true, verbose: true };
     this.ajv = draft07 ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
     addFormats(this.ajv);

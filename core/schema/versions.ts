@@ -16,5 +16,25 @@ export function dialectOf(v: ProtocolVersion): 'draft-07' | '2020-12' {
 
 /** Link to a section of the specification of a version, e.g. specUrl('2025-11-25', 'server/tools#calling-tools'). */
 export function specUrl(v: ProtocolVersion, path: string): string {
-  return `https://modelcontextprotocol.io/specification/${v}/${path}`;
+  return `https://modelcontextprotocol.io/specification/${v}/${specPath(v, path)}`;
+}
+
+/**
+ * A section path as it is in a version: pages moved between versions. 2026-07-28 split basic/transports into
+ * basic/transports/stdio and basic/transports/streamable-http, replaced the initialize handshake by server/discover
+ * (basic/lifecycle is the versioning page there) and removed ping; before it, streamable-http had no page of its own,
+ * and security_best_practices arrived in 2025-06-18.
+ */
+export function specPath(v: ProtocolVersion, path: string): string {
+  const [page, anchor] = path.split('#') as [string, string | undefined];
+  const at = (p: string, a = anchor) => (a ? `${p}#${a}` : p);
+  if (v >= '2026-07-28') {
+    if (page === 'basic/transports') return anchor === 'stdio' ? 'basic/transports/stdio' : at('basic/transports/streamable-http');
+    if (page === 'basic/lifecycle') return anchor === 'initialization' ? 'server/discover' : 'basic/lifecycle';
+    if (page === 'basic/utilities/ping') return 'changelog';
+    return path;
+  }
+  if (page === 'basic/transports/streamable-http') return v >= '2025-03-26' ? 'basic/transports#streamable-http' : 'basic/transports';
+  if (page === 'basic/security_best_practices' && v < '2025-06-18') return 'basic/transports#security-warning';
+  return path;
 }

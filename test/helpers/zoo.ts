@@ -39,5 +39,7 @@ export async function zoo(file: string, args: string[], want: ZooExpectation): P
 export function notPassing(r: RunResult): Record<string, string> {
   return Object.fromEntries(r.report.suites.flatMap((s) => s.cases)
     .filter((c) => c.verdict !== 'pass' && !/^(http|sse)\//.test(c.id) && c.id !== 'listing/output-schema')
+    // lifecycle/result-type only applies from 2026-07-28: its skip in earlier versions says nothing about the server
+    .filter((c) => !(c.id === 'lifecycle/result-type' && c.verdict === 'skip'))
     .map((c) => [c.id, c.verdict]));
 }

@@ -1,0 +1,270 @@
+/**
+ * Version negotiation: which protocol version a run speaks, and how it got there.
+ *
+ * By default the harness tries the newest version first: 2026-07-28 has no handshake, so it asks `server/discover`
+ * (with the stateless `_meta` every 2026-07-28 request carries) and, if the server lists 2026-07-28, speaks it.
+ * Any other outcome falls back to `initialize` offering 2025-11-25 (or the newest published version the server
+ * listed): an error answer (the TypeScript SDK answers -32601) on the same connection; no answer within
+ * min(--timeout, 5 s), or a server that died of the unknown method, on a fresh server process (restarted once).
+ * `--protocol-version V` speaks only V: `server/discover` for 2026-07-28, `initialize` offering V for the others.
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+ */
+import type { Reply, Session } from './session.js';
+import { SessionError } from './session.js';
+import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
+import type { Transport } from './transport/types.js';
+import type { SuiteResult, Summary } from './results.js';
+
+/** The first version without an initialize handshake (stateless, `server/discover`). */
+export const STATELESS_VERSION: ProtocolVersion = '2026-07-28';
+/** How long the default discover attempt waits at most (a server may hang on a method it does not know). */
+export const DISCOVER_BOUND_MS = 5000;
+
+export function isStateless(v: string | undefined): boolean {
+  return v !== undefined && v >= STATELESS_VERSION;
+}
+
+/** The `_meta` members every request carries in a stateless version. */
+export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': clientInfo,
+  };
+}
+
+/** One step of the negotiation, as the report shows it (`report.negotiation.steps`). */
+export interface NegotiationStep {
+  method: 'server/discover' | 'initialize';
+  /** The version the step offered. */
+  offered: string;
+  outcome: 'result' | 'error' | 'timeout' | 'closed' | 'failed';
+  /** The error code of an error answer. */
+  errorCode?: number;
+  /** initialize: the version answered. server/discover: the versions listed. */
+  answered?: unknown;
+  /** What happened, in words. */
+  message: string;
+  /** The server process (or HTTP session) was restarted after this step; its messages are not in `messages`. */
+  restartedAfter?: boolean;
+  /** The messages of the step (text as sent and received, cut at 2000 characters). */
+  exchange?: { sent?: string; received?: string };
+}
+
+/** How the run arrived at its version (`report.negotiation`). */
+export interface Negotiation {
+  /** 'default': newest first with fallback; 'forced': --protocol-version. */
+  mode: 'default' | 'forced';
+  requested?: ProtocolVersion;
+  /** The handshake of the version in force: server/discover (stateless) or initialize; none when both failed. */
+  handshake: 'server/discover' | 'initialize' | 'none';
+  /** The version in force (undefined when no usable version came of it). */
+  version?: string;
+  steps: NegotiationStep[];
+  /** How many times the server was restarted during negotiation (0 or 1). */
+  restarts: number;
+}
+
+export interface NegotiationResult {
+  session: Session;
+  transport: Transport;
+  /** The version every message is judged by. */
+  version: ProtocolVersion;
+  /** The version of the handshake that decided (offered in initialize, or 2026-07-28 for discover). */
+  offered: ProtocolVersion;
+  discover?: Reply;
+  discoverFailure?: Error;
+  reply?: Reply;
+  failure?: Error;
+  initializedSeq?: number;
+  /** Why nothing can run after the handshake (the cases that need the server are skipped with it). */
+  aborted?: string;
+  negotiation: Negotiation;
+}
+
+export interface NegotiateEnv {
+  session: Session;
+  transport: Transport;
+  timeoutMs: number;
+  forced?: ProtocolVersion;
+  clientInfo: { name: string; version: string };
+  /** End the current server and connect a fresh one (a new session over a new transport). */
+  restart(): Promise<{ session: Session; transport: Transport }>;
+}
+
+function cut(s: string | undefined, n = 2000): string | undefined {
+  return s === undefined ? undefined : s.length > n ? s.slice(0, n) + '…' : s;
+}
+
+function exchange(r: { request?: { raw: string }; response?: { raw: string } } | undefined): NegotiationStep['exchange'] {
+  if (!r) return undefined;
+  return { sent: cut(r.request?.raw), received: cut(r.response?.raw) };
+}
+
+/** The newest published version before the stateless one in a list a server gave (supportedVersions, -32022 data). */
+function newestStatefulIn(list: unknown): ProtocolVersion | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const known = list.filter(isProtocolVersion).filter((v) => !isStateless(v));
+  return known.sort().at(-1);
+}
+
+/** Point an HTTP transport at a version (2026-07-28 puts it and Mcp-Method on every POST); stdio has nothing to set. */
+function setTransportVersion(t: Transport, v: string | undefined): void {
+  if (t.kind === 'streamable-http' && 'protocolVersion' in t) (t as { protocolVersion?: string }).protocolVersion = v;
+}
+
+export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
+  let { session, transport } = env;
+  const forced = env.forced;
+  const steps: NegotiationStep[] = [];
+  const negotiation: Negotiation = { mode: forced ? 'forced' : 'default', ...(forced ? { requested: forced } : {}), handshake: 'none', steps, restarts: 0 };
+  const out = (r: Omit<NegotiationResult, 'session' | 'transport' | 'negotiation'>): NegotiationResult => {
+    negotiation.version ??= r.aborted && negotiation.handshake === 'none' ? undefined : r.version;
+    return { ...r, session, transport, negotiation };
+  };
+
+  // HTTP+SSE is the transport of 2024-11-05: no discover there.
+  const tryDiscover = transport.kind !== 'sse' && (forced === undefined || isStateless(forced));
+  let initOffer: ProtocolVersion = forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION;
+  let discoverFailure: Error | undefined;
+  let discover: Reply | undefined;
+
+  if (tryDiscover) {
+    const v = STATELESS_VERSION;
+    session.setRequestMeta(requestMetaFor(v, env.clientInfo));
+    setTransportVersion(transport, v);
+    const bound = forced ? env.timeoutMs : Math.min(env.timeoutMs, DISCOVER_BOUND_MS);
+    try {
+      discover = await session.request('server/discover', undefined, { timeoutMs: bound });
+    } catch (e) {
+      discoverFailure = e as Error;
+    }
+    const r = discover?.result;
+    const listed = r && Array.isArray(r.supportedVersions) ? (r.supportedVersions as unknown[]) : undefined;
+    if (r && listed?.includes(v)) {
+      steps.push({ method: 'server/discover', offered: v, outcome: 'result', answered: listed, message: `server/discover lists ${listed.map(String).join(', ')}: the run speaks ${v} (no initialize)`, exchange: exchange(discover) });
+      negotiation.handshake = 'server/discover';
+      session.heartbeatMethod = 'server/discover';
+      return out({ version: v, offered: v, discover });
+    }
+    // Not 2026-07-28: leave the stateless envelope off from here on.
+    session.setRequestMeta(undefined);
+    setTransportVersion(transport, undefined);
+    if (forced) {
+      const why = r
+        ? `server/discover answered, but its supportedVersions ${JSON.stringify(r.supportedVersions)} does not list ${v}`
+        : discover?.error
+          ? `server/discover was answered with error ${discover.error.code} ${JSON.stringify(discover.error.message)}`
+          : `server/discover got no answer: ${discoverFailure?.message ?? 'no reply'}`;
+      steps.push({ method: 'server/discover', offered: v, outcome: r ? 'result' : discover?.error ? 'error' : discoverFailure instanceof SessionError && discoverFailure.kind === 'closed' ? 'closed' : 'timeout', ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message: `${why}: the server cannot speak ${v} (--protocol-version ${v})`, exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
+      return out({ version: v, offered: v, discover, discoverFailure, aborted: `${why}, so it cannot speak ${v} (--protocol-version ${v})` });
+    }
+    let restartedAfter = false;
+    let outcome: NegotiationStep['outcome'];
+    let message: string;
+    if (r) {
+      outcome = 'result';
+      const pick = newestStatefulIn(r.supportedVersions);
+      if (pick) initOffer = pick;
+      message = `server/discover answered without ${v} in supportedVersions (${JSON.stringify(r.supportedVersions)}): falling back to initialize offering ${initOffer}`;
+    } else if (discover?.error) {
+      outcome = 'error';
+      const pick = newestStatefulIn((discover.error.data as { supported?: unknown } | undefined)?.supported);
+      if (pick) initOffer = pick;
+      message = `server/discover was answered with error ${discover.error.code}${discover.error.code === -32601 ? ' (method not found: a server before 2026-07-28)' : ''}: falling back to initialize offering ${initOffer}`;
+    } else if (discoverFailure instanceof SessionError && discoverFailure.kind === 'transport') {
+      // An HTTP status without an answer (a server before 2026-07-28 refusing the unknown headers or method).
+      outcome = 'error';
+      message = `server/discover was refused (${discoverFailure.message}): falling back to initialize offering ${initOffer}`;
+    } else {
+      const e = discoverFailure as Error;
+      const closed = e instanceof SessionError && e.kind === 'closed';
+      outcome = closed ? 'closed' : e instanceof SessionError && (e.kind === 'timeout' || e.kind === 'unresponsive') ? 'timeout' : 'failed';
+      // A server that died of the method, hangs on it, or whose connection is now in doubt: start afresh, once.
+      restartedAfter = true;
+      message = `server/discover ${closed ? 'ended the server' : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
+    }
+    steps.push({ method: 'server/discover', offered: v, outcome, ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message, ...(restartedAfter ? { restartedAfter } : {}), exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
+    if (restartedAfter) {
+      try {
+        ({ session, transport } = await env.restart());
+        negotiation.restarts++;
+      } catch (e) {
+        return out({ version: initOffer, offered: initOffer, discover, discoverFailure, failure: e as Error, aborted: `the server could not be restarted after server/discover: ${(e as Error).message}` });
+      }
+      discover = undefined; // its messages are in the first connection's log, described in the step
+    }
+  }
+
+  // initialize
+  let reply: Reply | undefined;
+  let failure: Error | undefined;
+  let aborted: string | undefined;
+  let initializedSeq: number | undefined;
+  let version: ProtocolVersion = initOffer;
+  try {
+    reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: {}, clientInfo: env.clientInfo });
+    const answered = reply.result?.protocolVersion;
+    if (isProtocolVersion(answered) && !isStateless(answered)) version = answered;
+    if (reply.error) {
+      aborted = `initialize was answered with error ${reply.error.code}: ${reply.error.message}`;
+      steps.push({ method: 'initialize', offered: initOffer, outcome: 'error', errorCode: reply.error.code, message: aborted, exchange: exchange(reply) });
+    } else {
+      initializedSeq = session.notify('notifications/initialized').seq;
+      negotiation.handshake = 'initialize';
+      const words = isProtocolVersion(answered)
+        ? isStateless(answered)
+          ? `initialize was answered with ${answered}, a version without initialize: the run continues with ${version}`
+          : answered === initOffer ? `initialize agreed on ${answered}` : `initialize offered ${initOffer}, the server countered with ${answered}: the run speaks ${answered}`
+        : `initialize was answered with ${JSON.stringify(answered)}, which is no published version: messages are judged by ${version}`;
+      steps.push({ method: 'initialize', offered: initOffer, outcome: 'result', answered, message: words, exchange: exchange(reply) });
+    }
+  } catch (e) {
+    failure = e as Error;
+    aborted = `initialize failed: ${failure.message}`;
+    steps.push({ method: 'initialize', offered: initOffer, outcome: failure instanceof SessionError && failure.kind === 'closed' ? 'closed' : 'timeout', message: aborted, exchange: exchange(failure instanceof SessionError ? { request: failure.request } : undefined) });
+  }
+  if (!aborted && reply?.result && !isProtocolVersion(reply.result.protocolVersion)) negotiation.version = String(reply.result.protocolVersion);
+  return out({ version, offered: initOffer, discover, discoverFailure, reply, failure, initializedSeq, aborted });
+}
+
+/** One row of `report.matrix` (--all-versions). */
+export interface MatrixEntry {
+  protocolVersion: ProtocolVersion;
+  /** The server spoke this version when it was asked to (the handshake agreed on it). */
+  accepted: boolean;
+  /** Why not, when not accepted. */
+  reason?: string;
+  summary: Summary;
+  suites: { id: string; pass: number; warn: number; fail: number; skip: number; info: number }[];
+}
+
+export function suiteCounts(s: SuiteResult): MatrixEntry['suites'][number] {
+  const c = { id: s.id, pass: 0, warn: 0, fail: 0, skip: 0, info: 0 };
+  for (const x of s.cases) c[x.verdict]++;
+  return c;
+}
+
+/** The console table of --all-versions: one row per version, one column per suite (fails/passes, or "—"). */
+export function matrixTable(matrix: MatrixEntry[]): string {
+  const suiteIds: string[] = [];
+  for (const m of matrix) for (const s of m.suites) if (!suiteIds.includes(s.id)) suiteIds.push(s.id);
+  const cell = (m: MatrixEntry, id: string): string => {
+    if (!m.accepted) return '—';
+    const s = m.suites.find((x) => x.id === id);
+    if (!s) return '';
+    if (s.fail) return `${s.fail} fail`;
+    if (s.warn) return `${s.warn} warn`;
+    if (s.pass || s.info) return 'pass';
+    return 'skip';
+  };
+  const head = ['version', 'accepted', ...suiteIds];
+  const rows = matrix.map((m) => [m.protocolVersion, m.accepted ? 'yes' : 'no', ...suiteIds.map((id) => cell(m, id))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const notes = matrix.filter((m) => !m.accepted && m.reason).map((m) => `  ${m.protocolVersion}: not accepted: ${m.reason}`);
+  return ['Version matrix (--all-versions):', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...notes, ''].join('\n');
+}
+
+export { PROTOCOL_VERSIONS };

@@ -1,0 +1,191 @@
+/**
+ * Offline schema checks: `mcp-conform validate FILE` (every message of a recorded log — a report.json or a cassette —
+ * against one protocol version, the same violations the schema suite reports) and `--schema FILE` (a schema
+ * document of the user's instead of the built-in one, compiled up front so that a broken file is a usage error).
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { classify, type Direction, type LoggedMessage, type SchemaVerdict } from './log.js';
+import { MessageValidator } from './schema/validator.js';
+import { schemaDocumentFor } from './schema/index.js';
+import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
+export class InputError extends Error {}
+
+export interface UserSchema {
+  file: string;
+  document: Record<string, unknown>;
+  dialect: 'draft-07' | '2020-12';
+}
+
+/** The definitions the harness looks messages up by: a schema without them cannot check anything. */
+const ENVELOPES: [string, string?][] = [['JSONRPCMessage'], ['JSONRPCRequest'], ['JSONRPCNotification'], ['JSONRPCResultResponse', 'JSONRPCResponse'], ['JSONRPCErrorResponse', 'JSONRPCError']];
+
+/**
+ * Read and compile a schema document (--schema FILE). The dialect comes from its `$schema` (draft-07 or 2020-12;
+ * none: 2020-12). Every definition is compiled, so an unresolvable $ref or a keyword with a bad value is found now.
+ */
+export function loadSchemaFile(file: string): UserSchema {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new InputError(`--schema: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch (e) { throw new InputError(`--schema: ${file} is not JSON: ${(e as Error).message}`); }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InputError(`--schema: ${file} is not a JSON Schema document (not an object)`);
+  const document = doc as Record<string, unknown>;
+  const declared = typeof document.$schema === 'string' ? document.$schema : undefined;
+  let dialect: UserSchema['dialect'];
+  if (declared === undefined || declared.includes('2020-12')) dialect = '2020-12';
+  else if (declared.includes('draft-07')) dialect = 'draft-07';
+  else throw new InputError(`--schema: ${file}: $schema ${JSON.stringify(declared)} is not a dialect mcp-conform reads (draft-07 or 2020-12)`);
+  const defsKey = document.$defs ? '$defs' : 'definitions';
+  const defs = document[defsKey];
+  if (defs === null || typeof defs !== 'object' || Array.isArray(defs)) throw new InputError(`--schema: ${file} has no $defs or definitions: the harness checks messages against named definitions (JSONRPCRequest, CallToolResult, …)`);
+  const missing = ENVELOPES.filter(([a, b]) => !(a in defs) && !(b && b in defs)).map(([a, b]) => (b ? `${a} (or ${b})` : a));
+  if (missing.length) throw new InputError(`--schema: ${file} lacks the definition${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that every message is checked against`);
+  const opts = { strict: false, allErrors: true };
+  const ajv = dialect === 'draft-07' ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
+  addFormats(ajv);
+  const id = typeof document.$id === 'string' ? document.$id : 'urn:mcp-conform:user-schema';
+  try {
+    ajv.addSchema({ ...document, $id: id });
+    for (const name of Object.keys(defs)) ajv.compile({ $ref: `${id}#/${defsKey}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+  } catch (e) {
+    throw new InputError(`--schema: ${file} does not compile (${dialect}): ${(e as Error).message}`);
+  }
+  return { file, document, dialect };
+}
+
+export function validatorFor(version: ProtocolVersion, schema?: UserSchema): MessageValidator {
+  if (schema) return new MessageValidator(version, schema.document, schema.dialect);
+  const { version: v, document } = schemaDocumentFor(version);
+  return new MessageValidator(v, document);
+}
+
+/** One message of a recorded log, checked. */
+export interface CheckedMessage {
+  /** Position in the file's message list (from 0). */
+  index: number;
+  direction: Direction;
+  kind: LoggedMessage['kind'];
+  method?: string;
+  id?: string | number | null;
+  /** Set on probes the harness sent malformed on purpose (from a report): their violations do not count. */
+  expectedInvalid?: string;
+  schema: SchemaVerdict;
+}
+
+export interface LogValidation {
+  file: string;
+  format: 'report' | 'cassette';
+  /** The version checked against, and where it came from. */
+  protocolVersion: ProtocolVersion;
+  versionFrom: 'option' | 'file' | 'default';
+  schemaFile?: string;
+  messages: CheckedMessage[];
+  /** Lines that are not JSON at all (not messages; not checked). */
+  notJson: number;
+  /** Messages with violations that count (not malformed on purpose). */
+  invalid: number;
+}
+
+interface RawMessage {
+  direction: Direction;
+  json?: unknown;
+  raw?: string;
+  expectedInvalid?: string;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Read a report.json (its messages) or a cassette: the messages in order, and the version the file names. */
+async function readLog(file: string): Promise<{ format: 'report' | 'cassette'; version?: string; messages: RawMessage[] }> {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new InputError(`validate: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  let whole: unknown;
+  let isJson = true;
+  try { whole = JSON.parse(text); } catch { isJson = false; }
+  if (isJson && isObj(whole) && Array.isArray(whole.messages)) {
+    const r = whole as { messages: Record<string, unknown>[]; options?: Record<string, unknown>; server?: Record<string, unknown>; runs?: unknown };
+    const version = (r.options?.protocolVersionInForce ?? r.server?.protocolVersion) as string | undefined;
+    const messages = r.messages.map((m): RawMessage => ({
+      direction: m.direction === 'from-server' ? 'from-server' : 'to-server',
+      ...('json' in m ? { json: m.json } : {}),
+      raw: typeof m.raw === 'string' ? m.raw : undefined,
+      expectedInvalid: isObj(m.schema) && typeof m.schema.expectedInvalid === 'string' ? m.schema.expectedInvalid : undefined,
+    }));
+    return { format: 'report', version, messages };
+  }
+  if (isJson && isObj(whole) && Array.isArray(whole.runs)) throw new InputError(`validate: ${file} is a report of several targets: validate the report of one run`);
+  const { parseCassette, MockInputError } = await import('../mocks/cassette.js');
+  try {
+    const c = parseCassette(text, file);
+    return {
+      format: 'cassette',
+      version: c.header.protocolVersion,
+      messages: c.messages.map((m) => ({ direction: m.dir, ...('message' in m ? { json: m.message } : {}), raw: m.raw })),
+    };
+  } catch (e) {
+    if (e instanceof MockInputError) throw new InputError(`validate: ${file} is neither a report.json nor a cassette: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Check every message of a recorded log against one version (the option's, else the one the file names, else
+ * 2025-11-25). Responses are checked as answers to the request with the same id sent before them in the other
+ * direction, as in a live run.
+ */
+export async function validateLog(file: string, opts: { protocolVersion?: ProtocolVersion; schema?: UserSchema } = {}): Promise<LogValidation> {
+  const log = await readLog(file);
+  let protocolVersion: ProtocolVersion;
+  let versionFrom: LogValidation['versionFrom'];
+  if (opts.protocolVersion) { protocolVersion = opts.protocolVersion; versionFrom = 'option'; }
+  else if (isProtocolVersion(log.version)) { protocolVersion = log.version; versionFrom = 'file'; }
+  else if (log.version !== undefined) throw new InputError(`validate: ${file} names protocol version ${JSON.stringify(log.version)}, which is not a published one (${PROTOCOL_VERSIONS.join(', ')}): choose one with --protocol-version`);
+  else { protocolVersion = '2025-11-25'; versionFrom = 'default'; }
+  const validator = validatorFor(protocolVersion, opts.schema);
+  const methodsById: Record<Direction, Map<string, string>> = { 'to-server': new Map(), 'from-server': new Map() };
+  const key = (id: unknown) => `${typeof id}:${String(id)}`;
+  const out: CheckedMessage[] = [];
+  let notJson = 0;
+  let invalid = 0;
+  log.messages.forEach((m, index) => {
+    let json = m.json;
+    if (json === undefined) {
+      if (m.raw === undefined) return;
+      try { json = JSON.parse(m.raw); } catch { notJson++; return; }
+    }
+    const c = classify(json);
+    let method = c.method;
+    if (c.kind === 'request' && c.id !== undefined && c.id !== null && method) methodsById[m.direction].set(key(c.id), method);
+    if ((c.kind === 'response' || c.kind === 'error') && c.id !== undefined && c.id !== null) {
+      method = methodsById[m.direction === 'to-server' ? 'from-server' : 'to-server'].get(key(c.id));
+    }
+    const schema = validator.check({ direction: m.direction, kind: c.kind, method, json });
+    if (!schema.valid && !m.expectedInvalid) invalid++;
+    out.push({ index, direction: m.direction, kind: c.kind, ...(method ? { method } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(m.expectedInvalid ? { expectedInvalid: m.expectedInvalid } : {}), schema });
+  });
+  return { file, format: log.format, protocolVersion, versionFrom, ...(opts.schema ? { schemaFile: opts.schema.file } : {}), messages: out, notJson, invalid };
+}
+
+/** The console text of a validation: every message with violations, in the schema suite's words, and a total. */
+export function validationText(v: LogValidation): string {
+  const lines: string[] = [];
+  const from = v.versionFrom === 'option' ? '--protocol-version' : v.versionFrom === 'file' ? `named in the ${v.format}` : 'none named: the default';
+  lines.push(`${v.file} (${v.format}): ${v.messages.length} messages checked against ${v.schemaFile ? `${v.schemaFile} as ` : ''}protocol ${v.protocolVersion} (${from})${v.notJson ? `; ${v.notJson} lines are not JSON (not messages)` : ''}`);
+  for (const m of v.messages) {
+    if (m.schema.valid) continue;
+    const what = `message ${m.index} (${m.direction}, ${m.kind}${m.method ? ` ${m.method}` : ''}${m.id !== undefined ? ` id ${JSON.stringify(m.id)}` : ''}, ${m.schema.definition})`;
+    const viol = m.schema.violations.slice(0, 5).map((x) => `${x.pointer || '(root)'} ${x.message}`).join(', ');
+    lines.push(`  ${m.expectedInvalid ? '·' : '✗'} ${what}: ${viol}${m.expectedInvalid ? ` (malformed on purpose: ${m.expectedInvalid})` : ''}`);
+  }
+  lines.push(v.invalid ? `Result: ${v.invalid} of ${v.messages.length} messages violate the schema` : `Result: all ${v.messages.length} messages valid`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,140 @@
+/** Version negotiation: server/discover first, the initialize fallback, forced versions, restarts, --all-versions. */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { BIN, py, run } from './helpers/cli.js';
+
+const OLD = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+
+describe('negotiation against calc.py (speaks 2024-11-05 … 2025-11-25)', () => {
+  it('default: server/discover gets -32601, initialize offering 2025-11-25 follows on the same process', async () => {
+    const r = await run(py('calc.py'), ['--suite', 'lifecycle']);
+    expect(r.code).toBe(0);
+    const n = r.report.negotiation!;
+    expect(n).toMatchObject({ mode: 'default', handshake: 'initialize', version: '2025-11-25', restarts: 0 });
+    expect(n.steps.map((s) => [s.method, s.outcome, s.errorCode])).toEqual([['server/discover', 'error', -32601], ['initialize', 'result', undefined]]);
+    expect(r.report.server.protocolVersion).toBe('2025-11-25');
+    expect(r.c('lifecycle/initialize').message).toMatch(/negotiation: server\/discover was answered with error -32601/);
+  });
+
+  it.each(OLD)('--protocol-version %s is spoken (initialize only)', async (v) => {
+    const r = await run(py('calc.py'), ['--suite', 'lifecycle,schema', '--protocol-version', v]);
+    expect(r.code).toBe(0);
+    expect(r.report.options.protocolVersionInForce).toBe(v);
+    expect(r.report.server.protocolVersion).toBe(v);
+    expect(r.report.negotiation!.steps.map((s) => s.method)).toEqual(['initialize']);
+    expect(r.c('lifecycle/version-negotiation').verdict).toBe('pass');
+  });
+
+  it('--protocol-version 2026-07-28 fails lifecycle: the server cannot speak it', async () => {
+    const r = await run(py('calc.py'), ['--protocol-version', '2026-07-28']);
+    expect(r.code).toBe(1);
+    expect(r.c('lifecycle/initialize').verdict).toBe('fail');
+    expect(r.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/cannot speak 2026-07-28/) });
+    expect(r.report.negotiation).toMatchObject({ mode: 'forced', requested: '2026-07-28', handshake: 'none' });
+    expect(r.report.aborted).toMatch(/cannot speak 2026-07-28/);
+  });
+});
+
+describe('negotiation against calc-all.py (speaks all five)', () => {
+  it('default: 2026-07-28 through server/discover, stateless _meta on every request, resultType on every result', async () => {
+    const r = await run(py('calc-all.py'));
+    expect(r.code).toBe(0);
+    expect(r.report.summary.fail + r.report.summary.warn).toBe(0);
+    expect(r.report.negotiation).toMatchObject({ handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
+    expect(r.report.server).toMatchObject({ name: 'calc', protocolVersion: '2026-07-28' });
+    const sent = r.report.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request');
+    expect(sent.map((m) => m.method)).not.toContain('initialize');
+    expect(sent.map((m) => m.method)).not.toContain('ping');
+    for (const m of sent) {
+      if (m.schema.expectedInvalid) continue;
+      expect((m.json as { params: { _meta: Record<string, unknown> } }).params._meta).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} });
+    }
+    expect(r.report.messages.some((m) => m.method === 'notifications/initialized')).toBe(false);
+    expect(r.c('lifecycle/initialize').message).toMatch(/server\/discover/);
+    expect(r.c('lifecycle/result-type').verdict).toBe('pass');
+    expect(r.c('lifecycle/ping')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/removed ping/) });
+    expect(r.c('lifecycle/initialized-notification').verdict).toBe('skip');
+    // Spec links point at the 2026-07-28 pages (moved sections included).
+    expect(r.c('robustness/invalid-json').spec).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio');
+    expect(r.c('lifecycle/initialize').spec).toBe('https://modelcontextprotocol.io/specification/2026-07-28/server/discover');
+  });
+
+  it.each([...OLD, '2026-07-28'])('--protocol-version %s: all pass', async (v) => {
+    const r = await run(py('calc-all.py'), ['--protocol-version', v]);
+    expect(r.code).toBe(0);
+    expect(r.report.options.protocolVersionInForce).toBe(v);
+    expect(r.report.negotiation!.handshake).toBe(v === '2026-07-28' ? 'server/discover' : 'initialize');
+  });
+
+  it('--all-versions: every version accepted, a matrix and a console table', async () => {
+    const r = await run(py('calc-all.py'), ['--all-versions', '--suite', 'lifecycle,listing,schema']);
+    expect(r.code).toBe(0);
+    expect(r.report.matrix!.map((m) => [m.protocolVersion, m.accepted, m.summary.fail])).toEqual([...OLD, '2026-07-28'].map((v) => [v, true, 0]));
+    expect(r.report.matrix![0]!.suites.map((s) => s.id)).toEqual(['lifecycle', 'listing', 'schema']);
+    expect(r.report.options.protocolVersionInForce).toBe('2026-07-28');
+  });
+});
+
+describe('servers that answer a version nobody published', () => {
+  it('initialize answered with 2099-01-01 fails lifecycle/version-negotiation', async () => {
+    const r = await run(py('broken/unknown-version.py'), ['--suite', 'lifecycle']);
+    expect(r.code).toBe(1);
+    expect(r.c('lifecycle/version-negotiation').verdict).toBe('fail');
+  });
+
+  it('server/discover listing only 2099-01-01: fallback to initialize, which answers 2099-01-01: fail', async () => {
+    const r = await run(py('broken/unknown-version-discover.py'), ['--suite', 'lifecycle']);
+    expect(r.code).toBe(1);
+    expect(r.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/2099-01-01/) });
+    expect(r.report.negotiation!.steps[0]).toMatchObject({ method: 'server/discover', outcome: 'result', answered: ['2099-01-01'] });
+    const forced = await run(py('broken/unknown-version-discover.py'), ['--suite', 'lifecycle', '--protocol-version', '2026-07-28']);
+    expect(forced.code).toBe(1);
+    expect(forced.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/without 2026-07-28/) });
+  });
+});
+
+describe('servers that hang or die on server/discover', () => {
+  it('a hang: the attempt is bounded, the server restarted once, initialize on the fresh process', async () => {
+    const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle', '--timeout', '1500']);
+    expect(r.code).toBe(0);
+    expect(r.report.negotiation).toMatchObject({ handshake: 'initialize', restarts: 1 });
+    expect(r.report.negotiation!.steps[0]).toMatchObject({ method: 'server/discover', outcome: 'timeout', restartedAfter: true });
+    expect(r.report.messages[0]!.method).toBe('initialize'); // the first process's messages are described in the step
+  });
+
+  it('a crash: restarted once, initialize on the fresh process', async () => {
+    const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle', '--env', 'EXIT=1']);
+    expect(r.code).toBe(0);
+    expect(r.report.negotiation!.steps[0]).toMatchObject({ outcome: 'closed', restartedAfter: true });
+    expect(r.report.negotiation!.restarts).toBe(1);
+  });
+});
+
+describe('the TypeScript SDK (server-everything: 2024-11-05 … 2025-11-25)', () => {
+  const everything = `${join(BIN, 'mcp-server-everything')} stdio`;
+  it('default: -32601 to server/discover, then initialize', async () => {
+    const r = await run(everything, ['--suite', 'lifecycle'], { timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expect(r.report.negotiation!.steps.map((s) => [s.method, s.errorCode])).toEqual([['server/discover', -32601], ['initialize', undefined]]);
+    expect(r.report.server.protocolVersion).toBe('2025-11-25');
+  }, 120_000);
+
+  it('--all-versions: the four it speaks are accepted, 2026-07-28 is not', async () => {
+    const r = await run(everything, ['--all-versions', '--suite', 'lifecycle,listing'], { timeoutMs: 120_000 });
+    expect(r.report.matrix!.map((m) => [m.protocolVersion, m.accepted])).toEqual([...OLD.map((v) => [v, true]), ['2026-07-28', false]]);
+    expect(r.report.matrix!.at(-1)!.reason).toMatch(/-32601/);
+    expect(r.code).toBe(0); // a refused version does not fail the run; failures of accepted ones would
+  }, 120_000);
+});
+
+describe('version-aware checks', () => {
+  it('resultType missing in 2026-07-28 fails; the same server forced to 2025-11-25 passes', async () => {
+    const r = await run(py('broken/no-result-type.py'), ['--suite', 'lifecycle,schema']);
+    expect(r.code).toBe(1);
+    expect(r.c('lifecycle/result-type').verdict).toBe('fail');
+    expect(r.c('schema/from-server/server/discover').message).toMatch(/resultType/);
+    const old = await run(py('broken/no-result-type.py'), ['--suite', 'lifecycle,schema', '--protocol-version', '2025-11-25']);
+    expect(old.code).toBe(0);
+    expect(old.c('lifecycle/result-type').verdict).toBe('skip');
+  });
+});
