@@ -77,3 +77,75 @@ export function isDestructive(tool: Tool): boolean {
   const a = tool.annotations ?? {};
   return a.destructiveHint === true && a.readOnlyHint !== true;
 }
+
+export interface PipelineOptions<R> {
+  /** Most calls in flight at once (default 8). */
+  window?: number;
+  /** A call that takes longer than this (ms) turns pipelining off for the rest of the items (default 200). */
+  slowMs?: number;
+  /** A result that means trouble (a failure, no answer): pipelining is off from then on. */
+  isBad?: (r: R) => boolean;
+  /** While the session is stalled (a request timed out), one call at a time, for good. */
+  isStalled?: () => boolean;
+}
+
+/**
+ * Runs fn over items with several calls in flight, results in the order of the items. Meant for requests whose
+ * order does not matter (calling many tools): it hides the round-trip latency. Each request keeps its own timeout
+ * (the session's). It stays careful: as soon as one call is slow, fails, or the session stalls, the rest go one
+ * at a time as they would without it, so a slow or hanging server gets the same treatment as before (only the
+ * few calls already sent behind the slow one wait for it, within their own timeouts).
+ */
+export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
+  const window = Math.max(1, opts.window ?? 8);
+  const slowMs = opts.slowMs ?? 200;
+  const results = new Array<R>(items.length);
+  const started = new Map<number, number>();
+  let next = 0;
+  let done = 0;
+  let sequential = window === 1;
+  if (!items.length) return Promise.resolve(results);
+  return new Promise<R[]>((resolve, reject) => {
+    const launch = (): void => {
+      while (next < items.length) {
+        if (!sequential) {
+          if (opts.isStalled?.()) sequential = true;
+          else {
+            const now = performance.now();
+            for (const t of started.values()) if (now - t > slowMs) { sequential = true; break; }
+          }
+        }
+        if (started.size >= (sequential ? 1 : window)) return;
+        const i = next++;
+        started.set(i, performance.now());
+        let p: Promise<R>;
+        try { p = fn(items[i]!, i); } catch (e) { reject(e); return; }
+        p.then((r) => {
+          const t0 = started.get(i)!;
+          started.delete(i);
+          results[i] = r;
+          done++;
+          if (performance.now() - t0 > slowMs || opts.isBad?.(r)) sequential = true;
+          if (done === items.length) resolve(results);
+          else launch();
+        }, reject);
+      }
+    };
+    launch();
+  });
+}
+
+/**
+ * After pipelined tool calls: a call that was already in flight when the server went away (it died on an earlier
+ * call of the same batch) is treated as a call made after it was gone — not judged (skip), as it would have been
+ * had the calls gone one at a time. The first call that met the end keeps its failure.
+ */
+export function notJudgedAfterCrash(recs: readonly { failure?: Error }[]): void {
+  let gone = false;
+  for (const rec of recs) {
+    const e = rec.failure;
+    if (!(e instanceof SessionError) || e.kind !== 'closed' || e.afterClose) continue;
+    if (!gone) { gone = true; continue; }
+    rec.failure = new SessionError('closed', `${e.message} (it was already sent, with earlier calls still in flight, when the server went away: not judged)`, e.request, e.closeInfo, true);
+  }
+}

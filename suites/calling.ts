@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { generateArguments } from '../core/args.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, roundTrip } from './helpers.js';
 
@@ -73,13 +73,18 @@ export const calling: Suite = {
         if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools to call: ${l.problem}` : 'the server lists no tools' };
         const plan = await ctx.callPlan();
         const out: ItemOutcome[] = [];
-        for (const tool of plan.call) {
-          if (!ctx.selected(`calling/tool/${tool.name}`)) continue;
+        const todo = plan.call.filter((tool) => ctx.selected(`calling/tool/${tool.name}`));
+        // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
+        const recs = await pipelined(todo, (tool) => {
           const gen = generateArguments(tool.inputSchema);
+          return ctx.callTool(tool.name, gen.value, 'call').then((rec) => ({ rec, gen }));
+        }, { isBad: ({ rec }) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+        notJudgedAfterCrash(recs.map((r) => r.rec));
+        todo.forEach((tool, i) => {
+          const { rec, gen } = recs[i]!;
           const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
-          const rec = await ctx.callTool(tool.name, gen.value, 'call');
           out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: roundTrip(rec.reply), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
-        }
+        });
         for (const s of plan.skipped) out.push({ item: s.name, verdict: 'skip', message: `not called: ${s.reason}` });
         return out;
       },

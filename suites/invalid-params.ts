@@ -5,6 +5,7 @@
  */
 import { missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
+import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import { unanswered, brief, describeError, ids, roundTrip } from './helpers.js';
 
 function gradeInvalid(ctx: CaseContext, rec: ToolCallRecord, what: string): Outcome {
@@ -30,12 +31,18 @@ function perTool(kind: 'missing-required' | 'wrong-type', make: (schema: unknown
     if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools: ${l.problem}` : 'the server lists no tools' };
     const plan = await ctx.callPlan();
     const out: ItemOutcome[] = [];
+    const todo: { tool: Tool; bad: InvalidArguments }[] = [];
     for (const tool of plan.call) {
       const bad = make(tool.inputSchema);
-      if (!bad || !ctx.selected(`invalid-params/${kind}/${tool.name}`)) continue;
-      const rec = await ctx.callTool(tool.name, bad.value, kind);
-      out.push({ item: tool.name, ...gradeInvalid(ctx, rec, bad.description), durationMs: roundTrip(rec.reply), details: { arguments: bad.value } });
+      if (bad && ctx.selected(`invalid-params/${kind}/${tool.name}`)) todo.push({ tool, bad });
     }
+    // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
+    const recs = await pipelined(todo, ({ tool, bad }) => ctx.callTool(tool.name, bad.value, kind), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+    notJudgedAfterCrash(recs);
+    todo.forEach(({ tool, bad }, i) => {
+      const rec = recs[i]!;
+      out.push({ item: tool.name, ...gradeInvalid(ctx, rec, bad.description), durationMs: roundTrip(rec.reply), details: { arguments: bad.value } });
+    });
     if (!out.length) {
       const why = kind === 'missing-required' ? 'no callable tool has a required argument' : 'no callable tool has an argument of a definite type';
       return { verdict: 'skip', message: `${why}${plan.skipped.length ? ` (${plan.skipped.length} tools not called: see skippedTools)` : ''}` };

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
+// medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
+//
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay] [--out FILE]
+//
+// Needs dist/ (npm run bench builds it first) and python3. See bench/README.md for what each row means.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'dist/bin/mcp-conform.js');
+const SERVER = join(ROOT, 'bench/fixtures/server.py');
+const RAW = join(ROOT, 'bench/raw-client.mjs');
+const SDK_SERVER = join(ROOT, 'fixtures/servers/sdk-stdio.mjs');
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
+const QUICK = flag('--quick');
+const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay').split(',');
+const OUT = resolve(opt('--out', join(ROOT, 'bench/results.json')));
+const PY = process.env.PYTHON ?? 'python3';
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+if (!existsSync(CLI)) { console.error('bench: dist/ is missing; run `npm run build` first (npm run bench does)'); process.exit(2); }
+const work = mkdtempSync(join(tmpdir(), 'mcp-conform-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const r2 = (x) => Math.round(x * 100) / 100;
+const rows = [];
+function row(group, name, value, unit, target, met, detail = {}) {
+  rows.push({ group, name, value: typeof value === 'number' ? r2(value) : value, unit, target, met, ...detail });
+  const mark = met === undefined ? '  info' : met ? '  met ' : '  NOT met';
+  process.stderr.write(`  ${group.padEnd(10)} ${name.padEnd(48)} ${String(typeof value === 'number' ? r2(value) : value).padStart(10)} ${unit.padEnd(10)} ${target.padEnd(26)}${mark}\n`);
+}
+
+/** Runs a command to its end; resolves { ms, code, stdout, peakKb } (peakKb: largest process of the tree, via /usr/bin/time). */
+function timed(cmd, args, { cwd = ROOT, rss = false } = {}) {
+  return new Promise((res, rej) => {
+    const full = rss && TIME ? [TIME, ['-f', 'MAXRSS_KB=%M', cmd, ...args]] : [cmd, args];
+    const t0 = performance.now();
+    const child = spawn(full[0], full[1], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = ''; let err = '';
+    child.stdout.on('data', (b) => { out += b; });
+    child.stderr.on('data', (b) => { err += b; });
+    let peakKb = 0;
+    let poll;
+    if (rss && !TIME) {
+      // No /usr/bin/time: poll the high-water mark of the process (may miss a peak in its last few ms).
+      poll = setInterval(() => { try { const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8')); if (m) peakKb = Math.max(peakKb, Number(m[1])); } catch { /* gone */ } }, 20);
+    }
+    child.on('error', rej);
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      clearInterval(poll);
+      const m = /MAXRSS_KB=(\d+)/.exec(err);
+      if (m) peakKb = Number(m[1]);
+      res({ ms, code, stdout: out, stderr: err, peakKb });
+    });
+  });
+}
+
+const harnessArgs = (tools, outDir) => [CLI, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--quiet', '--out-dir', outDir];
+
+/** The raw client's script for the same exchange: the harness's own to-server messages, from its report. */
+function scriptFromReport(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const answered = new Set();
+  for (const m of report.messages) if (m.direction === 'from-server' && (m.kind === 'response' || m.kind === 'error') && m.inReplyTo !== undefined) answered.add(m.inReplyTo);
+  const script = [];
+  for (const m of report.messages) {
+    if (m.direction !== 'to-server') continue;
+    const wait = answered.has(m.seq) && m.id !== undefined && m.id !== null && m.kind === 'request' ? m.id : undefined;
+    script.push(wait === undefined ? { raw: m.raw } : { raw: m.raw, wait });
+  }
+  return { script, messages: report.messages.length, requests: script.filter((s) => s.wait !== undefined).length };
+}
+
+async function startup() {
+  const n = QUICK ? 5 : 15;
+  const t = { bare: [], version: [], list: [], help: [] };
+  for (let i = 0; i < n; i++) {
+    t.bare.push((await timed(process.execPath, ['-e', '0'])).ms);
+    t.version.push((await timed(process.execPath, [CLI, '--version'])).ms);
+    t.help.push((await timed(process.execPath, [CLI, '--help'])).ms);
+    t.list.push((await timed(process.execPath, [CLI, 'list'])).ms);
+  }
+  const bare = median(t.bare);
+  row('startup', 'node -e 0 (baseline)', bare, 'ms', '-', undefined);
+  row('startup', 'mcp-conform --version / node -e 0', median(t.version) / bare, '×', '≤ 3×', median(t.version) / bare <= 3, { ms: r2(median(t.version)) });
+  row('startup', 'mcp-conform --help / node -e 0', median(t.help) / bare, '×', '(info)', undefined, { ms: r2(median(t.help)) });
+  row('startup', 'mcp-conform list / node -e 0', median(t.list) / bare, '×', '(info)', undefined, { ms: r2(median(t.list)) });
+}
+
+async function overhead(tools, target, rounds) {
+  const outDir = join(work, `overhead-${tools}`);
+  const warm = await timed(process.execPath, harnessArgs(tools, outDir));
+  if (warm.code !== 0) throw new Error(`the harness run against ${tools} tools exited ${warm.code}: ${warm.stderr.slice(-2000)}`);
+  const { script, requests, messages } = scriptFromReport(join(outDir, 'report.json'));
+  const scriptFile = join(work, `script-${tools}.json`);
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const h = []; const f = [];
+  for (let i = 0; i < rounds; i++) {
+    const a = await timed(process.execPath, harnessArgs(tools, outDir));
+    if (a.code !== 0) throw new Error(`harness exited ${a.code}`);
+    h.push(a.ms);
+    const b = await timed(process.execPath, [RAW, scriptFile, '--', PY, SERVER, String(tools)]);
+    f.push(b.ms);
+  }
+  const ratio = median(h) / median(f);
+  row('overhead', `full run / raw floor, ${tools} tools`, ratio, '×', `≤ ${target}×`, ratio <= target, { harnessMs: r2(median(h)), floorMs: r2(median(f)), roundTrips: requests, messages });
+}
+
+async function scale(sizes, rounds) {
+  const res = {};
+  for (const n of sizes) {
+    const outDir = join(work, `scale-${n}`);
+    const ms = []; const kb = [];
+    for (let i = 0; i < rounds; i++) {
+      const a = await timed(process.execPath, harnessArgs(n, outDir), { rss: true });
+      if (a.code !== 0) throw new Error(`harness run with ${n} tools exited ${a.code}: ${a.stderr.slice(-2000)}`);
+      ms.push(a.ms); kb.push(a.peakKb);
+    }
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8'));
+    res[n] = { ms: median(ms), mb: median(kb) / 1024, messages: report.messages.length, toolCount: report.server.toolCount };
+    row('scale', `${n} tools: time per tool (full run)`, res[n].ms / n, 'ms', '(info)', undefined, { totalMs: r2(res[n].ms), messages: res[n].messages });
+    row('scale', `${n} tools: peak RSS`, res[n].mb, 'MB', n >= 10000 ? '< 300 MB' : '(info)', n >= 10000 ? res[n].mb < 300 : undefined);
+    if (n >= 10000) row('scale', `${n} tools: listed and called, total`, res[n].ms / 1000, 's', '< 15 s', res[n].ms < 15000);
+  }
+  const [lo, hi] = [1000, 10000];
+  if (res[lo] && res[hi]) {
+    const tg = (res[hi].ms / hi) / (res[lo].ms / lo);
+    row('scale', `time per tool growth ${lo}→${hi}`, tg, '×', '≤ 1.25× (1 = linear)', tg <= 1.25);
+    const base = res[100] ?? { mb: 0 };
+    const mg = (res[hi].mb - base.mb) / Math.max(1, res[lo].mb - base.mb);
+    row('scale', `RSS above 100 tools, ${lo}→${hi}`, mg, '×', '≤ 12.5× (10 = linear)', mg <= 12.5);
+  }
+  if (res[5000]) row('scale', '5000 tools: total', res[5000].ms / 1000, 's', '(info)', undefined);
+}
+
+async function validation() {
+  const script = `
+    import { MessageValidator, schemaDocumentFor, PROTOCOL_VERSIONS } from ${JSON.stringify(join(ROOT, 'dist/core/schema/index.js'))};
+    const tool = (i) => ({ name: 'tool_' + i, description: 'A tool', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } });
+    const msgs = [
+      { direction: 'to-server', kind: 'request', method: 'tools/call', json: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search', arguments: { q: 'x', n: 3 } } } },
+      { direction: 'from-server', kind: 'response', method: 'tools/call', json: { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'three results' }] } } },
+      { direction: 'to-server', kind: 'request', method: 'tools/call', json: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } } },
+      { direction: 'from-server', kind: 'response', method: 'tools/call', json: { jsonrpc: '2.0', id: 8, result: { content: [{ type: 'text', text: '3' }], isError: false } } },
+      { direction: 'to-server', kind: 'request', method: 'ping', json: { jsonrpc: '2.0', id: 9, method: 'ping' } },
+      { direction: 'from-server', kind: 'response', method: 'ping', json: { jsonrpc: '2.0', id: 9, result: {} } },
+      { direction: 'from-server', kind: 'notification', method: 'notifications/message', json: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } } },
+      { direction: 'from-server', kind: 'error', method: 'tools/call', json: { jsonrpc: '2.0', id: 10, error: { code: -32602, message: 'Unknown tool: nope' } } },
+      { direction: 'to-server', kind: 'request', method: 'tools/list', json: { jsonrpc: '2.0', id: 11, method: 'tools/list', params: { cursor: 'abc' } } },
+      { direction: 'from-server', kind: 'response', method: 'tools/list', json: { jsonrpc: '2.0', id: 11, result: { tools: [tool(1), tool(2), tool(3)] } } },
+    ];
+    // 2026-07-28 is stateless: every request carries the _meta keys and every result a resultType. Typical
+    // messages of that version have them.
+    const for2026 = (m) => {
+      const json = structuredClone(m.json);
+      if (m.kind === 'request') json.params = { ...(json.params ?? {}), _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
+      if (m.kind === 'response') json.result = { ...json.result, resultType: 'complete' };
+      return { ...m, json };
+    };
+    const out = {};
+    for (const v of PROTOCOL_VERSIONS) {
+      const { version, document } = schemaDocumentFor(v);
+      const t0 = performance.now();
+      const val = new MessageValidator(version, document);
+      const typical = v === '2026-07-28' ? msgs.map(for2026) : msgs;
+      let valid = 0;
+      for (const m of typical) if (val.check(m).valid) valid++;
+      const firstUse = performance.now() - t0;
+      let n = 0; const t1 = performance.now();
+      while (performance.now() - t1 < ${QUICK ? 150 : 400}) { for (let k = 0; k < 100; k++) for (const m of typical) val.check(m); n += 100 * typical.length; }
+      out[v] = { perSecond: n / ((performance.now() - t1) / 1000), firstUseMs: firstUse, version, valid: valid + '/' + msgs.length };
+    }
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const runs = [];
+  for (let i = 0; i < Math.max(3, Math.min(ROUNDS, 5)); i++) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`validation benchmark failed: ${r.stderr}`);
+    runs.push(JSON.parse(r.stdout));
+  }
+  for (const v of Object.keys(runs[0])) {
+    const ps = median(runs.map((x) => x[v].perSecond));
+    row('validation', `${v}: messages/s${runs[0][v].version !== v ? ` (schema ${runs[0][v].version})` : ''}`, Math.round(ps), 'msg/s', '≥ 500000', ps >= 500_000, { validOfTypical: runs[0][v].valid });
+    const first = median(runs.map((x) => x[v].firstUseMs));
+    row('validation', `${v}: schema compilation before the first check`, first, 'ms', '< 50 ms', first < 50);
+  }
+}
+
+async function replay(calls, rounds) {
+  // The workload: initialize, initialized, then `calls` calls of add with distinct arguments, one at a time.
+  const script = [
+    { raw: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }), wait: 0 },
+    { raw: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
+  ];
+  for (let i = 1; i <= calls; i++) script.push({ raw: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add', arguments: { a: i, b: 1 } } }), wait: i });
+  const scriptFile = join(work, 'replay-script.json');
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const cassette = join(work, 'replay.jsonl');
+  // Record the workload once through the proxy, against the SDK server.
+  const rec = await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'record', '--stdio', `${process.execPath} ${SDK_SERVER}`, '--out', cassette]);
+  if (!existsSync(cassette)) throw new Error(`recording failed: ${rec.stderr}`);
+  const sdk = []; const mock = [];
+  for (let i = 0; i < rounds; i++) {
+    const a = JSON.parse((await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, SDK_SERVER])).stdout);
+    const b = JSON.parse((await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'serve', '--cassette', cassette])).stdout);
+    sdk.push(calls / ((a.ms - a.firstMs) / 1000)); mock.push(calls / ((b.ms - b.firstMs) / 1000));
+  }
+  const ratio = median(mock) / median(sdk);
+  row('replay', `mock replay / SDK McpServer, ${calls} calls (msg/s)`, ratio, '×', '≥ 1× (own target)', ratio >= 1, { mockPerSecond: Math.round(median(mock)), sdkPerSecond: Math.round(median(sdk)) });
+}
+
+const t0 = performance.now();
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
+process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}\n`);
+process.stderr.write(`  ${'group'.padEnd(10)} ${'row'.padEnd(48)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'target'.padEnd(26)}\n`);
+if (ONLY.includes('startup')) await startup();
+if (ONLY.includes('overhead')) { await overhead(10, 2, ROUNDS); await overhead(QUICK ? 1000 : 5000, 1.3, Math.max(2, Math.min(ROUNDS, 3))); }
+if (ONLY.includes('scale')) await scale(QUICK ? [100, 1000, 10000] : [100, 1000, 10000], QUICK ? 1 : Math.min(ROUNDS, 3));
+if (ONLY.includes('validation')) await validation();
+if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
+const totalS = (performance.now() - t0) / 1000;
+const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine, totalSeconds: r2(totalS), rows };
+writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');
+const missed = rows.filter((r) => r.met === false);
+process.stdout.write(`\n${'row'.padEnd(58)} ${'value'.padStart(10)} ${'target'.padEnd(26)} met\n`);
+for (const r of rows) process.stdout.write(`${`${r.group}: ${r.name}`.padEnd(58)} ${`${r.value} ${r.unit}`.padStart(12)} ${r.target.padEnd(26)} ${r.met === undefined ? '-' : r.met ? 'yes' : 'NO'}\n`);
+process.stdout.write(`\n${rows.filter((r) => r.met).length} targets met, ${missed.length} not met; ${r2(totalS)} s; written to ${OUT}\n`);

@@ -1,0 +1,53 @@
+// The pieces behind the performance work: the streaming JSON writer gives exactly JSON.stringify's bytes, and
+// pipelined calls keep their order and fall back to one at a time on trouble. (No timings here: see npm run bench.)
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonPieces, writeJsonFile } from '../reports/json.js';
+import { pipelined } from '../core/tools.js';
+
+const samples: unknown[] = [
+  { a: undefined, b: [undefined, () => 1, {}], c: [], d: {}, e: new Date(0), f: { x: { y: { z: [1, { q: 'a\nb' }] } } }, g: null, h: 'é\u2028' },
+  [], {}, 1, 'x', null, [[[[[1]]]]],
+  { messages: Array.from({ length: 50 }, (_, i) => ({ seq: i, raw: `{"id":${i}}`, json: { id: i, nested: { list: [i, 'two', { three: 3 }] } } })) },
+];
+
+describe('report.json written as a stream', () => {
+  it('gives the bytes of JSON.stringify(doc, null, 2)', async () => {
+    for (const s of samples) expect([...jsonPieces(s)].join('')).toBe(JSON.stringify(s, null, 2));
+    const file = join(mkdtempSync(join(tmpdir(), 'mcp-conform-json-')), 'report.json');
+    await writeJsonFile(file, samples[samples.length - 1]);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(samples[samples.length - 1], null, 2) + '\n');
+  });
+});
+
+describe('pipelined', () => {
+  it('keeps results in order, with several in flight', async () => {
+    let inFlight = 0; let most = 0;
+    const out = await pipelined([5, 1, 4, 2, 3, 0, 6, 7, 8, 9], async (n) => {
+      inFlight++; most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, n));
+      inFlight--;
+      return n * 10;
+    }, { window: 4, slowMs: 10_000 });
+    expect(out).toEqual([50, 10, 40, 20, 30, 0, 60, 70, 80, 90]);
+    expect(most).toBe(4);
+  });
+
+  it('goes one at a time for good after a bad result', async () => {
+    let inFlight = 0; const seen: number[] = [];
+    await pipelined([0, 1, 2, 3, 4, 5, 6, 7], async (n) => {
+      inFlight++; seen.push(inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return n;
+    }, { window: 2, slowMs: 10_000, isBad: (n) => n === 1 });
+    // After item 1 comes back bad, nothing runs beside another item.
+    expect(seen.slice(3).every((x) => x === 1)).toBe(true);
+  });
+
+  it('handles no items', async () => {
+    expect(await pipelined([], async () => 1)).toEqual([]);
+  });
+});
