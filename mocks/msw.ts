@@ -8,12 +8,13 @@
  * Notifications and client responses get 202 with no body at all: msw 2.x on Node 20 hangs when a mocked response
  * that has a body is cancelled, and MCP clients (the SDK's StreamableHTTPClientTransport) cancel the body of every
  * 202. GET answers 405 (no standalone server stream), DELETE ends the session.
- * The legacy HTTP+SSE transport is not offered here: msw's `sse()` needs a global EventSource, which Node 20 lacks.
+ * The legacy HTTP+SSE transport: `mcpSseHandlers('http://mcp.test/sse', …)` (plain handlers with a streamed body; msw's
+ * `sse()`, which needs a global EventSource that Node 20 lacks, is not used).
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockSource } from './engine.js';
 import { FixtureSource, type Fixture } from './fixture.js';
-import { StreamableHttpMock, type HttpMockOptions, type PlainResponse } from './http.js';
+import { SseMock, StreamableHttpMock, type HttpMockOptions, type PlainResponse } from './http.js';
 import { ReplaySource } from './replay.js';
 import type { Cassette } from './cassette.js';
 
@@ -37,6 +38,41 @@ function sourceOf(o: McpHandlerOptions): MockSource {
 function toResponse(r: PlainResponse): Response {
   // null body for 202 (and every other bodiless answer): see the note at the top.
   return new HttpResponse(r.body ?? null, { status: r.status, headers: r.headers });
+}
+
+/**
+ * Handlers for the legacy HTTP+SSE transport (protocol 2024-11-05): GET `url` opens the event stream (an `endpoint`
+ * event first), POST `messageUrl` (default: /message on the same origin) carries client messages, answered 202 with
+ * no body; answers come as `message` events. Plain `http` handlers with a streamed body: msw's `sse()` is not needed
+ * (it wants a global EventSource, which Node 20 lacks), and clients that read SSE through fetch (the SDK's
+ * SSEClientTransport, via the `eventsource` package) are served. Each call makes an independent mock server.
+ */
+export function mcpSseHandlers(url: string, options: McpHandlerOptions & { messageUrl?: string }): HttpHandler[] {
+  const messageUrl = new URL(options.messageUrl ?? '/message', url);
+  const mock = new SseMock(sourceOf(options), { ...options, messagePath: messageUrl.pathname });
+  const encoder = new TextEncoder();
+  const plain = (request: Request, body: string) => ({ method: request.method, url: new URL(request.url), header: (n: string) => request.headers.get(n) ?? undefined, body });
+  const open = ({ request }: { request: Request }) => {
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let closed = false;
+    const early: string[] = [];
+    const r = mock.open(plain(request, ''), (chunk) => {
+      if (closed) return;
+      if (!controller) { early.push(chunk); return; }
+      try { controller.enqueue(encoder.encode(chunk)); } catch { closed = true; }
+    });
+    if (r.status !== 200 || !r.sessionId) return new HttpResponse(null, { status: r.status, headers: r.headers });
+    const id = r.sessionId;
+    const end = () => { if (!closed) { closed = true; mock.closeStream(id); try { controller?.close(); } catch { /* already closed */ } } };
+    request.signal?.addEventListener('abort', end, { once: true });
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) { controller = c; for (const e of early.splice(0)) c.enqueue(encoder.encode(e)); },
+      cancel() { closed = true; mock.closeStream(id); },
+    });
+    return new HttpResponse(stream, { status: 200, headers: r.headers });
+  };
+  const post = async ({ request }: { request: Request }) => toResponse(await mock.post(plain(request, await request.text())));
+  return [http.get(url, open), http.post(messageUrl.href, post)];
 }
 
 /** Handlers for one MCP endpoint (POST, GET, DELETE at `url`). Each call makes an independent mock server. */

@@ -9,7 +9,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mcpHandlers } from '../mocks/msw.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { mcpHandlers, mcpSseHandlers } from '../mocks/msw.js';
 import { parseCassette } from '../mocks/cassette.js';
 
 const ROOT = resolve(__dirname, '..');
@@ -31,6 +32,8 @@ const CASSETTE = [
 const server = setupServer(
   ...mcpHandlers('http://mcp.test/mcp', { cassette: parseCassette(CASSETTE, 'weather.jsonl') }),
   ...mcpHandlers('http://fixture.test/mcp', { fixture: join(ROOT, 'fixtures/mocks/calc.yaml') }),
+  ...mcpSseHandlers('http://legacy.test/sse', { cassette: parseCassette(CASSETTE, 'weather.jsonl') }),
+  ...mcpSseHandlers('http://legacy-fixture.test/sse', { fixture: join(ROOT, 'fixtures/mocks/calc.yaml') }),
 );
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -65,6 +68,30 @@ describe('mcpHandlers with msw (no network)', () => {
     for (let i = 0; i < 20; i++) await bounded(client.sendRootsListChanged(), 2000);
     expect(await bounded(client.callTool({ name: 'add', arguments: { a: 1, b: 1 } }))).toMatchObject({ content: [{ type: 'text', text: '2' }] });
     await bounded(client.close());
+  });
+
+  it('legacy HTTP+SSE (mcpSseHandlers): the SDK client over SSEClientTransport, replay and fixture, no hang', async () => {
+    const client = new Client({ name: 'app-under-test', version: '0.1.0' });
+    const logs: unknown[] = [];
+    await bounded(client.connect(new SSEClientTransport(new URL('http://legacy.test/sse'))));
+    client.fallbackNotificationHandler = async (n) => { logs.push(n); };
+    expect(client.getServerVersion()).toEqual({ name: 'weather', version: '2.0.0' });
+    expect((await bounded(client.listTools())).tools[0]!.name).toBe('forecast');
+    const progress: unknown[] = [];
+    const r = await bounded(client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } }, undefined, { onprogress: (p) => progress.push(p) }));
+    expect(r.content).toEqual([{ type: 'text', text: 'Oslo: snow, -3 °C' }]);
+    expect(progress).toEqual([{ progress: 1, total: 1 }]);
+    expect(logs).toEqual([{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'looked up Oslo' } }]);
+    await expect(bounded(client.callTool({ name: 'forecast', arguments: { city: 'Bergen' } }))).rejects.toThrow(/replay miss \(different\)/);
+    await bounded(client.close());
+    // A second client gets a fresh session (and the first stream's close did not hang anything).
+    for (let i = 0; i < 3; i++) {
+      const c = new Client({ name: 'app-under-test', version: '0.1.0' }, { capabilities: { roots: { listChanged: true } } });
+      await bounded(c.connect(new SSEClientTransport(new URL('http://legacy-fixture.test/sse'))));
+      for (let j = 0; j < 5; j++) await bounded(c.sendRootsListChanged(), 2000);
+      expect(await bounded(c.callTool({ name: 'add', arguments: { a: 1, b: 1 } }))).toMatchObject({ content: [{ type: 'text', text: '2' }] });
+      await bounded(c.close());
+    }
   });
 
   it('the package exports ./msw', () => {
