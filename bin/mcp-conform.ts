@@ -3,13 +3,11 @@
  * The command line: `run` tests a server, `list` prints the case catalogue. Heavy modules are imported inside the
  * handlers so that --help and --version stay fast.
  */
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { Argv } from 'yargs';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
 import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
-import * as mockCli from '../mocks/cli.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -44,7 +42,9 @@ function runOptions(y: Argv) {
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
-    .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: offer 2025-11-25 and accept what the server answers)' })
+    .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: server/discover for 2026-07-28, else initialize offering 2025-11-25, accepting any published version the server answers)' })
+    .option('all-versions', { type: 'boolean', describe: 'Run the suites once per published protocol version (a fresh server each); report.json gets a matrix, the console a version × suite table' })
+    .option('schema', { type: 'string', describe: 'Validate messages with this JSON Schema file instead of the built-in schema of the version in force (dialect from its $schema)' })
     .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long each shutdown step waits for the server to exit (ms)' })
     .option('max-duration', { type: 'number', default: 600000, describe: 'Bound on the whole run (ms): when it runs out, the remaining cases are skipped, the server is stopped and the report written (exit 1)' })
     .option('max-message-bytes', { type: 'number', default: 64 * 1024 * 1024, describe: 'Longest message accepted from the server (bytes); a longer one is cut there and reported' })
@@ -137,13 +137,20 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
     }
   }
 
-  const { runConformance } = await import('../core/run.js');
+  let schema: RunOptions['schema'];
+  if (argv.schema !== undefined) {
+    const { loadSchemaFile, InputError } = await import('../core/validate-log.js');
+    try { schema = loadSchemaFile(resolve(String(argv.schema))); } catch (e) { throw e instanceof InputError ? new UsageError(e.message) : e; }
+  }
+  if (argv['all-versions'] === true && argv['protocol-version'] !== undefined) throw new UsageError('--all-versions tries every version: leave out --protocol-version');
+  const { runConformance, runAllVersions } = await import('../core/run.js');
   const { ALL_SUITES } = await import('../suites/index.js');
   const { endOwnedOnSignals } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
-  const report = await runConformance({
+  const run = argv['all-versions'] === true ? runAllVersions : runConformance;
+  const report = await run({
     target: via === 'stdio'
       ? { transport: 'stdio', command: String(argv.stdio), argv: words, cwd, env }
       : {
@@ -165,6 +172,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
     maxMessageBytes,
     signal: interrupt.signal,
     onSuite: hooks.onSuite,
+    schema,
   });
   if (interrupt.signal.aborted) report.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
   return report;
@@ -201,12 +209,33 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     }
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
-  return finishRuns(reports, output, {
+  const code = await finishRuns(reports, output, {
     stdout: (s) => write(process.stdout, s),
     stderr: (s) => write(process.stderr, s),
     env: process.env,
     color: useColor(process.stdout),
   });
+  if (!output.quiet && reports.some((r) => r.matrix)) {
+    const { matrixTable } = await import('../core/negotiate.js');
+    for (const r of reports) if (r.matrix) await write(process.stdout, `\n${reports.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
+  }
+  return code;
+}
+
+/** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */
+async function validateCommand(argv: Record<string, unknown>): Promise<number> {
+  const { resolve } = await import('node:path');
+  const { validateLog, validationText, loadSchemaFile, InputError } = await import('../core/validate-log.js');
+  try {
+    const schema = argv.schema !== undefined ? loadSchemaFile(resolve(String(argv.schema))) : undefined;
+    const v = await validateLog(String(argv.file), { protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined, schema });
+    if (argv.format === 'json') await write(process.stdout, JSON.stringify(v, null, 2) + '\n');
+    else if (!argv.quiet) await write(process.stdout, validationText(v));
+    return v.invalid ? 1 : 0;
+  } catch (e) {
+    if (e instanceof InputError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
@@ -242,6 +271,13 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
 }
 
 export async function main(args: string[]): Promise<number> {
+  // --version loads nothing else: it is what CI scripts call to check the tool is there.
+  if (args.length === 1 && args[0] === '--version') {
+    await write(process.stdout, `${VERSION}\n`);
+    return 0;
+  }
+  const { default: yargs } = await import('yargs');
+  const mockCli = await import('../mocks/cli.js');
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
@@ -251,10 +287,18 @@ export async function main(args: string[]): Promise<number> {
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' }), async (a) => { code = await listCommand(a); })
+    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette) against a protocol version, offline', (y) => y
+      .positional('file', { type: 'string', demandOption: true, describe: 'report.json or cassette (.jsonl)' })
+      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
+      .option('schema', { type: 'string', describe: 'Check against this JSON Schema file instead of the built-in one' })
+      .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
+      .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
+      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, serve, record or check-secrets')
+    .demandCommand(1, 'Name a command: run, list, validate, serve, record or check-secrets')
     .strict()
     .version(VERSION)
     .help()
@@ -288,7 +332,7 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 
-main(hideBin(process.argv)).then(
+main(process.argv.slice(2)).then( // what yargs' hideBin gives under node
   (code) => { process.exitCode = code; setTimeout(() => process.exit(code), 50).unref(); },
   (e) => { process.stderr.write(`mcp-conform: internal error: ${(e as Error).stack ?? String(e)}\n`); process.exit(3); },
 );
