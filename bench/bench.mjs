@@ -15,7 +15,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist/bin/mcp-conform.js');
 const SERVER = join(ROOT, 'bench/fixtures/server.py');
 const RAW = join(ROOT, 'bench/raw-client.mjs');
+const HTTP_CLIENT = join(ROOT, 'bench/http-client.mjs');
 const SDK_SERVER = join(ROOT, 'fixtures/servers/sdk-stdio.mjs');
+const SDK_HTTP_SERVER = join(ROOT, 'fixtures/servers/sdk-http.mjs');
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -29,7 +31,11 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 if (!existsSync(CLI)) { console.error('bench: dist/ is missing; run `npm run build` first (npm run bench does)'); process.exit(2); }
 const work = mkdtempSync(join(tmpdir(), 'mcp-conform-bench-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+/** Process groups started with a bound (timed … timeoutMs, startHttpServer): ended on exit and on SIGINT/SIGTERM. */
+const groups = new Set();
+const killGroup = (pid, sig = 'SIGKILL') => { try { process.kill(-pid, sig); } catch { /* gone */ } };
+process.on('exit', () => { for (const g of groups) killGroup(g); rmSync(work, { recursive: true, force: true }); });
+for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => process.exit(130));
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const r2 = (x) => Math.round(x * 100) / 100;
@@ -40,12 +46,21 @@ function row(group, name, value, unit, target, met, detail = {}) {
   process.stderr.write(`  ${group.padEnd(10)} ${name.padEnd(48)} ${String(typeof value === 'number' ? r2(value) : value).padStart(10)} ${unit.padEnd(10)} ${target.padEnd(26)}${mark}\n`);
 }
 
-/** Runs a command to its end; resolves { ms, code, stdout, peakKb } (peakKb: largest process of the tree, via /usr/bin/time). */
-function timed(cmd, args, { cwd = ROOT, rss = false } = {}) {
+/**
+ * Runs a command to its end; resolves { ms, code, stdout, peakKb } (peakKb: largest process of the tree, via /usr/bin/time).
+ * With timeoutMs: the command runs in a process group of its own, killed whole (SIGKILL) at the deadline (a rejection)
+ * and swept when the command exits (nothing it started outlives it).
+ */
+function timed(cmd, args, { cwd = ROOT, rss = false, timeoutMs } = {}) {
   return new Promise((res, rej) => {
     const full = rss && TIME ? [TIME, ['-f', 'MAXRSS_KB=%M', cmd, ...args]] : [cmd, args];
     const t0 = performance.now();
-    const child = spawn(full[0], full[1], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(full[0], full[1], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: timeoutMs !== undefined });
+    let limit;
+    if (timeoutMs !== undefined && child.pid) {
+      groups.add(child.pid);
+      limit = setTimeout(() => { killGroup(child.pid); rej(new Error(`${[cmd, ...args].join(' ').slice(0, 300)}: not done in ${timeoutMs} ms, killed`)); }, timeoutMs);
+    }
     let out = ''; let err = '';
     child.stdout.on('data', (b) => { out += b; });
     child.stderr.on('data', (b) => { err += b; });
@@ -59,6 +74,7 @@ function timed(cmd, args, { cwd = ROOT, rss = false } = {}) {
     child.on('exit', (code) => {
       const ms = performance.now() - t0;
       clearInterval(poll);
+      if (limit) { clearTimeout(limit); killGroup(child.pid); groups.delete(child.pid); }
       const m = /MAXRSS_KB=(\d+)/.exec(err);
       if (m) peakKb = Number(m[1]);
       res({ ms, code, stdout: out, stderr: err, peakKb });
@@ -197,8 +213,36 @@ async function validation() {
   }
 }
 
+/** Starts an HTTP server that prints "listening <port>" (fixtures/servers/sdk-http.mjs) in a process group of its own; resolves { url, stop }. */
+function startHttpServer(cmd, args, waitMs = 20_000) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    groups.add(child.pid);
+    const exited = new Promise((r) => child.once('exit', r));
+    const stop = async () => {
+      killGroup(child.pid, 'SIGTERM');
+      const t = setTimeout(() => killGroup(child.pid), 5_000);
+      await exited;
+      clearTimeout(t);
+      killGroup(child.pid);
+      groups.delete(child.pid);
+    };
+    let out = '';
+    const t = setTimeout(() => { void stop(); reject(new Error(`${cmd} ${args.join(' ')}: no "listening <port>" in ${waitMs} ms: ${out.slice(-1000)}`)); }, waitMs);
+    const look = (b) => {
+      out += b;
+      const m = /listening (\d+)/.exec(out);
+      if (m) { clearTimeout(t); resolve({ url: `http://127.0.0.1:${m[1]}/mcp`, stop }); }
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.once('exit', (code) => { clearTimeout(t); reject(new Error(`${cmd} ${args.join(' ')} exited (${code}): ${out.slice(-1000)}`)); });
+  });
+}
+
 async function replay(calls, rounds) {
-  // The workload: initialize, initialized, then `calls` calls of add with distinct arguments, one at a time.
+  // The workload: initialize, initialized, then `calls` calls of add with distinct arguments, one at a time; the same
+  // script over stdio (bench/raw-client.mjs) and over Streamable HTTP (bench/http-client.mjs).
   const script = [
     { raw: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }), wait: 0 },
     { raw: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
@@ -206,18 +250,37 @@ async function replay(calls, rounds) {
   for (let i = 1; i <= calls; i++) script.push({ raw: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'add', arguments: { a: i, b: 1 } } }), wait: i });
   const scriptFile = join(work, 'replay-script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
+  const timeoutMs = 120_000;
+  const parse = (r, what) => {
+    if (r.code !== 0) throw new Error(`${what} exited ${r.code}: ${r.stderr.slice(-2000)}`);
+    return JSON.parse(r.stdout);
+  };
   const cassette = join(work, 'replay.jsonl');
-  // Record the workload once through the proxy, against the SDK server.
-  const rec = await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'record', '--stdio', `${process.execPath} ${SDK_SERVER}`, '--out', cassette]);
+  // Record the workload once through the proxy, against the SDK server: over stdio…
+  const rec = await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'record', '--stdio', `${process.execPath} ${SDK_SERVER}`, '--out', cassette], { timeoutMs });
   if (!existsSync(cassette)) throw new Error(`recording failed: ${rec.stderr}`);
-  const sdk = []; const mock = [];
+  // …and over Streamable HTTP (`record --http URL --listen-http 0`), against the SDK's HTTP server, the HTTP baseline.
+  const httpCassette = join(work, 'replay-http.jsonl');
+  const upstream = await startHttpServer(process.execPath, [SDK_HTTP_SERVER, 'stateful', '0']);
+  try {
+    parse(await timed(process.execPath, [HTTP_CLIENT, scriptFile, '--', process.execPath, CLI, 'record', '--http', upstream.url, '--listen-http', '0', '--out', httpCassette], { timeoutMs }), 'the HTTP recording');
+  } finally { await upstream.stop(); }
+  if (!existsSync(httpCassette)) throw new Error('the HTTP recording wrote no cassette');
+  const sdk = []; const mock = []; const sdkHttp = []; const mockHttp = [];
   for (let i = 0; i < rounds; i++) {
-    const a = JSON.parse((await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, SDK_SERVER])).stdout);
-    const b = JSON.parse((await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'serve', '--cassette', cassette])).stdout);
+    const a = parse(await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, SDK_SERVER], { timeoutMs }), 'the SDK stdio run');
+    const b = parse(await timed(process.execPath, [RAW, scriptFile, '--', process.execPath, CLI, 'serve', '--cassette', cassette], { timeoutMs }), 'the stdio replay');
     sdk.push(calls / ((a.ms - a.firstMs) / 1000)); mock.push(calls / ((b.ms - b.firstMs) / 1000));
+    const c = parse(await timed(process.execPath, [HTTP_CLIENT, scriptFile, '--', process.execPath, SDK_HTTP_SERVER, 'stateful', '0'], { timeoutMs }), 'the SDK HTTP run');
+    const d = parse(await timed(process.execPath, [HTTP_CLIENT, scriptFile, '--', process.execPath, CLI, 'serve', '--cassette', httpCassette, '--http', '0'], { timeoutMs }), 'the HTTP replay');
+    sdkHttp.push(calls / (c.steadyMs / 1000)); mockHttp.push(calls / (d.steadyMs / 1000));
   }
   const ratio = median(mock) / median(sdk);
-  row('replay', `mock replay / SDK McpServer, ${calls} calls (msg/s)`, ratio, '×', '≥ 1× (own target)', ratio >= 1, { mockPerSecond: Math.round(median(mock)), sdkPerSecond: Math.round(median(sdk)) });
+  row('replay', `stdio: mock replay / SDK McpServer, ${calls} calls`, ratio, '×', '≥ 1× (own target)', ratio >= 1, { mockPerSecond: Math.round(median(mock)), sdkPerSecond: Math.round(median(sdk)) });
+  const ratioHttp = median(mockHttp) / median(sdkHttp);
+  row('replay', `HTTP: mock replay / SDK McpServer, ${calls} calls`, ratioHttp, '×', '≥ 1× (own target)', ratioHttp >= 1, { mockPerSecond: Math.round(median(mockHttp)), sdkPerSecond: Math.round(median(sdkHttp)) });
+  row('replay', 'stdio: mock / SDK McpServer (calls/s)', `${Math.round(median(mock))} / ${Math.round(median(sdk))}`, 'calls/s', '(info)', undefined);
+  row('replay', 'HTTP: mock / SDK McpServer (calls/s)', `${Math.round(median(mockHttp))} / ${Math.round(median(sdkHttp))}`, 'calls/s', '(info)', undefined);
 }
 
 const t0 = performance.now();
