@@ -90,6 +90,13 @@ describe('planning runs from config and flags', () => {
     expect(plan.shared.reporter).toEqual(['junit']);
   });
 
+  it('allVersions and schema in a config become --all-versions and --schema (the path relative to the config file)', () => {
+    const d = mkdtempSync(join(tmpdir(), 'mcp-conform-config-'));
+    writeFileSync(join(d, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ stdio: 'python3 a.py', allVersions: true }], schema: 'draft.json' }));
+    const plan = planRuns({ ...DEFAULTS }, ['run'], d);
+    expect(plan.targets[0]!.argv).toMatchObject({ 'all-versions': true, schema: join(d, 'draft.json') });
+  });
+
   it('a flag default does not override the config (only flags actually given do)', () => {
     const d = setup();
     const plan = planRuns({ ...DEFAULTS }, ['run'], d);
