@@ -129,7 +129,7 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette'; v
     return {
       format: 'cassette',
       version: c.header.protocolVersion,
-      messages: c.messages.map((m) => ({ direction: m.dir, ...('message' in m ? { json: m.message } : {}), raw: m.raw })),
+      messages: c.messages.map((m) => ({ direction: m.dir, ...('message' in m ? { json: m.message } : {}), raw: m.raw, ...(m.probe ? { expectedInvalid: m.probe } : {}) })),
     };
   } catch (e) {
     if (e instanceof MockInputError) throw new InputError(`validate: ${file} is neither a report.json nor a cassette: ${e.message}`);

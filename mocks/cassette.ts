@@ -42,6 +42,8 @@ export interface CassetteMessage {
   conn?: number;
   /** Over HTTP: the exchange that carried it and, for SSE streams, the event name and id (order is line order). */
   http?: { exchange?: number; method?: string; sseEvent?: string; sseId?: string; status?: number };
+  /** Set on a message the harness sent malformed on purpose (a probe of `run --record`): why. `validate` does not count its violations. */
+  probe?: string;
 }
 
 export interface Cassette {
@@ -138,7 +140,7 @@ export function cassetteFromReport(report: Report, redactor?: Redactor): Cassett
   const transport = (report.target.transport === 'stdio' || report.target.transport === 'sse' ? report.target.transport : 'streamable-http') as CassetteHeader['transport'];
   const messages = (report.messages as LoggedMessage[]).map((m) => {
     const http = m.http ? { exchange: m.http.exchange, method: m.http.method, status: m.http.status, ...(m.http.sseEvent ? { sseEvent: m.http.sseEvent, sseId: m.http.sseId } : {}) } : undefined;
-    return messageLine(m.direction, m.t, m.raw, redactor, http ? { http } : {});
+    return messageLine(m.direction, m.t, m.raw, redactor, { ...(http ? { http } : {}), ...(m.schema.expectedInvalid ? { probe: m.schema.expectedInvalid } : {}) });
   });
   const header = newHeader('run', transport, redactor);
   header.recordedAt = report.startedAt;

@@ -60,6 +60,17 @@ describe('validate', () => {
     expect(r.stdout).toMatch(/tools\/call .*CallToolResult\): \/result\/content\/0 missing required property "text"/);
   });
 
+  it('a cassette of a full run: the probes malformed on purpose are marked and do not count (exit 0)', async () => {
+    const file = join(dir, 'full.cassette.jsonl');
+    const r = await run(py('calc.py'), ['--record', file]);
+    expect(r.code).toBe(0);
+    const probes = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.probe);
+    expect(probes.length).toBeGreaterThanOrEqual(3);
+    const v = await cli(['validate', file]);
+    expect(v.code, v.stdout).toBe(0);
+    expect(v.stdout).toMatch(/malformed on purpose/);
+  });
+
   it('icons that are not an array: a violation in 2025-11-25, not in 2025-06-18 (no icons there)', async () => {
     const lines = readFileSync(cassetteFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const list = lines.find((l) => l.dir === 'from-server' && Array.isArray(l.message?.result?.tools));
