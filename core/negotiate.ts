@@ -109,7 +109,10 @@ function newestStatefulIn(list: unknown): ProtocolVersion | undefined {
   return known.sort().at(-1);
 }
 
-/** Point an HTTP transport at a version (2026-07-28 puts it and Mcp-Method on every POST); stdio has nothing to set. */
+/**
+ * Point an HTTP transport at a version (2026-07-28 puts it and Mcp-Method on every POST); stdio has nothing to set.
+ * --url's DetectingTransport forwards the version to the transport it found.
+ */
 function setTransportVersion(t: Transport, v: string | undefined): void {
   if (t.kind === 'streamable-http' && 'protocolVersion' in t) (t as { protocolVersion?: string }).protocolVersion = v;
 }
@@ -234,6 +237,11 @@ export interface MatrixEntry {
   protocolVersion: ProtocolVersion;
   /** The server spoke this version when it was asked to (the handshake agreed on it). */
   accepted: boolean;
+  /**
+   * false: the version was not tested, because the run was stopped (--max-duration, which bounds all versions
+   * together, or an interrupt) before its handshake decided, or before it started (reason says which).
+   */
+  tested?: false;
   /** Why not, when not accepted. */
   reason?: string;
   summary: Summary;
@@ -251,7 +259,7 @@ export function matrixTable(matrix: MatrixEntry[]): string {
   const suiteIds: string[] = [];
   for (const m of matrix) for (const s of m.suites) if (!suiteIds.includes(s.id)) suiteIds.push(s.id);
   const cell = (m: MatrixEntry, id: string): string => {
-    if (!m.accepted) return '—';
+    if (!m.accepted || m.tested === false) return '—';
     const s = m.suites.find((x) => x.id === id);
     if (!s) return '';
     if (s.fail) return `${s.fail} fail`;
@@ -260,10 +268,10 @@ export function matrixTable(matrix: MatrixEntry[]): string {
     return 'skip';
   };
   const head = ['version', 'accepted', ...suiteIds];
-  const rows = matrix.map((m) => [m.protocolVersion, m.accepted ? 'yes' : 'no', ...suiteIds.map((id) => cell(m, id))]);
+  const rows = matrix.map((m) => [m.protocolVersion, m.tested === false ? 'not tested' : m.accepted ? 'yes' : 'no', ...suiteIds.map((id) => cell(m, id))]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const notes = matrix.filter((m) => !m.accepted && m.reason).map((m) => `  ${m.protocolVersion}: not accepted: ${m.reason}`);
+  const notes = matrix.filter((m) => !m.accepted && m.reason).map((m) => `  ${m.protocolVersion}: ${m.tested === false ? 'not tested' : 'not accepted'}: ${m.reason}`);
   return ['Version matrix (--all-versions):', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...notes, ''].join('\n');
 }
 

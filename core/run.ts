@@ -67,15 +67,38 @@ interface RunGuard {
   /** Sessions opened besides the main one (CaseContext.openSession). */
   extras: { close(): Promise<void> }[];
   dispose(): void;
+  /** --all-versions: one bound for all the runs (performance.now() time it ends at, and the bound as given). */
+  bound?: { at: number; ms: number };
+  /** Set when the run was stopped (time bound or signal): why. */
+  stopped?: string;
 }
 
+/** Close a transport once: every later call (restart, end of run, internal error) waits for the same shutdown. */
+const closings = new WeakMap<Transport, Promise<void>>();
+function closeOnce(t: Transport): Promise<void> {
+  let p = closings.get(t);
+  if (!p) {
+    p = t.close();
+    closings.set(t, p);
+  }
+  return p;
+}
+
+/** Reports of runs that were stopped (time bound or signal), with why: --all-versions tells them apart. */
+const stoppedRuns = new WeakMap<Report, string>();
+
 export async function runConformance(opts: RunOptions): Promise<Report> {
-  const guard: RunGuard = { transports: [], extras: [], dispose() {} };
+  return runWithGuard(opts, { transports: [], extras: [], dispose() {} });
+}
+
+async function runWithGuard(opts: RunOptions, guard: RunGuard): Promise<Report> {
   try {
-    return await runGuarded(opts, guard);
+    const report = await runGuarded(opts, guard);
+    if (guard.stopped) stoppedRuns.set(report, guard.stopped);
+    return report;
   } catch (e) {
     // An internal error: whatever it interrupted, end every server this run started before passing it on.
-    await Promise.all([...guard.extras.map((x) => x.close()), ...guard.transports.map((t) => t.close())].map((p) => p.catch(() => undefined)));
+    await Promise.all([...guard.extras.map((x) => x.close()), ...guard.transports.map((t) => closeOnce(t))].map((p) => p.catch(() => undefined)));
     throw e;
   } finally {
     guard.dispose();
@@ -117,11 +140,12 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const halt = (why: string) => {
     if (stopWhy) return;
     stopWhy = why;
+    guard.stopped = why;
     onStop();
     session.abandon(`not finished: ${why}`);
   };
-  const maxMs = opts.maxDurationMs ?? 600_000;
-  const deadline = setTimeout(() => halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), maxMs);
+  const maxMs = guard.bound?.ms ?? opts.maxDurationMs ?? 600_000;
+  const deadline = setTimeout(() => halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), guard.bound ? Math.max(0, guard.bound.at - performance.now()) : maxMs);
   const onAbort = () => halt(abortReason(opts.signal!));
   if (opts.signal?.aborted) onAbort();
   else opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -130,10 +154,15 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     p.catch(() => undefined); // a promise that loses the race must not become an unhandled rejection
     return Promise.race([p, stopped]);
   };
-  /** Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). */
+  /**
+   * Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). With --start
+   * the server first gets its --start-timeout to accept connections, then --timeout for the rest.
+   */
+  const startSpec = opts.target.transport !== 'stdio' ? opts.target.start : undefined;
+  const connectMs = startSpec ? (startSpec.timeoutMs ?? 15_000) + timeoutMs : timeoutMs;
   const connect = async (t: Transport) => {
     let startTimer: NodeJS.Timeout | undefined;
-    const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${timeoutMs} ms`)), timeoutMs); });
+    const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${connectMs} ms${startSpec ? ' (--start-timeout + --timeout)' : ''}`)), connectMs); });
     try {
       await untilStopped(Promise.race([t.start(), startBound]));
     } finally {
@@ -153,13 +182,17 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       const n = await untilStopped(negotiate({
         session, transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
         restart: async () => {
+          // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
+          if (stopWhy) throw new RunStopped(stopWhy);
           // The first server is ended (its log stays out of the report: the negotiation step describes it).
           session.abandon('restarted after server/discover');
-          await transport.close().catch(() => undefined);
+          await closeOnce(transport).catch(() => undefined);
+          if (stopWhy) throw new RunStopped(stopWhy);
           transport = makeTransport(opts.target, transportOptions);
           guard.transports.push(transport);
           session = new Session(transport, { timeoutMs, clientCapabilities: {} });
           await connect(transport);
+          if (stopWhy) throw new RunStopped(stopWhy);
           return { session, transport };
         },
       }));
@@ -191,7 +224,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       s.heartbeatMethod = 'server/discover';
     }
     let closing: Promise<void> | undefined;
-    const handle = { session: s, transport: t, close: () => (closing ??= t.close().catch(() => undefined)) };
+    const handle = { session: s, transport: t, close: () => (closing ??= closeOnce(t).catch(() => undefined)) };
     guard.extras.push(handle);
     await untilStopped(t.start());
     return handle;
@@ -260,7 +293,12 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   await phaseRun('session');
   session.abandon('the run ended');
   await Promise.all(guard.extras.map((x) => x.close()));
-  await transport.close();
+  // Every server the run started is ended: the one in force (the report describes it), and any other (a first
+  // server a stopped negotiation restart was still ending, a connection still being made when the run stopped).
+  const ending = transport;
+  const others = guard.transports.filter((t) => t !== ending).map((t) => closeOnce(t).catch(() => undefined));
+  await closeOnce(ending);
+  await Promise.all(others);
   aborted ??= stopWhy;
   await phaseRun('after-shutdown');
 
@@ -290,8 +328,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       instructions: str(r.instructions),
       toolCount: listing?.tools.length,
     },
-    target: targetInfo(opts.target, transport),
-    process: transport.processInfo() ?? { stderr: [] },
+    target: targetInfo(opts.target, ending),
+    process: ending.processInfo() ?? { stderr: [] },
     options: {
       protocolVersionOffered: init.offered,
       protocolVersionInForce: version,
@@ -308,7 +346,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     suites,
     messages: session.log,
     ...(session.dropped.messages ? { droppedMessages: session.dropped } : {}),
-    ...(transport.httpExchanges ? { http: { exchanges: transport.httpExchanges() } } : {}),
+    ...(ending.httpExchanges ? { http: { exchanges: ending.httpExchanges() } } : {}),
     ...(init.negotiation ? { negotiation: init.negotiation } : {}),
   };
   if (aborted && report.exitCode === 0) report.exitCode = 1;
@@ -333,29 +371,42 @@ function makeValidator(v: ProtocolVersion, custom?: RunOptions['schema']): Messa
 /**
  * --all-versions: one full run per published version, each forced to that version on a fresh server (process or
  * HTTP session). The report returned is the run of the newest version the server accepted (else the last one tried),
- * with `matrix` listing every version tried; its exit code is 1 when an accepted version has a failing case, or when
- * the server accepted none.
+ * with `matrix` listing every version; its exit code is 1 when an accepted version has a failing case, when the
+ * server accepted none, or when the runs were stopped. --max-duration bounds all the runs together: a version whose
+ * handshake the bound (or an interrupt) cut short, or that never started, is "not tested" (`tested: false`).
  */
 export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolVersion, r: Report) => void): Promise<Report> {
   const matrix: MatrixEntry[] = [];
   let main: Report | undefined;
   let mainAccepted = false;
+  const ms = opts.maxDurationMs ?? 600_000;
+  const bound = { at: performance.now() + ms, ms };
+  let stopped: string | undefined;
   for (const v of PROTOCOL_VERSIONS) {
-    if (opts.signal?.aborted) break;
-    const r = await runConformance({ ...opts, protocolVersion: v });
+    if (!stopped && opts.signal?.aborted) stopped = abortReason(opts.signal);
+    if (!stopped && performance.now() >= bound.at) stopped = `the run reached its time limit of ${ms} ms (--max-duration)`;
+    if (stopped) {
+      matrix.push({ protocolVersion: v, accepted: false, tested: false, reason: `not run: ${stopped}`, summary: summarize([], []), suites: [] });
+      continue;
+    }
+    const r = await runWithGuard({ ...opts, protocolVersion: v }, { transports: [], extras: [], dispose() {}, bound });
+    const cut = stoppedRuns.get(r);
+    if (cut) stopped = cut;
     // Accepted: the handshake succeeded and agreed on v (a counter-offer of another version is a refusal of v).
     const n = r.negotiation;
     const accepted = !!n && n.handshake !== 'none' && n.version === v && r.options.protocolVersionInForce === v;
-    const reason = accepted ? undefined : r.negotiation?.steps.at(-1)?.message ?? r.aborted ?? 'no handshake';
-    matrix.push({ protocolVersion: v, accepted, ...(reason ? { reason } : {}), summary: r.summary, suites: r.suites.map(suiteCounts) });
+    // Stopped before the handshake decided: nothing is known about v.
+    const untested = !accepted && !!cut && r.aborted === cut;
+    const reason = accepted ? undefined : untested ? `cut short: ${cut}` : r.negotiation?.steps.at(-1)?.message ?? r.aborted ?? 'no handshake';
+    matrix.push({ protocolVersion: v, accepted, ...(untested ? { tested: false } : {}), ...(reason ? { reason } : {}), summary: r.summary, suites: r.suites.map(suiteCounts) });
     if (accepted || !mainAccepted) { main = r; mainAccepted = accepted; }
     onVersion?.(v, r);
-    if (r.aborted && opts.signal?.aborted) break;
   }
-  const report = main!;
+  const report = main ?? (await runWithGuard({ ...opts, protocolVersion: PROTOCOL_VERSIONS.at(-1)! }, { transports: [], extras: [], dispose() {}, bound }));
   report.matrix = matrix;
+  if (stopped) report.aborted ??= stopped;
   const failing = matrix.some((m) => m.accepted && m.summary.fail - m.summary.baselined > 0);
-  if (report.exitCode <= 1) report.exitCode = failing || !matrix.some((m) => m.accepted) ? 1 : 0;
+  if (report.exitCode <= 1) report.exitCode = failing || !matrix.some((m) => m.accepted) || report.aborted ? 1 : 0;
   return report;
 }
 

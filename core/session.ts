@@ -2,6 +2,7 @@
  * JSON-RPC session over a transport: ids, request/response matching, per-request timeouts, notifications,
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
@@ -20,6 +21,12 @@ export interface Reply {
   result?: Record<string, unknown>;
   /** Present for an error answer. */
   error?: JsonRpcError;
+  /**
+   * When the request's timeout began (ms since the session began): when it was sent, or for a request queued
+   * behind an earlier one (RequestOptions.timeoutFrom) when that one ended (answered or failed). Its duration is
+   * measured from here.
+   */
+  timedFrom?: number;
 }
 
 /** transport: the transport knows no answer will come (an HTTP error status, a stream cut before the answer). */
@@ -37,6 +44,9 @@ export class SessionError extends Error {
     super(message);
     this.name = 'SessionError';
   }
+
+  /** A request that went unanswered (timeout, unresponsive): how long it waited from when its timeout began. */
+  waitedMs?: number;
 }
 
 /** How long a request waits, once an earlier one timed out, for any sign of life before giving up. */
@@ -46,13 +56,33 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** The message is malformed on purpose (a probe): its schema violations are expected. Say why. */
   expectInvalid?: string;
+  /**
+   * The request is queued behind an earlier one still in flight (pipelined calls): its timeout starts only once
+   * this settles (the earlier request's answer, or its failure), as if it had been sent after it. Bounded: the
+   * earlier request has its own timeout. Default: the one of the enclosing timeoutsBehind(), if any.
+   */
+  timeoutFrom?: Promise<unknown>;
+}
+
+const queuedBehind = new AsyncLocalStorage<Promise<unknown> | undefined>();
+
+/**
+ * Run fn so that the requests it sends start their timeouts only once `ahead` has settled (RequestOptions.timeoutFrom
+ * for requests that do not set one). Used by pipelined (core/tools.ts): a server that handles one request at a time
+ * makes the later calls wait in its queue, and that wait must not count against them.
+ */
+export function timeoutsBehind<T>(ahead: Promise<unknown> | undefined, fn: () => T): T {
+  return queuedBehind.run(ahead, fn);
 }
 
 interface Pending {
   request: LoggedMessage;
   resolve: (r: Reply) => void;
   reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Unset while the request waits for its turn (timeoutFrom). */
+  timer?: NodeJS.Timeout;
+  /** When its timeout began (ms since the session began); unset while it waits for its turn. */
+  timedFrom?: number;
 }
 
 export interface SessionOptions {
@@ -111,9 +141,10 @@ export class Probe {
 
   constructor(readonly opts: ProbeOptions) {}
 
-  /** Resolves true once `count` answers have come, false after ms or when the connection ends. Never rejects. */
+  /** Resolves true once `count` answers have come, false after ms or when the connection ends (or the probe is closed). Never rejects. */
   waitForAnswers(ms: number, count = 1): Promise<boolean> {
     if (this.answers.length >= count) return Promise.resolve(true);
+    if (!this.open) return Promise.resolve(false); // closed already (the connection ended, or the run was abandoned): nothing to wait for
     return new Promise((resolve) => {
       const done = (v: boolean) => { clearTimeout(timer); this.waiters.delete(check); resolve(v); };
       const check = () => { if (this.answers.length >= count) done(true); else if (!this.open) done(false); };
@@ -220,9 +251,13 @@ export class Session {
   private unansweredInStall = 0;
   /** When the last frame came from the server (ms since the session began). */
   private lastHeard = 0;
+  /** When the last answer to a pending request came (ms since the session began). */
+  private lastAnswered = 0;
   private readonly listeners = new Set<(m: LoggedMessage) => void>();
   private readonly probesById = new Map<string, Probe>();
   private readonly catchAllProbes: Probe[] = [];
+  /** Every probe sent (with an id or not): all are closed when the connection ends. */
+  private readonly probes = new Set<Probe>();
   private logChars = 0;
   /** Set by abandon(): no request is sent any more. */
   private abandoned?: string;
@@ -307,6 +342,7 @@ export class Session {
     }
     if (opts.id !== undefined) this.probesById.set(idKey(opts.id), p);
     if (opts.catchAll) this.catchAllProbes.push(p);
+    this.probes.add(p);
     for (const v of values) p.sent.push(this.emit(v, opts.expectInvalid, opts.rawText));
     if (this.transport.closed) p.close();
     return p;
@@ -330,9 +366,15 @@ export class Session {
     if (this.transport.closed) {
       return Promise.reject(new SessionError('closed', `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`, entry, this.transport.closeInfo, true));
     }
+    const timeoutFrom = opts.timeoutFrom ?? queuedBehind.getStore();
     return new Promise<Reply>((resolve, reject) => {
       const key = idKey(msg.id);
-      const started = Date.now();
+      let started = Date.now();
+      const since = timeoutFrom ? 'since its turn came (the request ahead of it ended)' : 'since this one was sent';
+      const fail = (e: SessionError, waitedMs: number) => {
+        e.waitedMs = waitedMs;
+        reject(e);
+      };
       // Once a request has timed out, a silent server would cost a full timeout per request: wait only briefly
       // unless something arrives from the server meanwhile, then the full time.
       const arm = (ms: number, stalledCheck: boolean): NodeJS.Timeout => setTimeout(() => {
@@ -345,15 +387,32 @@ export class Session {
         this.timedOut.add(key);
         this.unansweredInStall++;
         if (stalledCheck) {
-          reject(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms since this one was sent)${this.unreadHint()}`, entry));
+          fail(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms ${since})${this.unreadHint()}`, entry), ms);
         } else {
           this.stalled = true;
-          reject(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms${this.unreadHint()}`, entry));
+          fail(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms${this.unreadHint()}`, entry), timeoutMs);
         }
       }, ms);
-      const timer = this.stalled && timeoutMs > STALLED_WAIT_MS ? arm(STALLED_WAIT_MS, true) : arm(timeoutMs, false);
-      this.pending.set(key, { request: entry, resolve, reject, timer });
+      const pending: Pending = { request: entry, resolve, reject };
+      // The timeout starts now, or once the request ahead of it settled (it may have been answered, or failed, meanwhile).
+      const start = () => {
+        if (this.pending.get(key) !== pending) return;
+        started = Date.now();
+        pending.timedFrom = timeoutFrom ? Math.max(entry.t, this.now()) : entry.t;
+        const gaveUp = timeoutFrom ? this.unresponsive : undefined;
+        if (gaveUp) {
+          // Its turn came after the server stopped answering altogether: sent one at a time, it would not have been sent.
+          this.pending.delete(key);
+          this.timedOut.add(key);
+          fail(new SessionError('unresponsive', `${what} not answered: ${gaveUp}`, entry), 0);
+          return;
+        }
+        pending.timer = this.stalled && timeoutMs > STALLED_WAIT_MS ? arm(STALLED_WAIT_MS, true) : arm(timeoutMs, false);
+      };
+      this.pending.set(key, pending);
       this.requestsById.set(key, entry);
+      if (timeoutFrom) timeoutFrom.then(start, start);
+      else start();
     });
   }
 
@@ -377,8 +436,7 @@ export class Session {
       this.pending.delete(k);
       this.timedOut.add(k); // an answer that still comes is late, not unknown
     }
-    for (const p of this.catchAllProbes) p.close();
-    for (const p of this.probesById.values()) p.close();
+    for (const p of this.probes) p.close();
   }
 
   /** Over stdio: bytes written to the server's stdin that it has not read yet (it may have stopped reading). */
@@ -550,7 +608,10 @@ export class Session {
     clearTimeout(p.timer);
     entry.method = p.request.method;
     entry.inReplyTo = p.request.seq;
-    const reply: Reply = { request: p.request, response: entry };
+    // Answered before its turn came (its timeout not started): the answer ahead of it came just before (or it was
+    // answered out of turn); measured from that answer, or from when it was sent.
+    const reply: Reply = { request: p.request, response: entry, timedFrom: p.timedFrom ?? Math.max(p.request.t, this.lastAnswered) };
+    this.lastAnswered = entry.t;
     if (entry.kind === 'response') {
       const r = m.result;
       reply.result = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
@@ -623,8 +684,7 @@ export class Session {
       p.reject(new SessionError('closed', `${what} not answered: ${info.reason}${tail}`, p.request, info));
       this.pending.delete(k);
     }
-    for (const p of this.catchAllProbes) p.close();
-    for (const p of this.probesById.values()) p.close();
+    for (const p of this.probes) p.close();
   }
 }
 

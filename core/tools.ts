@@ -1,6 +1,6 @@
 /** The tool list of a server: every page of tools/list, followed with a bound and loop detection. */
 import type { Reply, Session } from './session.js';
-import { SessionError } from './session.js';
+import { SessionError, timeoutsBehind } from './session.js';
 
 export interface Tool {
   name: string;
@@ -92,15 +92,21 @@ export interface PipelineOptions<R> {
 /**
  * Runs fn over items with several calls in flight, results in the order of the items. Meant for requests whose
  * order does not matter (calling many tools): it hides the round-trip latency. Each request keeps its own timeout
- * (the session's). It stays careful: as soon as one call is slow, fails, or the session stalls, the rest go one
- * at a time as they would without it, so a slow or hanging server gets the same treatment as before (only the
- * few calls already sent behind the slow one wait for it, within their own timeouts).
+ * (the session's), started as if the calls had gone one at a time: a request sent while the call ahead of it is in
+ * flight starts its timeout only once that call has settled (timeoutsBehind), so a server that handles one request
+ * at a time, keeping the later ones in its queue, is not failed for the wait; a call that gets no answer still fails
+ * within its timeout from its turn. Its reply's timedFrom (where its duration starts) is that turn as well.
+ * It stays careful: as soon as one call is slow, fails, or the session stalls, the rest go one at a time as they
+ * would without it, so a slow or hanging server gets the same treatment as before (only the few calls already sent
+ * behind the slow one wait for it, each within its own timeout from its turn).
  */
 export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
   const window = Math.max(1, opts.window ?? 8);
   const slowMs = opts.slowMs ?? 200;
   const results = new Array<R>(items.length);
   const started = new Map<number, number>();
+  /** The promise of the call launched last (the one ahead of the next). */
+  let ahead: Promise<R> | undefined;
   let next = 0;
   let done = 0;
   let sequential = window === 1;
@@ -117,9 +123,13 @@ export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number
         }
         if (started.size >= (sequential ? 1 : window)) return;
         const i = next++;
-        started.set(i, performance.now());
         let p: Promise<R>;
-        try { p = fn(items[i]!, i); } catch (e) { reject(e); return; }
+        // Still in flight, the call ahead of it keeps this one waiting (in the server's queue, perhaps): its timeout
+        // starts once that one has settled.
+        const behind = started.has(i - 1) ? ahead : undefined;
+        started.set(i, performance.now());
+        try { p = timeoutsBehind(behind, () => fn(items[i]!, i)); } catch (e) { reject(e); return; }
+        ahead = p;
         p.then((r) => {
           const t0 = started.get(i)!;
           started.delete(i);

@@ -32,6 +32,24 @@ export function wantProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv 
 
 type Paint = (code: number, s: string) => string;
 
+// C0 controls but tab (ESC among them), DEL, C1 controls (0x9b is a one-byte CSI), and the bidi overrides and
+// isolates that reorder what is shown.
+const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A string from the server (or quoting it) made safe for a terminal: control characters become visible escapes
+ * (ESC → \x1b, LF → \n), so a server cannot clear the screen, set the title or hide text. Line breaks are only
+ * those the console itself writes.
+ */
+export function safeText(s: unknown): string {
+  return String(s).replace(UNSAFE, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
 function painter(color: boolean): { paint: Paint; bold: (s: string) => string } {
   return {
     paint: (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s),
@@ -59,13 +77,13 @@ export function progressPrinter(write: (s: string) => void, color: boolean, labe
     t = now;
     if (first) {
       first = false;
-      if (label) write(paint(90, `Testing ${label}\n`));
+      if (label) write(paint(90, `Testing ${safeText(label)}\n`));
     }
     if (!added.length) return;
     const n: Partial<Record<Verdict, number>> = {};
     for (const c of added) n[c.verdict] = (n[c.verdict] ?? 0) + 1;
     const parts = (['fail', 'warn', 'pass', 'skip', 'info'] as Verdict[]).filter((v) => n[v]).map((v) => paint(COLOR[v], `${n[v]} ${v}`));
-    const name = phase === 'after-shutdown' ? `${suite.id} (log)` : suite.id;
+    const name = safeText(phase === 'after-shutdown' ? `${suite.id} (log)` : suite.id);
     write(`  ${paint(n.fail ? COLOR.fail : n.warn ? COLOR.warn : COLOR.pass, '▸')} ${name.padEnd(22)} ${parts.join(', ')}  ${paint(90, fmtDuration(ms))}\n`);
   };
 }
@@ -73,12 +91,12 @@ export function progressPrinter(write: (s: string) => void, color: boolean, labe
 function caseLine(c: CaseResult, paint: Paint, verbose: boolean): string {
   const known = c.verdict === 'fail' && c.baselined;
   const mark = known ? paint(BASELINED, `~ fail`) : paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`);
-  const msg = c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message;
+  const msg = safeText(c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message);
   const dur = verbose || c.durationMs >= 1000 ? paint(90, ` (${fmtDuration(c.durationMs)})`) : '';
   let tail = '';
-  if (known) tail += `\n        ${paint(BASELINED, `known failure (baseline entry ${c.baselineEntry ?? c.id}${c.baselineReason ? `: ${c.baselineReason}` : ''})`)}`;
-  if (c.verdict === 'fail' || c.verdict === 'warn') tail += `\n        ${paint(90, `${c.level} · ${c.spec}`)}`;
-  return `  ${mark}  ${c.id}${paint(90, ' — ')}${msg}${dur}${tail}`;
+  if (known) tail += `\n        ${paint(BASELINED, `known failure (baseline entry ${safeText(c.baselineEntry ?? c.id)}${c.baselineReason ? `: ${safeText(c.baselineReason)}` : ''})`)}`;
+  if (c.verdict === 'fail' || c.verdict === 'warn') tail += `\n        ${paint(90, safeText(`${c.level} · ${c.spec}`))}`;
+  return `  ${mark}  ${safeText(c.id)}${paint(90, ' — ')}${msg}${dur}${tail}`;
 }
 
 /** The exchange of a case, one line a message, violations under each. */
@@ -90,11 +108,11 @@ export function exchangeLines(c: CaseResult, bySeq: Map<number, LoggedMessage>, 
     if (!m) continue;
     const arrow = m.direction === 'to-server' ? '→' : '←';
     const raw = m.raw.length > 300 ? `${m.raw.slice(0, 300)}… (${m.raw.length} chars)` : m.raw;
-    out.push(`        ${paint(90, `${arrow} #${m.seq}`)} ${raw}`);
-    if (m.problem) out.push(`          ${paint(COLOR.fail, m.problem)}`);
+    out.push(`        ${paint(90, `${arrow} #${m.seq}`)} ${safeText(raw)}`);
+    if (m.problem) out.push(`          ${paint(COLOR.fail, safeText(m.problem))}`);
     if (!m.schema.valid && m.schema.checked) {
       const tag = m.schema.expectedInvalid ? paint(90, '(malformed on purpose)') : '';
-      for (const v of m.schema.violations.slice(0, 10)) out.push(`          ${paint(m.schema.expectedInvalid ? 90 : COLOR.fail, `✗ ${v.pointer || '(message)'} ${v.message}`)} ${tag}`.trimEnd());
+      for (const v of m.schema.violations.slice(0, 10)) out.push(`          ${paint(m.schema.expectedInvalid ? 90 : COLOR.fail, safeText(`✗ ${v.pointer || '(message)'} ${v.message}`))} ${tag}`.trimEnd());
     }
   }
   if (ids.length > max) out.push(paint(90, `        … ${ids.length - max} more messages in report.json`));
@@ -106,10 +124,10 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const out: string[] = [];
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
-  out.push(bold(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`));
+  out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`)));
   const bySeq = verbose ? new Map(report.messages.map((m) => [m.seq, m])) : new Map<number, LoggedMessage>();
   for (const suite of report.suites) {
-    out.push('', bold(suite.id) + paint(90, `  ${suite.title}  ${fmtDuration(suite.durationMs)}`));
+    out.push('', bold(safeText(suite.id)) + paint(90, `  ${safeText(suite.title)}  ${fmtDuration(suite.durationMs)}`));
     for (const c of suite.cases) {
       out.push(caseLine(c, paint, verbose));
       if (verbose && c.verdict === 'fail') out.push(...exchangeLines(c, bySeq, paint));
@@ -119,17 +137,17 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const unexcused = s.fail - (s.baselined ?? 0);
   if ((unexcused > 0 || verbose) && report.process.stderr.length) {
     out.push('', bold('server stderr (last lines)'));
-    for (const l of report.process.stderr.slice(verbose ? -40 : -10)) out.push(paint(90, `  | ${l}`));
+    for (const l of report.process.stderr.slice(verbose ? -40 : -10)) out.push(paint(90, `  | ${safeText(l)}`));
   }
   const b = report.baseline;
   if (b) {
-    out.push('', `${bold('Baseline')} ${b.file}: ${b.used.length} of ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'} excused ${s.baselined ?? 0} failing case${s.baselined === 1 ? '' : 's'}${b.unchecked.length ? paint(90, ` · ${b.unchecked.length} not checked in this run`) : ''}`);
-    for (const st of b.stale) out.push(`  ${paint(COLOR.warn, '! stale')}  ${st.entry}${paint(90, ' — ')}${st.why}: remove it from the baseline`);
+    out.push('', `${bold('Baseline')} ${safeText(b.file)}: ${b.used.length} of ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'} excused ${s.baselined ?? 0} failing case${s.baselined === 1 ? '' : 's'}${b.unchecked.length ? paint(90, ` · ${b.unchecked.length} not checked in this run`) : ''}`);
+    for (const st of b.stale) out.push(`  ${paint(COLOR.warn, '! stale')}  ${safeText(st.entry)}${paint(90, ' — ')}${safeText(st.why)}: remove it from the baseline`);
   }
   out.push('');
-  if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${report.aborted}`));
+  if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
-  if (report.skippedTools.length) out.push(paint(90, `Not called (--call-tools ${String(report.options.callTools)}): ${report.skippedTools.map((t) => t.name).join(', ')}`));
+  if (report.skippedTools.length) out.push(paint(90, `Not called (--call-tools ${String(report.options.callTools)}): ${report.skippedTools.map((t) => safeText(t.name)).join(', ')}`));
   return out;
 }
 
@@ -169,11 +187,11 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
   if (multi) {
     const c = combine(set);
     out.push('', `${bold('All targets')}: ${countsText(c, paint)} · ${set.runs.length} targets · ${(c.durationMs / 1000).toFixed(1)} s`);
-    for (const [i, r] of set.runs.entries()) out.push(`  ${r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗')} ${runLabel(r, i)}`);
-    if (written.length) out.push(`Reports: ${written.join(', ')}`);
+    for (const [i, r] of set.runs.entries()) out.push(`  ${r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗')} ${safeText(runLabel(r, i))}`);
+    if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
     out.push(resultText(c, stale, paint));
   } else {
-    if (written.length) out.push(`Reports: ${written.join(', ')}`);
+    if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
     out.push(resultText(set.runs[0], stale, paint));
   }
   return out.join('\n') + '\n';

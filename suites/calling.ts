@@ -8,7 +8,7 @@ import { generateArguments } from '../core/args.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import type { CaseContext } from '../core/suite.js';
-import { unanswered, brief, contentSummary, describeError, ids, isObject, roundTrip } from './helpers.js';
+import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
 
 export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
   if (rec.failure) return unanswered(rec.failure);
@@ -83,7 +83,7 @@ export const calling: Suite = {
         todo.forEach((tool, i) => {
           const { rec, gen } = recs[i]!;
           const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
-          out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: roundTrip(rec.reply), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
+          out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: callDuration(rec), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
         });
         for (const s of plan.skipped) out.push({ item: s.name, verdict: 'skip', message: `not called: ${s.reason}` });
         return out;

@@ -18,8 +18,17 @@ export function describeError(e: JsonRpcError): string {
 }
 
 /** Time between a request and its answer, in ms. */
-export function roundTrip(reply: { request: LoggedMessage; response: LoggedMessage } | undefined): number | undefined {
-  return reply ? Math.round((reply.response.t - reply.request.t) * 1000) / 1000 : undefined;
+export function roundTrip(reply: { request: LoggedMessage; response: LoggedMessage; timedFrom?: number } | undefined): number | undefined {
+  return reply ? Math.round((reply.response.t - (reply.timedFrom ?? reply.request.t)) * 1000) / 1000 : undefined;
+}
+
+/**
+ * How long a tool call took: its round trip, counted from its turn when it waited behind other calls in a pipeline;
+ * for a call that got no answer, how long it waited.
+ */
+export function callDuration(rec: { reply?: { request: LoggedMessage; response: LoggedMessage; timedFrom?: number }; failure?: Error }): number | undefined {
+  if (rec.reply) return roundTrip(rec.reply);
+  return rec.failure instanceof SessionError ? rec.failure.waitedMs : undefined;
 }
 
 /** Cut a JSON rendering of a value to a readable length. */

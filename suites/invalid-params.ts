@@ -6,7 +6,7 @@
 import { missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
-import { unanswered, brief, describeError, ids, roundTrip } from './helpers.js';
+import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
 
 function gradeInvalid(ctx: CaseContext, rec: ToolCallRecord, what: string): Outcome {
   if (rec.failure) return unanswered(rec.failure);
@@ -41,7 +41,7 @@ function perTool(kind: 'missing-required' | 'wrong-type', make: (schema: unknown
     notJudgedAfterCrash(recs);
     todo.forEach(({ tool, bad }, i) => {
       const rec = recs[i]!;
-      out.push({ item: tool.name, ...gradeInvalid(ctx, rec, bad.description), durationMs: roundTrip(rec.reply), details: { arguments: bad.value } });
+      out.push({ item: tool.name, ...gradeInvalid(ctx, rec, bad.description), durationMs: callDuration(rec), details: { arguments: bad.value } });
     });
     if (!out.length) {
       const why = kind === 'missing-required' ? 'no callable tool has a required argument' : 'no callable tool has an argument of a definite type';

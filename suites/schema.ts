@@ -1,12 +1,26 @@
 /**
- * Schema: every message of the run, both directions, against the JSON Schema of the protocol version in force.
- * One result per direction and method. https://modelcontextprotocol.io/specification/2025-11-25/schema
+ * Schema: every message of the run, both directions, against the JSON Schema of the protocol version in force
+ * (which also says which side sends which method). One result per direction, method and kind of exchange.
+ * https://modelcontextprotocol.io/specification/2025-11-25/schema
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseDef, ItemOutcome, Suite } from '../core/suite.js';
 
+/**
+ * The item of a message. The usual exchanges keep the bare method: answers from the server to the harness's
+ * requests (`tools/call`), the harness's requests (`tools/call`) and notifications either way
+ * (`notifications/message`). A request the server sends is `<method> (request)` and the harness's answer to it
+ * `<method> (response)`, so they never share an item with the harness's own exchange of that name (`initialize`
+ * is the answer to the harness's initialize, `initialize (request)` one the server sent); a notification whose
+ * name is not under notifications/ is `<method> (notification)`.
+ */
 function groupOf(m: LoggedMessage): string {
-  if (m.method) return m.method;
+  if (m.method) {
+    const from = m.direction === 'from-server';
+    if (m.kind === 'request') return from ? `${m.method} (request)` : m.method;
+    if (m.kind === 'notification') return m.method.startsWith('notifications/') ? m.method : `${m.method} (notification)`;
+    return from ? m.method : `${m.method} (response)`;
+  }
   if (m.kind === 'invalid') return '(not a JSON-RPC message)';
   if (m.kind === 'error') return m.id === null || m.id === undefined ? '(error without id)' : '(error for an unknown id)';
   return '(response for an unknown id)';
@@ -20,7 +34,7 @@ function byDirection(direction: 'from-server' | 'to-server'): CaseDef {
     level: 'MUST',
     spec: 'schema',
     requirement: from
-      ? 'Every message the server sends validates against the MCP JSON Schema of the protocol version in force (an error answer with id null, as JSON-RPC prescribes for unreadable requests, is accepted).'
+      ? 'Every message the server sends validates against the MCP JSON Schema of the protocol version in force, and a method the version knows is one servers send (ServerRequest, ServerNotification), not a client\'s (an error answer with id null, as JSON-RPC prescribes for unreadable requests, is accepted).'
       : 'Every message the harness sends validates too (a check of the harness itself); probes malformed on purpose are listed with their expected violations and do not fail.',
     perItem: 'method',
     phase: 'after-shutdown',

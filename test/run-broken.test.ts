@@ -76,6 +76,19 @@ const CASES: Record<string, Expectation> = {
     verdicts: { 'lifecycle/initialized-notification': 'fail', 'schema/from-server/(response for an unknown id)': 'fail' },
     message: { 'lifecycle/initialized-notification': /answered the notification/ },
   },
+  'wrong-direction.py': {
+    exit: 1,
+    verdicts: {
+      'schema/from-server/notifications/initialized': 'fail', 'schema/from-server/tools/list (request)': 'fail', 'schema/from-server/initialize (request)': 'fail',
+      // the answers to the harness's own initialize and tools/list are items of their own, and fine
+      'schema/from-server/initialize': 'pass', 'schema/from-server/tools/list': 'pass', 'schema/to-server/tools/list (response)': 'pass',
+    },
+    message: {
+      'schema/from-server/notifications/initialized': /\/method notifications\/initialized is sent by clients, not servers/,
+      'schema/from-server/tools/list (request)': /request id "s1", JSONRPCRequest \+ ServerRequest\): \/method tools\/list is sent by clients, not servers/,
+      'schema/from-server/initialize (request)': /\/method initialize is sent by clients, not servers/,
+    },
+  },
   'error-codes-other.py': {
     exit: 0,
     verdicts: { 'unknown-tool/call': 'warn', 'invalid-params/malformed-call': 'warn' },

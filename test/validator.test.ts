@@ -43,6 +43,77 @@ describe('MessageValidator', () => {
     expect(v24.check({ direction: 'from-server', kind: 'response', method: 'tools/call', json: msg }).valid).toBe(true);
   });
 
+  describe('direction: a method the version knows must come from the side that sends it', () => {
+    const note = (method: string) => ({ jsonrpc: '2.0', method });
+    const req = (method: string, params?: unknown) => ({ jsonrpc: '2.0', id: 's1', method, ...(params ? { params } : {}) });
+    const initParams = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } };
+    const wrong = (message: string) => [{ pointer: '/method', keyword: 'direction', message }];
+
+    it('client-only messages from the server are violations, whatever their shape', () => {
+      const n = v25.check({ direction: 'from-server', kind: 'notification', method: 'notifications/initialized', json: note('notifications/initialized') });
+      expect(n).toMatchObject({ valid: false, definition: 'JSONRPCNotification + ServerNotification', violations: wrong('notifications/initialized is sent by clients, not servers') });
+      const l = v25.check({ direction: 'from-server', kind: 'request', method: 'tools/list', json: req('tools/list') });
+      expect(l).toMatchObject({ valid: false, definition: 'JSONRPCRequest + ServerRequest', violations: wrong('tools/list is sent by clients, not servers') });
+      const i = v25.check({ direction: 'from-server', kind: 'request', method: 'initialize', json: req('initialize', initParams) });
+      expect(i.violations).toEqual(wrong('initialize is sent by clients, not servers'));
+      // every version that has the unions by direction
+      for (const version of ['2024-11-05', '2025-03-26', '2025-06-18'] as const) {
+        expect(v(version).check({ direction: 'from-server', kind: 'request', method: 'tools/call', json: req('tools/call', { name: 'add' }) }).violations, version).toEqual(wrong('tools/call is sent by clients, not servers'));
+      }
+    });
+
+    it('server-only messages from the harness are violations too', () => {
+      const r = v25.check({ direction: 'to-server', kind: 'request', method: 'sampling/createMessage', json: req('sampling/createMessage', { messages: [], maxTokens: 1 }) });
+      expect(r).toMatchObject({ valid: false, definition: 'JSONRPCRequest + ClientRequest', violations: wrong('sampling/createMessage is sent by servers, not clients') });
+      const n = v25.check({ direction: 'to-server', kind: 'notification', method: 'notifications/tools/list_changed', json: note('notifications/tools/list_changed') });
+      expect(n.violations).toEqual(wrong('notifications/tools/list_changed is sent by servers, not clients'));
+    });
+
+    it('right-direction messages are checked against their own definition and pass', () => {
+      expect(v25.check({ direction: 'to-server', kind: 'notification', method: 'notifications/initialized', json: note('notifications/initialized') })).toMatchObject({ valid: true, definition: 'JSONRPCNotification + InitializedNotification' });
+      expect(v25.check({ direction: 'to-server', kind: 'request', method: 'initialize', json: req('initialize', initParams) })).toMatchObject({ valid: true, definition: 'JSONRPCRequest + InitializeRequest' });
+      expect(v25.check({ direction: 'from-server', kind: 'request', method: 'sampling/createMessage', json: req('sampling/createMessage', { messages: [], maxTokens: 1 }) })).toMatchObject({ valid: true, definition: 'JSONRPCRequest + CreateMessageRequest' });
+      expect(v25.check({ direction: 'from-server', kind: 'notification', method: 'notifications/message', json: { ...note('notifications/message'), params: { level: 'info', data: 'x' } } })).toMatchObject({ valid: true, definition: 'JSONRPCNotification + LoggingMessageNotification' });
+      // both sides send these
+      for (const direction of ['to-server', 'from-server'] as const) {
+        expect(v25.check({ direction, kind: 'request', method: 'ping', json: req('ping') }).valid, direction).toBe(true);
+        expect(v25.check({ direction, kind: 'notification', method: 'notifications/cancelled', json: { ...note('notifications/cancelled'), params: { requestId: 1 } } }).valid, direction).toBe(true);
+      }
+      // answers are judged by the side that asked: the server's answer to the harness's initialize is an InitializeResult
+      const res = { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } };
+      expect(v25.check({ direction: 'from-server', kind: 'response', method: 'initialize', json: res })).toMatchObject({ valid: true, definition: 'JSONRPCResultResponse + InitializeResult' });
+      // the harness's answer to a server's initialize request: the request was the violation; the answer gets the envelope only
+      expect(v25.check({ direction: 'to-server', kind: 'response', method: 'initialize', json: { jsonrpc: '2.0', id: 's2', result: {} } })).toMatchObject({ valid: true, definition: 'JSONRPCResultResponse' });
+    });
+
+    it('a known method sent as the wrong kind is a violation', () => {
+      const r = v25.check({ direction: 'from-server', kind: 'notification', method: 'tools/list', json: note('tools/list') });
+      expect(r.violations).toEqual(wrong('tools/list is a request (of clients), not a notification'));
+    });
+
+    it('2026-07-28: its own unions (no server requests: sampling, roots and elicitation travel inside results)', () => {
+      const v26 = v('2026-07-28');
+      const s = v26.check({ direction: 'from-server', kind: 'request', method: 'sampling/createMessage', json: req('sampling/createMessage', { messages: [], maxTokens: 1 }) });
+      expect(s.valid).toBe(false);
+      expect(s.violations).toEqual(wrong('sampling/createMessage is not a request of its own in 2026-07-28: a server asks for it in the inputRequests of an InputRequiredResult'));
+      expect(v26.check({ direction: 'from-server', kind: 'request', method: 'tools/list', json: req('tools/list', {}) }).violations).toEqual(wrong('tools/list is sent by clients, not servers'));
+      expect(v26.check({ direction: 'to-server', kind: 'notification', method: 'notifications/progress', json: { ...note('notifications/progress'), params: { progressToken: 1, progress: 1 } } }).violations).toEqual(wrong('notifications/progress is sent by servers, not clients'));
+      // ClientNotification is the cancelled notification itself (no union): still known, and checked
+      const c = v26.check({ direction: 'to-server', kind: 'notification', method: 'notifications/cancelled', json: { ...note('notifications/cancelled'), params: {} } });
+      expect(c.definition).toBe('JSONRPCNotification + CancelledNotification');
+      expect(c.violations).toContainEqual(expect.objectContaining({ pointer: '/params', message: 'missing required property "requestId"' }));
+      // a method 2026-07-28 does not have (no initialize handshake) is unknown there: envelope only
+      expect(v26.check({ direction: 'from-server', kind: 'notification', method: 'notifications/initialized', json: note('notifications/initialized') })).toMatchObject({ valid: true, definition: 'JSONRPCNotification' });
+    });
+
+    it('a schema document without the unions by direction (a --schema FILE) is not checked for direction', () => {
+      const doc = schemaDocumentFor('2025-11-25').document as { $defs: Record<string, unknown> };
+      const defs = Object.fromEntries(Object.entries(doc.$defs).filter(([k]) => !/^(Client|Server)(Request|Notification|Result)$/.test(k)));
+      const bare = new MessageValidator('2025-11-25', { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: defs });
+      expect(bare.check({ direction: 'from-server', kind: 'notification', method: 'notifications/initialized', json: note('notifications/initialized') })).toMatchObject({ valid: true, definition: 'JSONRPCNotification + InitializedNotification' });
+    });
+  });
+
   it('a method the schema does not know is checked against the envelope only', () => {
     const r = v25.check({ direction: 'from-server', kind: 'notification', method: 'notifications/custom', json: { jsonrpc: '2.0', method: 'notifications/custom', params: { x: 1 } } });
     expect(r).toMatchObject({ valid: true, definition: 'JSONRPCNotification' });

@@ -50,6 +50,22 @@ const NOTIFICATIONS: Record<string, string> = {
   'notifications/elicitation/complete': 'ElicitationCompleteNotification',
 };
 
+type Side = 'client' | 'server';
+const SIDE_OF: Record<Direction, Side> = { 'to-server': 'client', 'from-server': 'server' };
+const OTHER: Record<Side, Side> = { client: 'server', server: 'client' };
+const PLURAL: Record<Side, string> = { client: 'clients', server: 'servers' };
+
+/**
+ * Which methods each side may send in a version, read from the document's unions by direction (ClientRequest,
+ * ClientNotification, ServerRequest, ServerNotification), with the definition of each member; `embedded`: requests
+ * that travel inside a result instead of on their own (2026-07-28's InputRequest: sampling, roots, elicitation).
+ */
+interface DirectionSets {
+  request: Record<Side, Map<string, string | undefined>>;
+  notification: Record<Side, Map<string, string | undefined>>;
+  embedded: Set<string>;
+}
+
 export interface MessageToCheck {
   direction: Direction;
   kind: MessageKind;
@@ -64,6 +80,8 @@ export class MessageValidator {
   private readonly defsKey: string;
   private readonly defs: Record<string, unknown>;
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** undefined: the document has no unions by direction (a --schema FILE may lack them): direction is not checked. */
+  private readonly sides: DirectionSets | undefined;
 
   /** dialect: of the document (default: the dialect of the version's official schema; --schema FILE gives its own). */
   constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: 'draft-07' | '2020-12' = dialectOf(version)) {
@@ -75,6 +93,91 @@ export class MessageValidator {
     this.defs = (document[this.defsKey] ?? {}) as Record<string, unknown>;
     this.id = typeof document.$id === 'string' ? document.$id : `urn:mcp-conform:schema:${version}`;
     this.ajv.addSchema({ ...document, $id: this.id });
+    this.sides = this.directionSets();
+  }
+
+  /** The methods of the unions by direction; undefined when the document has none of them. */
+  private directionSets(): DirectionSets | undefined {
+    const names = { request: { client: 'ClientRequest', server: 'ServerRequest' }, notification: { client: 'ClientNotification', server: 'ServerNotification' } } as const;
+    if (!Object.values(names).some((n) => this.has(n.client) || this.has(n.server))) return undefined;
+    const sets: DirectionSets = { request: { client: new Map(), server: new Map() }, notification: { client: new Map(), server: new Map() }, embedded: new Set() };
+    for (const kind of ['request', 'notification'] as const) {
+      for (const side of ['client', 'server'] as const) {
+        if (this.has(names[kind][side])) this.collectMethods(names[kind][side], sets[kind][side], new Set());
+      }
+    }
+    if (this.has('InputRequest')) {
+      const embedded = new Map<string, string | undefined>();
+      this.collectMethods('InputRequest', embedded, new Set());
+      for (const m of embedded.keys()) if (!sets.request.server.has(m)) sets.embedded.add(m);
+    }
+    return sets;
+  }
+
+  /**
+   * The methods (const or enum of properties.method) a definition admits, through $ref, anyOf, oneOf and allOf,
+   * each with the name of the definition that fixes it (undefined when written inline in the union).
+   */
+  private collectMethods(definition: string, into: Map<string, string | undefined>, seen: Set<string>): void {
+    if (seen.has(definition) || !this.has(definition)) return;
+    seen.add(definition);
+    const prefix = `#/${this.defsKey}/`;
+    const walk = (schema: unknown, named: string | undefined): void => {
+      if (schema === null || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      if (typeof s.$ref === 'string' && s.$ref.startsWith(prefix)) {
+        const name = s.$ref.slice(prefix.length);
+        if (!seen.has(name) && this.has(name)) { seen.add(name); walk(this.defs[name], name); }
+      }
+      for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[k])) for (const b of s[k] as unknown[]) walk(b, named);
+      const props = s.properties as Record<string, unknown> | undefined;
+      const m = props && typeof props === 'object' ? (props.method as Record<string, unknown> | undefined) : undefined;
+      if (m && typeof m === 'object') {
+        const values = typeof m.const === 'string' ? [m.const] : Array.isArray(m.enum) ? m.enum.filter((x): x is string => typeof x === 'string') : [];
+        for (const v of values) if (!into.has(v) || (into.get(v) === undefined && named)) into.set(v, named);
+      }
+    };
+    // The union itself names no member: a member written inline (2026-07-28's ClientNotification) has no name.
+    walk(this.defs[definition], undefined);
+  }
+
+  /** True when the version knows the method as a request or notification of either side (or one carried in results). */
+  private known(method: string): boolean {
+    const s = this.sides;
+    if (!s) return false;
+    return s.request.client.has(method) || s.request.server.has(method) || s.notification.client.has(method) || s.notification.server.has(method) || s.embedded.has(method);
+  }
+
+  /**
+   * For a request or notification of a method the version knows: the definition it is checked against, or the
+   * violation of sending it from the wrong side (pointer /method).
+   */
+  private byDirection(direction: Direction, kind: 'request' | 'notification', method: string): { definition?: string; wrong?: SchemaViolation; union?: string } {
+    const s = this.sides!;
+    const side = SIDE_OF[direction];
+    const other = OTHER[side];
+    const union = `${side === 'client' ? 'Client' : 'Server'}${kind === 'request' ? 'Request' : 'Notification'}`;
+    const own = s[kind][side];
+    if (own.has(method)) {
+      const mapped = kind === 'request' ? REQUESTS[method]?.request : NOTIFICATIONS[method];
+      const definition = mapped && this.has(mapped) ? mapped : own.get(method);
+      return { definition };
+    }
+    const what = kind === 'request' ? 'request' : 'notification';
+    let message: string;
+    if (s[kind][other].has(method)) message = `${method} is sent by ${PLURAL[other]}, not ${PLURAL[side]}`;
+    else if (kind === 'request' && s.embedded.has(method)) {
+      message = side === 'server'
+        ? `${method} is not a request of its own in ${this.version}: a server asks for it in the inputRequests of an InputRequiredResult`
+        : `${method} is not a request clients send: a server asks for it in the inputRequests of an InputRequiredResult`;
+    } else {
+      // Known only as the other kind: a request sent as a notification, or the reverse.
+      const otherKind = kind === 'request' ? 'notification' : 'request';
+      const senders = (['client', 'server'] as const).filter((x) => s[otherKind][x].has(method)).map((x) => PLURAL[x]);
+      const of = senders.length === 2 ? 'of clients and servers' : senders.length ? `of ${senders[0]}` : 'carried in an InputRequiredResult';
+      message = `${method} is a ${otherKind} (${of}), not a ${what}`;
+    }
+    return { wrong: { pointer: '/method', keyword: 'direction', message }, union: this.has(union) ? union : undefined };
   }
 
   has(definition: string): boolean {
@@ -144,7 +247,19 @@ export class MessageValidator {
       if (isObject && (m.id === null || !('id' in m))) json = { ...m, id: 0 };
     }
     violations.push(...this.validateDefinition(envelope, json));
-    if (kind === 'request' && method && REQUESTS[method] && this.has(REQUESTS[method].request)) {
+    if ((kind === 'request' || kind === 'notification') && method && this.known(method)) {
+      // The version knows this method: it must come from the side that sends it, in the kind it is sent as.
+      const d = this.byDirection(msg.direction, kind, method);
+      if (d.wrong) {
+        if (d.union) parts.push(d.union);
+        violations.push(d.wrong);
+      } else if (d.definition) {
+        parts.push(d.definition);
+        violations.push(...this.validateDefinition(d.definition, json));
+      }
+    } else if (kind === 'response' && method && this.known(method) && !this.sides!.request[OTHER[SIDE_OF[msg.direction]]].has(method)) {
+      // An answer to a request the other side should not have sent (that request is the violation): envelope only.
+    } else if (kind === 'request' && method && REQUESTS[method] && this.has(REQUESTS[method].request)) {
       parts.push(REQUESTS[method].request);
       violations.push(...this.validateDefinition(REQUESTS[method].request, json));
     } else if (kind === 'notification' && method && NOTIFICATIONS[method] && this.has(NOTIFICATIONS[method])) {

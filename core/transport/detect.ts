@@ -7,7 +7,7 @@
 import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { ServerProcess } from '../start.js';
-import { cut, header, httpRequest, keptHeaders, readBody, redactHeaders, SseParser, type HttpExchange } from './http.js';
+import { cut, header, httpRequest, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
 import { StreamableHttpTransport } from './http.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
@@ -29,16 +29,35 @@ export interface Detection {
   steps: string[];
 }
 
-/** Probe the URL. Resolves with the transport found; rejects with what was tried when neither answers. */
-export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = []): Promise<Detection> {
+/** An AbortController that also aborts when signal does. */
+function linked(signal?: AbortSignal): AbortController {
+  const a = new AbortController();
+  if (!signal) return a;
+  if (signal.aborted) a.abort();
+  else {
+    const f = () => a.abort();
+    signal.addEventListener('abort', f, { once: true });
+    a.signal.addEventListener('abort', () => signal.removeEventListener('abort', f), { once: true });
+  }
+  return a;
+}
+
+/**
+ * Probe the URL. Resolves with the transport found; rejects with what was tried when neither answers, or when
+ * signal aborts (every probe in flight is aborted then).
+ */
+export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = [], signal?: AbortSignal): Promise<Detection> {
+  // The URL as reports and messages show it: no password, no secret-looking query values.
+  const shown = redactUrl(o.url);
+  if (signal?.aborted) throw new Error(`--url ${shown}: detection stopped: the connection was closed`);
   const steps: string[] = [];
   const timeoutMs = Math.min(o.timeoutMs ?? 30_000, 15_000);
   const user = o.headers ?? {};
   const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-detect', method: 'initialize', params: { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: o.clientInfo } });
   const postHeaders = { ...user, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  const px: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'POST', url: o.url.href, requestHeaders: redactHeaders(postHeaders)!, requestBody: body };
+  const px: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'POST', url: shown, requestHeaders: redactHeaders(postHeaders)!, requestBody: body };
   exchanges.push(px);
-  const ac = new AbortController();
+  const ac = linked(signal);
   let status: number;
   try {
     const res = await httpRequest(o.url, 'POST', postHeaders, body, { timeoutMs, signal: ac.signal });
@@ -49,14 +68,14 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
     if (res.status >= 200 && res.status < 300 && (ct.startsWith('application/json') || ct.startsWith('text/event-stream'))) {
       ac.abort(); // the answer itself is not needed
       res.body.destroy();
-      steps.push(`POST initialize to ${o.url.href}: HTTP ${res.status} (${ct.split(';')[0]}): Streamable HTTP`);
+      steps.push(`POST initialize to ${shown}: HTTP ${res.status} (${ct.split(';')[0]}): Streamable HTTP`);
       if (sid !== undefined) {
         // Leave no session behind: end the one the probe opened (405 is fine: the server keeps sessions itself).
         const dh: Record<string, string> = { ...user, 'Mcp-Session-Id': sid };
-        const dx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'DELETE', url: o.url.href, requestHeaders: redactHeaders(dh)! };
+        const dx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'DELETE', url: shown, requestHeaders: redactHeaders(dh)! };
         exchanges.push(dx);
         try {
-          const d = await httpRequest(o.url, 'DELETE', dh, undefined, { timeoutMs: 5000 });
+          const d = await httpRequest(o.url, 'DELETE', dh, undefined, { timeoutMs: 5000, signal });
           dx.status = d.status;
           await readBody(d.body, 64 * 1024, 2000);
         } catch (e) { dx.error = (e as Error).message; }
@@ -65,19 +84,20 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
     }
     const b = await readBody(res.body, 64 * 1024, 5000);
     px.responseBody = cut(b.text);
-    steps.push(`POST initialize to ${o.url.href}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
+    steps.push(`POST initialize to ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
   } catch (e) {
     px.error = (e as Error).message;
-    throw new Error(`--url ${o.url.href}: ${(e as Error).message}`);
+    throw new Error(`--url ${shown}: ${(e as Error).message}`);
   }
+  if (signal?.aborted) throw new Error(`--url ${shown}: detection stopped: the connection was closed`);
   if (![400, 404, 405].includes(status)) {
-    throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')} (only 400, 404 or 405 lead to trying HTTP+SSE)`);
+    throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')} (only 400, 404 or 405 lead to trying HTTP+SSE)`);
   }
   // The old transport: GET, and the first event must be endpoint.
   const gh = { ...user, Accept: 'text/event-stream' };
-  const gx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'GET', url: o.url.href, requestHeaders: redactHeaders(gh)! };
+  const gx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'GET', url: shown, requestHeaders: redactHeaders(gh)! };
   exchanges.push(gx);
-  const gac = new AbortController();
+  const gac = linked(signal);
   try {
     const res = await httpRequest(o.url, 'GET', gh, undefined, { timeoutMs, signal: gac.signal });
     gx.status = res.status;
@@ -86,28 +106,29 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
     if (res.status !== 200 || !ct.startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
       gx.responseBody = cut(b.text);
-      steps.push(`GET ${o.url.href}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}, no SSE stream`);
-      throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')}`);
+      steps.push(`GET ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}, no SSE stream`);
+      throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')}`);
     }
     const first = await new Promise<string | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), timeoutMs);
       const p = new SseParser((e) => { clearTimeout(timer); resolve(e.event); });
       res.body.on('data', (b: Buffer) => p.feed(b));
       res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
+      gac.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(undefined); }, { once: true });
       res.body.on('error', () => undefined);
     });
     gac.abort();
     res.body.destroy();
     if (first !== 'endpoint') {
-      steps.push(`GET ${o.url.href}: an SSE stream whose first event was ${first ? `"${first}"` : 'none'}, not endpoint`);
-      throw new Error(`--url ${o.url.href}: neither transport answers: ${steps.join('; ')}`);
+      steps.push(`GET ${shown}: an SSE stream whose first event was ${first ? `"${first}"` : 'none'}, not endpoint`);
+      throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')}`);
     }
-    steps.push(`GET ${o.url.href}: SSE stream with an endpoint event first: HTTP+SSE`);
+    steps.push(`GET ${shown}: SSE stream with an endpoint event first: HTTP+SSE`);
     return { transport: 'sse', steps };
   } catch (e) {
     if ((e as Error).message.startsWith('--url')) throw e;
     gx.error = (e as Error).message;
-    throw new Error(`--url ${o.url.href}: ${steps.join('; ')}; GET failed: ${(e as Error).message}`);
+    throw new Error(`--url ${shown}: ${steps.join('; ')}; GET failed: ${(e as Error).message}`);
   }
 }
 
@@ -120,6 +141,10 @@ export class DetectingTransport implements Transport {
   detection?: Detection;
   private readonly detectExchanges: HttpExchange[] = [];
   private failed?: TransportClosed;
+  /** close() was called: no transport is started after it (detection in flight is aborted). */
+  private closing = false;
+  private readonly stop = new AbortController();
+  private wantedVersion?: string;
 
   constructor(private readonly o: DetectOptions) {}
 
@@ -135,14 +160,35 @@ export class DetectingTransport implements Transport {
     return this.inner ? this.inner.closeInfo : this.failed;
   }
 
+  /** The version the Streamable HTTP transport found puts in its headers (2026-07-28: on every POST); see negotiate. */
+  get protocolVersion(): string | undefined {
+    return this.inner instanceof StreamableHttpTransport ? this.inner.protocolVersion : this.wantedVersion;
+  }
+
+  set protocolVersion(v: string | undefined) {
+    this.wantedVersion = v;
+    if (this.inner instanceof StreamableHttpTransport) this.inner.protocolVersion = v;
+  }
+
+  private closedBeforeStart(): Error {
+    const reason = `--url ${redactUrl(this.o.url)}: the connection was closed before the transport was detected`;
+    this.failed ??= { reason, stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
+    return new Error(reason);
+  }
+
   async start(): Promise<void> {
+    if (this.closing) throw this.closedBeforeStart();
     if (this.o.proc) await this.o.proc.start(this.o.url);
+    if (this.closing) throw this.closedBeforeStart();
     try {
-      this.detection = await detectTransport(this.o, this.detectExchanges);
+      this.detection = await detectTransport(this.o, this.detectExchanges, this.stop.signal);
     } catch (e) {
+      if (this.closing) throw this.closedBeforeStart();
       this.failed = { reason: (e as Error).message, stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
       throw e;
     }
+    // Closed while detecting: connect nothing (close() has stopped the process, if any).
+    if (this.closing) throw this.closedBeforeStart();
     const common = { url: this.o.url, headers: this.o.headers, proc: this.o.proc, timeoutMs: this.o.timeoutMs, maxMessageBytes: this.o.maxMessageBytes };
     const inner = this.detection.transport === 'sse' ? new SseTransport(common) : new StreamableHttpTransport(common);
     inner.onFrame = (f) => this.onFrame?.(f);
@@ -150,6 +196,7 @@ export class DetectingTransport implements Transport {
     inner.onRequestFailed = (id, r) => this.onRequestFailed?.(id, r);
     // Number the detection exchanges first in the report.
     for (const x of this.detectExchanges) inner.exchanges.push(x);
+    if (this.wantedVersion !== undefined && inner instanceof StreamableHttpTransport) inner.protocolVersion = this.wantedVersion;
     this.inner = inner;
     await inner.start();
   }
@@ -159,8 +206,13 @@ export class DetectingTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    this.stop.abort();
     if (this.inner) await this.inner.close();
-    else await this.o.proc?.stop();
+    else {
+      this.failed ??= { reason: 'the harness closed the connection before the transport was detected', stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
+      await this.o.proc?.stop();
+    }
   }
 
   processInfo(): ProcessInfo | undefined {

@@ -19,11 +19,14 @@ import type { ServerProcess } from '../start.js';
 // ---------------------------------------------------------------------------------------------------------------
 // Headers given with --header: sent as given, never written in clear.
 
-const SECRET_NAMES = /^(authorization|proxy-authorization|cookie|set-cookie)$/i;
-const SECRET_PARTS = /token|key|secret/i;
+// Names whose values are secrets: credentials, cookies, API keys, session tokens. Mcp-Session-Id is protocol (it
+// is in every exchange of the report and the messages say which session they belong to), so it stays visible; so
+// does the sessionId query parameter of an HTTP+SSE endpoint.
+const SECRET_NAME = /auth|pass|pwd|token|key|secret|session|credential|cookie|api|signature|^sig$/i;
+const PROTOCOL_NAMES = /^(mcp-session-id|sessionid|session_id)$/i;
 
 export function isSecretHeader(name: string): boolean {
-  return SECRET_NAMES.test(name) || SECRET_PARTS.test(name);
+  return SECRET_NAME.test(name) && !PROTOCOL_NAMES.test(name);
 }
 
 /** A copy with the values of secret headers replaced (for reports and recordings). */
@@ -32,13 +35,45 @@ export function redactHeaders(h: Record<string, string> | undefined): Record<str
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, isSecretHeader(k) ? '[redacted]' : v]));
 }
 
-/** Parse "Name: value" (as given to --header). Throws with a plain message when it is not a header. */
+/** "a=1&api_key=x" with the values of secret-looking parameters replaced. */
+function redactParams(q: string): string {
+  return q.split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const raw = eq < 0 ? part : part.slice(0, eq);
+    let name = raw;
+    try { name = decodeURIComponent(raw.replace(/\+/g, ' ')); } catch { /* keep it raw */ }
+    return eq >= 0 && isSecretHeader(name) ? `${raw}=[redacted]` : part;
+  }).join('&');
+}
+
+/**
+ * A URL as it may be written in reports, recordings and messages: the password of its userinfo (or a user name
+ * alone, which is as often a token) replaced by [redacted], and so the values of query (and fragment) parameters
+ * whose names look secret (api_key, access_token, password, …). The URL requested is not changed.
+ */
+export function redactUrl(u: string | URL): string {
+  const s = typeof u === 'string' ? u : u.href;
+  let url: URL;
+  try { url = new URL(s); } catch {
+    // Not a URL: still hide what looks like userinfo and secret parameters.
+    return s.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1[redacted]@').replace(/([?&#])([^=&#]*)=([^&#]*)/g, (m, sep: string, k: string) => (isSecretHeader(k) ? `${sep}${k}=[redacted]` : m));
+  }
+  if (!url.username && !url.password && !url.search && !url.hash) return url.href;
+  const user = url.password ? `${url.username}:[redacted]@` : url.username ? '[redacted]@' : '';
+  const host = url.host ? `//${user}${url.host}` : url.href.startsWith(`${url.protocol}//`) ? '//' : '';
+  const search = url.search ? `?${redactParams(url.search.slice(1))}` : '';
+  const hash = url.hash ? `#${redactParams(url.hash.slice(1))}` : '';
+  return `${url.protocol}${host}${url.pathname}${search}${hash}`;
+}
+
+/** Parse "Name: value" (as given to --header). Throws with a plain message when it is not a header (never quoting
+ * the text: it may hold a secret). */
 export function parseHeader(s: string): [string, string] {
   const i = s.indexOf(':');
-  if (i <= 0) throw new Error(`wants "Name: value", got "${s}"`);
+  if (i <= 0) throw new Error(`wants "Name: value" with a name before the colon (the text given is not shown: it may hold a secret)`);
   const name = s.slice(0, i).trim();
   const value = s.slice(i + 1).trim();
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new Error(`"${name}" is not a valid header name`);
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new Error(`the text before the first colon is not a valid header name (wants "Name: value"; not shown: it may hold a secret)`);
   if (/[\r\n\0]/.test(value)) throw new Error(`the value of ${name} contains a line break or NUL`);
   return [name, value];
 }
@@ -54,21 +89,51 @@ export interface SseEvent {
   /** The id field of this event, if it had one. */
   id?: string;
   retry?: number;
+  /** The data was longer than the parser's bound (maxDataBytes): it is cut there, the rest was dropped. */
+  truncated?: boolean;
 }
 
+export interface SseParserOptions {
+  /** Longest event data kept (bytes, UTF-8); what comes after is dropped until the event ends. Default 64 MiB. */
+  maxDataBytes?: number;
+}
+
+/** The first `max` bytes (UTF-8) of s. */
+function cutBytes(s: string, max: number): string {
+  if (max <= 0) return '';
+  if (s.length * 3 <= max || Buffer.byteLength(s) <= max) return s;
+  return Buffer.from(s, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+}
+
+const LINE_BREAK = /[\r\n]/g;
+
 export class SseParser {
-  private buf = '';
+  /** Pieces of the line not ended yet (each chunk is scanned once: nothing already seen is scanned again). */
+  private line: string[] = [];
+  private lineBytes = 0;
+  /** The line being read is over the bound: the rest of it is dropped. */
+  private dropLine = false;
+  /** The last chunk ended in CR: a LF starting the next one belongs to it. */
+  private skipLF = false;
+  private started = false;
   private data: string[] = [];
+  private dataBytes = 0;
+  private truncated = false;
   private event = '';
   private id: string | undefined;
   private retry: number | undefined;
   private sawField = false;
   private readonly decoder = new TextDecoder('utf-8');
+  private readonly maxData: number;
   /** Id of the last event that set one (the value to send as Last-Event-ID). */
   lastEventId?: string;
   invalidUtf8 = false;
+  /** Characters looked at so far (for tests: the work is linear in the input). */
+  scanned = 0;
 
-  constructor(private readonly onEvent: (e: SseEvent) => void) {}
+  constructor(private readonly onEvent: (e: SseEvent) => void, opts: SseParserOptions = {}) {
+    this.maxData = Math.max(0, opts.maxDataBytes ?? 64 * 1024 * 1024);
+  }
 
   feed(chunk: Buffer | string): void {
     let text: string;
@@ -77,39 +142,96 @@ export class SseParser {
       text = this.decoder.decode(chunk, { stream: true });
       if (text.includes('\uFFFD')) this.invalidUtf8 = true;
     }
-    if (!this.buf && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    this.buf += text;
-    for (;;) {
-      const m = /\r\n|\r|\n/.exec(this.buf);
+    if (!text) return;
+    if (!this.started) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let i = 0;
+    const n = text.length;
+    if (this.skipLF && n) {
+      this.skipLF = false;
+      if (text.charCodeAt(0) === 10) { i = 1; this.scanned++; }
+    }
+    while (i < n) {
+      LINE_BREAK.lastIndex = i;
+      const m = LINE_BREAK.exec(text);
+      const j = m ? m.index : n;
+      this.scanned += j - i + (m ? 1 : 0);
+      if (j > i) this.append(text.slice(i, j));
       if (!m) break;
-      // A lone CR at the very end may be the first half of CRLF: wait for more.
-      if (m[0] === '\r' && m.index === this.buf.length - 1) break;
-      const line = this.buf.slice(0, m.index);
-      this.buf = this.buf.slice(m.index + m[0].length);
-      this.line(line);
+      this.endLine();
+      i = j + 1;
+      if (text.charCodeAt(j) === 13) {
+        if (i < n) { if (text.charCodeAt(i) === 10) { i++; this.scanned++; } } else this.skipLF = true;
+      }
     }
   }
 
   /** The stream ended. Returns the text of an event that was begun and never finished (it is discarded). */
   end(): string | undefined {
-    if (this.buf.endsWith('\r')) { this.line(this.buf.slice(0, -1)); this.buf = ''; }
-    const partial = this.buf || this.sawField ? [this.data.join('\n'), this.buf].filter(Boolean).join('\n') : undefined;
-    this.buf = '';
-    this.data = [];
-    this.sawField = false;
+    const tail = this.decoder.decode();
+    if (tail) this.invalidUtf8 = true; // bytes of a character that never ended
+    const rest = this.line.join('');
+    const partial = rest || this.dropLine || this.sawField ? [this.data.join('\n'), rest].filter(Boolean).join('\n') : undefined;
+    this.line = [];
+    this.lineBytes = 0;
+    this.dropLine = false;
+    this.skipLF = false;
+    this.resetEvent();
     return partial !== undefined ? partial || '(fields without data)' : undefined;
   }
 
-  private line(line: string): void {
+  private append(piece: string): void {
+    if (this.dropLine) return;
+    const bytes = Buffer.byteLength(piece);
+    // A line may be as long as the data still allowed plus its field name: beyond that it is cut.
+    if (this.lineBytes + bytes <= this.maxData - this.dataBytes + 64) {
+      this.line.push(piece);
+      this.lineBytes += bytes;
+      return;
+    }
+    const text = this.line.join('') + piece;
+    this.line = [];
+    this.lineBytes = 0;
+    this.dropLine = true;
+    // Only an overlong data line matters (its event is cut); an overlong comment or other field is ignored.
+    const c = text.indexOf(':');
+    if ((c < 0 ? text : text.slice(0, c)) === 'data') this.field(text, true);
+  }
+
+  private endLine(): void {
+    if (this.dropLine) { this.dropLine = false; return; }
+    const line = this.line.length === 1 ? this.line[0]! : this.line.join('');
+    this.line = [];
+    this.lineBytes = 0;
     if (line === '') { this.dispatch(); return; }
     if (line.startsWith(':')) return; // comment
+    this.field(line, false);
+  }
+
+  private field(line: string, overlong: boolean): void {
     const c = line.indexOf(':');
     const field = c < 0 ? line : line.slice(0, c);
     let value = c < 0 ? '' : line.slice(c + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     this.sawField = true;
     switch (field) {
-      case 'data': this.data.push(value); break;
+      case 'data': {
+        if (this.truncated) break; // over the bound already: the rest of the event's data is dropped
+        const sep = this.data.length ? 1 : 0;
+        const bytes = Buffer.byteLength(value);
+        if (!overlong && this.dataBytes + sep + bytes <= this.maxData) {
+          this.data.push(value);
+          this.dataBytes += sep + bytes;
+        } else {
+          const room = this.maxData - this.dataBytes - sep;
+          if (room >= 0) this.data.push(cutBytes(value, room));
+          this.dataBytes = this.maxData;
+          this.truncated = true;
+        }
+        break;
+      }
       case 'event': this.event = value; break;
       case 'id': if (!value.includes('\0')) { this.id = value; this.lastEventId = value; } break;
       case 'retry': if (/^\d+$/.test(value)) this.retry = Number(value); break;
@@ -117,16 +239,23 @@ export class SseParser {
     }
   }
 
+  private resetEvent(): void {
+    this.data = [];
+    this.dataBytes = 0;
+    this.truncated = false;
+    this.event = '';
+    this.id = undefined;
+    this.retry = undefined;
+    this.sawField = false;
+  }
+
   private dispatch(): void {
     if (!this.sawField) return;
     const e: SseEvent = { event: this.event || 'message', data: this.data.join('\n') };
     if (this.id !== undefined) e.id = this.id;
     if (this.retry !== undefined) e.retry = this.retry;
-    this.data = [];
-    this.event = '';
-    this.id = undefined;
-    this.retry = undefined;
-    this.sawField = false;
+    if (this.truncated) e.truncated = true;
+    this.resetEvent();
     this.onEvent(e);
   }
 }
@@ -153,11 +282,26 @@ export interface HttpExchange {
   /** Non-stream response body, cut at 2 kB. */
   responseBody?: string;
   bodyBytes?: number;
-  /** SSE events seen on this exchange (name and id; the data is in the message log). */
-  events?: { event: string; id?: string; dataBytes: number; retry?: number }[];
+  /** SSE events seen on this exchange (name and id; the data is in the message log), the first MAX_EXCHANGE_EVENTS. */
+  events?: SseEventRecord[];
+  /** SSE events past MAX_EXCHANGE_EVENTS: counted, not listed. */
+  eventsOmitted?: number;
   /** How the exchange ended, and anything that went wrong on the wire. */
   error?: string;
   ms?: number;
+}
+
+export interface SseEventRecord { event: string; id?: string; dataBytes: number; retry?: number; truncated?: boolean }
+
+/** Events listed per exchange; a long-lived stream may carry any number, and the report must stay bounded. */
+export const MAX_EXCHANGE_EVENTS = 10_000;
+
+/** Note an SSE event on its exchange (listed up to MAX_EXCHANGE_EVENTS, counted after). Returns its index in the list, or -1. */
+export function recordEvent(x: HttpExchange, e: SseEvent): number {
+  const list = (x.events ??= []);
+  if (list.length >= MAX_EXCHANGE_EVENTS) { x.eventsOmitted = (x.eventsOmitted ?? 0) + 1; return -1; }
+  list.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data), ...(e.retry !== undefined ? { retry: e.retry } : {}), ...(e.truncated ? { truncated: true } : {}) });
+  return list.length - 1;
 }
 
 export interface RawResponse {
@@ -282,9 +426,14 @@ export abstract class HttpTransportBase {
   protected closing = false;
   protected readonly aborts = new Set<AbortController>();
   protected readonly agent: http.Agent;
+  /** The URL as reports and messages may show it (redactUrl). */
+  protected readonly shownUrl: string;
+  /** The one close in progress: a second close() waits for the same. */
+  protected closePromise?: Promise<void>;
 
   constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000) {
     this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
+    this.shownUrl = redactUrl(url);
     proc?.onExit((reason) => this.finish(reason));
   }
 
@@ -293,6 +442,8 @@ export abstract class HttpTransportBase {
   }
 
   httpExchanges(): HttpExchange[] {
+    // Exchanges pushed from outside (the detection probes of --url) get the same redaction as our own.
+    for (const x of this.exchanges) x.url = redactUrl(x.url);
     return this.exchanges;
   }
 
@@ -301,7 +452,7 @@ export abstract class HttpTransportBase {
   }
 
   protected newExchange(purpose: HttpExchange['purpose'], method: string, url: URL, headers: Record<string, string>, body?: string): HttpExchange {
-    const x: HttpExchange = { n: this.exchanges.length, t: this.now(), purpose, method, url: url.href, requestHeaders: redactHeaders(headers)! };
+    const x: HttpExchange = { n: this.exchanges.length, t: this.now(), purpose, method, url: url === this.url ? this.shownUrl : redactUrl(url), requestHeaders: redactHeaders(headers)! };
     if (body !== undefined) x.requestBody = cut(body);
     this.exchanges.push(x);
     return x;
@@ -433,7 +584,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
-    const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.url.href };
+    const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
     if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
     if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
     void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized');
@@ -464,7 +615,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const sid = header(res.headers, 'mcp-session-id');
     const isInitAnswer = requestId !== undefined && requestId === this.initializeId;
     if (isInitAnswer && sid !== undefined && res.status >= 200 && res.status < 300) this.sessionId = sid;
-    const from: HttpInfo = { exchange: x.n, method: 'POST', url: this.url.href, status: res.status };
+    const from: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl, status: res.status };
     if (ct !== undefined) from.contentType = ct;
     if (sid !== undefined) from.sessionId = sid;
     let answered = false;
@@ -527,19 +678,22 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   /** Read an SSE answer: every message event becomes a frame. Resolves when the stream ends. */
   private readStream(res: RawResponse, x: HttpExchange, from: HttpInfo, seen: (j: unknown) => void, ac: AbortController): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
     return new Promise((resolve) => {
-      x.events = [];
+      x.events ??= [];
       let retry: number | undefined;
       const parser = new SseParser((e) => {
-        x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data), ...(e.retry !== undefined ? { retry: e.retry } : {}) });
+        recordEvent(x, e);
         if (e.retry !== undefined) retry = e.retry;
-        if (e.data === '' ) return; // a priming event (id only) or keep-alive: no message
+        if (e.data === '' && !e.truncated) return; // a priming event (id only) or keep-alive: no message
         const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
         let json: unknown;
-        try { json = JSON.parse(e.data); } catch { /* logged as not JSON */ }
-        if (e.event !== 'message') info.problem = `SSE event type "${e.event}": MCP messages travel in "message" events`;
+        if (!e.truncated) try { json = JSON.parse(e.data); } catch { /* logged as not JSON */ }
+        const problems: string[] = [];
+        if (e.event !== 'message') problems.push(`SSE event type "${e.event}": MCP messages travel in "message" events`);
+        if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
+        if (problems.length) info.problem = problems.join('; ');
         seen(json);
-        this.onFrame?.({ raw: e.data, http: info, ...(info.problem ? { problem: info.problem } : {}) });
-      });
+        this.onFrame?.({ raw: e.data, http: info, ...(info.problem ? { problem: info.problem } : {}), ...(e.truncated ? { truncated: true } : {}) });
+      }, { maxDataBytes: this.maxBytes });
       let done = false;
       const end = (error?: string) => {
         if (done) return;
@@ -579,7 +733,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           x.error = `resumption refused: HTTP ${res.status}`;
           return false;
         }
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: header(res.headers, 'content-type') };
+        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: header(res.headers, 'content-type') };
         const r = await this.readStream(res, x, from, mark, ac);
         if (r.lastEventId) last = r.lastEventId;
       } catch (e) {
@@ -606,7 +760,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       this.getStream.contentType = ct;
       if (res.status === 200 && (ct ?? '').toLowerCase().startsWith('text/event-stream')) {
         this.getStream.open = true;
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: ct };
+        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: ct };
         const r = await this.readStream(res, x, from, () => undefined, ac);
         this.getStream.open = false;
         if (r.problem) this.getStream.error = r.problem;
@@ -650,14 +804,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => { res.body.destroy(); resolve(); }, p.streamMs ?? 5000);
           const parser = new SseParser((e) => {
-            x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: e.data.length });
-            result.body += e.data + '\n';
+            recordEvent(x, e);
+            if (result.body.length < this.maxBytes) result.body += e.data + '\n';
+            if (e.truncated) return;
             try {
               const j = JSON.parse(e.data);
               result.messages.push(j);
               if (j && typeof j === 'object' && ('result' in j || 'error' in j)) { clearTimeout(timer); res.body.destroy(); resolve(); }
             } catch { /* not JSON */ }
-          });
+          }, { maxDataBytes: this.maxBytes });
           res.body.on('data', (b: Buffer) => parser.feed(b));
           res.body.on('close', () => { clearTimeout(timer); resolve(); });
           res.body.on('error', () => { clearTimeout(timer); resolve(); });
@@ -681,8 +836,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return result;
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
+  close(): Promise<void> {
+    return (this.closePromise ??= this.closeOnce());
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closing = true;
     for (const a of this.aborts) a.abort();
     this.aborts.clear();

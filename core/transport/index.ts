@@ -1,6 +1,6 @@
 /** Targets (what the user asked to test) and the transport that reaches each. */
 import { StdioTransport } from './stdio.js';
-import { StreamableHttpTransport, redactHeaders } from './http.js';
+import { StreamableHttpTransport, redactHeaders, redactUrl } from './http.js';
 import { SseTransport } from './sse.js';
 import { DetectingTransport } from './detect.js';
 import { ServerProcess, type StartSpec } from '../start.js';
@@ -57,10 +57,18 @@ export function createTransport(target: Target, opts: TransportOptions = {}): Tr
 /** What the report says about the target. */
 export function targetInfo(target: Target, transport?: Transport): TargetInfo {
   if (target.transport === 'stdio') return { transport: target.transport, command: target.command, argv: target.argv, cwd: target.cwd };
-  const info: TargetInfo = { transport: transport?.kind ?? (target.transport === 'auto' ? 'streamable-http' : target.transport), url: target.url };
+  // The URL may carry a password or an API key in its query: the report shows it redacted.
+  const shown = redactUrl(target.url);
+  const info: TargetInfo = { transport: transport?.kind ?? (target.transport === 'auto' ? 'streamable-http' : target.transport), url: shown };
   if (target.headers && Object.keys(target.headers).length) info.headers = redactHeaders(target.headers);
   if (target.start) Object.assign(info, { command: target.start.command, argv: target.start.argv, cwd: target.start.cwd });
-  if (transport instanceof DetectingTransport) info.detection = transport.detection?.steps ?? [transport.closeInfo?.reason ?? 'not detected'];
+  if (transport instanceof DetectingTransport) {
+    // The detection steps name the URL as requested (href): show it redacted there too.
+    let href = target.url;
+    try { href = new URL(target.url).href; } catch { /* as given */ }
+    const hide = (s: string) => (href === shown ? s : s.split(href).join(shown));
+    info.detection = (transport.detection?.steps ?? [transport.closeInfo?.reason ?? 'not detected']).map(hide);
+  }
   return info;
 }
 

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { HttpInfo } from '../log.js';
 import type { Transport } from './types.js';
 import type { ServerProcess } from '../start.js';
-import { HttpTransportBase, SseParser, cut, header, httpRequest, isUnreachable, keptHeaders, readBody, type HttpExchange, type RawResponse } from './http.js';
+import { HttpTransportBase, SseParser, cut, header, httpRequest, isUnreachable, keptHeaders, readBody, recordEvent, redactUrl, MAX_EXCHANGE_EVENTS, type HttpExchange, type RawResponse } from './http.js';
 
 export interface SseOptions {
   url: URL;
@@ -49,7 +49,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
       res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
     } catch (e) {
       x.error = (e as Error).message;
-      throw new Error(`could not open the SSE stream at ${this.url.href}: ${(e as Error).message}`);
+      throw new Error(`could not open the SSE stream at ${this.shownUrl}: ${(e as Error).message}`);
     }
     x.status = res.status;
     x.statusText = res.statusText;
@@ -58,26 +58,27 @@ export class SseTransport extends HttpTransportBase implements Transport {
     if (res.status !== 200 || !ct.toLowerCase().startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
       x.responseBody = cut(b.text);
-      throw new Error(`GET ${this.url.href} did not open an SSE stream: HTTP ${res.status} ${res.statusText}, Content-Type ${ct || '(none)'}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
+      throw new Error(`GET ${this.shownUrl} did not open an SSE stream: HTTP ${res.status} ${res.statusText}, Content-Type ${ct || '(none)'}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
     }
     x.events = [];
-    const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.url.href, status: res.status, contentType: ct };
+    const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: ct };
     await new Promise<void>((resolve, reject) => {
       let gotEndpoint = false;
       const timer = setTimeout(() => {
         if (gotEndpoint) return;
-        reject(new Error(`the SSE stream at ${this.url.href} sent no endpoint event within ${this.timeoutMs} ms${this.firstEvent ? ` (its first event was "${this.firstEvent}")` : ''}`));
+        reject(new Error(`the SSE stream at ${this.shownUrl} sent no endpoint event within ${this.timeoutMs} ms${this.firstEvent ? ` (its first event was "${this.firstEvent}")` : ''}`));
       }, this.timeoutMs);
       const parser = new SseParser((e) => {
-        x.events!.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data) });
+        const index = recordEvent(x, e);
         this.firstEvent ??= e.event;
         if (e.event === 'endpoint') {
-          if (this.endpoint) { this.otherEvents.push({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
-          this.endpoint = { raw: e.data, event: x.events!.length - 1 };
+          if (this.endpoint) { this.pushOther({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
+          this.endpoint = { raw: e.data, event: index };
           try {
             this.postUrl = new URL(e.data.trim(), this.url);
             if (!/^https?:$/.test(this.postUrl.protocol)) throw new Error(`not an http(s) URL`);
-            this.endpoint.url = this.postUrl.href;
+            // A relative endpoint inherits the user info of the stream URL: shown redacted.
+            this.endpoint.url = redactUrl(this.postUrl);
             gotEndpoint = true;
             clearTimeout(timer);
             resolve();
@@ -88,13 +89,16 @@ export class SseTransport extends HttpTransportBase implements Transport {
           }
           return;
         }
-        if (e.event !== 'message') { this.otherEvents.push({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
-        if (e.data === '') return;
+        if (e.event !== 'message') { this.pushOther({ event: e.event, id: e.id, data: cut(e.data, 200) }); return; }
+        if (e.data === '' && !e.truncated) return;
         const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
-        const problem = !gotEndpoint ? 'a message event came before the endpoint event' : undefined;
+        const problems: string[] = [];
+        if (!gotEndpoint) problems.push('a message event came before the endpoint event');
+        if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
+        const problem = problems.length ? problems.join('; ') : undefined;
         if (problem) info.problem = problem;
-        this.onFrame?.({ raw: e.data, http: info, ...(problem ? { problem } : {}), ...(Buffer.byteLength(e.data) > this.maxBytes ? { problem: `message longer than ${this.maxBytes} bytes` } : {}) });
-      });
+        this.onFrame?.({ raw: e.data, http: info, ...(problem ? { problem } : {}), ...(e.truncated ? { truncated: true } : {}) });
+      }, { maxDataBytes: this.maxBytes });
       let ended = false;
       const end = (why: string) => {
         if (ended) return;
@@ -103,7 +107,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
         const reason = partial !== undefined ? `${why}; it ended in the middle of an event, which is void: ${cut(partial, 200)}` : why;
         x.error = reason;
         clearTimeout(timer);
-        if (!gotEndpoint) reject(new Error(`the SSE stream at ${this.url.href} ended before its endpoint event: ${reason}`));
+        if (!gotEndpoint) reject(new Error(`the SSE stream at ${this.shownUrl} ended before its endpoint event: ${reason}`));
         if (!this.closing) {
           this.streamEnded = { reason, t: Math.round(performance.now() - this.t0) };
           this.finish(`the SSE stream ended: ${reason}`);
@@ -126,7 +130,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const headers = { ...this.userHeaders(), 'Content-Type': 'application/json' };
     const url = this.postUrl;
     const x = this.newExchange('message', 'POST', url, headers, raw);
-    const info: HttpInfo = { exchange: x.n, method: 'POST', url: url.href };
+    const info: HttpInfo = { exchange: x.n, method: 'POST', url: x.url };
     void (async () => {
       const ac = this.abortable();
       const t = performance.now();
@@ -141,7 +145,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
         x.bodyBytes = info.bodyBytes = b.bytes;
         x.responseBody = cut(b.text);
         if (res.status >= 300 && id !== undefined && !this.closing) {
-          this.onRequestFailed?.(id, `the POST to ${url.href} was refused: HTTP ${res.status} ${res.statusText}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
+          this.onRequestFailed?.(id, `the POST to ${x.url} was refused: HTTP ${res.status} ${res.statusText}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
         }
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
@@ -157,8 +161,12 @@ export class SseTransport extends HttpTransportBase implements Transport {
     return info;
   }
 
-  async close(): Promise<void> {
-    if (this.closing) return;
-    await this.shutdown();
+  close(): Promise<void> {
+    return (this.closePromise ??= this.shutdown());
+  }
+
+  /** Other events are kept (cut) for the report, as many as the exchange lists. */
+  private pushOther(e: { event: string; id?: string; data: string }): void {
+    if (this.otherEvents.length < MAX_EXCHANGE_EVENTS) this.otherEvents.push(e);
   }
 }
