@@ -87,7 +87,7 @@ function headersOf(argv: Record<string, unknown>): Record<string, string> {
 }
 
 async function serveOn(source: MockSource & { close?: () => Promise<void> }, argv: Record<string, unknown>): Promise<number> {
-  const { endAllUpstreams } = await import('./proxy.js');
+  const { endAllUpstreams, signalAllUpstreams } = await import('./proxy.js');
   const stop = async () => { await source.close?.(); await endAllUpstreams(); };
   if (argv.http !== undefined || argv.sse !== undefined) {
     if (argv.http !== undefined && argv.sse !== undefined) throw new MockInputError('give one of --http PORT and --sse PORT');
@@ -111,8 +111,19 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     return 0;
   }
   const { serveStdio } = await import('./stdio.js');
-  await serveStdio(source);
-  await stop();
+  // Serving ends when stdin ends, or on SIGINT/SIGTERM: then at once, the upstreams signalled too; either way the
+  // cassette is written and the final line printed. A second signal ends the process the default way.
+  const signalled = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => { signalAllUpstreams(sig); signalled.abort(); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await serveStdio(source, process.stdin, process.stdout, { signal: signalled.signal });
+    await stop();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   return 0;
 }
 

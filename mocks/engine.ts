@@ -13,6 +13,11 @@ export interface MockSession {
    * resolves when the last has been emitted.
    */
   receive(raw: string, emit: (m: Outgoing) => void): Promise<void>;
+  /**
+   * Optional: the client will send nothing more (over stdio, its stdin ended). A session that waits on something
+   * outside (a proxy's upstream) starts ending it, so that the promises of receive settle soon.
+   */
+  end?(): void;
 }
 
 export interface MockSource {

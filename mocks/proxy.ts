@@ -5,6 +5,7 @@
  * upstream for what the cassette lacks, appended to the cassette).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { messageLine, newHeader, describeFromMessages, writeCassette, type Cassette, type CassetteHeader } from './cassette.js';
@@ -53,15 +54,30 @@ export interface Upstream {
 
 interface UpstreamConn {
   send(raw: string): void;
-  close(): void;
+  /** Ends the upstream connection (bounded); resolves when it has ended. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Waiter {
+  emit: (m: Outgoing) => void;
+  done: () => void;
+  timer: NodeJS.Timeout;
 }
 
 /** A session that forwards to one upstream connection and emits what comes back. */
 class ProxySession implements MockSession {
   private conn: UpstreamConn | undefined;
-  private readonly pending = new Map<string, { emit: (m: Outgoing) => void; done: () => void; timer: NodeJS.Timeout }>();
+  /**
+   * Requests waiting for their upstream answer, by id. A list per id: a client may reuse an id while the first
+   * request is still in flight (the robustness suite does), and each request must get an answer (oldest first)
+   * rather than one of them waiting for its timeout.
+   */
+  private readonly pending = new Map<string, Waiter[]>();
   private lastEmit: ((m: Outgoing) => void) | undefined;
   private readonly connNo: number;
+  /** Why the upstream can no longer answer (it exited, could not start, or the proxy is closing). */
+  private gone: string | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly up: Upstream, private readonly recorder?: CassetteRecorder) {
     this.connNo = recorder?.connection() ?? 0;
@@ -74,9 +90,19 @@ class ProxySession implements MockSession {
     if (!p.ok || !p.value || typeof p.value !== 'object') return;
     const m = p.value as Outgoing;
     const key = m.method === undefined && ('result' in m || 'error' in m) ? JSON.stringify(m.id) : undefined;
-    const w = key !== undefined ? this.pending.get(key) : undefined;
-    if (w) { this.pending.delete(key!); clearTimeout(w.timer); w.emit(m); w.done(); return; }
+    const w = key !== undefined ? this.take(key) : undefined;
+    if (w) { clearTimeout(w.timer); w.emit(m); w.done(); return; }
     this.lastEmit?.(m);
+  }
+
+  /** The oldest request waiting under this id (removed), or, given w, that one. */
+  private take(key: string, w?: Waiter): Waiter | undefined {
+    const list = this.pending.get(key);
+    if (!list) return undefined;
+    const i = w ? list.indexOf(w) : 0;
+    const found = i >= 0 ? list.splice(i, 1)[0] : undefined;
+    if (!list.length) this.pending.delete(key);
+    return found;
   }
 
   private open(): UpstreamConn {
@@ -85,9 +111,12 @@ class ProxySession implements MockSession {
     return this.conn;
   }
 
+  /** The upstream is gone: every waiting request gets an error now, and so does every later one. */
   private fail(why: string): void {
-    for (const [key, w] of this.pending) { clearTimeout(w.timer); w.emit(errorResponse(JSON.parse(key), -32603, `upstream: ${why}`)); w.done(); }
+    this.gone ??= why;
+    const all = [...this.pending];
     this.pending.clear();
+    for (const [key, list] of all) for (const w of list) { clearTimeout(w.timer); w.emit(errorResponse(JSON.parse(key), -32603, `upstream: ${why}`)); w.done(); }
   }
 
   receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {
@@ -95,18 +124,44 @@ class ProxySession implements MockSession {
     this.recorder?.add('to-server', raw, this.connNo);
     const p = parseJson(raw);
     const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? (p.value as Record<string, unknown>) : undefined;
+    const isRequest = !!m && typeof m.method === 'string' && 'id' in m;
+    if (this.gone !== undefined) {
+      // Nothing will answer: say so at once instead of waiting for the timeout.
+      if (isRequest) emit(errorResponse(m!.id, -32603, `upstream: ${this.gone}`));
+      return Promise.resolve();
+    }
     const conn = this.open();
-    if (!m || typeof m.method !== 'string' || !('id' in m)) { conn.send(raw); return Promise.resolve(); }
+    if (!isRequest) { conn.send(raw); return Promise.resolve(); }
     return new Promise((resolve) => {
-      const key = JSON.stringify(m.id);
-      const timer = setTimeout(() => { this.pending.delete(key); emit(errorResponse(m.id, -32603, `upstream: no answer within ${this.up.timeoutMs ?? 30_000} ms`)); resolve(); }, this.up.timeoutMs ?? 30_000);
-      this.pending.set(key, { emit, done: resolve, timer });
+      const key = JSON.stringify(m!.id);
+      const w: Waiter = {
+        emit,
+        done: resolve,
+        timer: setTimeout(() => {
+          if (!this.take(key, w)) return;
+          emit(errorResponse(m!.id, -32603, `upstream: no answer within ${this.up.timeoutMs ?? 30_000} ms`));
+          resolve();
+        }, this.up.timeoutMs ?? 30_000),
+      };
+      const list = this.pending.get(key);
+      if (list) list.push(w); else this.pending.set(key, [w]);
       conn.send(raw);
     });
   }
 
-  close(): void {
-    this.conn?.close();
+  /**
+   * The client will send nothing more (its stdin ended): end the upstream the same way (stdin closed, then SIGTERM,
+   * then SIGKILL, bounded). What it still answers is passed on and recorded; whatever is left unanswered when it
+   * exits gets an error, so nothing waits for a timeout.
+   */
+  end(): void {
+    void this.close();
+  }
+
+  /** Ends the upstream (bounded) and answers whatever still waits. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (this.conn ? this.conn.close() : Promise.resolve()).then(() => this.fail('the proxy is shutting down'));
+    return this.closing;
   }
 }
 
@@ -117,30 +172,59 @@ function stdioUpstream(up: Upstream, onLine: (t: string) => void, onGone: (why: 
   const child = spawn(argv[0]!, argv.slice(1), { cwd: up.cwd, env: { ...process.env, ...up.env }, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
   children.add(child);
   child.on('error', (e) => onGone(`could not start ${argv[0]}: ${e.message}`));
-  child.on('exit', (code, sig) => { children.delete(child); onGone(`the server exited (${sig ?? `code ${code}`})`); });
+  // Gone once what it wrote before exiting has been read (bounded: a grandchild may hold its stdout open).
+  child.on('exit', (code, sig) => { children.delete(child); void stdoutDrained(child, 200).then(() => onGone(`the server exited (${sig ?? `code ${code}`})`)); });
   child.stdin!.on('error', () => undefined);
   createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', onLine);
   return {
-    send: (raw) => { if (child.stdin!.writable) child.stdin!.write(raw.replace(/\n/g, ' ') + '\n'); },
+    send: (raw) => { if (child.stdin!.writable) child.stdin!.write(raw.replace(/\n/g, ' ') + '\n'); else onGone('its stdin is closed'); },
     close: () => endChild(child),
   };
 }
 
-/** Ends an upstream process: stdin closed, then SIGTERM, then SIGKILL to its process group (bounded). */
+const ending = new WeakMap<ChildProcess, Promise<void>>();
+
+function signalChild(child: ChildProcess, sig: NodeJS.Signals): void {
+  try { process.kill(-child.pid!, sig); } catch { try { child.kill(sig); } catch { /* gone */ } }
+}
+
+/** Waits (at most ms) for the child's stdout to be read to its end, so that its last lines are passed on and recorded. */
+function stdoutDrained(child: ChildProcess, ms: number): Promise<void> {
+  const out = child.stdout;
+  if (!out || out.destroyed || out.readableEnded) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    once(out, 'close').then(() => undefined, () => undefined),
+    new Promise<void>((r) => { timer = setTimeout(r, ms); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Ends an upstream process: stdin closed, then SIGTERM, then SIGKILL to its process group; resolves within about
+ * 2 × graceMs + 200 ms whatever the process does. Idempotent: a second call gets the same shutdown.
+ */
 export function endChild(child: ChildProcess, graceMs = 1500): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = (sig: NodeJS.Signals) => { try { process.kill(-child.pid!, sig); } catch { try { child.kill(sig); } catch { /* gone */ } } };
-    const t1 = setTimeout(() => kill('SIGTERM'), graceMs);
-    const t2 = setTimeout(() => { kill('SIGKILL'); resolve(); }, graceMs * 2);
-    child.once('exit', () => { clearTimeout(t1); clearTimeout(t2); resolve(); });
+  let p = ending.get(child);
+  if (p) return p;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  p = exited() ? stdoutDrained(child, 200) : new Promise<void>((resolve) => {
+    const t1 = setTimeout(() => signalChild(child, 'SIGTERM'), graceMs);
+    const t2 = setTimeout(() => { signalChild(child, 'SIGKILL'); resolve(); }, graceMs * 2);
+    child.once('exit', () => { clearTimeout(t1); clearTimeout(t2); void stdoutDrained(child, 200).then(resolve); });
     child.stdin?.end();
   });
+  ending.set(child, p);
+  return p;
 }
 
 /** Every upstream process still running (for shutdown). */
 export function endAllUpstreams(): Promise<void> {
   return Promise.all([...children].map((c) => endChild(c))).then(() => undefined);
+}
+
+/** Sends a signal to every upstream process group at once (the proxy itself was signalled). */
+export function signalAllUpstreams(sig: NodeJS.Signals): void {
+  for (const c of children) signalChild(c, sig);
 }
 
 function httpUpstream(up: Upstream, onMessage: (t: string) => void): UpstreamConn {
@@ -185,8 +269,8 @@ function httpUpstream(up: Upstream, onMessage: (t: string) => void): UpstreamCon
     // Requests in order (the initialize answer carries the session id every later POST needs).
     send: (raw) => { chain = chain.then(() => post(raw)); },
     close: () => {
-      if (!sessionId) return;
-      void fetch(up.spec, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...up.headers }, signal: AbortSignal.timeout(2000) }).then((r) => r.body?.cancel(), () => undefined);
+      if (!sessionId) return Promise.resolve();
+      return fetch(up.spec, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...up.headers }, signal: AbortSignal.timeout(1000) }).then((r) => r.body?.cancel(), () => undefined).then(() => undefined, () => undefined);
     },
   };
 }
@@ -207,8 +291,7 @@ export class ProxySource implements MockSource {
   }
 
   async close(): Promise<void> {
-    for (const s of this.sessions) s.close();
-    await endAllUpstreams();
+    await Promise.all([...this.sessions.map((s) => s.close()), endAllUpstreams()]);
     this.recorder?.flush();
   }
 }
@@ -239,6 +322,7 @@ export class RecordMissingSource implements MockSource {
     const recorder = this.recorder;
     const conn = recorder.connection() + 1000; // new recordings: their own connection numbers
     return {
+      end() { proxy.end?.(); },
       async receive(raw, emit) {
         const fromCassette: Outgoing[] = [];
         await replay.receive(raw, (m) => fromCassette.push(m));
