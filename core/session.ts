@@ -498,9 +498,17 @@ export class Session {
 
   /** Whether a message from the server answers something the harness waits for (kept in the log whatever its size). */
   private awaited(entry: LoggedMessage, frame: IncomingFrame): boolean {
-    if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== null && entry.id !== undefined) {
-      const k = idKey(entry.id);
-      return this.pending.has(k) || this.probesById.has(k);
+    if (entry.kind === 'response' || entry.kind === 'error') {
+      const m = entry.json as Record<string, unknown>;
+      const hasId = 'id' in m && m.id !== null;
+      if (hasId) {
+        const k = idKey(m.id);
+        if (this.pending.has(k) || this.probesById.has(k)) return true;
+        if (this.timedOut.has(k) || this.answered.has(k)) return false;
+      }
+      // An answer that matches nothing awaited belongs to an open catch-all probe (see onAnswer): the probe waits for
+      // it (an error with id null to a line the server could not read), however full the log is.
+      return lastOpen(this.catchAllProbes) !== undefined;
     }
     if (frame.truncated && entry.json === undefined) {
       const id = leadingId(entry.raw);

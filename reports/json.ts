@@ -2,11 +2,11 @@
  * report.json: the whole report, the machine-readable contract documented in the README. One target: the report
  * itself. Several targets (a config file): `{ tool, reportVersion, startedAt, durationMs, exitCode, summary, runs }`.
  *
- * Written as a stream: a large run's message log is never turned into one string (that string, and the buffer it
+ * Written piece by piece: a large run's message log is never turned into one string (that string, and the buffer it
  * is copied into, used to be the peak of a run's memory). The bytes are exactly those of
  * `JSON.stringify(doc, null, 2) + '\n'`.
  */
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combine, type Reporter } from './types.js';
@@ -22,61 +22,206 @@ export const jsonReporter: Reporter = {
   },
 };
 
-/** Writes `JSON.stringify(value, null, 2) + '\n'` to a file, piece by piece (arrays and objects near the top are walked). */
+/** Characters gathered before a write: small enough that the joined chunk is an ordinary (young) heap object. */
+const CHUNK_CHARS = 32 * 1024;
+/** Characters written between two turns of the event loop. */
+const YIELD_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Writes `JSON.stringify(value, null, 2) + '\n'` to a file, piece by piece. Each chunk is written at once (a
+ * synchronous write of a few kilobytes into the page cache), so nothing waits in a stream's queue: the memory a
+ * large report needs is its largest single piece, not the report. Between chunks the event loop gets its turn now
+ * and then.
+ */
 export async function writeJsonFile(file: string, value: unknown): Promise<void> {
-  const out = createWriteStream(file);
-  const failed = new Promise<never>((_, reject) => out.once('error', reject));
-  failed.catch(() => undefined);
-  let buf: string[] = [];
-  let size = 0;
-  const flush = async () => {
-    if (!buf.length) return;
-    const chunk = buf.join('');
-    buf = [];
-    size = 0;
-    if (!out.write(chunk)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
-  };
-  const put = async (s: string) => {
-    buf.push(s);
-    size += s.length;
-    if (size >= 1 << 20) await flush();
-  };
-  for (const piece of jsonPieces(value)) await put(piece);
-  await put('\n');
-  await flush();
-  await Promise.race([new Promise<void>((r) => out.end(r)), failed]);
+  const fd = openSync(file, 'w');
+  try {
+    let buf: string[] = [];
+    let size = 0;
+    let sinceYield = 0;
+    const flush = () => {
+      if (!buf.length) return;
+      const chunk = buf.length === 1 ? buf[0]! : buf.join('');
+      buf = [];
+      size = 0;
+      writeAll(fd, chunk);
+      sinceYield += chunk.length;
+    };
+    const put = (s: string) => {
+      if (s.length >= CHUNK_CHARS) {
+        // A large piece goes on its own: no copy of it is made to join it with the others.
+        flush();
+        writeAll(fd, s);
+        sinceYield += s.length;
+        return;
+      }
+      buf.push(s);
+      size += s.length;
+      if (size >= CHUNK_CHARS) flush();
+    };
+    const walker = new PieceWalker(put);
+    const v = toJsonValue(value, '');
+    // Top-level containers are walked item by item, yielding to the event loop between items now and then.
+    if (v !== null && typeof v === 'object' && !isBoxed(v)) {
+      await walker.containerAsync(v as object, '', async () => {
+        if (sinceYield >= YIELD_CHARS) {
+          flush();
+          sinceYield = 0;
+          await new Promise<void>((r) => setImmediate(r));
+        }
+      });
+    } else walker.value(v, '', 0);
+    put('\n');
+    flush();
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** The text of JSON.stringify(value, null, 2), in pieces: containers up to `walkDepth` deep are walked, deeper values stringified whole. */
-export function* jsonPieces(value: unknown, indent = '', walkDepth = 2): Generator<string> {
-  const v = toJsonValue(value, '');
-  if (walkDepth <= 0 || v === null || typeof v !== 'object') {
-    const s = JSON.stringify(v, null, 2);
-    yield indent ? s.replace(/\n/g, '\n' + indent) : s;
-    return;
+function writeAll(fd: number, s: string): void {
+  const bytes = Buffer.byteLength(s);
+  let written = writeSync(fd, s);
+  if (written < bytes) {
+    // A short write (rare on a file): write the rest from the encoded bytes.
+    const b = Buffer.from(s);
+    while (written < b.length) written += writeSync(fd, b, written, b.length - written);
   }
-  const inner = indent + '  ';
-  if (Array.isArray(v)) {
-    if (!v.length) { yield '[]'; return; }
-    yield '[';
-    for (let i = 0; i < v.length; i++) {
-      yield (i ? ',\n' : '\n') + inner;
-      const item = toJsonValue(v[i], String(i));
-      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') yield 'null';
-      else yield* jsonPieces(item, inner, walkDepth - 1);
+}
+
+/**
+ * Emits the text of JSON.stringify(value, null, 2) in pieces. Arrays are walked item by item (up to MAX_DEPTH), and
+ * so are objects near the top or that hold a long array (a suite's cases); anything else is stringified whole.
+ */
+const MAX_DEPTH = 6;
+const LONG_ARRAY = 32;
+
+class PieceWalker {
+  constructor(private readonly put: (s: string) => void) {}
+
+  /** value: already passed through toJsonValue; depth: of the value (the document is 0). */
+  value(v: unknown, indent: string, depth: number): void {
+    if (v === null || typeof v !== 'object' || isBoxed(v) || !this.walks(v as object, depth)) {
+      this.put(stringifyAt(v, indent));
+      return;
     }
-    yield '\n' + indent + ']';
-    return;
+    this.container(v as object, indent, depth);
   }
-  let first = true;
-  for (const k of Object.keys(v)) {
-    const item = toJsonValue((v as Record<string, unknown>)[k], k);
-    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    yield (first ? '{\n' : ',\n') + inner + JSON.stringify(k) + ': ';
-    first = false;
-    yield* jsonPieces(item, inner, walkDepth - 1);
+
+  private walks(v: object, depth: number): boolean {
+    if (depth >= MAX_DEPTH) return false;
+    if (Array.isArray(v)) return depth < 2 || v.length > LONG_ARRAY;
+    if (depth < 2) return true;
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      const x = (v as Record<string, unknown>)[k];
+      if (Array.isArray(x) && x.length > LONG_ARRAY) return true;
+    }
+    return false;
   }
-  yield first ? '{}' : '\n' + indent + '}';
+
+  private container(v: object, indent: string, depth: number): void {
+    const inner = indent + '  ';
+    if (Array.isArray(v)) {
+      if (!v.length) { this.put('[]'); return; }
+      this.put('[');
+      for (let i = 0; i < v.length; i++) {
+        this.put((i ? ',\n' : '\n') + inner);
+        this.item(toJsonValue(v[i], String(i)), inner, depth + 1, 'null');
+      }
+      this.put('\n' + indent + ']');
+      return;
+    }
+    let first = true;
+    for (const k of Object.keys(v)) {
+      const item = toJsonValue((v as Record<string, unknown>)[k], k);
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      this.put((first ? '{\n' : ',\n') + inner + JSON.stringify(k) + ': ');
+      first = false;
+      this.value(item, inner, depth + 1);
+    }
+    this.put(first ? '{}' : '\n' + indent + '}');
+  }
+
+  /** The top-level container, with an await between its items (see writeJsonFile). */
+  async containerAsync(v: object, indent: string, between: () => Promise<void>): Promise<void> {
+    const inner = indent + '  ';
+    if (Array.isArray(v)) {
+      if (!v.length) { this.put('[]'); return; }
+      this.put('[');
+      for (let i = 0; i < v.length; i++) {
+        await between();
+        this.put((i ? ',\n' : '\n') + inner);
+        await this.itemAsync(toJsonValue(v[i], String(i)), inner, between, 'null');
+      }
+      this.put('\n' + indent + ']');
+      return;
+    }
+    let first = true;
+    for (const k of Object.keys(v)) {
+      const item = toJsonValue((v as Record<string, unknown>)[k], k);
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      await between();
+      this.put((first ? '{\n' : ',\n') + inner + JSON.stringify(k) + ': ');
+      first = false;
+      await this.itemAsync(item, inner, between);
+    }
+    this.put(first ? '{}' : '\n' + indent + '}');
+  }
+
+  /** An array item or member one level below the top: a long array there (the message log) is walked with awaits. */
+  private async itemAsync(item: unknown, indent: string, between: () => Promise<void>, missing?: string): Promise<void> {
+    if (missing !== undefined && (item === undefined || typeof item === 'function' || typeof item === 'symbol')) { this.put(missing); return; }
+    if (Array.isArray(item) && item.length) {
+      const inner = indent + '  ';
+      this.put('[');
+      for (let i = 0; i < item.length; i++) {
+        if ((i & 63) === 0) await between();
+        this.put((i ? ',\n' : '\n') + inner);
+        this.item(toJsonValue(item[i], String(i)), inner, 2, 'null');
+      }
+      this.put('\n' + indent + ']');
+      return;
+    }
+    this.value(item, indent, 1);
+  }
+
+  private item(item: unknown, indent: string, depth: number, missing: string): void {
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') this.put(missing);
+    else this.value(item, indent, depth);
+  }
+}
+
+/** The text of JSON.stringify(value, null, 2), in pieces (the same walk as writeJsonFile). */
+export function jsonPieces(value: unknown): string[] {
+  const out: string[] = [];
+  new PieceWalker((s) => out.push(s)).value(toJsonValue(value, ''), '', 0);
+  return out;
+}
+
+const wrappers = new Map<string, { pre: number; post: number }>();
+
+/**
+ * JSON.stringify(v, null, 2) with every line after the first indented by `indent`, in one pass: v is stringified
+ * inside as many arrays as the indent has levels, whose brackets are then cut off (no second pass to indent it).
+ */
+function stringifyAt(v: unknown, indent: string): string {
+  if (!indent || v === null || typeof v !== 'object') return JSON.stringify(v, null, 2);
+  const levels = indent.length >> 1;
+  let w = wrappers.get(indent);
+  if (!w) {
+    let pre = 0; let post = 0;
+    for (let k = 1; k <= levels; k++) { pre += 2 + 2 * k; post += 2 + 2 * (k - 1); }
+    w = { pre, post };
+    wrappers.set(indent, w);
+  }
+  let wrapped: unknown = v;
+  for (let k = 0; k < levels; k++) wrapped = [wrapped];
+  const s = JSON.stringify(wrapped, null, 2);
+  return s.slice(w.pre, s.length - w.post);
+}
+
+function isBoxed(v: object): boolean {
+  return v instanceof Number || v instanceof String || v instanceof Boolean;
 }
 
 function toJsonValue(v: unknown, key: string): unknown {

@@ -784,3 +784,31 @@ describe.each(['everything', 'filesystem', 'memory'])('real server: %s', (server
     }
   });
 });
+
+describe('generated arguments are remembered by schema', () => {
+  it('gives equal results for equal schemas, each caller its own copy', () => {
+    const schema = () => ({ type: 'object', properties: { q: { type: 'string', minLength: 3 }, n: { type: 'integer', minimum: 2 } }, required: ['q', 'n'] });
+    const a = generateArguments(schema());
+    a.value.q = 'changed';
+    a.notes.push('changed');
+    const b = generateArguments(schema());
+    expect(b).toEqual(generateArguments(JSON.parse(JSON.stringify(schema()))));
+    expect(b.value.q).not.toBe('changed');
+    expect(b.notes).not.toContain('changed');
+    const m1 = missingRequiredArguments(schema())!;
+    m1.value.extra = 1;
+    expect(missingRequiredArguments(schema())!.value).not.toHaveProperty('extra');
+    const w1 = wrongTypeArguments(schema())!;
+    expect(wrongTypeArguments(schema())).toEqual(w1);
+  });
+
+  it('does not confuse schemas that only look alike as JSON text', () => {
+    const withUndefined = generateArguments({ type: 'object', properties: { a: { type: 'string', minLength: undefined } }, required: ['a'] });
+    const plain = generateArguments({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+    expect(withUndefined).toEqual(plain); // (undefined members are absent to the generator as well)
+    const nan = generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: NaN } }, required: ['a'] });
+    const nul = generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: null } }, required: ['a'] });
+    expect(nan).toEqual(generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: NaN } }, required: ['a'] }));
+    expect(nul).toEqual(generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: null } }, required: ['a'] }));
+  });
+});

@@ -11,14 +11,25 @@ const samples: unknown[] = [
   { a: undefined, b: [undefined, () => 1, {}], c: [], d: {}, e: new Date(0), f: { x: { y: { z: [1, { q: 'a\nb' }] } } }, g: null, h: 'é\u2028' },
   [], {}, 1, 'x', null, [[[[[1]]]]],
   { messages: Array.from({ length: 50 }, (_, i) => ({ seq: i, raw: `{"id":${i}}`, json: { id: i, nested: { list: [i, 'two', { three: 3 }] } } })) },
+  // Long arrays below the top (a suite's cases, deeper ones), holes, toJSON, boxed values, large strings.
+  {
+    suites: [{ id: 's', cases: Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, details: { list: Array.from({ length: 40 }, (_, j) => (j % 7 ? j : { j, d: new Date(j), u: undefined })) } })) }, { id: 'e', cases: [] }],
+    deep: [[[[[[[[Array.from({ length: 40 }, (_, i) => [i, { i }])]]]]]]]],
+    boxed: [Object(1), Object('s'), Object(false)],
+    holes: [1, , 3],
+    big: 'x'.repeat(70_000),
+    messages: Array.from({ length: 300 }, (_, i) => ({ seq: i, raw: 'é'.repeat(i * 50), json: { id: i } })),
+  },
 ];
 
 describe('report.json written as a stream', () => {
   it('gives the bytes of JSON.stringify(doc, null, 2)', async () => {
     for (const s of samples) expect([...jsonPieces(s)].join('')).toBe(JSON.stringify(s, null, 2));
     const file = join(mkdtempSync(join(tmpdir(), 'mcp-conform-json-')), 'report.json');
-    await writeJsonFile(file, samples[samples.length - 1]);
-    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(samples[samples.length - 1], null, 2) + '\n');
+    for (const s of samples) {
+      await writeJsonFile(file, s);
+      expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(s, null, 2) + '\n');
+    }
   });
 });
 

@@ -90,6 +90,19 @@ describe('Session', () => {
     expect(session.dropped.messages).toBe(901);
   });
 
+  it('past the bound, an answer an open catch-all probe waits for (error, id null) is still logged and claimed', () => {
+    const { wire, session } = setup({ maxLogMessages: 100 });
+    for (let i = 0; i < 200; i++) wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: i } });
+    const probe = session.probe(['{not json'], { rawText: true, catchAll: true, expectInvalid: 'a probe' });
+    wire.push({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(probe.answers.map((m) => m.kind)).toEqual(['error']);
+    expect(session.log.at(-1)?.inReplyTo).toBe(probe.sent[0]!.seq);
+    probe.close();
+    // With no probe open, such an answer is dropped like any other unawaited message.
+    wire.push({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(session.dropped.byMethod['(error)']).toBe(1);
+  });
+
   it('the log is bounded in characters too', () => {
     const { wire, session } = setup({ maxLogChars: 10_000 });
     for (let i = 0; i < 100; i++) wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: 'x'.repeat(1000) } });

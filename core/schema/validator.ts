@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Direction, MessageKind, SchemaVerdict, SchemaViolation } from '../log.js';
+import { isBuiltInDocument } from './documents/index.js';
 import { dialectOf, type ProtocolVersion } from './versions.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -74,25 +75,47 @@ export interface MessageToCheck {
   json: unknown;
 }
 
+/** Compiled definitions of the built-in documents, by document and dialect (see the MessageValidator constructor). */
+const sharedCompilers = new WeakMap<object, Map<string, { ajv: Ajv; compiled: Map<string, ValidateFunction> }>>();
+
 export class MessageValidator {
   private readonly ajv: Ajv;
   private readonly id: string;
   private readonly defsKey: string;
   private readonly defs: Record<string, unknown>;
-  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly compiled: Map<string, ValidateFunction>;
   /** undefined: the document has no unions by direction (a --schema FILE may lack them): direction is not checked. */
   private readonly sides: DirectionSets | undefined;
 
   /** dialect: of the document (default: the dialect of the version's official schema; --schema FILE gives its own). */
   constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: 'draft-07' | '2020-12' = dialectOf(version)) {
-    const draft07 = dialect === 'draft-07';
-    const opts = { strict: false, allErrors: true, verbose: true };
-    this.ajv = draft07 ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
-    addFormats(this.ajv);
     this.defsKey = document.$defs ? '$defs' : 'definitions';
     this.defs = (document[this.defsKey] ?? {}) as Record<string, unknown>;
     this.id = typeof document.$id === 'string' ? document.$id : `urn:mcp-conform:schema:${version}`;
-    this.ajv.addSchema({ ...document, $id: this.id });
+    // The project's own documents (frozen, one object per version) are compiled once per process: every validator of
+    // that document and dialect shares the compiled definitions (sessions of a run, runs of --all-versions).
+    const shared = isBuiltInDocument(document) ? sharedCompilers.get(document)?.get(dialect) : undefined;
+    if (shared) {
+      this.ajv = shared.ajv;
+      this.compiled = shared.compiled;
+    } else {
+      const draft07 = dialect === 'draft-07';
+      // code.optimize off: ajv's optimisation passes over the generated code cost more at start-up than they save
+      // (what a definition accepts and the errors it gives are the same).
+      // validateSchema off: the wrappers compiled for each definition ({ $ref }) need no check against the
+      // meta-schema (compiling the meta-schema's own validator was most of the cost of the first check).
+      const opts = { strict: false, allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } };
+      this.ajv = draft07 ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
+      addFormats(this.ajv);
+      // A built-in document is checked against the meta-schema by the tests; others (--schema FILE) here.
+      this.ajv.addSchema({ ...document, $id: this.id }, undefined, undefined, !isBuiltInDocument(document));
+      this.compiled = new Map();
+      if (isBuiltInDocument(document)) {
+        let byDialect = sharedCompilers.get(document);
+        if (!byDialect) sharedCompilers.set(document, (byDialect = new Map()));
+        byDialect.set(dialect, { ajv: this.ajv, compiled: this.compiled });
+      }
+    }
     this.sides = this.directionSets();
   }
 

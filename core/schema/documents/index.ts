@@ -27,6 +27,13 @@ const DIALECT_URI = {
 } as const;
 
 const cache = new Map<ProtocolVersion, Record<string, unknown>>();
+/** The documents built here (checked by the tests against the JSON Schema meta-schema and the official schemas). */
+const builtIn = new WeakSet<object>();
+
+/** True for a document returned by schemaDocument (the object itself, not a copy). */
+export function isBuiltInDocument(doc: object): boolean {
+  return builtIn.has(doc);
+}
 
 /** True when the project has a schema document for this version. */
 export function hasSchemaDocument(v: ProtocolVersion): boolean {
@@ -62,6 +69,7 @@ export function schemaDocument(v: ProtocolVersion): Record<string, unknown> {
   for (const name of Object.keys(defs).sort()) sorted[name] = copyWithRefs(defs[name], `#/${key}/`);
   const doc = deepFreeze({ $schema: DIALECT_URI[dialectOf(v)], $id: schemaDocumentId(v), [key]: sorted });
   cache.set(v, doc);
+  builtIn.add(doc);
   return doc;
 }
 
