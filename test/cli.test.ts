@@ -1,6 +1,6 @@
 /** The command line itself: help, version, usage errors (exit 2), the case catalogue. */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, py, ROOT } from './helpers/cli.js';
@@ -14,8 +14,9 @@ describe('mcp-conform CLI', () => {
     expect(r.stdout.trim()).toBe(pkg.version);
   });
 
-  it('the bin entry points at the compiled CLI', () => {
+  it('the bin entry points at the compiled CLI, which is executable (npx runs it directly in this checkout)', () => {
     expect(pkg.bin['mcp-conform']).toBe('dist/bin/mcp-conform.js');
+    expect(statSync(join(ROOT, pkg.bin['mcp-conform']!)).mode & 0o111).toBe(0o111);
   });
 
   it('run --help lists the flags with examples', async () => {
