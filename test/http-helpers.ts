@@ -1,11 +1,8 @@
 /** Helpers for the HTTP tests: free ports, servers started in their own process group, runs over HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CaseResult, Report } from '../core/results.js';
-import { BIN, FIXTURES, ROOT, cli, type CliResult } from './helpers/cli.js';
+import { BIN, FIXTURES, ROOT } from './helpers/cli.js';
 
 export { BIN, FIXTURES, ROOT };
 
@@ -64,33 +61,7 @@ export async function startServer(argv: string[], opts: { env?: Record<string, s
   };
 }
 
-export interface Run extends CliResult {
-  report: Report;
-  c(id: string): CaseResult;
-  verdicts(prefix: string): Record<string, string>;
-}
-
-/** `mcp-conform run <args> --reporter json --quiet` into a fresh directory; returns the report too. */
-export async function runArgs(args: string[], opts: { timeoutMs?: number } = {}): Promise<Run> {
-  const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-http-'));
-  const r = await cli(['run', ...args, '--out-dir', outDir, '--reporter', 'json', '--quiet'], opts);
-  const file = join(outDir, 'report.json');
-  if (!existsSync(file)) throw new Error(`no report written (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
-  const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
-  const all = report.suites.flatMap((s) => s.cases);
-  return {
-    ...r,
-    report,
-    c(id: string) {
-      const found = all.find((x) => x.id === id);
-      if (!found) throw new Error(`no case ${id}; cases: ${all.map((x) => x.id).join(', ')}`);
-      return found;
-    },
-    verdicts(prefix: string) {
-      return Object.fromEntries(all.filter((x) => x.id.startsWith(prefix)).map((x) => [x.id, x.verdict]));
-    },
-  };
-}
+export { runArgs, type RunResult as Run } from './helpers/cli.js';
 
 export const everything = join(BIN, 'mcp-server-everything');
 export const sdkHttp = join(FIXTURES, 'sdk-http.mjs');

@@ -58,8 +58,8 @@ async function callAll(session: Session, n: number): Promise<Outcome[]> {
   const t0 = Date.now();
   return pipelined(Array.from({ length: n }, (_, i) => i), (i) =>
     session.request('tools/call', { name: `t${i}`, arguments: {} }).then(
-      (reply) => ({ reply, at: Date.now() - t0 }),
-      (e: SessionError) => ({ failure: e, at: Date.now() - t0 })),
+      (reply): Outcome => ({ reply, at: Date.now() - t0 }),
+      (e: SessionError): Outcome => ({ failure: e, at: Date.now() - t0 })),
   { isBad: (o) => !!o.failure, isStalled: () => session.isStalled });
 }
 

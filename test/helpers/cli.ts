@@ -38,10 +38,10 @@ export interface RunResult extends CliResult {
   verdicts(prefix: string): Record<string, string>;
 }
 
-/** `mcp-conform run --stdio <command> --reporter json` into a fresh directory; returns the report too. */
-export async function run(command: string, extra: string[] = [], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+/** `mcp-conform run <args> --reporter json --quiet` into a fresh directory; returns the report too. */
+export async function runArgs(args: string[], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-test-'));
-  const r = await cli(['run', '--stdio', command, '--out-dir', outDir, '--reporter', 'json', '--quiet', ...extra], opts);
+  const r = await cli(['run', ...args, '--out-dir', outDir, '--reporter', 'json', '--quiet'], opts);
   const file = join(outDir, 'report.json');
   if (!existsSync(file)) throw new Error(`no report written (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
   const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
@@ -59,6 +59,11 @@ export async function run(command: string, extra: string[] = [], opts: { timeout
       return Object.fromEntries(all.filter((x) => x.id.startsWith(prefix)).map((x) => [x.id, x.verdict]));
     },
   };
+}
+
+/** `mcp-conform run --stdio <command> <extra> --reporter json` into a fresh directory; returns the report too. */
+export function run(command: string, extra: string[] = [], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+  return runArgs(['--stdio', command, ...extra], opts);
 }
 
 export const py = (file: string) => `python3 ${join(FIXTURES, file)}`;
