@@ -2,15 +2,12 @@
  * JSON Schemas that servers send (tool inputSchema / outputSchema): meta-validation and compilation, with the
  * dialect chosen from `$schema`, else by the protocol version (2020-12 from 2025-11-25 on, draft-07 before).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { newAjv, type Dialect } from './schema/ajv.js';
 import { toViolations } from './schema/validator.js';
 import type { SchemaViolation } from './log.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
-
-export type Dialect = 'draft-07' | '2020-12';
+export type { Dialect };
 
 export interface PreparedSchema {
   dialect: Dialect;
@@ -30,12 +27,9 @@ export class SchemaWorkbench {
   constructor(private readonly defaultDialect: Dialect) {}
 
   private instance(d: Dialect): Ajv {
-    if (d === 'draft-07') {
-      if (!this.ajv07) { this.ajv07 = new Ajv({ strict: false, allErrors: true, validateSchema: false, addUsedSchema: false }); addFormats(this.ajv07); }
-      return this.ajv07;
-    }
-    if (!this.ajv2020) { this.ajv2020 = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, addUsedSchema: false }) as unknown as Ajv; addFormats(this.ajv2020); }
-    return this.ajv2020;
+    const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false };
+    if (d === 'draft-07') return (this.ajv07 ??= newAjv(d, options));
+    return (this.ajv2020 ??= newAjv(d, options));
   }
 
   prepare(schema: unknown): PreparedSchema {

@@ -4,15 +4,11 @@
  * document of the user's instead of the built-in one, compiled up front so that a broken file is a usage error).
  */
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { classify, type Direction, type LoggedMessage, type SchemaVerdict } from './log.js';
+import { newAjv } from './schema/ajv.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
 export class InputError extends Error {}
@@ -48,8 +44,7 @@ export function loadSchemaFile(file: string): UserSchema {
   const missing = ENVELOPES.filter(([a, b]) => !(a in defs) && !(b && b in defs)).map(([a, b]) => (b ? `${a} (or ${b})` : a));
   if (missing.length) throw new InputError(`--schema: ${file} lacks the definition${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that every message is checked against`);
   const opts = { strict: false, allErrors: true };
-  const ajv = dialect === 'draft-07' ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
-  addFormats(ajv);
+  const ajv = newAjv(dialect, opts);
   const id = typeof document.$id === 'string' ? document.$id : 'urn:mcp-conform:user-schema';
   try {
     ajv.addSchema({ ...document, $id: id });

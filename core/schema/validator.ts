@@ -3,14 +3,11 @@
  * validates with ajv against the schema document of the protocol version in force.
  * Definitions are compiled on first use, so a run pays only for the kinds of message it sees.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { newAjv } from './ajv.js';
 import type { Direction, MessageKind, SchemaVerdict, SchemaViolation } from '../log.js';
 import { isBuiltInDocument } from './documents/index.js';
 import { dialectOf, type ProtocolVersion } from './versions.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 /** Requests, by method: the definition of the request and of its result. */
 const REQUESTS: Record<string, { request: string; result: string }> = {
@@ -99,14 +96,12 @@ export class MessageValidator {
       this.ajv = shared.ajv;
       this.compiled = shared.compiled;
     } else {
-      const draft07 = dialect === 'draft-07';
       // code.optimize off: ajv's optimisation passes over the generated code cost more at start-up than they save
       // (what a definition accepts and the errors it gives are the same).
       // validateSchema off: the wrappers compiled for each definition ({ $ref }) need no check against the
       // meta-schema (compiling the meta-schema's own validator was most of the cost of the first check).
       const opts = { strict: false, allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } };
-      this.ajv = draft07 ? new Ajv(opts) : (new Ajv2020(opts) as unknown as Ajv);
-      addFormats(this.ajv);
+      this.ajv = newAjv(dialect, opts);
       // A built-in document is checked against the meta-schema by the tests; others (--schema FILE) here.
       this.ajv.addSchema({ ...document, $id: this.id }, undefined, undefined, !isBuiltInDocument(document));
       this.compiled = new Map();
