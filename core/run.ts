@@ -10,7 +10,7 @@ import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, negotiate, requestMetaFor, suiteCounts, type MatrixEntry } from './negotiate.js';
-import type { CallToolsPolicy, CaseContext, CaseDef, InitOutcome, ItemOutcome, Outcome, Suite, ToolCallRecord } from './suite.js';
+import { unanswered, type CallToolsPolicy, type CaseContext, type CaseDef, type InitOutcome, type ItemOutcome, type Outcome, type Suite, type ToolCallRecord } from './suite.js';
 import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
@@ -262,12 +262,12 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
         } else push(c.id, o);
       } catch (e) {
         const err = e as Error;
-        const message = err instanceof SessionError ? err.message : `harness error while running this case: ${err.stack ?? err.message}`;
         if (stopWhy && needsServer) {
-          push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+          push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
+        } else if (err instanceof SessionError) {
+          push(c.id, unanswered(err));
         } else {
-          const verdict = err instanceof SessionError && err.afterClose ? 'skip' : 'fail';
-          push(c.id, { verdict, message: verdict === 'skip' ? `not run: ${message}` : message, messageIds: err instanceof SessionError && err.request ? [err.request.seq] : [] });
+          push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
         }
       }
     }

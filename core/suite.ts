@@ -4,7 +4,7 @@
  */
 import type { Level, ToolSkip, Verdict } from './results.js';
 import type { Reply, Session } from './session.js';
-import type { SessionError } from './session.js';
+import { SessionError } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
@@ -19,6 +19,16 @@ export interface Outcome {
   level?: Level;
   /** Time this result took, when the case measured it (per-item cases); else the case's time is shared out. */
   durationMs?: number;
+}
+
+/**
+ * The verdict for a request that got no answer: fail, except for a request sent after the server was already gone
+ * (the failure was reported where it happened; this one is skipped).
+ */
+export function unanswered(e: Error): Outcome {
+  const mids = e instanceof SessionError && e.request ? [e.request.seq] : [];
+  if (e instanceof SessionError && e.afterClose) return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
+  return { verdict: 'fail', message: e.message, messageIds: mids };
 }
 
 /** One result of a case that runs once per item (per tool, say): its id is `<case id>/<item>`. */

@@ -1,7 +1,7 @@
 /** Small helpers shared by the suites. */
 import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type JsonRpcError } from '../core/session.js';
-import type { Outcome } from '../core/suite.js';
+export { unanswered } from '../core/suite.js';
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -46,12 +46,3 @@ export function contentSummary(content: unknown): string {
   return `${content.length} content block${content.length === 1 ? '' : 's'} (${[...new Set(types)].join(', ')})`;
 }
 
-/**
- * The verdict for a request that got no answer: fail, except for a request sent after the server was already gone
- * (the failure was reported where it happened; this one is skipped).
- */
-export function unanswered(e: Error): Outcome {
-  const mids = e instanceof SessionError && e.request ? [e.request.seq] : [];
-  if (e instanceof SessionError && e.afterClose) return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
-  return { verdict: 'fail', message: e.message, messageIds: mids };
-}
