@@ -2,6 +2,7 @@
  * Valid arguments for `tools/call`, generated from a tool's inputSchema (the root of generation), and the public
  * `generateArguments`.
  */
+import { ajvCheck } from './ajv-check.js';
 import { makeCtx, type Ctx } from './context.js';
 import { expand, generate, typeOrder, type Frame } from './generate.js';
 import { isObj, show } from './json.js';
@@ -41,9 +42,17 @@ export function generateRoot(inputSchema: SchemaObject): RootResult {
     if (r.has && isObj(r.value)) value = r.value;
     else if (r.has) notes.push(`arguments: generated ${show(r.value)}, which is not an object; sent {}`);
     notes.push(...r.notes);
-    ctx.steps = ARGUMENT_LIMITS.maxValidationSteps;
-    valid = validAll([inputSchema], value, ctx);
-    if (!valid && notes.length === 0) notes.push(`arguments: the generated value fails "${ctx.failure ?? 'the schema'}"`);
+    const verdict = ajvCheck(inputSchema, value);
+    let failure: string | undefined;
+    if (verdict) {
+      valid = verdict.valid;
+      failure = verdict.keyword;
+    } else {
+      ctx.steps = ARGUMENT_LIMITS.maxValidationSteps;
+      valid = validAll([inputSchema], value, ctx);
+      failure = ctx.failure;
+    }
+    if (!valid && notes.length === 0) notes.push(`arguments: the generated value fails "${failure ?? 'the schema'}"`);
   } catch (e) {
     notes.push(
       e instanceof LimitError
