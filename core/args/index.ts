@@ -11,7 +11,8 @@
  * - arguments.ts: valid arguments from the root schema (`generateArguments`); invalid.ts: the invalid variants;
  * - generate.ts: a value for a set of schemas (branches, type choice, preferred values), with numbers.ts,
  *   strings.ts (and regex.ts for `pattern`), objects.ts and arrays.ts for each type;
- * - validate.ts: the check of generated values; refs.ts: `$ref` resolution; context.ts: per-call state and budgets;
+ * - ajv-check.ts: the final check of the arguments by ajv; validate.ts: the generator's own check of the values it
+ *   makes up (sub-schemas, one property disregarded); refs.ts: `$ref` resolution; context.ts: per-call state and budgets;
  * - memo.ts: results remembered per schema; json.ts: helpers for untrusted JSON; types.ts, limits.ts.
  */
 export type { GeneratedArguments, InvalidArguments } from './types.js';
