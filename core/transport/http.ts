@@ -15,68 +15,11 @@ import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ServerProcess } from '../start.js';
+import { redactHeaders, redactUrl } from '../secrets.js';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Headers given with --header: sent as given, never written in clear.
-
-// Names whose values are secrets: credentials, cookies, API keys, session tokens. Mcp-Session-Id is protocol (it
-// is in every exchange of the report and the messages say which session they belong to), so it stays visible; so
-// does the sessionId query parameter of an HTTP+SSE endpoint.
-const SECRET_NAME = /auth|pass|pwd|token|key|secret|session|credential|cookie|api|signature|^sig$/i;
-const PROTOCOL_NAMES = /^(mcp-session-id|sessionid|session_id)$/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_NAME.test(name) && !PROTOCOL_NAMES.test(name);
-}
-
-/** A copy with the values of secret headers replaced (for reports and recordings). */
-export function redactHeaders(h: Record<string, string> | undefined): Record<string, string> | undefined {
-  if (!h) return undefined;
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, isSecretHeader(k) ? '[redacted]' : v]));
-}
-
-/** "a=1&api_key=x" with the values of secret-looking parameters replaced. */
-function redactParams(q: string): string {
-  return q.split('&').map((part) => {
-    const eq = part.indexOf('=');
-    const raw = eq < 0 ? part : part.slice(0, eq);
-    let name = raw;
-    try { name = decodeURIComponent(raw.replace(/\+/g, ' ')); } catch { /* keep it raw */ }
-    return eq >= 0 && isSecretHeader(name) ? `${raw}=[redacted]` : part;
-  }).join('&');
-}
-
-/**
- * A URL as it may be written in reports, recordings and messages: the password of its userinfo (or a user name
- * alone, which is as often a token) replaced by [redacted], and so the values of query (and fragment) parameters
- * whose names look secret (api_key, access_token, password, …). The URL requested is not changed.
- */
-export function redactUrl(u: string | URL): string {
-  const s = typeof u === 'string' ? u : u.href;
-  let url: URL;
-  try { url = new URL(s); } catch {
-    // Not a URL: still hide what looks like userinfo and secret parameters.
-    return s.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1[redacted]@').replace(/([?&#])([^=&#]*)=([^&#]*)/g, (m, sep: string, k: string) => (isSecretHeader(k) ? `${sep}${k}=[redacted]` : m));
-  }
-  if (!url.username && !url.password && !url.search && !url.hash) return url.href;
-  const user = url.password ? `${url.username}:[redacted]@` : url.username ? '[redacted]@' : '';
-  const host = url.host ? `//${user}${url.host}` : url.href.startsWith(`${url.protocol}//`) ? '//' : '';
-  const search = url.search ? `?${redactParams(url.search.slice(1))}` : '';
-  const hash = url.hash ? `#${redactParams(url.hash.slice(1))}` : '';
-  return `${url.protocol}${host}${url.pathname}${search}${hash}`;
-}
-
-/** Parse "Name: value" (as given to --header). Throws with a plain message when it is not a header (never quoting
- * the text: it may hold a secret). */
-export function parseHeader(s: string): [string, string] {
-  const i = s.indexOf(':');
-  if (i <= 0) throw new Error(`wants "Name: value" with a name before the colon (the text given is not shown: it may hold a secret)`);
-  const name = s.slice(0, i).trim();
-  const value = s.slice(i + 1).trim();
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new Error(`the text before the first colon is not a valid header name (wants "Name: value"; not shown: it may hold a secret)`);
-  if (/[\r\n\0]/.test(value)) throw new Error(`the value of ${name} contains a line break or NUL`);
-  return [name, value];
-}
+// Headers given with --header are sent as given and never written in clear: the rule and the redaction are in
+// core/secrets.ts (re-exported here for the transports that import them from here), the parser in core/headers.ts.
+export { redactHeaders, redactUrl } from '../secrets.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Server-sent events: a small parser after the WHATWG event-stream rules, which also reports what a lenient client
