@@ -91,7 +91,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
   }
   const headers: Record<string, string> = {};
   if (argv.header !== undefined) {
-    const { parseHeader } = await import('../core/transport/http.js');
+    const { parseHeader } = await import('../core/headers.js');
     for (const h of (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
       try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw new UsageError(`--header: ${(e as Error).message}`); }
     }

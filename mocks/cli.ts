@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import type { Report } from '../core/results.js';
 import { cassetteFromReport, MockInputError, readCassette, writeCassette } from './cassette.js';
 import type { MockSource } from './engine.js';
-import { findSecrets, Redactor, SECRET_HEADER } from './redact.js';
+import { findSecrets, Redactor } from './redact.js';
+import { parseHeader, parseHeaders } from '../core/headers.js';
+import { isSecretName } from '../core/secrets.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -26,7 +28,7 @@ export function redactOptions<T>(y: Argv<T>) {
 }
 
 function redactorFrom(argv: Record<string, unknown>, headers: Record<string, string> = {}): Redactor {
-  const secretHeaders = Object.entries(headers).filter(([k]) => SECRET_HEADER.test(k));
+  const secretHeaders = Object.entries(headers).filter(([k]) => isSecretName(k));
   const secrets = secretHeaders.flatMap(([k, v]) => {
     const bare = v.replace(/^(Bearer|Basic|Token)\s+/i, '');
     return [{ value: v, placeholder: `[redacted:header:${k.toLowerCase()}]` }, ...(bare !== v && bare.length >= 4 ? [{ value: bare, placeholder: `[redacted:header:${k.toLowerCase()}]` }] : [])];
@@ -52,7 +54,7 @@ export function recordRun(report: Report, argv: Record<string, unknown>): number
   const headers = (report.target as { headers?: Record<string, string> }).headers ?? {};
   const redactor = redactorFrom(argv, Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== '[redacted]')));
   // The values of --header are secrets the report already hides; the raw values are only in argv.
-  const raw = list(argv.header).map((h) => { const i = h.indexOf(':'); return i > 0 ? [h.slice(0, i).trim(), h.slice(i + 1).trim()] as const : undefined; }).filter((x): x is readonly [string, string] => !!x);
+  const raw = list(argv.header).flatMap((h) => { try { return [parseHeader(h)]; } catch { return []; } });
   const r2 = raw.length ? redactorFrom(argv, Object.fromEntries(raw)) : redactor;
   writeCassette(file, cassetteFromReport(report, r2));
   say(`Cassette: ${file} (${report.messages.length} messages)`);
@@ -77,13 +79,11 @@ export function serveOptions<T>(y: Argv<T>) {
 }
 
 function headersOf(argv: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of list(argv.header)) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new MockInputError(`--header: "${h}" is not "Name: value"`);
-    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  try {
+    return parseHeaders(list(argv.header));
+  } catch (e) {
+    throw new MockInputError(`--header: ${(e as Error).message}`);
   }
-  return out;
 }
 
 async function serveOn(source: MockSource & { close?: () => Promise<void> }, argv: Record<string, unknown>): Promise<number> {

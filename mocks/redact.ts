@@ -96,9 +96,6 @@ export class Redactor {
   }
 }
 
-/** HTTP headers never stored in a cassette, and never forwarded into one. */
-export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$|token|secret|key|password/i;
-
 export interface SecretFinding {
   line: number;
   /** What it looks like. */

@@ -4,7 +4,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
  */
 import { isDeepStrictEqual } from 'node:util';
-import { generateArguments } from '../core/args.js';
+import { generateArguments } from '../core/args/index.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import type { CaseContext } from '../core/suite.js';

@@ -3,7 +3,7 @@
  * From 2025-11-25 input validation errors are tool errors (SEP-1303); before, either answer is allowed.
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  */
-import { missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args.js';
+import { missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';

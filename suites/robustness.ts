@@ -5,7 +5,7 @@
  * server still answers. Graded per the policy table of the README (from docs/protocol-notes.md).
  * https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import { generateArguments } from '../core/args.js';
+import { generateArguments } from '../core/args/index.js';
 import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
 import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';

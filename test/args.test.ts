@@ -14,7 +14,7 @@ import {
   missingRequiredArguments,
   wrongTypeArguments,
   type GeneratedArguments,
-} from '../core/args.js';
+} from '../core/args/index.js';
 
 // ajv-formats is CommonJS: under NodeNext the default import is `module.exports`, which also has `.default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2020) => unknown;

@@ -13,7 +13,7 @@ import { MessageValidator } from '../core/schema/validator.js';
 import { schemaDocumentFor } from '../core/schema/index.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
 import { shellWords } from '../core/shell-words.js';
-import { ARGUMENT_LIMITS, generateArguments, missingRequiredArguments, wrongTypeArguments } from '../core/args.js';
+import { ARGUMENT_LIMITS, generateArguments, missingRequiredArguments, wrongTypeArguments } from '../core/args/index.js';
 import { StdioTransport } from '../core/transport/stdio.js';
 import type { IncomingFrame, Transport, TransportClosed } from '../core/transport/types.js';
 
@@ -256,7 +256,7 @@ describe('fuzz: the schema check (core/schema/validator.ts)', () => {
   });
 });
 
-describe('fuzz: argument generation (core/args.ts)', () => {
+describe('fuzz: argument generation (core/args/)', () => {
   it('never throws on any schema; the output stays bounded', () => {
     const bound = 4 * 1024 * 1024;
     fc.assert(fc.property(schemaArb, (schema) => {

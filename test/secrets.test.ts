@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSecretHeader, parseHeader, redactHeaders, redactUrl } from '../core/transport/http.js';
+import { isSecretName, redactHeaders, redactUrl } from '../core/secrets.js';
+import { parseHeader, parseHeaders } from '../core/headers.js';
 import { targetInfo } from '../core/transport/index.js';
 import { FIXTURES, startServer, type Started } from './http-helpers.js';
 import { cli } from './helpers/cli.js';
@@ -48,12 +49,35 @@ describe('redactUrl', () => {
 describe('secret headers', () => {
   it('credential-looking names are redacted; Mcp-Session-Id and ordinary headers are not', () => {
     for (const n of ['Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-Password', 'X-Auth', 'X-Api-Key', 'X-Session', 'X-Credentials', 'X-Access-Token', 'Api-Secret', 'X-API']) {
-      expect([n, isSecretHeader(n)]).toEqual([n, true]);
+      expect([n, isSecretName(n)]).toEqual([n, true]);
     }
     for (const n of ['Mcp-Session-Id', 'mcp-session-id', 'Content-Type', 'Accept', 'X-Trace', 'MCP-Protocol-Version', 'Last-Event-ID']) {
-      expect([n, isSecretHeader(n)]).toEqual([n, false]);
+      expect([n, isSecretName(n)]).toEqual([n, false]);
     }
     expect(redactHeaders({ 'X-Auth': 'a', 'Mcp-Session-Id': 's' })).toEqual({ 'X-Auth': '[redacted]', 'Mcp-Session-Id': 's' });
+  });
+
+  it('one rule for the transports, the reports and the mocks: a name secret under either former rule stays secret', () => {
+    // The two rules that existed before (the transport's, for reports; the mocks', for cassettes), kept here to pin the union.
+    const transportRule = (n: string) => /auth|pass|pwd|token|key|secret|session|credential|cookie|api|signature|^sig$/i.test(n) && !/^(mcp-session-id|sessionid|session_id)$/i.test(n);
+    const mocksRule = (n: string) => /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$|token|secret|key|password/i.test(n);
+    const names = ['Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-Api-Key', 'api_key', 'apiKey', 'X-Auth-Token', 'access_token',
+      'X-Password', 'passwd', 'Pwd', 'X-Session', 'X-Session-Token', 'Session-Key', 'X-Signature', 'sig', 'SIG', 'Api-Secret', 'Private-Key',
+      'X-Credentials', 'X-API', 'Mcp-Session-Id', 'sessionId', 'session_id', 'Content-Type', 'Accept', 'User-Agent', 'X-Trace', 'Last-Event-ID',
+      'MCP-Protocol-Version', 'X-Request-Id', 'Signal', 'limit', 'q'];
+    for (const n of names) expect([n, isSecretName(n)]).toEqual([n, transportRule(n) || mocksRule(n)]);
+    // Names the mocks used to store in a cassette, now secret there too.
+    for (const n of ['X-Session', 'X-Auth', 'X-Signature', 'sig', 'Pwd', 'X-Credentials', 'X-API']) expect([n, mocksRule(n), isSecretName(n)]).toEqual([n, false, true]);
+    // Protocol names stay visible.
+    for (const n of ['Mcp-Session-Id', 'sessionId', 'session_id']) expect([n, isSecretName(n)]).toEqual([n, false]);
+  });
+
+  it('one parser of "Name: value": trims, keeps colons in the value, the later of two equal names wins', () => {
+    expect(parseHeader('  Authorization :  Bearer a:b  ')).toEqual(['Authorization', 'Bearer a:b']);
+    expect(parseHeader('X-Empty:')).toEqual(['X-Empty', '']);
+    expect(parseHeaders(['A: 1', 'B: 2', 'A: 3'])).toEqual({ A: '3', B: '2' });
+    expect(() => parseHeader('X-Bad: a\r\nInjected: b')).toThrow(/line break/);
+    expect(() => parseHeaders(['A: 1', 'not a header'])).toThrow(/Name: value/);
   });
 
   it('a malformed --header is refused without quoting it', () => {
@@ -70,6 +94,19 @@ describe('secret headers', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--header/);
     expectNoSecrets('stderr', r.stdout + r.stderr);
+  });
+
+  it('record and serve refuse a malformed --header with the same parser, without echoing it', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mcp-conform-secrets-')), 'c.jsonl');
+    for (const args of [
+      ['record', '--http', 'http://127.0.0.1:9/mcp', '--listen-http', '0', '--out', out, '--header', 'Authorization Bearer bearer-TOKEN'],
+      ['serve', '--mode', 'passthrough', '--upstream', 'http://127.0.0.1:9/mcp', '--header', 'Authorization Bearer bearer-TOKEN'],
+    ]) {
+      const r = await cli(args);
+      expect([args[0], r.code]).toEqual([args[0], 2]);
+      expect(r.stdout + r.stderr).toMatch(/--header: wants "Name: value"/);
+      expectNoSecrets(`${args[0]} output`, r.stdout + r.stderr);
+    }
   });
 });
 
@@ -104,6 +141,19 @@ describe('a run with secrets in the URL and headers', () => {
     expect(exchanges.length).toBeGreaterThan(1);
     for (const x of exchanges) expect(x.url).toContain('[redacted]');
     expect(exchanges.some((x) => /^[0-9a-f-]{36}$/.test(x.requestHeaders['Mcp-Session-Id'] ?? ''))).toBe(true);
+  }, 90_000);
+
+  it('run --record: the cassette notes every secret header under the one rule and holds none of their values', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-secrets-'));
+    const file = join(dir, 'c.jsonl');
+    const r = await cli(['run', '--http', `http://127.0.0.1:${http.port}/mcp`, ...headers, '--header', 'X-Session: sess-COOKIE', '--suite', 'lifecycle', '--out-dir', dir, '--reporter', 'json', '--record', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expectNoSecrets('cassette', text);
+    const names = (JSON.parse(text.split('\n')[0]).redactions as { kind: string; name?: string }[]).filter((n) => n.kind === 'header').map((n) => n.name);
+    // X-Auth and X-Session were stored by the mocks' former rule.
+    expect(names).toEqual(expect.arrayContaining(['x-password', 'x-auth', 'authorization', 'cookie', 'x-session']));
+    expect(names).not.toContain('x-trace');
   }, 90_000);
 
   it('--url: detection, on a server that answers and on one that cannot be reached, shows no secret', async () => {
