@@ -42,7 +42,7 @@ export const unknownTool: Suite = {
         if (r.isError === true) {
           return {
             verdict: want !== undefined ? 'fail' : 'warn',
-            message: `answered with a result with isError: true (${brief(r.content, 120)}) instead of a JSON-RPC error${want !== undefined ? `; --unknown-tool-code demands error ${want}` : ' (what the TypeScript and Python SDKs do)'}`,
+            message: `tools/call of "${name}", a tool the server did not list, was answered with a result with isError: true (${brief(r.content, 120)}) instead of a JSON-RPC error${want !== undefined ? `; --unknown-tool-code demands error ${want}` : ' (-32602 in the spec\'s example)'}`,
             messageIds: mids,
           };
         }
