@@ -37,7 +37,8 @@ export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, arg
   };
   if (tool.outputSchema !== undefined && ctx.version >= '2025-06-18') {
     if (!('structuredContent' in r)) {
-      if (failedWarn) return failedWarn; // no structured value is expected of a call that failed
+      // The call failed (in words): had it said so with isError, no structuredContent would be due. The SHOULD is the fault.
+      if (failedWarn) return { ...failedWarn, message: `${failedWarn.message} (it has no structuredContent either, which a success result of a tool with an outputSchema must have)` };
       return { verdict: 'fail', message: 'the tool declares an outputSchema but its result has no structuredContent', messageIds: mids };
     }
     const prepared = ctx.workbench.prepare(tool.outputSchema);

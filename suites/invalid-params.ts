@@ -24,7 +24,7 @@ async function validCall(ctx: CaseContext, tool: Tool): Promise<ToolCallRecord> 
 
 function describeAnswer(a: Answer): string {
   switch (a.kind) {
-    case 'rpc-error': return `JSON-RPC error ${quote(a.text)}`;
+    case 'rpc-error': return `JSON-RPC error ${a.code} ${quote(a.text)}`;
     case 'is-error': return `a result with isError: true, ${quote(a.text)}`;
     case 'failure-text': return `a result without isError whose text ${a.failure!.how}: ${a.failure!.quoted}`;
     default: return `a success result, ${quote(a.text, 120)}`;

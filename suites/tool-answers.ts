@@ -90,13 +90,15 @@ export interface Answer {
   kind: 'rpc-error' | 'is-error' | 'failure-text' | 'success';
   /** The words of the answer: the error message (and data), or the result's text blocks. */
   text: string;
+  /** The JSON-RPC error code, for kind 'rpc-error'. */
+  code?: number;
   failure?: FailureText;
 }
 
 export function classifyAnswer(reply: Reply, tool?: Pick<Tool, 'name' | 'title' | 'outputSchema'>, args?: unknown): Answer {
   if (reply.error) {
     const data = reply.error.data === undefined ? '' : ` ${typeof reply.error.data === 'string' ? reply.error.data : safeJson(reply.error.data)}`;
-    return { kind: 'rpc-error', text: `${reply.error.message}${data}` };
+    return { kind: 'rpc-error', text: `${reply.error.message}${data}`, code: reply.error.code };
   }
   const r = reply.result;
   const text = textBlocks(r?.content).join('\n');

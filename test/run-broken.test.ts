@@ -106,7 +106,7 @@ const CASES: Record<string, Expectation> = {
     },
     message: {
       'invalid-params/missing-required/browser_navigate': /^inconclusive: argument "url" left out .*Chromium distribution 'chrome' is not found.*the call with valid arguments got .*Chromium distribution 'chrome' is not found/,
-      'invalid-params/wrong-type/browser_close': /^inconclusive: .*"Browser is not installed".*the call with valid arguments got JSON-RPC error "Browser is not installed"/,
+      'invalid-params/wrong-type/browser_close': /^inconclusive: .*JSON-RPC error -32603 "Browser is not installed".*the call with valid arguments got JSON-RPC error -32603 "Browser is not installed"/,
       'invalid-params/missing-required/browser_type': /names the argument "ref"/,
     },
   },
@@ -123,13 +123,14 @@ const CASES: Record<string, Expectation> = {
   'error-as-success.py': {
     exit: 0,
     verdicts: {
-      'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn',
+      'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn', 'calling/tool/weather': 'warn',
       'calling/tool/lookup': 'pass', 'calling/tool/last_error': 'pass', 'calling/tool/compute': 'pass',
-      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'lookup', 'compute'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
+      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'lookup', 'compute'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
     },
     message: {
       'calling/tool/fetch_page': /without isError: true whose text begins with "Error:": "Error: could not resolve host example.invalid/,
       'calling/tool/save_note': /is JSON with "success": false: "\{\\"success\\": false, \\"error\\": \\"disk quota exceeded\\"\}"/,
+      'calling/tool/weather': /"Error: no API key configured.*\(it has no structuredContent either/,
       'invalid-params/missing-required/compute': /"Error: missing required argument 'x'"; an input validation error should be a result with isError: true/,
     },
   },
