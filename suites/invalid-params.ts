@@ -94,8 +94,9 @@ async function gradeAcceptedWrongType(ctx: CaseContext, tool: Tool, rec: ToolCal
   if (!missing) {
     return { verdict: 'warn', message: `${accepted}: ${lenient}; the tool has no required argument, so whether the server checks its input at all could not be told (a call without a required argument is the other probe)`, messageIds: mids };
   }
-  let m = ctx.toolCalls.find((c) => c.tool === tool.name && c.purpose === 'missing-required' && c.reply);
-  m ??= await ctx.callTool(tool.name, missing.value, 'missing-required');
+  // The missing-required case's call of the tool, or one made here when that case did not run (--case).
+  const m = ctx.toolCalls.find((c) => c.tool === tool.name && c.purpose === 'missing-required')
+    ?? await ctx.callTool(tool.name, missing.value, 'missing-required');
   if (!m.reply) return { verdict: 'warn', message: `${accepted}: ${lenient} (the call with ${missing.description} got no answer, so whether the server checks its input at all could not be told)`, messageIds: mids };
   const mAnswer = classifyAnswer(m.reply, tool, missing.value);
   const both = [...mids, ...ids(m.reply.request, m.reply.response)];

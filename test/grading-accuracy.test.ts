@@ -81,6 +81,7 @@ describe('failure text in a result without isError (item 4)', () => {
       [{ content: text('Errors: 0, warnings: 2') }, tool, {}],
       [{ content: text('Error handling guide for beginners') }, tool, {}],
       [{ content: text('Failed: 0') }, tool, {}],
+      [{ content: text('Failed jobs: 3 of 10') }, tool, {}],
       [{ content: text('Error: boom'), isError: true }, tool, {}],
       [{ content: text('Error: disk full') }, { name: 'get_last_error' }, {}],
       [{ content: text('Error: disk full') }, { name: 'x', title: 'Show server logs' }, {}],
