@@ -15,6 +15,8 @@ type Kind = 'missing-required' | 'wrong-type';
  * The answer to a call of the tool with valid arguments: the calling suite's call, or — when it made none (calling
  * not selected) — one made here with the same generated arguments, under the same --call-tools policy (purpose
  * 'reference'). An error answer to an invalid call shows validation only when this call did not fail the same way.
+ * Only tools in the call plan get here: a tool the plan must not call plainly (taskSupport "required") must be kept
+ * out of invalid-params too, or its task call recorded with purpose 'call'.
  */
 async function validCall(ctx: CaseContext, tool: Tool): Promise<ToolCallRecord> {
   const prior = ctx.toolCalls.find((c) => c.tool === tool.name && (c.purpose === 'call' || c.purpose === 'reference'));
