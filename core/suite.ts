@@ -87,7 +87,8 @@ export interface InitOutcome {
 
 export interface ToolCallRecord {
   tool: string;
-  purpose: 'call' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed';
+  /** 'reference': a call with valid arguments made by invalid-params when the calling suite made none. */
+  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed';
   reply?: Reply;
   failure?: Error;
 }

@@ -3,12 +3,12 @@
  * the answer is checked (content, structuredContent against outputSchema).
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
  */
-import { isDeepStrictEqual } from 'node:util';
 import { generateArguments } from '../core/args/index.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
+import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
 
 export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
   if (rec.failure) return unanswered(rec.failure);
@@ -27,8 +27,18 @@ export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, arg
   if (r.isError === true) {
     return { verdict: 'pass', message: `answered with isError: true, a valid answer to generated arguments${argsNote}: ${brief(firstText(r.content) ?? contentSummary(r.content), 200)}`, messageIds: mids };
   }
+  // A success result whose text says the call failed: the client and the model are told it worked (SHOULD isError).
+  const failed = failureReportedAsSuccess(r, tool, argsOf(rec));
+  const failedWarn = failed && {
+    verdict: 'warn' as const,
+    level: 'SHOULD' as const,
+    message: `answered with a result without isError: true whose text ${failed.how}: ${failed.quoted}; a tool that fails should say so with isError: true, so the client and the model know the call failed`,
+    messageIds: mids,
+  };
   if (tool.outputSchema !== undefined && ctx.version >= '2025-06-18') {
     if (!('structuredContent' in r)) {
+      // The call failed (in words): had it said so with isError, no structuredContent would be due. The SHOULD is the fault.
+      if (failedWarn) return { ...failedWarn, message: `${failedWarn.message} (it has no structuredContent either, which a success result of a tool with an outputSchema must have)` };
       return { verdict: 'fail', message: 'the tool declares an outputSchema but its result has no structuredContent', messageIds: mids };
     }
     const prepared = ctx.workbench.prepare(tool.outputSchema);
@@ -38,16 +48,21 @@ export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, arg
         return { verdict: 'fail', message: `structuredContent does not conform to the outputSchema: ${v.slice(0, 5).map((x) => `${x.pointer || '(root)'} ${x.message}`).join('; ')}`, messageIds: mids };
       }
     }
-    const mirrored = r.content.some((c) => {
-      if (!isObject(c) || c.type !== 'text' || typeof c.text !== 'string') return false;
-      try { return isDeepStrictEqual(JSON.parse(c.text), r.structuredContent); } catch { return false; }
-    });
-    if (!mirrored) {
-      return { verdict: 'warn', level: 'SHOULD', message: 'structuredContent conforms to the outputSchema, but no text block carries it as JSON (should, for clients that read only content)', messageIds: mids };
+    if (failedWarn) return failedWarn;
+    const carried = carriesStructured(r.content, r.structuredContent);
+    if (!carried) {
+      return { verdict: 'warn', level: 'SHOULD', message: `structuredContent conforms to the outputSchema, but no text block carries it (${contentSummary(r.content)}: ${brief(firstText(r.content) ?? r.content, 80)}; structuredContent ${brief(r.structuredContent, 80)}); a client that reads only content does not get the value (should: its JSON in a text block)`, messageIds: mids };
     }
-    return { verdict: 'pass', message: `answered with ${contentSummary(r.content)} and structuredContent that conforms to the outputSchema`, messageIds: mids };
+    return { verdict: 'pass', message: `answered with ${contentSummary(r.content)} and structuredContent that conforms to the outputSchema (${carried})`, messageIds: mids };
   }
+  if (failedWarn) return failedWarn;
   return { verdict: 'pass', message: `answered with ${contentSummary(r.content)}${'structuredContent' in r ? ' and structuredContent' : ''}`, messageIds: mids };
+}
+
+/** The arguments a tools/call carried. */
+function argsOf(rec: ToolCallRecord): unknown {
+  const params = (rec.reply?.request.json as { params?: { arguments?: unknown } } | undefined)?.params;
+  return params?.arguments;
 }
 
 function firstText(content: unknown[]): string | undefined {
@@ -65,7 +80,7 @@ export const calling: Suite = {
       title: 'the tool answers a call with valid arguments',
       level: 'MUST',
       spec: 'server/tools#calling-tools',
-      requirement: 'A call with arguments that fit the inputSchema gets a result with a content array (isError: true is a valid answer); a tool with an outputSchema returns structuredContent that conforms to it, and should mirror it in a text block.',
+      requirement: 'A call with arguments that fit the inputSchema gets a result with a content array (isError: true is a valid answer); a tool with an outputSchema returns structuredContent that conforms to it, and should carry it in a text block too (its JSON, or the value an SDK wrapped as {"result": …}). A result whose text plainly reports a failure ("Error: …", JSON with "success": false) should have isError: true (warn).',
       perItem: 'tool',
       needsCapability: 'tools',
       async run(ctx) {

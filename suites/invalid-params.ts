@@ -3,29 +3,127 @@
  * From 2025-11-25 input validation errors are tool errors (SEP-1303); before, either answer is allowed.
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  */
-import { missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
+import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
+import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';
 
-function gradeInvalid(ctx: CaseContext, rec: ToolCallRecord, what: string): Outcome {
-  if (rec.failure) return unanswered(rec.failure);
-  const mids = ids(rec.reply!.request, rec.reply!.response);
-  const reply = rec.reply!;
+type Kind = 'missing-required' | 'wrong-type';
+
+/**
+ * The answer to a call of the tool with valid arguments: the calling suite's call, or — when it made none (calling
+ * not selected) — one made here with the same generated arguments, under the same --call-tools policy (purpose
+ * 'reference'). An error answer to an invalid call shows validation only when this call did not fail the same way.
+ * Only tools in the call plan get here: a tool the plan must not call plainly (taskSupport "required") must be kept
+ * out of invalid-params too, or its task call recorded with purpose 'call'.
+ */
+async function validCall(ctx: CaseContext, tool: Tool): Promise<ToolCallRecord> {
+  const prior = ctx.toolCalls.find((c) => c.tool === tool.name && (c.purpose === 'call' || c.purpose === 'reference'));
+  if (prior) return prior;
+  return ctx.callTool(tool.name, generateArguments(tool.inputSchema).value, 'reference');
+}
+
+function describeAnswer(a: Answer): string {
+  switch (a.kind) {
+    case 'rpc-error': return `JSON-RPC error ${a.code} ${quote(a.text)}`;
+    case 'is-error': return `a result with isError: true, ${quote(a.text)}`;
+    case 'failure-text': return `a result without isError whose text ${a.failure!.how}: ${a.failure!.quoted}`;
+    default: return `a success result, ${quote(a.text, 120)}`;
+  }
+}
+
+/** The verdict for an error answer once it is known to be about the bad argument. */
+function gradeRefusal(ctx: CaseContext, reply: NonNullable<ToolCallRecord['reply']>, answer: Answer, what: string, why: string, mids: number[]): Outcome {
   const sep1303 = ctx.version >= '2025-11-25';
   if (reply.error) {
     if (reply.error.code === -32602) {
       return sep1303
-        ? { verdict: 'warn', level: 'SHOULD', message: `${what}: JSON-RPC error -32602; from 2025-11-25 input validation errors should be results with isError: true, so the model can correct itself (SEP-1303)`, messageIds: mids }
-        : { verdict: 'pass', message: `${what}: JSON-RPC error -32602 "${reply.error.message}"`, messageIds: mids };
+        ? { verdict: 'warn', level: 'SHOULD', message: `${what}: JSON-RPC error -32602${why}; from 2025-11-25 input validation errors should be results with isError: true, so the model can correct itself (SEP-1303)`, messageIds: mids }
+        : { verdict: 'pass', message: `${what}: JSON-RPC error -32602 "${reply.error.message}"${why}`, messageIds: mids };
     }
-    return { verdict: 'warn', message: `${what}: JSON-RPC error ${describeError(reply.error)}; expected ${sep1303 ? 'a result with isError: true (or -32602)' : '-32602 or a result with isError: true'}`, messageIds: mids };
+    return { verdict: 'warn', message: `${what}: JSON-RPC error ${describeError(reply.error)}${why}; expected ${sep1303 ? 'a result with isError: true (or -32602)' : '-32602 or a result with isError: true'}`, messageIds: mids };
   }
-  if (reply.result?.isError === true) return { verdict: 'pass', message: `${what}: result with isError: true: ${brief(reply.result.content, 160)}`, messageIds: mids };
-  return { verdict: 'fail', message: `${what}: accepted with a success result (${brief(reply.result, 120)}); servers must validate tool input`, messageIds: mids };
+  if (answer.kind === 'failure-text') {
+    return { verdict: 'warn', level: 'SHOULD', message: `${what}: answered with a result without isError: true whose text ${answer.failure!.how}: ${answer.failure!.quoted}${why}; an input validation error should be a result with isError: true`, messageIds: mids };
+  }
+  return { verdict: 'pass', message: `${what}: result with isError: true: ${brief(reply.result!.content, 160)}${why}`, messageIds: mids };
 }
 
-function perTool(kind: 'missing-required' | 'wrong-type', make: (schema: unknown) => InvalidArguments | undefined) {
+/**
+ * An error answer (JSON-RPC error, isError, or a text that reports a failure) to an invalid call. It proves that the
+ * server checked the argument only when the call with valid arguments did not fail too — or, when it did, when this
+ * answer singles out the argument (names it, or speaks of validation where the valid call's answer did not).
+ * Otherwise the verdict is inconclusive (skip) with both answers: a tool that fails whatever it is sent (a missing
+ * browser, no network, no credential) says nothing about validation.
+ */
+function gradeError(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, answer: Answer, bad: InvalidArguments, ref: ToolCallRecord, mids: number[]): Outcome {
+  const reply = rec.reply!;
+  const what = bad.description;
+  const refArgs = argsOf(ref);
+  const details = { validCall: { arguments: refArgs, answer: ref.reply ? classifyAnswer(ref.reply, tool, refArgs).text : ref.failure?.message } };
+  const refMids = ref.reply ? ids(ref.reply.request, ref.reply.response) : [];
+  if (ref.failure) {
+    const s = singlesOut(answer.text, undefined, bad.property);
+    if (s.yes) return { ...gradeRefusal(ctx, reply, answer, what, ` (${s.why}; the call with valid arguments got no answer)`, mids), details };
+    return {
+      verdict: 'skip',
+      message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got no answer (${ref.failure.message}), and this answer does not name the argument or speak of validation, so it does not show that the server checked the argument`,
+      messageIds: mids, details,
+    };
+  }
+  const refAnswer = classifyAnswer(ref.reply!, tool, refArgs);
+  if (refAnswer.kind === 'success') return { ...gradeRefusal(ctx, reply, answer, what, '', mids), details };
+  const s = singlesOut(answer.text, refAnswer.text, bad.property);
+  if (s.yes) return { ...gradeRefusal(ctx, reply, answer, what, ` (the call with valid arguments failed too, with ${describeAnswer(refAnswer)}, but ${s.why})`, [...mids, ...refMids]), details };
+  return {
+    verdict: 'skip',
+    message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got ${describeAnswer(refAnswer)} — ${s.why}, so the answer does not show that the server checked the argument (the tool fails whatever it is sent; fix what makes it fail, or run where it works)`,
+    messageIds: [...mids, ...refMids], details,
+  };
+}
+
+/**
+ * A wrong type accepted with a success result. Fail only when the server validates nothing: when it accepted the call
+ * without a required argument too. When it refused that call, it validates — more leniently than its inputSchema
+ * says (a union, a coercion): warn. A tool without a required argument gives no such evidence: warn (a fail needs
+ * proof that nothing is validated).
+ */
+async function gradeAcceptedWrongType(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, bad: InvalidArguments, mids: number[]): Promise<Outcome> {
+  const accepted = `${bad.description}: accepted with a success result (${brief(rec.reply!.result, 120)})`;
+  const lenient = 'it accepts a value its inputSchema does not allow';
+  const missing = missingRequiredArguments(tool.inputSchema);
+  if (!missing) {
+    return { verdict: 'warn', message: `${accepted}: ${lenient}; the tool has no required argument, so whether the server checks its input at all could not be told (a call without a required argument is the other probe)`, messageIds: mids };
+  }
+  // The missing-required case's call of the tool, or one made here when that case did not run (--case).
+  const m = ctx.toolCalls.find((c) => c.tool === tool.name && c.purpose === 'missing-required')
+    ?? await ctx.callTool(tool.name, missing.value, 'missing-required');
+  if (!m.reply) return { verdict: 'warn', message: `${accepted}: ${lenient} (the call with ${missing.description} got no answer, so whether the server checks its input at all could not be told)`, messageIds: mids };
+  const mAnswer = classifyAnswer(m.reply, tool, missing.value);
+  const both = [...mids, ...ids(m.reply.request, m.reply.response)];
+  if (mAnswer.kind === 'success') {
+    return { verdict: 'fail', message: `${accepted}, and the call with ${missing.description} was accepted too (${quote(mAnswer.text, 100)}): the server does not validate tool input, which it must`, messageIds: both };
+  }
+  return { verdict: 'warn', message: `${accepted}: ${lenient}. It does check its input — the call with ${missing.description} got ${describeAnswer(mAnswer)} — but more leniently than its inputSchema says`, messageIds: both };
+}
+
+/** The arguments a tools/call carried. */
+function argsOf(rec: ToolCallRecord): unknown {
+  const m = rec.reply?.request ?? (rec.failure as { request?: { json?: unknown } } | undefined)?.request;
+  return (m?.json as { params?: { arguments?: unknown } } | undefined)?.params?.arguments;
+}
+
+async function gradeInvalid(ctx: CaseContext, kind: Kind, tool: Tool, rec: ToolCallRecord, bad: InvalidArguments): Promise<Outcome> {
+  if (rec.failure) return unanswered(rec.failure);
+  const mids = ids(rec.reply!.request, rec.reply!.response);
+  const answer = classifyAnswer(rec.reply!, tool, bad.value);
+  if (answer.kind !== 'success') return gradeError(ctx, tool, rec, answer, bad, await validCall(ctx, tool), mids);
+  if (kind === 'wrong-type') return gradeAcceptedWrongType(ctx, tool, rec, bad, mids);
+  return { verdict: 'fail', message: `${bad.description}: accepted with a success result (${brief(rec.reply!.result, 120)}); servers must validate tool input`, messageIds: mids };
+}
+
+function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undefined) {
   return async (ctx: CaseContext): Promise<Outcome | ItemOutcome[]> => {
     const l = await ctx.tools();
     if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools: ${l.problem}` : 'the server lists no tools' };
@@ -39,10 +137,12 @@ function perTool(kind: 'missing-required' | 'wrong-type', make: (schema: unknown
     // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
     const recs = await pipelined(todo, ({ tool, bad }) => ctx.callTool(tool.name, bad.value, kind), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
     notJudgedAfterCrash(recs);
-    todo.forEach(({ tool, bad }, i) => {
+    // Judged one after another: a verdict may need another call (the valid call, the missing-required call).
+    for (const [i, { tool, bad }] of todo.entries()) {
       const rec = recs[i]!;
-      out.push({ item: tool.name, ...gradeInvalid(ctx, rec, bad.description), durationMs: callDuration(rec), details: { arguments: bad.value } });
-    });
+      const o = await gradeInvalid(ctx, kind, tool, rec, bad);
+      out.push({ item: tool.name, ...o, durationMs: callDuration(rec), details: { arguments: bad.value, ...o.details } });
+    }
     if (!out.length) {
       const why = kind === 'missing-required' ? 'no callable tool has a required argument' : 'no callable tool has an argument of a definite type';
       return { verdict: 'skip', message: `${why}${plan.skipped.length ? ` (${plan.skipped.length} tools not called: see skippedTools)` : ''}` };
@@ -51,7 +151,7 @@ function perTool(kind: 'missing-required' | 'wrong-type', make: (schema: unknown
   };
 }
 
-const requirement = 'Arguments that break the inputSchema are refused: from 2025-11-25 with a result with isError: true (-32602 is tolerated as warn), before that with either; a success result is wrong.';
+const requirement = 'Arguments that break the inputSchema are refused: from 2025-11-25 with a result with isError: true (-32602 is tolerated as warn), before that with either; a success result is wrong. An error answer counts only when the call with valid arguments did not fail the same way (else: inconclusive, skip). A wrong type accepted by a server that refused a missing required argument is lenient validation (warn); accepting both is no validation (fail).';
 
 export const invalidParams: Suite = {
   id: 'invalid-params',

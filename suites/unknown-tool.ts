@@ -27,26 +27,27 @@ export const unknownTool: Suite = {
         const reply = rec.reply!;
         const mids = ids(reply.request, reply.response);
         const want = ctx.unknownToolCode;
+        const sent = `tools/call of "${name}", a tool the server did not list`;
         if (reply.error) {
           const code = reply.error.code;
           if (want !== undefined) {
             return code === want
-              ? { verdict: 'pass', message: `JSON-RPC error ${describeError(reply.error)}, the code demanded`, messageIds: mids }
-              : { verdict: 'fail', message: `JSON-RPC error ${describeError(reply.error)}; --unknown-tool-code demands ${want}`, messageIds: mids };
+              ? { verdict: 'pass', message: `${sent}: JSON-RPC error ${describeError(reply.error)}, the code demanded`, messageIds: mids }
+              : { verdict: 'fail', message: `${sent}: JSON-RPC error ${describeError(reply.error)}; --unknown-tool-code demands ${want}`, messageIds: mids };
           }
-          if (code === -32602) return { verdict: 'pass', message: `JSON-RPC error -32602 (invalid params), as the spec's example shows: "${reply.error.message}"`, messageIds: mids };
-          if (code === -32601) return { verdict: 'pass', message: `JSON-RPC error -32601 (method not found): "${reply.error.message}"`, messageIds: mids };
-          return { verdict: 'warn', message: `JSON-RPC error ${describeError(reply.error)}; expected -32602 (or -32601)`, messageIds: mids };
+          if (code === -32602) return { verdict: 'pass', message: `${sent}: JSON-RPC error -32602 (invalid params), as the spec's example shows: "${reply.error.message}"`, messageIds: mids };
+          if (code === -32601) return { verdict: 'pass', message: `${sent}: JSON-RPC error -32601 (method not found): "${reply.error.message}"`, messageIds: mids };
+          return { verdict: 'warn', message: `${sent}: JSON-RPC error ${describeError(reply.error)}; expected -32602 (or -32601)`, messageIds: mids };
         }
         const r = reply.result!;
         if (r.isError === true) {
           return {
             verdict: want !== undefined ? 'fail' : 'warn',
-            message: `answered with a result with isError: true (${brief(r.content, 120)}) instead of a JSON-RPC error${want !== undefined ? `; --unknown-tool-code demands error ${want}` : ' (what the TypeScript and Python SDKs do)'}`,
+            message: `${sent}, was answered with a result with isError: true (${brief(r.content, 120)}) instead of a JSON-RPC error${want !== undefined ? `; --unknown-tool-code demands error ${want}` : ' (-32602 in the spec\'s example)'}`,
             messageIds: mids,
           };
         }
-        return { verdict: 'fail', message: `calling "${name}", which the server did not list, was answered with a success result: ${brief(r, 160)}`, messageIds: mids };
+        return { verdict: 'fail', message: `${sent}, was answered with a success result: ${brief(r, 160)}`, messageIds: mids };
       },
     },
   ],

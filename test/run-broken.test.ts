@@ -53,7 +53,8 @@ const CASES: Record<string, Expectation> = {
       'invalid-params/missing-required/add': 'fail', 'invalid-params/missing-required/echo': 'fail',
       'invalid-params/wrong-type/add': 'fail', 'invalid-params/wrong-type/echo': 'fail', 'invalid-params/malformed-call': 'fail',
     },
-    message: { 'invalid-params/wrong-type/add': /accepted with a success result/ },
+    // It validates nothing: a wrong type fails because the call without a required argument was accepted too.
+    message: { 'invalid-params/wrong-type/add': /accepted with a success result.*and the call with argument "a" left out \(required\) was accepted too/ },
   },
   'empty-iserror.py': {
     exit: 1,
@@ -93,6 +94,56 @@ const CASES: Record<string, Expectation> = {
     exit: 0,
     verdicts: { 'unknown-tool/call': 'warn', 'invalid-params/malformed-call': 'warn' },
     message: { 'unknown-tool/call': /-32603/ },
+  },
+  // issue 11 item 3: a tool that fails whatever it is sent proves no validation (inconclusive), one that names the argument does.
+  'env-failure.py': {
+    exit: 0,
+    verdicts: {
+      'calling/tool/browser_close': 'warn',
+      'invalid-params/missing-required/browser_navigate': 'skip', 'invalid-params/wrong-type/browser_navigate': 'skip',
+      'invalid-params/missing-required/browser_close': 'skip', 'invalid-params/wrong-type/browser_close': 'skip',
+      'invalid-params/missing-required/browser_type': 'pass', 'invalid-params/wrong-type/browser_type': 'pass',
+    },
+    message: {
+      'invalid-params/missing-required/browser_navigate': /^inconclusive: argument "url" left out .*Chromium distribution 'chrome' is not found.*the call with valid arguments got .*Chromium distribution 'chrome' is not found/,
+      'invalid-params/wrong-type/browser_close': /^inconclusive: .*JSON-RPC error -32603 "Browser is not installed".*the call with valid arguments got JSON-RPC error -32603 "Browser is not installed"/,
+      'invalid-params/missing-required/browser_type': /names the argument "ref"/,
+    },
+  },
+  // issue 11 item 5: lenient validation is a warn, not a fail.
+  'lenient-types.py': {
+    exit: 0,
+    verdicts: { 'invalid-params/missing-required/set_port': 'pass', 'invalid-params/wrong-type/set_port': 'warn', 'invalid-params/wrong-type/scale': 'warn' },
+    message: {
+      'invalid-params/wrong-type/set_port': /accepts a value its inputSchema does not allow.*the call with argument "port" left out \(required\) got a result with isError: true/,
+      'invalid-params/wrong-type/scale': /accepts a value its inputSchema does not allow; the tool has no required argument/,
+    },
+  },
+  // issue 11 item 4: failures reported as successes; the controls (mid-sentence "error", an error-reporting tool, "error": null) pass.
+  'error-as-success.py': {
+    exit: 0,
+    verdicts: {
+      'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn', 'calling/tool/weather': 'warn',
+      'calling/tool/lookup': 'pass', 'calling/tool/last_error': 'pass', 'calling/tool/compute': 'pass',
+      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'lookup', 'compute'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
+    },
+    message: {
+      'calling/tool/fetch_page': /without isError: true whose text begins with "Error:": "Error: could not resolve host example.invalid/,
+      'calling/tool/save_note': /is JSON with "success": false: "\{\\"success\\": false, \\"error\\": \\"disk quota exceeded\\"\}"/,
+      'calling/tool/weather': /"Error: no API key configured.*\(it has no structuredContent either/,
+      'invalid-params/missing-required/compute': /"Error: missing required argument 'x'"; an input validation error should be a result with isError: true/,
+    },
+  },
+  // issue 11 item 10: the SDKs' wrappings carry the structured value; only summary's text does not.
+  'structured-wrap.py': {
+    exit: 0,
+    verdicts: { 'calling/tool/summary': 'warn', 'calling/tool/add': 'pass', 'calling/tool/greet': 'pass', 'calling/tool/digits': 'pass', 'calling/tool/point': 'pass', 'calling/tool/tags': 'pass' },
+    message: {
+      'calling/tool/summary': /no text block carries it .*"2 items, total \d+".*\{"count":2,"total":\d+\}/,
+      'calling/tool/add': /a text block carries its one member "result"/,
+      'calling/tool/digits': /the text blocks carry the items of its one member "result", one each/,
+      'calling/tool/point': /a text block carries it as JSON/,
+    },
   },
   'ignore-eof.py': { exit: 0, verdicts: { 'lifecycle/shutdown': 'warn' }, message: { 'lifecycle/shutdown': /ended on SIGTERM/ } },
 };
