@@ -61,7 +61,7 @@ export interface RunOptions {
 
 export const CLIENT_INFO = { name: 'mcp-conform', version: VERSION };
 
-/** What a run has started, so that an internal error still ends every server process (see runConformance). */
+/** What a run has started, so that an internal error still ends every server process (see runSuites). */
 interface RunGuard {
   transports: Transport[];
   /** Sessions opened besides the main one (CaseContext.openSession). */
@@ -87,7 +87,7 @@ function closeOnce(t: Transport): Promise<void> {
 /** Reports of runs that were stopped (time bound or signal), with why: --all-versions tells them apart. */
 const stoppedRuns = new WeakMap<Report, string>();
 
-export async function runConformance(opts: RunOptions): Promise<Report> {
+export async function runSuites(opts: RunOptions): Promise<Report> {
   return runWithGuard(opts, { transports: [], extras: [], dispose() {} });
 }
 

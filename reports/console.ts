@@ -64,7 +64,7 @@ export function fmtDuration(ms: number): string {
 }
 
 /**
- * A progress printer for one run: pass it as runConformance's onSuite. Prints e.g.
+ * A progress printer for one run: pass it as runSuites's onSuite. Prints e.g.
  * `  lifecycle        5 pass, 1 fail   120 ms`.
  */
 export function progressPrinter(write: (s: string) => void, color: boolean, label?: string): (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void {
