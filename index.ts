@@ -26,4 +26,6 @@ export { SseTransport, type SseOptions } from './core/transport/sse.js';
 export { DetectingTransport } from './core/transport/detect.js';
 export { PROTOCOL_VERSIONS, DEFAULT_OFFERED_VERSION, specUrl, type ProtocolVersion } from './core/schema/versions.js';
 export { ALL_SUITES, suiteById } from './suites/index.js';
+export { createReporter, createReporters, processIO, REPORTERS, REPORTER_NAMES, ReporterError, type ReporterName } from './reports/index.js';
+export type { Reporter, ReporterIO, ReportSet, FinishContext, RunStart, SuitePhase, CombinedReport } from './reports/types.js';
 export { VERSION } from './core/version.js';

@@ -6,7 +6,7 @@
 import type { Argv } from 'yargs';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
-import type { RunOptions } from '../core/run.js';
+import type { Reporter } from '../reports/types.js';
 import { VERSION } from '../core/version.js';
 
 /** A usage or configuration error: exit code 2. */
@@ -90,16 +90,13 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOptions['onSuite']; name?: string } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Reporter[]; name?: string }): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   try { prepared = await prepareRun(conformanceOptions(argv, hooks.name), { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
-  const { FILE_REPORTERS, REPORTER_NAMES } = await import('../reports/index.js');
-  const reporters = argv.reporter === undefined ? ['console', 'json'] : list(argv.reporter);
-  for (const r of reporters) if (!REPORTER_NAMES.includes(r)) throw new UsageError(`--reporter: unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
   const outDir = resolve(String(argv['out-dir']));
-  if (reporters.some((r) => FILE_REPORTERS[r])) {
+  if (hooks.reporters.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
     const { mkdir, access, constants } = await import('node:fs/promises');
     try {
@@ -113,32 +110,29 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * prepared.run.shutdownGraceMs! + 15_000);
-  return executeRun(prepared, { signal: interrupt.signal, onSuite: hooks.onSuite });
+  return executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters });
 }
 
 /**
  * `run`: the targets of the command line, or of a config file (flags override it), one after another; then the
- * baseline, the report files, GitHub annotations and the console report, once for all of them.
+ * baseline, and the reporters (report files, GitHub annotations, the console report), once for all of them.
  */
 async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Promise<number> {
   const { planRuns, ConfigError } = await import('../core/config.js');
   const { BaselineError } = await import('../core/baseline.js');
-  const { prepareOutput, finishRuns } = await import('../reports/index.js');
-  const { progressPrinter, useColor, wantProgress } = await import('../reports/console.js');
+  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
   let plan: ReturnType<typeof planRuns>;
   let output: Awaited<ReturnType<typeof prepareOutput>>;
   try {
     plan = planRuns(argv, rawArgs, process.cwd());
     output = await prepareOutput(plan.shared, list, plan.configFile);
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError) throw new UsageError(e.message);
+    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
     throw e;
   }
-  const progress = !output.quiet && wantProgress(process.stderr);
   const reports: Report[] = [];
   for (const t of plan.targets) {
-    const label = t.name ?? String(t.argv.stdio ?? t.argv.http ?? t.argv.sse ?? t.argv.url ?? '');
-    const report = await runTarget(t.argv, { name: t.name, onSuite: progress ? progressPrinter((s) => process.stderr.write(s), useColor(process.stderr), label) : undefined });
+    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances });
     reports.push(report);
     if (argv.record !== undefined && reports.length === 1) {
       const { recordRun } = await import('../mocks/cli.js');
@@ -146,17 +140,7 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     }
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
-  const code = await finishRuns(reports, output, {
-    stdout: (s) => write(process.stdout, s),
-    stderr: (s) => write(process.stderr, s),
-    env: process.env,
-    color: useColor(process.stdout),
-  });
-  if (!output.quiet && reports.some((r) => r.matrix)) {
-    const { matrixTable } = await import('../core/negotiate.js');
-    for (const r of reports) if (r.matrix) await write(process.stdout, `\n${reports.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
-  }
-  return code;
+  return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
 }
 
 /** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */

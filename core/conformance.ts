@@ -17,6 +17,7 @@ import { shellWords } from './shell-words.js';
 import type { CallToolsPolicy, Suite } from './suite.js';
 import { parseHeader } from './transport/http.js';
 import { ALL_SUITES } from '../suites/index.js';
+import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 
 /** Options that are wrong (a usage error: exit code 2 in the CLI). */
 export class OptionsError extends Error {}
@@ -74,13 +75,21 @@ export interface ConformanceOptions {
   baseline?: string | Baseline;
   /** Stops the run: the report covers what ran so far (exitCode 143 when the reason is 'SIGTERM', else 130). */
   signal?: AbortSignal;
-  /** Progress: called when a suite has run its cases of a phase (see RunOptions.onSuite). */
-  onSuite?: RunOptions['onSuite'];
+  /**
+   * Reporters: names ('console', 'json', 'junit', 'html', 'github': see createReporter) or your own objects with
+   * hooks (onRunStart, onSuiteDone for progress, onRunDone, onFinished once the report is final). Default: none —
+   * nothing is written or printed.
+   */
+  reporters?: (string | Reporter)[];
+  /** Where reporters write files (default mcp-conform-report, resolved against the current directory). */
+  outDir?: string;
 }
 
 /** Options checked and resolved: what executeRun needs. */
 export interface PreparedRun {
   run: RunOptions;
+  /** How progress names the target: its name, else the command or URL as given. */
+  label: string;
   allVersions: boolean;
   name?: string;
   baseline?: Baseline;
@@ -211,21 +220,27 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       shutdownGraceMs: grace,
       maxDurationMs: maxDuration,
       maxMessageBytes,
-      onSuite: o.onSuite,
       schema,
     },
     allVersions: o.allVersions === true,
+    label: o.name ?? (via === 'stdio' ? commandText : String(o[via])),
     ...(o.name !== undefined ? { name: o.name } : {}),
     ...(baseline ? { baseline } : {}),
   };
 }
 
-/** Runs the suites of a prepared run (every version with allVersions) and finalizes the report (not the baseline: see runConformance). */
-export async function executeRun(p: PreparedRun, extra: Partial<Pick<RunOptions, 'signal' | 'onSuite'>> = {}): Promise<Report> {
-  const opts: RunOptions = { ...p.run, ...(extra.signal ? { signal: extra.signal } : {}), ...(extra.onSuite ? { onSuite: extra.onSuite } : {}) };
+/**
+ * Runs the suites of a prepared run (every version with allVersions) and finalizes the report (but for the baseline,
+ * which an invocation applies across all its targets: see runConformance). The reporters' hooks see the run go.
+ */
+export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; reporters?: Reporter[] } = {}): Promise<Report> {
+  const hooks = fanOut(extra.reporters ?? []);
+  const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, ...(extra.signal ? { signal: extra.signal } : {}) };
+  hooks.onRunStart({ label: p.label });
   const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });
+  hooks.onRunDone(report);
   return report;
 }
 
@@ -233,10 +248,15 @@ export async function executeRun(p: PreparedRun, extra: Partial<Pick<RunOptions,
  * Tests one server and resolves to its report: the object report.json holds, finalized as the CLI does it
  * (--strict, the baseline, an interrupted run, the exit code in `report.exitCode`). Rejects with OptionsError for
  * wrong options; a server that fails, crashes or hangs gives a report (with failing cases), not a rejection.
+ * Reporters given get their hooks, and onFinished once the report is final.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  let reporters: Reporter[];
+  try { reporters = (options.reporters ?? []).map((r) => (typeof r === 'string' ? createReporter(r) : r)); } catch (e) { throw e instanceof ReporterError ? new OptionsError(e.message.replace(/^--reporter/, 'reporters')) : e; }
   const prepared = await prepareRun(options);
-  const report = await executeRun(prepared, { signal: options.signal });
+  const report = await executeRun(prepared, { signal: options.signal, reporters });
   if (prepared.baseline) finalizeReport(report, { baseline: prepared.baseline, signal: options.signal });
+  const ctx = { outDir: resolve(options.outDir ?? 'mcp-conform-report'), written: [] as string[] };
+  for (const r of reporters) for (const f of [(await r.onFinished?.({ runs: [report] }, ctx)) ?? []].flat()) ctx.written.push(f);
   return report;
 }

@@ -3,10 +3,11 @@
  * runConformance gives what report.json holds, finalized as the CLI does; the README's Library example is the file
  * test/library-example.test.ts, word for word.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OptionsError, parseBaseline, runConformance, type Report, type Suite } from 'mcp-conform';
+import { createReporter, OptionsError, parseBaseline, runConformance, type Reporter, type Report, type Suite } from 'mcp-conform';
 import { py, ROOT, runArgs } from './helpers/cli.js';
 
 const cases = (r: Report) => r.suites.flatMap((s) => s.cases);
@@ -96,6 +97,32 @@ describe('runConformance', () => {
     expect(t.exitCode).toBe(143);
   });
 
+  it('reporters: hooks see the run go, and the json reporter writes the object the promise resolves to', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-lib-'));
+    const seen: string[] = [];
+    const mine: Reporter = {
+      name: 'mine',
+      onRunStart: ({ label }) => seen.push(`start ${label}`),
+      onSuiteDone: (suite, phase, added) => seen.push(`${suite.id} ${phase} ${added.length}`),
+      onRunDone: (r) => seen.push(`done ${r.exitCode}`),
+      onFinished: (set, ctx) => { seen.push(`finished ${set.runs.length} ${ctx.written.map((f) => f.slice(outDir.length)).join(',')}`); return undefined; },
+    };
+    let err = '';
+    let out = '';
+    const console = createReporter('console', { stdout: async (s) => { out += s; }, stderr: (s) => { err += s; }, env: {}, color: false, progress: { color: false } });
+    const r = await runConformance({ stdio: py('calc.py'), name: 'calc', suites: ['lifecycle', 'schema'], reporters: ['json', mine, console], outDir });
+    expect(seen[0]).toBe('start calc');
+    expect(seen[1]).toMatch(/^lifecycle session [1-9]\d*$/);
+    expect(seen.filter((x) => x.startsWith('schema '))).toEqual([expect.stringMatching(/^schema session \d+$/), expect.stringMatching(/^schema after-shutdown [1-9]\d*$/)]);
+    expect(seen.slice(-2)).toEqual(['done 0', 'finished 1 /report.json']);
+    expect(JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(r)));
+    // The console reporter: progress on stderr while the run goes, the report on stdout at the end.
+    expect(err.split('\n')[0]).toBe('Testing calc');
+    expect(err).toMatch(/▸ lifecycle\s+\d+ pass/);
+    expect(out).toContain(`Reports: ${join(outDir, 'report.json')}`);
+    expect(out).toMatch(/Result: no failures\n$/);
+  });
+
   it('rejects wrong options with an OptionsError that names the option', async () => {
     const wrong = async (o: Parameters<typeof runConformance>[0]) => {
       const e = await runConformance(o).then(() => undefined, (x: unknown) => x);
@@ -109,5 +136,6 @@ describe('runConformance', () => {
     expect(await wrong({ stdio: 'python3 x.py', suites: ['nope'] })).toMatch(/^suites: unknown suite "nope" \(known: lifecycle, /);
     expect(await wrong({ stdio: 'python3 x.py', headers: { Authorization: 'x' } })).toMatch(/^headers goes with http, sse or url/);
     expect(await wrong({ stdio: 'python3 x.py', baseline: join(ROOT, 'no-such-baseline.yaml') })).toMatch(/cannot read the baseline/);
+    expect(await wrong({ stdio: 'python3 x.py', reporters: ['pdf'] })).toMatch(/^reporters: unknown reporter "pdf" \(known: console, json, junit, html, github\)/);
   });
 });
