@@ -131,15 +131,31 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     throw e;
   }
   const reports: Report[] = [];
+  let recordFailed = false;
   for (const t of plan.targets) {
     const report = await runTarget(t.argv, { name: t.name, reporters: output.instances });
     reports.push(report);
     if (argv.record !== undefined && reports.length === 1) {
       const { recordRun } = await import('../mocks/cli.js');
-      if (recordRun(report, argv) !== 0 && report.exitCode === 0) report.exitCode = 1;
+      recordFailed = recordRun(report, argv) !== 0;
     }
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
+  // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
+  const { finalizeReport } = await import('../core/finalize.js');
+  let baseline = output.baseline;
+  if (output.updateBaseline) {
+    const { writeUpdatedBaseline } = await import('../core/baseline.js');
+    try {
+      baseline = await writeUpdatedBaseline(reports, output.updateBaseline, output.baseline ?? output.updatePrevious);
+    } catch (e) {
+      await write(process.stderr, `mcp-conform: could not write the baseline ${output.updateBaseline}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  finalizeReport(reports, { baseline });
+  // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
+  if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
 }
 

@@ -1,11 +1,10 @@
 /**
- * Reporters by name, and what happens once every target has run: the baseline is applied (or written), then every
- * reporter's onFinished writes or prints (file reporters first, then github, the console last: it lists the files).
+ * Reporters by name, and what happens once every target has run and the reports are final: every reporter's
+ * onFinished writes or prints (file reporters first, then github, the console last: it lists the files).
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { applyBaseline, baselineFor, loadBaseline, stringifyBaseline, type Baseline } from '../core/baseline.js';
+import { loadBaseline, type Baseline } from '../core/baseline.js';
 import type { Report } from '../core/results.js';
 import { consoleReporter, useColor, wantProgress } from './console.js';
 import { githubReporter, isGithubActions } from './github.js';
@@ -105,25 +104,13 @@ export async function prepareOutput(shared: Record<string, unknown>, list: (v: u
   return plan;
 }
 
-/** Applies the baseline, lets every reporter write and print; returns the exit code of the invocation (or 2). */
+/**
+ * Lets every reporter write and print the final reports (finalizeReport has run: the baseline is applied); returns
+ * the exit code of the invocation, or 2 when a report could not be written.
+ */
 export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<ReporterIO, 'stderr'>): Promise<number> {
   const set: ReportSet = { runs, configFile: plan.configFile };
   const ctx: FinishContext = { outDir: plan.outDir, written: [] };
-  if (plan.updateBaseline) {
-    const previous = plan.baseline ?? plan.updatePrevious;
-    if (previous) applyBaseline(runs, previous);
-    const next = baselineFor(runs, previous);
-    next.file = plan.updateBaseline;
-    try {
-      await writeFile(plan.updateBaseline, stringifyBaseline(next));
-    } catch (e) {
-      await io.stderr(`mcp-conform: could not write the baseline ${plan.updateBaseline}: ${(e as Error).message}\n`);
-      return 2;
-    }
-    applyBaseline(runs, next);
-  } else if (plan.baseline) {
-    applyBaseline(runs, plan.baseline);
-  }
   for (const rep of plan.instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
     if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
