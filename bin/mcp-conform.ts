@@ -6,7 +6,7 @@
 import type { Argv } from 'yargs';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
-import type { RunOptions } from '../core/run.js';
+import type { Reporter } from '../reports/types.js';
 import { VERSION } from '../core/version.js';
 
 /** A usage or configuration error: exit code 2. */
@@ -63,70 +63,40 @@ function runOptions(y: Argv) {
     .example('$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp', 'Start an HTTP server, test it, stop it');
 }
 
+/** The options of a command line (or of one config target), as the library takes them (core/conformance.ts). */
+function conformanceOptions(argv: Record<string, unknown>, name?: string): import('../core/conformance.js').ConformanceOptions {
+  const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
+  return {
+    stdio: str('stdio'), http: str('http'), sse: str('sse'), url: str('url'),
+    headers: argv.header === undefined ? undefined : (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String),
+    start: str('start'),
+    startTimeout: argv['start-timeout'] as number,
+    cwd: typeof argv.cwd === 'string' ? argv.cwd : undefined,
+    env: argv.env === undefined ? undefined : list(argv.env),
+    name,
+    suites: list(argv.suite),
+    cases: list(argv.case),
+    timeout: argv.timeout as number,
+    strict: argv.strict === true,
+    callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
+    unknownToolCode: argv['unknown-tool-code'] as number | undefined,
+    protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
+    allVersions: argv['all-versions'] === true,
+    schema: str('schema'),
+    shutdownGrace: argv['shutdown-grace'] as number,
+    maxDuration: argv['max-duration'] as number,
+    maxMessageBytes: argv['max-message-bytes'] as number,
+  };
+}
+
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOptions['onSuite'] } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Reporter[]; name?: string }): Promise<Report> {
   const { resolve } = await import('node:path');
-  const { statSync } = await import('node:fs');
-  const { shellWords } = await import('../core/shell-words.js');
-  const given = (['stdio', 'http', 'sse', 'url'] as const).filter((k) => argv[k] !== undefined);
-  if (given.length !== 1) {
-    throw new UsageError(given.length ? `give only one of --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'run needs a server: --stdio "<command>", --http URL, --sse URL or --url URL');
-  }
-  const via = given[0]!;
-  if (via !== 'stdio' && argv.start === undefined && (argv.cwd !== undefined || argv.env !== undefined)) throw new UsageError('--cwd and --env apply to a server the harness starts: --stdio or --start');
-  if (via === 'stdio' && argv.start !== undefined) throw new UsageError('--start goes with --http, --sse or --url (--stdio starts its server itself)');
-  if (via === 'stdio' && argv.header !== undefined) throw new UsageError('--header goes with --http, --sse or --url');
-  const commandText = via === 'stdio' ? argv.stdio : argv.start;
-  const flag = via === 'stdio' ? '--stdio' : '--start';
-  let words: string[] = [];
-  if (commandText !== undefined) {
-    if (typeof commandText !== 'string' || !commandText.trim()) throw new UsageError(`${flag}: the command is empty`);
-    try { words = shellWords(commandText); } catch (e) { throw new UsageError(`${flag}: ${(e as Error).message}`); }
-    if (!words.length) throw new UsageError(`${flag}: the command is empty`);
-  }
-  let url: URL | undefined;
-  if (via !== 'stdio') {
-    try { url = new URL(String(argv[via])); } catch { throw new UsageError(`--${via}: "${String(argv[via])}" is not a URL`); }
-    if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--${via}: ${url.href} is not an http:// or https:// URL`);
-  }
-  const headers: Record<string, string> = {};
-  if (argv.header !== undefined) {
-    const { parseHeader } = await import('../core/headers.js');
-    for (const h of (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
-      try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw new UsageError(`--header: ${(e as Error).message}`); }
-    }
-  }
-  const startTimeout = argv['start-timeout'] as number;
-  if (!Number.isFinite(startTimeout) || startTimeout <= 0) throw new UsageError('--start-timeout must be a positive number of milliseconds');
-  const cwd = typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined;
-  if (cwd) {
-    let isDir = false;
-    try { isDir = statSync(cwd).isDirectory(); } catch { /* reported below */ }
-    if (!isDir) throw new UsageError(`--cwd: ${cwd} is not a directory`);
-  }
-  const env: Record<string, string> = {};
-  for (const kv of list(argv.env)) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UsageError(`--env wants KEY=VALUE, got "${kv}"`);
-    env[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  const suites = list(argv.suite);
-  for (const s of suites) if (!SUITE_IDS.includes(s)) throw new UsageError(`--suite: unknown suite "${s}" (known: ${SUITE_IDS.join(', ')})`);
-  const timeout = argv.timeout as number;
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
-  const grace = argv['shutdown-grace'] as number;
-  if (!Number.isFinite(grace) || grace < 0) throw new UsageError('--shutdown-grace must be a number of milliseconds');
-  const maxDuration = argv['max-duration'] as number;
-  if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new UsageError('--max-duration must be a positive number of milliseconds');
-  const maxMessageBytes = argv['max-message-bytes'] as number;
-  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new UsageError('--max-message-bytes must be a whole number of bytes, at least 1024');
-  const utc = argv['unknown-tool-code'];
-  if (utc !== undefined && !Number.isInteger(utc)) throw new UsageError('--unknown-tool-code must be an integer');
-  const { FILE_REPORTERS, REPORTER_NAMES } = await import('../reports/index.js');
-  const reporters = argv.reporter === undefined ? ['console', 'json'] : list(argv.reporter);
-  for (const r of reporters) if (!REPORTER_NAMES.includes(r)) throw new UsageError(`--reporter: unknown reporter "${r}" (known: ${REPORTER_NAMES.join(', ')})`);
+  const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
+  let prepared: Awaited<ReturnType<typeof prepareRun>>;
+  try { prepared = await prepareRun(conformanceOptions(argv, hooks.name), { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   const outDir = resolve(String(argv['out-dir']));
-  if (reporters.some((r) => FILE_REPORTERS[r])) {
+  if (hooks.reporters.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
     const { mkdir, access, constants } = await import('node:fs/promises');
     try {
@@ -136,90 +106,57 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
       throw new UsageError(`--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
-
-  let schema: RunOptions['schema'];
-  if (argv.schema !== undefined) {
-    const { loadSchemaFile, InputError } = await import('../core/validate-log.js');
-    try { schema = loadSchemaFile(resolve(String(argv.schema))); } catch (e) { throw e instanceof InputError ? new UsageError(e.message) : e; }
-  }
-  if (argv['all-versions'] === true && argv['protocol-version'] !== undefined) throw new UsageError('--all-versions tries every version: leave out --protocol-version');
-  const { runConformance, runAllVersions } = await import('../core/run.js');
-  const { ALL_SUITES } = await import('../suites/index.js');
   const { endOwnedOnSignals } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
-  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
-  const run = argv['all-versions'] === true ? runAllVersions : runConformance;
-  const report = await run({
-    target: via === 'stdio'
-      ? { transport: 'stdio', command: String(argv.stdio), argv: words, cwd, env }
-      : {
-          transport: via === 'http' ? 'streamable-http' : via === 'sse' ? 'sse' : 'auto',
-          url: url!.href,
-          headers,
-          ...(argv.start !== undefined ? { start: { command: String(argv.start), argv: words, cwd, env, timeoutMs: startTimeout } } : {}),
-        },
-    suites: ALL_SUITES,
-    suiteFilter: suites,
-    caseFilter: list(argv.case),
-    timeoutMs: timeout,
-    strict: argv.strict === true,
-    callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
-    unknownToolCode: utc as number | undefined,
-    protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
-    shutdownGraceMs: grace,
-    maxDurationMs: maxDuration,
-    maxMessageBytes,
-    signal: interrupt.signal,
-    onSuite: hooks.onSuite,
-    schema,
-  });
-  if (interrupt.signal.aborted) report.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
-  return report;
+  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * prepared.run.shutdownGraceMs! + 15_000);
+  return executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters });
 }
 
 /**
  * `run`: the targets of the command line, or of a config file (flags override it), one after another; then the
- * baseline, the report files, GitHub annotations and the console report, once for all of them.
+ * baseline, and the reporters (report files, GitHub annotations, the console report), once for all of them.
  */
 async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Promise<number> {
   const { planRuns, ConfigError } = await import('../core/config.js');
   const { BaselineError } = await import('../core/baseline.js');
-  const { prepareOutput, finishRuns } = await import('../reports/index.js');
-  const { progressPrinter, useColor, wantProgress } = await import('../reports/console.js');
+  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
   let plan: ReturnType<typeof planRuns>;
   let output: Awaited<ReturnType<typeof prepareOutput>>;
   try {
     plan = planRuns(argv, rawArgs, process.cwd());
     output = await prepareOutput(plan.shared, list, plan.configFile);
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError) throw new UsageError(e.message);
+    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
     throw e;
   }
-  const progress = !output.quiet && wantProgress(process.stderr);
   const reports: Report[] = [];
+  let recordFailed = false;
   for (const t of plan.targets) {
-    const label = t.name ?? String(t.argv.stdio ?? t.argv.http ?? t.argv.sse ?? t.argv.url ?? '');
-    const report = await runTarget(t.argv, { onSuite: progress ? progressPrinter((s) => process.stderr.write(s), useColor(process.stderr), label) : undefined });
-    if (t.name) report.target.name = t.name;
+    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances });
     reports.push(report);
     if (argv.record !== undefined && reports.length === 1) {
       const { recordRun } = await import('../mocks/cli.js');
-      if (recordRun(report, argv) !== 0 && report.exitCode === 0) report.exitCode = 1;
+      recordFailed = recordRun(report, argv) !== 0;
     }
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
-  const code = await finishRuns(reports, output, {
-    stdout: (s) => write(process.stdout, s),
-    stderr: (s) => write(process.stderr, s),
-    env: process.env,
-    color: useColor(process.stdout),
-  });
-  if (!output.quiet && reports.some((r) => r.matrix)) {
-    const { matrixTable } = await import('../core/negotiate.js');
-    for (const r of reports) if (r.matrix) await write(process.stdout, `\n${reports.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
+  // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
+  const { finalizeReport } = await import('../core/finalize.js');
+  let baseline = output.baseline;
+  if (output.updateBaseline) {
+    const { writeUpdatedBaseline } = await import('../core/baseline.js');
+    try {
+      baseline = await writeUpdatedBaseline(reports, output.updateBaseline, output.baseline ?? output.updatePrevious);
+    } catch (e) {
+      await write(process.stderr, `mcp-conform: could not write the baseline ${output.updateBaseline}: ${(e as Error).message}\n`);
+      return 2;
+    }
   }
-  return code;
+  finalizeReport(reports, { baseline });
+  // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
+  if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
+  return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
 }
 
 /** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */

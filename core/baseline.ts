@@ -15,9 +15,11 @@
  * A listed failing case keeps verdict `fail` and gets `baselined: true` (+ the reason); the exit code ignores it.
  * An entry that matches no failing case is stale (a warning; under --strict it fails the run).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { BaselineOutcome, CaseResult, Report } from './results.js';
+import { exitCodeOf, type BaselineOutcome, type CaseResult, type Report } from './results.js';
+
+export { exitCodeOf };
 
 export class BaselineError extends Error {}
 
@@ -191,17 +193,6 @@ export function applyBaseline(reports: Report[], baseline: Baseline): void {
   }
 }
 
-/** 1 when a failure is not baselined, the run ended early, or (--strict) a baseline entry is stale. */
-export function exitCodeOf(r: Report): number {
-  if (r.exitCode > 1) return r.exitCode; // interrupted (130, 143): stays
-  const unexcused = r.summary.fail - (r.summary.baselined ?? 0);
-  if (unexcused > 0 || r.aborted) return 1;
-  if (r.matrix?.some((m) => m.accepted && m.summary.fail > 0)) return 1; // --all-versions: a failing version
-  if (r.matrix && !r.matrix.some((m) => m.accepted)) return 1;
-  if (r.options.strict === true && r.baseline?.stale.length) return 1;
-  return 0;
-}
-
 /**
  * A baseline for the current failures: entries of the previous baseline that still excuse a failure (or were not
  * checked) are kept with their reasons; every failing case not covered gets its own entry, its reason the start of
@@ -236,4 +227,17 @@ export function stringifyBaseline(b: Baseline): string {
     '# An entry that no longer matches a failing case is reported as stale: remove it, so the baseline shrinks.',
   ].join('\n');
   return `${head}\n${stringifyYaml({ version: 1, failures }, { lineWidth: 0 })}`;
+}
+
+/**
+ * --update-baseline FILE: the baseline for these runs (see baselineFor; `previous` — the --baseline, or the file as
+ * it was — is applied first so that its entries still in use are kept with their reasons), written to the file.
+ * Returns it, for finalizeReport to apply. Throws when the file cannot be written.
+ */
+export async function writeUpdatedBaseline(reports: Report[], file: string, previous?: Baseline): Promise<Baseline> {
+  if (previous) applyBaseline(reports, previous);
+  const next = baselineFor(reports, previous);
+  next.file = file;
+  await writeFile(file, stringifyBaseline(next));
+  return next;
 }

@@ -147,3 +147,18 @@ export function summarize(suites: SuiteResult[], messages: LoggedMessage[]): Sum
   }
   return s;
 }
+
+/**
+ * The exit code a report's content gives: 1 when a failure is not baselined, the run ended early, (--all-versions) an
+ * accepted version has a failure or none was accepted, or (--strict) a baseline entry is stale; else 0. An interrupted
+ * run's 130/143 stays.
+ */
+export function exitCodeOf(r: Report): number {
+  if (r.exitCode > 1) return r.exitCode; // interrupted (130, 143): stays
+  const unexcused = r.summary.fail - (r.summary.baselined ?? 0);
+  if (unexcused > 0 || r.aborted) return 1;
+  if (r.matrix?.some((m) => m.accepted && m.summary.fail > 0)) return 1; // --all-versions: a failing version
+  if (r.matrix && !r.matrix.some((m) => m.accepted)) return 1;
+  if (r.options.strict === true && r.baseline?.stale.length) return 1;
+  return 0;
+}

@@ -3,6 +3,7 @@
  * A run is a value: nothing here is global, so two runs can share a process.
  */
 import { performance } from 'node:perf_hooks';
+import { finalizeReport } from './finalize.js';
 import { SchemaWorkbench } from './jsonschema.js';
 import { summarize, type CaseResult, type Report, type SuiteResult, type ToolSkip, type Verdict } from './results.js';
 import { Session, SessionError } from './session.js';
@@ -61,7 +62,7 @@ export interface RunOptions {
 
 export const CLIENT_INFO = { name: 'mcp-conform', version: VERSION };
 
-/** What a run has started, so that an internal error still ends every server process (see runConformance). */
+/** What a run has started, so that an internal error still ends every server process (see runSuites). */
 interface RunGuard {
   transports: Transport[];
   /** Sessions opened besides the main one (CaseContext.openSession). */
@@ -87,7 +88,7 @@ function closeOnce(t: Transport): Promise<void> {
 /** Reports of runs that were stopped (time bound or signal), with why: --all-versions tells them apart. */
 const stoppedRuns = new WeakMap<Report, string>();
 
-export async function runConformance(opts: RunOptions): Promise<Report> {
+export async function runSuites(opts: RunOptions): Promise<Report> {
   return runWithGuard(opts, { transports: [], extras: [], dispose() {} });
 }
 
@@ -303,9 +304,6 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   await phaseRun('after-shutdown');
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
-  if (opts.strict) {
-    for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
-  }
   const summary = summarize(suites, session.log);
   const listing = ctx.peekTools();
   const r = handshakeResult ?? {};
@@ -316,7 +314,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     reportVersion: 1,
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - t0),
-    exitCode: summary.fail > 0 ? 1 : 0,
+    exitCode: 0, // set by finalizeReport below
     ...(aborted ? { aborted } : {}),
     summary,
     server: {
@@ -349,7 +347,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     ...(ending.httpExchanges ? { http: { exchanges: ending.httpExchanges() } } : {}),
     ...(init.negotiation ? { negotiation: init.negotiation } : {}),
   };
-  if (aborted && report.exitCode === 0) report.exitCode = 1;
+  finalizeReport(report); // --strict, the summary, the exit code
   return report;
 }
 
@@ -405,8 +403,7 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
   const report = main ?? (await runWithGuard({ ...opts, protocolVersion: PROTOCOL_VERSIONS.at(-1)! }, { transports: [], extras: [], dispose() {}, bound }));
   report.matrix = matrix;
   if (stopped) report.aborted ??= stopped;
-  const failing = matrix.some((m) => m.accepted && m.summary.fail - m.summary.baselined > 0);
-  if (report.exitCode <= 1) report.exitCode = failing || !matrix.some((m) => m.accepted) || report.aborted ? 1 : 0;
+  finalizeReport(report); // the exit code now counts the matrix (see exitCodeOf)
   return report;
 }
 

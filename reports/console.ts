@@ -6,7 +6,8 @@
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseResult, Report, SuiteResult, Verdict } from '../core/results.js';
-import { combine, runLabel, type ReportSet } from './types.js';
+import { matrixTable } from './matrix.js';
+import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -64,7 +65,7 @@ export function fmtDuration(ms: number): string {
 }
 
 /**
- * A progress printer for one run: pass it as runConformance's onSuite. Prints e.g.
+ * A progress printer for one run (the console reporter's onSuiteDone; it fits RunOptions.onSuite too). Prints e.g.
  * `  lifecycle        5 pass, 1 fail   120 ms`.
  */
 export function progressPrinter(write: (s: string) => void, color: boolean, label?: string): (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void {
@@ -195,4 +196,27 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
     out.push(resultText(set.runs[0], stale, paint));
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * The console reporter: progress lines on stderr while a run goes (when io.progress), then the console report of
+ * every run and, for --all-versions, the version matrix on stdout.
+ */
+export function consoleReporter(io: ReporterIO): Reporter {
+  let progress: ReturnType<typeof progressPrinter> | undefined;
+  return {
+    name: 'console',
+    onRunStart({ label }) {
+      progress = io.progress ? progressPrinter((s) => void io.stderr(s), io.progress.color, label) : undefined;
+    },
+    onSuiteDone(suite, phase, added) {
+      progress?.(suite, phase, added);
+    },
+    async onFinished(set, ctx) {
+      await io.stdout(renderConsole(set, ctx.written, { color: io.color, verbose: io.verbose }));
+      const runs = set.runs;
+      for (const r of runs) if (r.matrix) await io.stdout(`\n${runs.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
+      return undefined;
+    },
+  };
 }

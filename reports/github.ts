@@ -7,7 +7,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CaseResult, Report, Summary } from '../core/results.js';
-import { combine, runLabel, totalSummary, type Reporter, type ReportSet } from './types.js';
+import { combine, runLabel, totalSummary, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 
 /** GitHub shows at most 10 errors and 10 warnings per step; more are printed but counted here. */
 export const MAX_ANNOTATIONS_PER_KIND = 50;
@@ -142,12 +142,18 @@ export async function reportToGithub(set: ReportSet, outDir: string, o: GithubOp
   return file;
 }
 
-export const githubReporter: Reporter = {
-  name: 'github',
-  onFinished(set, outDir) {
-    return reportToGithub(set, outDir);
-  },
-};
+/** The github reporter: annotations on stdout, the step summary (listing the files the reporters before it wrote). */
+export function githubReporter(io: Pick<ReporterIO, 'env' | 'stdout'>): Reporter {
+  return {
+    name: 'github',
+    optional: true,
+    what: 'the GitHub step summary',
+    async onFinished(set, ctx) {
+      const summary = await reportToGithub(set, ctx.outDir, { env: io.env, write: io.stdout, files: ctx.written });
+      return summary !== io.env.GITHUB_STEP_SUMMARY ? summary : undefined;
+    },
+  };
+}
 
 export const isGithubActions = (env: NodeJS.ProcessEnv = process.env) => env.GITHUB_ACTIONS === 'true';
 

@@ -357,7 +357,8 @@ ${body.join('\n')}
 
 export const htmlReporter: Reporter = {
   name: 'html',
-  async onFinished(set, outDir) {
+  writesFiles: true,
+  async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.html');
     await writeFile(file, renderHtml(set));

@@ -1,24 +1,78 @@
 /**
- * Reporters by name, and what happens once every target has run: the baseline is applied (or written), the report
- * files are written, GitHub gets its annotations and step summary, the console report is printed.
+ * Reporters by name, and what happens once every target has run and the reports are final: every reporter's
+ * onFinished writes or prints (file reporters first, then github, the console last: it lists the files).
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { applyBaseline, baselineFor, loadBaseline, stringifyBaseline, type Baseline } from '../core/baseline.js';
+import { loadBaseline, type Baseline } from '../core/baseline.js';
 import type { Report } from '../core/results.js';
+import { consoleReporter, useColor, wantProgress } from './console.js';
+import { githubReporter, isGithubActions } from './github.js';
 import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
-import { combine, type Reporter, type ReportSet } from './types.js';
+import { combine, type FinishContext, type Reporter, type ReporterIO, type ReportSet, type RunStart, type SuitePhase } from './types.js';
 
-/** File reporters by name; 'console' and 'github' print (github also writes the step summary). */
-export const FILE_REPORTERS: Record<string, Reporter> = { json: jsonReporter, junit: junitReporter, html: htmlReporter };
-export const REPORTER_NAMES = ['console', ...Object.keys(FILE_REPORTERS), 'github'];
-export type { Reporter, ReportSet };
+/** Every reporter, by name: each makes its hooks for one invocation. */
+export const REPORTERS = {
+  console: consoleReporter,
+  json: (): Reporter => jsonReporter,
+  junit: (): Reporter => junitReporter,
+  html: (): Reporter => htmlReporter,
+  github: githubReporter,
+} satisfies Record<string, (io: ReporterIO) => Reporter>;
+export type ReporterName = keyof typeof REPORTERS;
+export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
+export type { FinishContext, Reporter, ReporterIO, ReportSet, RunStart, SuitePhase };
+
+/** An unknown reporter name (a usage error). */
+export class ReporterError extends Error {}
+
+/** Where the CLI prints: this process's stdout and stderr, colour and progress as the terminal allows. */
+export function processIO(o: { verbose?: boolean; quiet?: boolean } = {}): ReporterIO {
+  const write = (stream: NodeJS.WriteStream, s: string) => new Promise<void>((res) => stream.write(s, () => res()));
+  return {
+    stdout: (s) => write(process.stdout, s),
+    stderr: (s) => write(process.stderr, s),
+    env: process.env,
+    color: useColor(process.stdout),
+    verbose: o.verbose,
+    progress: !o.quiet && wantProgress(process.stderr) ? { color: useColor(process.stderr) } : false,
+  };
+}
+
+/** One reporter by name (io: default this process's stdout/stderr). */
+export function createReporter(name: string, io: ReporterIO = processIO()): Reporter {
+  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
+  return REPORTERS[name as ReporterName](io);
+}
+
+/**
+ * The reporters of an invocation, in the order they finish: those named (json, junit, html as given), github when
+ * named or under GitHub Actions (GITHUB_ACTIONS=true), and the console unless quiet.
+ */
+export function createReporters(names: string[], io: ReporterIO, o: { quiet?: boolean } = {}): Reporter[] {
+  for (const n of names) createReporter(n, io); // unknown names are usage errors
+  const order = [...new Set(names.filter((n) => n !== 'console' && n !== 'github'))];
+  if (names.includes('github') || isGithubActions(io.env)) order.push('github');
+  if (!o.quiet) order.push('console');
+  return order.map((n) => createReporter(n, io));
+}
+
+/** All the reporters' hooks as one reporter (what a run calls). */
+export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunStart' | 'onSuiteDone' | 'onRunDone'>> {
+  return {
+    onRunStart: (run) => { for (const r of reporters) r.onRunStart?.(run); },
+    onSuiteDone: (suite, phase, added) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added); },
+    onRunDone: (report) => { for (const r of reporters) r.onRunDone?.(report); },
+  };
+}
 
 export interface OutputPlan {
+  /** The reporter names given (--reporter; default console and json). */
   reporters: string[];
+  /** The reporters of this invocation (see createReporters). */
+  instances: Reporter[];
   outDir: string;
   quiet: boolean;
   verbose: boolean;
@@ -31,11 +85,12 @@ export interface OutputPlan {
   configFile?: string;
 }
 
-/** Reads the output options of an invocation; loads the baselines. Throws on a bad baseline file. */
-export async function prepareOutput(shared: Record<string, unknown>, list: (v: unknown) => string[], configFile?: string): Promise<OutputPlan> {
+/** Reads the output options of an invocation, makes its reporters, loads the baselines. Throws on a bad baseline file or reporter name. */
+export async function prepareOutput(shared: Record<string, unknown>, list: (v: unknown) => string[], configFile?: string, io: ReporterIO = processIO({ verbose: shared.verbose === true, quiet: shared.quiet === true })): Promise<OutputPlan> {
   const reporters = shared.reporter === undefined ? ['console', 'json'] : list(shared.reporter);
   const plan: OutputPlan = {
     reporters,
+    instances: createReporters(reporters, io, { quiet: shared.quiet === true }),
     outDir: resolve(String(shared['out-dir'] ?? 'mcp-conform-report')),
     quiet: shared.quiet === true,
     verbose: shared.verbose === true,
@@ -49,56 +104,23 @@ export async function prepareOutput(shared: Record<string, unknown>, list: (v: u
   return plan;
 }
 
-export interface FinishIO {
-  stdout: (s: string) => Promise<void>;
-  stderr: (s: string) => Promise<void>;
-  env: NodeJS.ProcessEnv;
-  color: boolean;
-}
-
-/** Applies the baseline, writes every report, prints; returns the exit code of the invocation (or 2). */
-export async function finishRuns(runs: Report[], plan: OutputPlan, io: FinishIO): Promise<number> {
+/**
+ * Lets every reporter write and print the final reports (finalizeReport has run: the baseline is applied); returns
+ * the exit code of the invocation, or 2 when a report could not be written.
+ */
+export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<ReporterIO, 'stderr'>): Promise<number> {
   const set: ReportSet = { runs, configFile: plan.configFile };
-  if (plan.updateBaseline) {
-    const previous = plan.baseline ?? plan.updatePrevious;
-    if (previous) applyBaseline(runs, previous);
-    const next = baselineFor(runs, previous);
-    next.file = plan.updateBaseline;
+  const ctx: FinishContext = { outDir: plan.outDir, written: [] };
+  for (const rep of plan.instances) {
+    // The console lists every file written, the baseline written by --update-baseline last.
+    if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
     try {
-      await writeFile(plan.updateBaseline, stringifyBaseline(next));
+      const files = await rep.onFinished?.(set, ctx);
+      for (const f of [files ?? []].flat()) ctx.written.push(f);
     } catch (e) {
-      await io.stderr(`mcp-conform: could not write the baseline ${plan.updateBaseline}: ${(e as Error).message}\n`);
-      return 2;
+      await io.stderr(`mcp-conform: could not write ${rep.what ?? `the ${rep.name} report to ${plan.outDir}`}: ${(e as Error).message}\n`);
+      if (!rep.optional) return 2;
     }
-    applyBaseline(runs, next);
-  } else if (plan.baseline) {
-    applyBaseline(runs, plan.baseline);
-  }
-  const written: string[] = [];
-  for (const r of plan.reporters) {
-    const rep = FILE_REPORTERS[r];
-    if (!rep) continue;
-    try {
-      const file = await rep.onFinished(set, plan.outDir);
-      if (file) written.push(file);
-    } catch (e) {
-      await io.stderr(`mcp-conform: could not write the ${r} report to ${plan.outDir}: ${(e as Error).message}\n`);
-      return 2;
-    }
-  }
-  const { isGithubActions, reportToGithub } = await import('./github.js');
-  if (plan.reporters.includes('github') || isGithubActions(io.env)) {
-    try {
-      const summary = await reportToGithub(set, plan.outDir, { env: io.env, write: io.stdout, files: written });
-      if (summary !== io.env.GITHUB_STEP_SUMMARY) written.push(summary);
-    } catch (e) {
-      await io.stderr(`mcp-conform: could not write the GitHub step summary: ${(e as Error).message}\n`);
-    }
-  }
-  if (plan.updateBaseline) written.push(plan.updateBaseline);
-  if (!plan.quiet) {
-    const { renderConsole } = await import('./console.js');
-    await io.stdout(renderConsole(set, written, { color: io.color, verbose: plan.verbose }));
   }
   return runs.length === 1 ? runs[0].exitCode : combine(set).exitCode;
 }

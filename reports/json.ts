@@ -13,7 +13,8 @@ import { combine, type Reporter } from './types.js';
 
 export const jsonReporter: Reporter = {
   name: 'json',
-  async onFinished(set, outDir) {
+  writesFiles: true,
+  async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.json');
     const doc = set.runs.length === 1 ? set.runs[0] : combine(set);

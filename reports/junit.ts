@@ -86,7 +86,8 @@ export function renderJunit(input: Report | ReportSet): string {
 
 export const junitReporter: Reporter = {
   name: 'junit',
-  async onFinished(set, outDir) {
+  writesFiles: true,
+  async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'junit.xml');
     await writeFile(file, renderJunit(set));

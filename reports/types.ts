@@ -1,4 +1,4 @@
-import type { Report, Summary } from '../core/results.js';
+import type { CaseResult, Report, SuiteResult, Summary } from '../core/results.js';
 
 /** What one invocation produced: a report per target, in the order they ran (one for a command-line target). */
 export interface ReportSet {
@@ -7,10 +7,62 @@ export interface ReportSet {
   configFile?: string;
 }
 
-/** A reporter reads the finished reports and writes or prints them; it returns the path of a file it wrote. */
+/** The phase of a run a suite has just finished: the cases that talk to the server, or those that read the log after it stopped. */
+export type SuitePhase = 'session' | 'after-shutdown';
+
+/** What a reporter is told when a target's run starts. */
+export interface RunStart {
+  /** How progress names the target: the config target's name, else the command or URL as given. */
+  label: string;
+}
+
+/** Where reporters write and print, once every target has run. */
+export interface FinishContext {
+  /** Directory for report files (--out-dir). */
+  outDir: string;
+  /**
+   * Files written so far by the reporters before this one, in order (file reporters first, then github, then the
+   * console, which lists them); a reporter adds what it writes by returning it.
+   */
+  written: string[];
+}
+
+/**
+ * A reporter: optional hooks, called as the invocation goes (the vitest shape). Live progress comes from
+ * onRunStart/onSuiteDone; the reports from onFinished, once every target has run and the reports are final.
+ */
 export interface Reporter {
   name: string;
-  onFinished(set: ReportSet, outDir: string): Promise<string | undefined>;
+  /** Writes files into the out-dir (the CLI checks it can before the run). */
+  writesFiles?: boolean;
+  /** A failure in onFinished is reported but does not fail the invocation (else exit code 2). */
+  optional?: boolean;
+  /** What onFinished produces, for an error message ("could not write <what>"); default "the <name> report to <outDir>". */
+  what?: string;
+  /** A target's run starts. */
+  onRunStart?(run: RunStart): void;
+  /**
+   * A suite has run its cases of a phase; `added` holds the results of that phase. The suite is complete after its
+   * 'after-shutdown' call. (A throwing hook is an internal error of the run.)
+   */
+  onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[]): void;
+  /** A target's run is done and its report finalized (the invocation's baseline is applied after the last run). */
+  onRunDone?(report: Report): void;
+  /** Every target has run and the reports are final: write or print them. Returns the file(s) written, if any. */
+  onFinished?(set: ReportSet, ctx: FinishContext): Promise<string | string[] | undefined> | string | string[] | undefined;
+}
+
+/** What reporters that print need: where to print, colours, and the environment (GITHUB_ACTIONS…). */
+export interface ReporterIO {
+  stdout: (s: string) => Promise<void>;
+  stderr: (s: string) => Promise<void> | void;
+  env: NodeJS.ProcessEnv;
+  /** Colour on stdout (the console report). */
+  color: boolean;
+  /** Console: print the exchanges of failing cases and every duration. */
+  verbose?: boolean;
+  /** Console: progress lines on stderr as suites finish (with their colour), or none. */
+  progress?: { color: boolean } | false;
 }
 
 /** report.json for several targets: the runs, and totals over them. */

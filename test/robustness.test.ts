@@ -3,7 +3,7 @@
  * bent at a time, every verdict of the policy table. The same behaviours as real processes live in the zoo tests.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance, type RunOptions } from '../core/run.js';
+import { runSuites, type RunOptions } from '../core/run.js';
 import type { CaseResult } from '../core/results.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { FakeTransport, standard, TOOLS, type Handler } from './helpers/fake-server.js';
@@ -14,7 +14,7 @@ async function probe(handler: Handler, suites: string[] | string = ['robustness'
     suites = ['robustness'];
   }
   const transports: FakeTransport[] = [];
-  const report = await runConformance({
+  const report = await runSuites({
     target: { transport: 'stdio', command: 'fake', argv: ['fake'] },
     suites: ALL_SUITES,
     suiteFilter: suites,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runConformance } from '../core/run.js';
+import { runSuites } from '../core/run.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { processTable } from './helpers/proc.js';
 import { run } from './helpers/cli.js';
@@ -91,7 +91,7 @@ describe('a run stopped while negotiation restarts the server', () => {
     // discover is bounded by the timeout (1 s), then restart closes the first server: stdin, 1 s grace, SIGTERM.
     const timer = setTimeout(() => ac.abort('SIGINT'), 1500);
     try {
-      const r = await runConformance({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
+      const r = await runSuites({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
       expect(r.aborted).toMatch(/interrupted \(SIGINT\)/);
       expect(r.exitCode).toBe(1);
       expect(tagged(tag)).toEqual([]);
@@ -113,7 +113,7 @@ describe('a run stopped while negotiation restarts the server', () => {
     // The first server is ended by 2 s (1 s discover bound, 1 s grace, SIGTERM); stop just after the restart.
     const timer = setTimeout(() => ac.abort('SIGTERM'), 2300);
     try {
-      const r = await runConformance({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
+      const r = await runSuites({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
       expect(r.aborted).toBeDefined();
       await sleep(500);
       expect(tagged(tag)).toEqual([]);
@@ -139,7 +139,7 @@ describe('--url: a run stopped during transport detection', () => {
     const timer = setTimeout(() => ac.abort('SIGINT'), 500);
     const t0 = Date.now();
     try {
-      const r = await runConformance({ target: { transport: 'auto', url: `http://127.0.0.1:${server.port}/mcp` }, suites: ALL_SUITES, timeoutMs: 5000, signal: ac.signal });
+      const r = await runSuites({ target: { transport: 'auto', url: `http://127.0.0.1:${server.port}/mcp` }, suites: ALL_SUITES, timeoutMs: 5000, signal: ac.signal });
       expect(r.aborted).toMatch(/interrupted/);
       expect(Date.now() - t0).toBeLessThan(1800); // the 2 s probe is not waited for
       await sleep(2500); // the probe's 405 would lead to the GET now
@@ -155,7 +155,7 @@ describe('--url: a run stopped during transport detection', () => {
     const ac = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const p = runConformance({
+      const p = runSuites({
         target: { transport: 'auto', url: `http://127.0.0.1:${port}/mcp`, start: { command: 'slow', argv: ['python3', file('slow-detect.py'), String(port), tag], timeoutMs: 10_000 } },
         suites: ALL_SUITES, timeoutMs: 5000, shutdownGraceMs: 500, signal: ac.signal,
       });
@@ -194,7 +194,7 @@ describe('--all-versions and --max-duration', () => {
   }, 30_000);
 
   it('the console table says "not tested"', async () => {
-    const { matrixTable } = await import('../core/negotiate.js');
+    const { matrixTable } = await import('../reports/matrix.js');
     const summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };
     const t = matrixTable([
       { protocolVersion: '2024-11-05', accepted: true, summary, suites: [{ id: 'lifecycle', pass: 1, warn: 0, fail: 0, skip: 0, info: 0 }] },

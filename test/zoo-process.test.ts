@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runConformance } from '../core/run.js';
+import { runSuites } from '../core/run.js';
 import type { Report } from '../core/results.js';
 import { createTransport } from '../core/transport/index.js';
 import type { Transport } from '../core/transport/types.js';
@@ -115,7 +115,7 @@ describe('zoo: process ownership and bounds', () => {
 
   it('an internal error during the run still ends the server process', async () => {
     const made: Transport[] = [];
-    const run = runConformance({
+    const run = runSuites({
       target: { transport: 'stdio', command: 'calc', argv: ['python3', join(FIXTURES, 'broken', 'ignore-sigterm.py')] },
       suites: ALL_SUITES,
       suiteFilter: ['lifecycle'],

@@ -1,0 +1,262 @@
+/**
+ * One conformance run from simple options — the path the library (`runConformance`, see index.ts) and the CLI's `run`
+ * command share: the options are checked and turned into RunOptions (prepareRun), the suites run (executeRun), and
+ * the report is finalized (finalizeReport) into the object report.json holds.
+ *
+ * The option names are those of the config file (camelCase: stdio, http, timeout, callTools…), except `headers`
+ * (the config's `header`) and `suites`/`cases`, which may also hold your own Suite objects.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadBaseline, BaselineError, type Baseline } from './baseline.js';
+import { finalizeReport } from './finalize.js';
+import type { Report } from './results.js';
+import { runAllVersions, runSuites, type RunOptions } from './run.js';
+import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
+import { shellWords } from './shell-words.js';
+import type { CallToolsPolicy, Suite } from './suite.js';
+import { parseHeader } from './headers.js';
+import { ALL_SUITES } from '../suites/index.js';
+import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
+
+/** Options that are wrong (a usage error: exit code 2 in the CLI). */
+export class OptionsError extends Error {}
+
+/** What runConformance takes: one server (exactly one of stdio, http, sse, url) and how to test it. */
+export interface ConformanceOptions {
+  /** Command that starts the server over stdio: one string, split as a shell would (quotes respected), or the argv. */
+  stdio?: string | string[];
+  /** URL of a Streamable HTTP server (the MCP endpoint). */
+  http?: string;
+  /** URL of the SSE stream of an HTTP+SSE server (protocol 2024-11-05). */
+  sse?: string;
+  /** URL of an HTTP server: Streamable HTTP is tried first, then HTTP+SSE. */
+  url?: string;
+  /** HTTP headers sent with every request: `{ Authorization: 'Bearer …' }` or `['Authorization: Bearer …']`. Redacted in the report. */
+  headers?: Record<string, string> | string[];
+  /** With http/sse/url: a command that starts the server (its own process group), stopped at the end. */
+  start?: string;
+  /** How long `start` waits for the URL to accept connections (ms, default 15000). */
+  startTimeout?: number;
+  /** Working directory of a server the harness starts (stdio or start). */
+  cwd?: string;
+  /** Added to the environment of a server the harness starts: `{ KEY: 'value' }` or `['KEY=value']`. */
+  env?: Record<string, string> | string[];
+  /** Names the target in reports. */
+  name?: string;
+  /**
+   * Suites to run: ids of built-in suites ('lifecycle', 'listing', …) and/or your own Suite objects. Default: every
+   * built-in suite that applies to the transport.
+   */
+  suites?: (string | Suite)[];
+  /** Case ids or id prefixes to run (default all), e.g. 'lifecycle/ping' or 'calling/tool/add'. */
+  cases?: string[];
+  /** Timeout of each request (ms, default 30000). */
+  timeout?: number;
+  /** Turn every warn into a fail. */
+  strict?: boolean;
+  /** Which tools to call (default 'safe': not those annotated destructiveHint: true unless readOnlyHint: true). */
+  callTools?: CallToolsPolicy;
+  /** Demand exactly this JSON-RPC error code for an unknown tool. */
+  unknownToolCode?: number;
+  /** Speak only this protocol version. */
+  protocolVersion?: ProtocolVersion;
+  /** Run the suites once per published protocol version (a fresh server each); the report gets a `matrix`. */
+  allVersions?: boolean;
+  /** A JSON Schema file to validate messages with instead of the built-in schema of the version in force. */
+  schema?: string;
+  /** How long each shutdown step waits for the server to exit (ms, default 2000). */
+  shutdownGrace?: number;
+  /** Bound on the whole run (ms, default 600000): when it runs out the remaining cases are skipped. */
+  maxDuration?: number;
+  /** Longest message accepted from the server (bytes, default 64 MiB, at least 1024). */
+  maxMessageBytes?: number;
+  /** Known failures that do not fail the run: a baseline file (YAML) or one loaded with loadBaseline. */
+  baseline?: string | Baseline;
+  /** Stops the run: the report covers what ran so far (exitCode 143 when the reason is 'SIGTERM', else 130). */
+  signal?: AbortSignal;
+  /**
+   * Reporters: names ('console', 'json', 'junit', 'html', 'github': see createReporter) or your own objects with
+   * hooks (onRunStart, onSuiteDone for progress, onRunDone, onFinished once the report is final). Default: none —
+   * nothing is written or printed.
+   */
+  reporters?: (string | Reporter)[];
+  /** Where reporters write files (default mcp-conform-report, resolved against the current directory). */
+  outDir?: string;
+}
+
+/** Options checked and resolved: what executeRun needs. */
+export interface PreparedRun {
+  run: RunOptions;
+  /** How progress names the target: its name, else the command or URL as given. */
+  label: string;
+  allVersions: boolean;
+  name?: string;
+  baseline?: Baseline;
+}
+
+const DEFAULTS = { startTimeout: 15_000, timeout: 30_000, shutdownGrace: 2_000, maxDuration: 600_000, maxMessageBytes: 64 * 1024 * 1024 };
+/** Option names in messages: the library's keys, or (the CLI) its flags. */
+const KEY_OF: Record<string, string> = { header: 'headers', suite: 'suites', case: 'cases' };
+const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function asList(v: unknown): string[] {
+  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map(String);
+}
+
+/**
+ * Checks the options and turns them into the options of runSuites. `flags`: name options as the CLI's flags in
+ * messages (`--timeout`), else as keys (`timeout`). Throws OptionsError.
+ */
+export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean } = {}): Promise<PreparedRun> {
+  const n = (flag: string) => (how.flags ? `--${flag}` : KEY_OF[flag] ?? camel(flag));
+  const given = (['stdio', 'http', 'sse', 'url'] as const).filter((k) => o[k] !== undefined);
+  if (given.length !== 1) {
+    throw new OptionsError(given.length
+      ? `give only one of ${['stdio', 'http', 'sse', 'url'].map(n).join(', ')} (got ${given.map(n).join(', ')})`
+      : how.flags ? 'run needs a server: --stdio "<command>", --http URL, --sse URL or --url URL' : 'runConformance needs a server: stdio (a command), http, sse or url (a URL)');
+  }
+  const via = given[0]!;
+  if (via !== 'stdio' && o.start === undefined && (o.cwd !== undefined || o.env !== undefined)) throw new OptionsError(`${n('cwd')} and ${n('env')} apply to a server the harness starts: ${n('stdio')} or ${n('start')}`);
+  if (via === 'stdio' && o.start !== undefined) throw new OptionsError(`${n('start')} goes with ${n('http')}, ${n('sse')} or ${n('url')} (${n('stdio')} starts its server itself)`);
+  if (via === 'stdio' && o.headers !== undefined) throw new OptionsError(`${n('header')} goes with ${n('http')}, ${n('sse')} or ${n('url')}`);
+  const commandGiven = via === 'stdio' ? o.stdio : o.start;
+  const flag = via === 'stdio' ? n('stdio') : n('start');
+  let words: string[] = [];
+  let commandText = '';
+  if (commandGiven !== undefined) {
+    if (Array.isArray(commandGiven)) {
+      words = commandGiven.map(String);
+      commandText = words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+    } else {
+      if (typeof commandGiven !== 'string' || !commandGiven.trim()) throw new OptionsError(`${flag}: the command is empty`);
+      commandText = commandGiven;
+      try { words = shellWords(commandGiven); } catch (e) { throw new OptionsError(`${flag}: ${(e as Error).message}`); }
+    }
+    if (!words.length) throw new OptionsError(`${flag}: the command is empty`);
+  }
+  let url: URL | undefined;
+  if (via !== 'stdio') {
+    try { url = new URL(String(o[via])); } catch { throw new OptionsError(`${n(via)}: "${String(o[via])}" is not a URL`); }
+    if (!/^https?:$/.test(url.protocol)) throw new OptionsError(`${n(via)}: ${url.href} is not an http:// or https:// URL`);
+  }
+  const headers: Record<string, string> = {};
+  if (o.headers !== undefined) {
+    const lines = Array.isArray(o.headers) || typeof o.headers !== 'object' ? asList(o.headers) : Object.entries(o.headers).map(([k, v]) => `${k}: ${String(v)}`);
+    for (const h of lines) {
+      try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw new OptionsError(`${n('header')}: ${(e as Error).message}`); }
+    }
+  }
+  const startTimeout = o.startTimeout ?? DEFAULTS.startTimeout;
+  if (!Number.isFinite(startTimeout) || startTimeout <= 0) throw new OptionsError(`${n('start-timeout')} must be a positive number of milliseconds`);
+  const cwd = typeof o.cwd === 'string' ? resolve(o.cwd) : undefined;
+  if (cwd) {
+    let isDir = false;
+    try { isDir = statSync(cwd).isDirectory(); } catch { /* reported below */ }
+    if (!isDir) throw new OptionsError(`${n('cwd')}: ${cwd} is not a directory`);
+  }
+  const env: Record<string, string> = {};
+  if (o.env !== undefined && !Array.isArray(o.env) && typeof o.env === 'object') {
+    for (const [k, v] of Object.entries(o.env)) env[k] = String(v);
+  } else {
+    for (const kv of asList(o.env)) {
+      const i = kv.indexOf('=');
+      if (i <= 0) throw new OptionsError(`${n('env')} wants KEY=VALUE, got "${kv}"`);
+      env[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+  }
+  const custom = (o.suites ?? []).filter((s): s is Suite => typeof s === 'object' && s !== null);
+  const suiteIds = (o.suites ?? []).filter((s): s is string => typeof s === 'string');
+  const known = ALL_SUITES.map((s) => s.id);
+  for (const s of suiteIds) if (!known.includes(s)) throw new OptionsError(`${n('suite')}: unknown suite "${s}" (known: ${known.join(', ')})`);
+  for (const s of custom) {
+    if (typeof s.id !== 'string' || !Array.isArray(s.cases)) throw new OptionsError(`${n('suite')}: a suite is an id or an object with id, title and cases`);
+    if (known.includes(s.id) || custom.filter((x) => x.id === s.id).length > 1) throw new OptionsError(`${n('suite')}: two suites have the id "${s.id}"`);
+  }
+  const timeout = o.timeout ?? DEFAULTS.timeout;
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds`);
+  const grace = o.shutdownGrace ?? DEFAULTS.shutdownGrace;
+  if (!Number.isFinite(grace) || grace < 0) throw new OptionsError(`${n('shutdown-grace')} must be a number of milliseconds`);
+  const maxDuration = o.maxDuration ?? DEFAULTS.maxDuration;
+  if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new OptionsError(`${n('max-duration')} must be a positive number of milliseconds`);
+  const maxMessageBytes = o.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new OptionsError(`${n('max-message-bytes')} must be a whole number of bytes, at least 1024`);
+  const utc = o.unknownToolCode;
+  if (utc !== undefined && !Number.isInteger(utc)) throw new OptionsError(`${n('unknown-tool-code')} must be an integer`);
+  const callTools = o.callTools ?? 'safe';
+  if (!['safe', 'all', 'none'].includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of safe, all, none`);
+  if (o.protocolVersion !== undefined && !isProtocolVersion(o.protocolVersion)) throw new OptionsError(`${n('protocol-version')}: "${String(o.protocolVersion)}" is not one of ${PROTOCOL_VERSIONS.join(', ')}`);
+
+  let schema: RunOptions['schema'];
+  if (o.schema !== undefined) {
+    const { loadSchemaFile, InputError } = await import('./validate-log.js');
+    try { schema = loadSchemaFile(resolve(String(o.schema))); } catch (e) { throw e instanceof InputError ? new OptionsError(e.message) : e; }
+  }
+  if (o.allVersions === true && o.protocolVersion !== undefined) throw new OptionsError(`${n('all-versions')} tries every version: leave out ${n('protocol-version')}`);
+  let baseline: Baseline | undefined;
+  if (typeof o.baseline === 'string') {
+    try { baseline = await loadBaseline(resolve(o.baseline)); } catch (e) { throw e instanceof BaselineError ? new OptionsError(e.message) : e; }
+  } else if (o.baseline !== undefined) baseline = o.baseline;
+
+  const command = via === 'stdio' ? commandText : String(o.start);
+  return {
+    run: {
+      target: via === 'stdio'
+        ? { transport: 'stdio', command, argv: words, cwd, env }
+        : {
+            transport: via === 'http' ? 'streamable-http' : via === 'sse' ? 'sse' : 'auto',
+            url: url!.href,
+            headers,
+            ...(o.start !== undefined ? { start: { command, argv: words, cwd, env, timeoutMs: startTimeout } } : {}),
+          },
+      suites: [...ALL_SUITES, ...custom],
+      suiteFilter: [...suiteIds, ...custom.map((s) => s.id)],
+      caseFilter: asList(o.cases),
+      timeoutMs: timeout,
+      strict: o.strict === true,
+      callTools,
+      unknownToolCode: utc,
+      protocolVersion: o.protocolVersion,
+      shutdownGraceMs: grace,
+      maxDurationMs: maxDuration,
+      maxMessageBytes,
+      schema,
+    },
+    allVersions: o.allVersions === true,
+    label: o.name ?? (via === 'stdio' ? commandText : String(o[via])),
+    ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(baseline ? { baseline } : {}),
+  };
+}
+
+/**
+ * Runs the suites of a prepared run (every version with allVersions) and finalizes the report (but for the baseline,
+ * which an invocation applies across all its targets: see runConformance). The reporters' hooks see the run go.
+ */
+export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; reporters?: Reporter[] } = {}): Promise<Report> {
+  const hooks = fanOut(extra.reporters ?? []);
+  const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, ...(extra.signal ? { signal: extra.signal } : {}) };
+  hooks.onRunStart({ label: p.label });
+  const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
+  if (p.name !== undefined) report.target.name = p.name;
+  finalizeReport(report, { signal: opts.signal });
+  hooks.onRunDone(report);
+  return report;
+}
+
+/**
+ * Tests one server and resolves to its report: the object report.json holds, finalized as the CLI does it
+ * (--strict, the baseline, an interrupted run, the exit code in `report.exitCode`). Rejects with OptionsError for
+ * wrong options; a server that fails, crashes or hangs gives a report (with failing cases), not a rejection.
+ * Reporters given get their hooks, and onFinished once the report is final.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  let reporters: Reporter[];
+  try { reporters = (options.reporters ?? []).map((r) => (typeof r === 'string' ? createReporter(r) : r)); } catch (e) { throw e instanceof ReporterError ? new OptionsError(e.message.replace(/^--reporter/, 'reporters')) : e; }
+  const prepared = await prepareRun(options);
+  const report = await executeRun(prepared, { signal: options.signal, reporters });
+  if (prepared.baseline) finalizeReport(report, { baseline: prepared.baseline, signal: options.signal });
+  const ctx = { outDir: resolve(options.outDir ?? 'mcp-conform-report'), written: [] as string[] };
+  for (const r of reporters) for (const f of [(await r.onFinished?.({ runs: [report] }, ctx)) ?? []].flat()) ctx.written.push(f);
+  return report;
+}

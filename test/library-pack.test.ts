@@ -1,0 +1,127 @@
+/**
+ * The package as a user gets it: `npm pack`, installed into a fresh project (dependencies from npm's cache when it
+ * has them, else from the registry), imported from an ESM script that tests the demo server the package ships, and
+ * type-checked with tsc against the package's declarations (strict, skipLibCheck off).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from './helpers/cli.js';
+
+interface Done { code: number | null; stdout: string; stderr: string }
+
+/** A command in its own process group, ended (with its children) when it outlives timeoutMs. */
+function sh(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<Done> {
+  // Without the npm_* variables of an outer `npm test` (they would configure the inner npm).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      rej(new Error(`${cmd} ${args.join(' ')} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); rej(e); });
+    child.on('close', (code) => { clearTimeout(timer); res({ code, stdout, stderr }); });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-pack-'));
+const project = join(dir, 'project');
+let tarball = '';
+
+beforeAll(async () => {
+  // dist/ is built by `npm test` before the tests: pack it as it is (no prepare script, which would rebuild it
+  // under the feet of the other test files).
+  const pack = await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], ROOT, 30_000);
+  expect(pack.code, pack.stderr).toBe(0);
+  tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-conform', private: true, type: 'module' }));
+  const flags = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball];
+  let inst = await sh('npm', [...flags, '--offline'], project, 30_000);
+  if (inst.code !== 0) inst = await sh('npm', [...flags, '--prefer-offline'], project, 45_000);
+  expect(inst.code, `npm install of the tarball\n${inst.stderr}`).toBe(0);
+}, 90_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the packed package in a fresh project', () => {
+  it('ships the entry point, its declarations and the demo server, not the tests', async () => {
+    const pkg = join(project, 'node_modules', 'mcp-conform');
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/mcp-conform.js', 'dist/mocks/msw.js', 'fixtures/servers/calc.py', 'config.schema.json']) {
+      expect(existsSync(join(pkg, f)), f).toBe(true);
+    }
+    expect(existsSync(join(pkg, 'test'))).toBe(false);
+    expect(existsSync(join(pkg, 'dist', 'test'))).toBe(false);
+  });
+
+  it('an ESM script imports runConformance and tests a server with a suite of its own', async () => {
+    writeFileSync(join(project, 'check.mjs'), `
+import { runConformance, ALL_SUITES, Session, StdioTransport, VERSION } from 'mcp-conform';
+const mine = {
+  id: 'mine', title: 'Mine', description: 'a case of my own',
+  cases: [{ id: 'mine/ping', title: 'ping', level: 'MUST', spec: 'basic/utilities/ping', requirement: 'ping is answered',
+    async run(ctx) { const r = await ctx.session.request('ping', {}); return { verdict: r.error ? 'fail' : 'pass', message: JSON.stringify(r.result) }; } }],
+};
+const report = await runConformance({ stdio: ['python3', 'node_modules/mcp-conform/fixtures/servers/calc.py'], suites: ['lifecycle', mine], timeout: 10000 });
+console.log(JSON.stringify({
+  version: VERSION, suites: ALL_SUITES.length, session: typeof Session, transport: typeof StdioTransport,
+  exitCode: report.exitCode, ids: report.suites.map((s) => s.id),
+  mine: report.suites.find((s) => s.id === 'mine').cases[0], server: report.server.name,
+}));
+`);
+    const r = await sh(process.execPath, ['check.mjs'], project, 30_000);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ version: '0.1.0', session: 'function', transport: 'function', exitCode: 0, ids: ['lifecycle', 'mine'], mine: { id: 'mine/ping', verdict: 'pass', message: '{}' } });
+    expect(out.suites).toBeGreaterThanOrEqual(10);
+    expect(out.server).toBeTruthy();
+  });
+
+  it('type-checks against the package declarations (and they are not `any`)', async () => {
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'src', 'check.ts'), `
+import { runConformance, Session, StdioTransport, type CaseContext, type Report, type Suite, type Verdict } from 'mcp-conform';
+
+const mine: Suite = {
+  id: 'mine', title: 'Mine', description: 'a case of my own',
+  cases: [{
+    id: 'mine/ping', title: 'ping', level: 'MUST', spec: 'basic/utilities/ping', requirement: 'ping is answered',
+    async run(ctx: CaseContext) {
+      const reply = await ctx.session.request('ping', {});
+      return { verdict: reply.error ? 'fail' : 'pass', message: 'ping', messageIds: [reply.request.seq] };
+    },
+  }],
+};
+const report: Report = await runConformance({ stdio: 'python3 server.py', suites: ['lifecycle', mine], timeout: 5000 });
+const verdict: Verdict = report.suites[0]!.cases[0]!.verdict;
+const code: number = report.exitCode;
+// @ts-expect-error timeout is a number of milliseconds
+await runConformance({ stdio: 'python3 server.py', timeout: 'soon' });
+// @ts-expect-error callTools is 'safe', 'all' or 'none'
+await runConformance({ http: 'http://127.0.0.1:1/mcp', callTools: 'some' });
+// @ts-expect-error a verdict is pass, warn, fail, skip or info
+const no: Verdict = 'ok';
+const session: Session | undefined = undefined;
+const transport = new StdioTransport({ argv: ['python3', 'server.py'] });
+const kind: 'stdio' | 'streamable-http' | 'sse' = transport.kind;
+export { verdict, code, no, session, kind };
+`);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false,
+        types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
+      },
+      include: ['src'],
+    }));
+    const r = await sh(join(BIN, 'tsc'), ['-p', 'tsconfig.json'], project, 45_000);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
