@@ -353,7 +353,7 @@ const agentOpts = { keepAlive: true, maxSockets: 16 };
  * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
  * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
  */
-export function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent }): Promise<RawResponse> {
+export function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const h: Record<string, string | number> = { ...headers };
@@ -362,6 +362,9 @@ export function httpRequest(url: URL, method: string, headers: Record<string, st
     const req = mod.request(url, { method, headers: h, agent: opts.agent, signal: opts.signal }, (res) => {
       settled = true;
       clearTimeout(timer);
+      // A server that refuses a request may do so before it has read the body; the unread body would then be the
+      // start of the next request on a kept-alive connection. After a refusal the connection is not used again.
+      if ((res.statusCode ?? 0) >= 300) req.shouldKeepAlive = false;
       resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res });
     });
     const timer = setTimeout(() => {
@@ -793,7 +796,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const result: ProbeResult = { exchange: x, headers: {}, body: '', messages: [] };
     const t = performance.now();
     try {
-      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: this.agent });
+      // Each probe on a connection of its own (agent false: opened for it, closed after), so what one probe leaves
+      // on a connection (a body the server never read) cannot decide the next probe's verdict.
+      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
       x.status = result.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
