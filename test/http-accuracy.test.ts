@@ -31,7 +31,7 @@ describe('HTTP probes do not depend on each other (item 12)', () => {
     });
     // The probe after the refused Origin probe is the Host probe: served, not a garbled 501.
     expect(r.c('http/host').message).toContain('HTTP 200');
-    const statuses = (r.report.http?.exchanges ?? []).map((x: { status?: number }) => x.status);
+    const statuses = ((r.report.http?.exchanges ?? []) as { status?: number }[]).map((x) => x.status);
     expect(statuses).not.toContain(501);
     expect(Object.values(r.verdicts('robustness/')).filter((v) => v === 'fail')).toEqual([]);
   }, 60_000);
