@@ -544,6 +544,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   private initializeVersion?: string;
   private readonly maxBytes: number;
   private readonly wantGet: boolean;
+  /** The POST of each request still under way, by id (JSON text), so that closing it can cancel the request. */
+  private readonly inFlight = new Map<string, AbortController>();
+  /** Requests cancelled by closing their POST: the answer they will not get is no failure. */
+  private readonly cancelledIds = new Set<string>();
 
   constructor(opts: StreamableHttpOptions) {
     super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
@@ -594,18 +598,36 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return info;
   }
 
+  /**
+   * Cancel a request by closing its POST and the response stream on it: the cancellation of 2026-07-28 over Streamable
+   * HTTP (earlier versions send notifications/cancelled instead). false when the request is no longer under way.
+   * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#cancellation
+   */
+  closeRequestStream(id: string | number): boolean {
+    const key = JSON.stringify(id);
+    const ac = this.inFlight.get(key);
+    if (!ac) return false;
+    this.cancelledIds.add(key);
+    ac.abort();
+    return true;
+  }
+
   private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean): Promise<void> {
     const ac = this.abortable();
+    const key = requestId === undefined ? undefined : JSON.stringify(requestId);
+    if (key !== undefined) this.inFlight.set(key, ac);
+    const cancelled = () => key !== undefined && this.cancelledIds.has(key);
     const t = performance.now();
     let res: RawResponse;
     try {
       res = await httpRequest(this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
     } catch (e) {
       this.aborts.delete(ac);
+      if (key !== undefined) this.inFlight.delete(key);
       const err = e as NodeJS.ErrnoException;
-      x.error = err.message;
-      info.problem = err.message;
-      if (this.closing) return;
+      x.error = cancelled() ? 'closed by the harness before the answer came (cancellation)' : err.message;
+      info.problem = x.error;
+      if (this.closing || cancelled()) return;
       if (isUnreachable(err)) { this.finish(`the server cannot be reached: ${err.message}`); return; }
       if (requestId !== undefined) this.onRequestFailed?.(requestId, `the POST failed: ${err.message}`);
       return;
@@ -637,7 +659,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (mediaType === 'text/event-stream' && res.status >= 200 && res.status < 300) {
       const r = await this.readStream(res, x, from, seen, ac);
       problem = r.problem;
-      if (!answered && requestId !== undefined && !this.closing && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
+      if (!answered && requestId !== undefined && !this.closing && !cancelled() && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
         // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
         const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId);
         if (resumed) problem = undefined;
@@ -672,9 +694,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       }
     }
     this.aborts.delete(ac);
+    if (key !== undefined) this.inFlight.delete(key);
     x.ms = Math.round(performance.now() - t);
+    if (cancelled() && !answered) problem = 'closed by the harness before the answer came (cancellation)';
     if (problem) { x.error = x.error ? `${x.error}; ${problem}` : problem; }
-    if (requestId !== undefined && !answered && !this.closing) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
+    if (requestId !== undefined && !answered && !this.closing && !cancelled()) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
     if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
   }
 
