@@ -39,6 +39,16 @@ describe('HTTP probes do not depend on each other (item 12)', () => {
   }, 60_000);
 });
 
+describe('a kept-alive connection the server closed as it was reused', () => {
+  it('the request is sent again on a new connection, not failed (seen on the Python SDK under uvicorn: "the server reset the connection")', async () => {
+    const r = await runBroken('idle-close', 'lifecycle,listing,calling,http');
+    expect(r.code).toBe(0);
+    const all = r.report.suites.flatMap((s) => s.cases);
+    expect(all.filter((c) => c.verdict === 'fail' || /reset the connection/.test(c.message)).map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(r.c('lifecycle/initialize').verdict).toBe('pass');
+  }, 60_000);
+});
+
 describe('http/batch (item 7)', () => {
   it('a server that accepts a batch outside 2025-03-26 is reported, not warned', async () => {
     const r = await runBroken('sloppy', 'lifecycle,http', ['--case', 'http/batch', '--case', 'lifecycle']);

@@ -353,7 +353,18 @@ const agentOpts = { keepAlive: true, maxSockets: 16 };
  * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
  * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
  */
-export function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
+export async function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
+  try {
+    return await httpRequestOnce(url, method, headers, body, opts);
+  } catch (e) {
+    // A kept-alive connection the server closed (idle too long) just as it was reused: the server never read the
+    // request, so it is sent once more, on a new connection (what Node's documentation advises for reusedSocket).
+    if (!(e as { staleSocket?: boolean }).staleSocket || opts.agent === false) throw e;
+    return httpRequestOnce(url, method, headers, body, { ...opts, agent: false });
+  }
+}
+
+function httpRequestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const h: Record<string, string | number> = { ...headers };
@@ -379,8 +390,9 @@ export function httpRequest(url: URL, method: string, headers: Record<string, st
       clearTimeout(timer);
       if (settled) return;
       settled = true;
-      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException;
+      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException & { staleSocket?: boolean };
       err.code = e.name === 'AbortError' ? 'ABORT_ERR' : e.code;
+      if (req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) err.staleSocket = true;
       reject(err);
     });
     if (body !== undefined) req.write(body);
