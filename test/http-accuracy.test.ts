@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, brokenHttp, runArgs, startServer, type Run, type Started } from './http-helpers.js';
 import { pythonWithMcp } from './helpers/python-peers.js';
+import { py as pyFixture, run as runStdio } from './helpers/cli.js';
 
 const runBroken = async (mode: string, suites: string, extra: string[] = []) => {
   const s = await startServer(['python3', brokenHttp, mode]);
@@ -139,4 +140,16 @@ describe('the Python SDK over HTTP (items 6, 9, 11)', () => {
       }
     } finally { await s.stop(); }
   }, 120_000);
+});
+
+describe('say what was sent, over stdio too (item 11)', () => {
+  it('2026-07-28 over stdio: the robustness messages name server/discover; cancellation there is notifications/cancelled', async () => {
+    const r = await runStdio(pyFixture('calc-all.py'), ['--protocol-version', '2026-07-28', '--suite', 'lifecycle,robustness'], { timeoutMs: 60_000 });
+    expect(r.report.server?.protocolVersion).toBe('2026-07-28');
+    namesNoPing(r);
+    expect(r.c('robustness/duplicate-id').message).toMatch(/^two server\/discover requests with the same id/);
+    expect(r.c('robustness/large-request').message).toMatch(/^a server\/discover request of 10\d{5} bytes/);
+    expect(r.c('robustness/cancel-in-flight').message).toMatch(/cancelled by notifications\/cancelled/);
+    expect(sentMethods(r)).toContain('notifications/cancelled');
+  }, 60_000);
 });
