@@ -50,6 +50,13 @@ describe('a kept-alive connection the server closed as it was reused', () => {
   }, 60_000);
 });
 
+describe('request-before-initialize over HTTP (item 11)', () => {
+  it('a request refused with HTTP 400 and a JSON-RPC error (id null) is reported as that refusal, not as "no answer"', async () => {
+    const r = await runBroken('good', 'lifecycle,robustness', ['--case', 'lifecycle', '--case', 'robustness/request-before-initialize']);
+    expect(r.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/^tools\/list sent before initialize on a second connection was refused with error code -32000 "Missing Mcp-Session-Id" in an HTTP 400 Bad Request answer$/) });
+  }, 60_000);
+});
+
 describe('http/batch (item 7)', () => {
   it('a server that accepts a batch outside 2025-03-26 is reported, not warned', async () => {
     const r = await runBroken('sloppy', 'lifecycle,http', ['--case', 'http/batch', '--case', 'lifecycle']);
