@@ -419,6 +419,10 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
     const early = await probe.waitForAnswers(IN_FLIGHT_MS);
     if (!early && !s.closed) {
       const c = cancel();
+      if (byClose && !c.closed) {
+        const post = probe.sent[0]?.http;
+        return { verdict: 'skip', message: `tools/call ${slow.name} (id ${id}) had no answer after ${IN_FLIGHT_MS} ms, but its POST had already ended (${post?.status !== undefined ? `HTTP ${post.status}` : post?.problem ?? 'no status'}): there was no response stream left to close`, messageIds: ids(...probe.sent) };
+      }
       const run: ProbeRun = { probe };
       try {
         run.ping = await s.heartbeat();
