@@ -47,6 +47,13 @@ function said(r: ProbeResult): string {
   return `HTTP ${r.status} ${r.exchange.statusText ?? ''}`.trimEnd() + `${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}${body}`;
 }
 
+/** " (error -32020 "…")" when the answer to a message's POST carried a JSON-RPC error, else "". */
+function refusalError(ctx: CaseContext, m: LoggedMessage): string {
+  const a = ctx.session.log.find((x) => x.direction === 'from-server' && x.http?.exchange === m.http?.exchange && x.kind === 'error');
+  const e = a && isObject(a.json) && isObject(a.json.error) ? a.json.error : undefined;
+  return e ? ` (error ${typeof e.code === 'number' ? e.code : '?'}${typeof e.message === 'string' ? ` ${brief(e.message, 80)}` : ''})` : '';
+}
+
 function errorCode(r: ProbeResult): number | undefined {
   for (const m of r.messages) if (isObject(m) && isObject(m.error) && typeof m.error.code === 'number') return m.error.code;
   return undefined;
@@ -98,7 +105,7 @@ export const httpSuite: Suite = {
       title: 'notifications and responses POSTed get 202 Accepted with no body',
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
-      requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status.',
+      requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status. In 2026-07-28 such a refusal (4xx, perhaps with error -32020) is reported (info), not failed.',
       phase: 'after-shutdown',
       async run(ctx) {
         if (!streamableOf(ctx)) return NOT_HTTP;
@@ -107,6 +114,7 @@ export const httpSuite: Suite = {
         if (!sent.length) return { verdict: 'skip', message: 'no notification or response was POSTed' };
         const fails: string[] = [];
         const warns: string[] = [];
+        const refused: string[] = [];
         const ids: number[] = [];
         for (const m of sent) {
           const what = `${m.kind === 'notification' ? m.method : `answer to ${m.method}`} (message ${m.seq})`;
@@ -116,10 +124,16 @@ export const httpSuite: Suite = {
           ids.push(m.seq);
           if (s === 202) fails.push(`${what}: 202 with a ${body}-byte body`);
           else if (ok(s)) warns.push(`${what}: HTTP ${s}${body ? ` with a ${body}-byte body` : ''} instead of 202`);
+          // 2026-07-28: a notification the server cannot accept gets an HTTP error status (its body may carry a
+          // JSON-RPC error such as -32020); that version defines no client notifications over HTTP at all.
+          else if (ctx.version >= MODERN && s >= 400 && s < 500) refused.push(`${what}: HTTP ${s}${refusalError(ctx, m)}`);
           else fails.push(`${what}: HTTP ${s}`);
         }
-        if (fails.length) return { verdict: 'fail', message: `${fails.join('; ')}${warns.length ? `; also ${warns.join('; ')}` : ''}`, messageIds: ids };
-        if (warns.length) return { verdict: 'warn', message: warns.join('; '), messageIds: ids };
+        const also = [...warns, ...refused.map((r) => `refused ${r}`)];
+        if (fails.length) return { verdict: 'fail', message: `${fails.join('; ')}${also.length ? `; also ${also.join('; ')}` : ''}`, messageIds: ids };
+        if (warns.length) return { verdict: 'warn', message: `${warns.join('; ')}${refused.length ? `; also refused ${refused.join('; ')}` : ''}`, messageIds: ids };
+        const accepted = sent.length - refused.length;
+        if (refused.length) return { verdict: 'info', message: `${accepted} of ${sent.length} got 202 with no body; refused (allowed in ${ctx.version}: a server that cannot accept a notification answers an HTTP error status): ${refused.join('; ')}`, messageIds: ids };
         return { verdict: 'pass', message: `all ${sent.length} notifications and responses got 202 with no body` };
       },
     },
@@ -152,9 +166,9 @@ export const httpSuite: Suite = {
         if (!t) return NOT_HTTP;
         if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), withSession: false });
-        if (r.status === 400) return { verdict: 'pass', message: `ping without Mcp-Session-Id: ${said(r)}`, details: ex(r) };
-        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `ping without Mcp-Session-Id: ${said(r)}; the spec asks for 400`, details: ex(r) };
-        return { verdict: 'warn', message: `ping without Mcp-Session-Id was not refused: ${said(r)}`, details: ex(r) };
+        if (r.status === 400) return { verdict: 'pass', message: `a ping without Mcp-Session-Id: ${said(r)}`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `a ping without Mcp-Session-Id: ${said(r)}; the spec asks for 400`, details: ex(r) };
+        return { verdict: 'warn', message: `a ping without Mcp-Session-Id was not refused: ${said(r)}`, details: ex(r) };
       },
     },
     {
@@ -247,8 +261,9 @@ export const httpSuite: Suite = {
         if (!t) return NOT_HTTP;
         if (ctx.version < '2025-06-18') return { verdict: 'skip', message: `protocol ${ctx.version} has no MCP-Protocol-Version header` };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { 'MCP-Protocol-Version': '1999-01-01', ...methodHeaders(ctx, 'ping') } });
-        if (r.status === 400) return { verdict: 'pass', message: `MCP-Protocol-Version: 1999-01-01 → ${said(r)}`, details: ex(r) };
-        return { verdict: 'fail', message: `MCP-Protocol-Version: 1999-01-01 → ${said(r)}; expected 400`, details: ex(r) };
+        const hb = heartbeatIn(ctx, 'ping');
+        if (r.status === 400) return { verdict: 'pass', message: `a ${hb} request with MCP-Protocol-Version: 1999-01-01 → ${said(r)}`, details: ex(r) };
+        return { verdict: 'fail', message: `a ${hb} request with MCP-Protocol-Version: 1999-01-01 → ${said(r)}; expected 400`, details: ex(r) };
       },
     },
     {
@@ -261,13 +276,14 @@ export const httpSuite: Suite = {
         const t = streamableOf(ctx);
         if (!t) return NOT_HTTP;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Origin: 'http://mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
+        const hb = heartbeatIn(ctx, 'ping');
         const strict = ctx.version >= '2025-11-25';
-        if (r.status === 403) return { verdict: 'pass', message: `Origin: http://mcp-conform-foreign.invalid → 403`, details: ex(r) };
+        if (r.status === 403) return { verdict: 'pass', message: `a ${hb} request with Origin: http://mcp-conform-foreign.invalid → 403`, details: ex(r) };
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `Origin: http://mcp-conform-foreign.invalid → ${said(r)}; refused, but ${strict ? 'the spec asks for 403' : '403 is what later versions ask for'}`, details: ex(r) };
         if (ok(r.status)) {
           return strict
-            ? { verdict: 'fail', message: `a ping from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): the server does not validate Origin, so a web page could reach it by DNS rebinding`, details: ex(r) }
-            : { verdict: 'warn', message: `a ping from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): servers must validate Origin`, details: ex(r) };
+            ? { verdict: 'fail', message: `a ${hb} request from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): the server does not validate Origin, so a web page could reach it by DNS rebinding`, details: ex(r) }
+            : { verdict: 'warn', message: `a ${hb} request from Origin http://mcp-conform-foreign.invalid was served (${said(r)}): servers must validate Origin`, details: ex(r) };
         }
         return { verdict: 'fail', message: `Origin: http://mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
       },
@@ -282,8 +298,9 @@ export const httpSuite: Suite = {
         const t = streamableOf(ctx);
         if (!t) return NOT_HTTP;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Host: 'mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
-        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
-        if (ok(r.status)) return { verdict: 'info', message: `a ping with Host: mcp-conform-foreign.invalid was served (${said(r)}): the server does not check Host`, details: ex(r) };
+        const hb = heartbeatIn(ctx, 'ping');
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `a ${hb} request with Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
+        if (ok(r.status)) return { verdict: 'info', message: `a ${hb} request with Host: mcp-conform-foreign.invalid was served (${said(r)}): the server does not check Host`, details: ex(r) };
         return { verdict: 'fail', message: `Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
       },
     },
@@ -297,8 +314,9 @@ export const httpSuite: Suite = {
         const t = streamableOf(ctx);
         if (!t) return NOT_HTTP;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Accept: 'application/json', ...methodHeaders(ctx, 'ping') } });
-        if (r.status !== undefined && r.status >= 500) return { verdict: 'fail', message: `Accept: application/json → ${said(r)}: a server error`, details: ex(r) };
-        return { verdict: 'info', message: `Accept: application/json (no text/event-stream) → ${said(r)}`, details: ex(r) };
+        const hb = heartbeatIn(ctx, 'ping');
+        if (r.status !== undefined && r.status >= 500) return { verdict: 'fail', message: `a ${hb} request with Accept: application/json → ${said(r)}: a server error`, details: ex(r) };
+        return { verdict: 'info', message: `a ${hb} request with Accept: application/json (no text/event-stream) → ${said(r)}`, details: ex(r) };
       },
     },
     {
@@ -321,24 +339,26 @@ export const httpSuite: Suite = {
     },
     {
       id: 'http/batch',
-      title: 'JSON-RPC batches: accepted in 2025-03-26, refused in other versions',
+      title: 'JSON-RPC batches: accepted in 2025-03-26; in other versions what the server does is reported',
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
-      requirement: 'In 2025-03-26 a POST body may be an array of requests and notifications, which the server must accept; later versions allow one message per POST only.',
+      requirement: 'In 2025-03-26 a POST body may be an array of requests and notifications, which the server must accept. Other versions oblige the client to send one message per POST; a server that refuses a batch (4xx) passes, one that accepts it is reported (info), a server error fails.',
       async run(ctx) {
         const t = streamableOf(ctx);
         if (!t) return NOT_HTTP;
         const a = JSON.parse(probeBody(ctx, 'ping'));
         const b = JSON.parse(probeBody(ctx, 'ping'));
         const r = await t.probe({ method: 'POST', body: JSON.stringify([a, b]), headers: methodHeaders(ctx, 'ping') });
+        const hb = heartbeatIn(ctx, 'ping');
         const answered = r.messages.flatMap((m) => (Array.isArray(m) ? m : [m])).filter((m) => isObject(m) && 'result' in m).length;
         if (ctx.version === '2025-03-26') {
-          if (ok(r.status) && answered) return { verdict: 'pass', message: `a batch of two pings → ${said(r)}`, details: ex(r) };
-          return { verdict: 'fail', message: `a batch of two pings → ${said(r)}; 2025-03-26 servers must accept batches`, details: ex(r) };
+          if (ok(r.status) && answered) return { verdict: 'pass', message: `a batch of two ${hb} requests → ${said(r)}`, details: ex(r) };
+          return { verdict: 'fail', message: `a batch of two ${hb} requests → ${said(r)}; 2025-03-26 servers must accept batches`, details: ex(r) };
         }
-        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `a batch of two pings → ${said(r)} (batches are not part of ${ctx.version})`, details: ex(r) };
-        if (ok(r.status)) return { verdict: 'warn', message: `a batch of two pings was accepted (${said(r)}); ${ctx.version} allows one message per POST`, details: ex(r), level: 'SHOULD' };
-        return { verdict: 'fail', message: `a batch of two pings → ${said(r)}`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `a batch of two ${hb} requests → ${said(r)} (batches are not part of ${ctx.version})`, details: ex(r) };
+        // The one-message-per-POST rule binds the client; nothing obliges a server to refuse a batch.
+        if (ok(r.status)) return { verdict: 'info', message: `a batch of two ${hb} requests was accepted (${said(r)}); ${ctx.version} lets clients send one message per POST only, and a server may still accept more`, details: ex(r) };
+        return { verdict: 'fail', message: `a batch of two ${hb} requests → ${said(r)}`, details: ex(r) };
       },
     },
     {
@@ -383,7 +403,7 @@ export const httpSuite: Suite = {
         if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no request metadata headers` };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } });
         const code = errorCode(r);
-        if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → 400 with -32020`, details: ex(r) };
+        if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → HTTP 400 with error -32020`, details: ex(r) };
         if (r.status === 400) return { verdict: 'warn', message: `Mcp-Method: prompts/list on a tools/list body → 400, but ${code === undefined ? 'no JSON-RPC error' : `error ${code}`} (HeaderMismatch is -32020)`, details: ex(r) };
         return { verdict: 'fail', message: `Mcp-Method: prompts/list on a tools/list body → ${said(r)}; expected 400 with -32020`, details: ex(r) };
       },
@@ -400,8 +420,8 @@ export const httpSuite: Suite = {
         if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version}: unknown methods are answered in JSON-RPC only` };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'mcp-conform/no-such-method'), headers: { 'Mcp-Method': 'mcp-conform/no-such-method' } });
         const code = errorCode(r);
-        if (r.status === 404 && code === -32601) return { verdict: 'pass', message: 'unknown method → 404 with -32601', details: ex(r) };
-        return { verdict: 'fail', message: `unknown method → ${said(r)}; expected HTTP 404 with error -32601`, details: ex(r) };
+        if (r.status === 404 && code === -32601) return { verdict: 'pass', message: 'mcp-conform/no-such-method → HTTP 404 with error -32601', details: ex(r) };
+        return { verdict: 'fail', message: `mcp-conform/no-such-method → ${said(r)}; expected HTTP 404 with error -32601`, details: ex(r) };
       },
     },
   ],

@@ -191,8 +191,10 @@ export const invalidParams: Suite = {
         const reply = rec.reply!;
         const mids = ids(reply.request, reply.response);
         if (reply.error) {
-          return reply.error.code === -32602
-            ? { verdict: 'pass', message: `JSON-RPC error -32602 "${reply.error.message}"`, messageIds: mids }
+          // 2026-07-28 over HTTP: without a name there is no Mcp-Name header, which a server may refuse with -32020.
+          const headerMismatch = reply.error.code === -32020 && ctx.version >= '2026-07-28' && reply.request.http !== undefined;
+          return reply.error.code === -32602 || headerMismatch
+            ? { verdict: 'pass', message: `JSON-RPC error ${reply.error.code} "${reply.error.message}"${headerMismatch ? ' (HeaderMismatch: a call without a name cannot carry the Mcp-Name header)' : ''}`, messageIds: mids }
             : { verdict: 'warn', message: `JSON-RPC error ${describeError(reply.error)}; expected -32602 (invalid params)`, messageIds: mids };
         }
         if (reply.result?.isError === true) return { verdict: 'warn', message: `answered with a result with isError: true instead of JSON-RPC error -32602: ${brief(reply.result.content, 120)}`, messageIds: mids };

@@ -10,8 +10,11 @@ import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
 import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';
 import type { Tool } from '../core/tools.js';
+import type { HttpExchange } from '../core/transport/http.js';
+import type { Transport } from '../core/transport/types.js';
 import { VERSION } from '../core/version.js';
 import { brief, describeError, ids, isObject } from './helpers.js';
+import { streamableOf } from './http.js';
 
 /** How long to wait, once the ping sent after a probe is answered, for an answer to the probe itself. */
 const ANSWER_GRACE_MS = 150;
@@ -30,6 +33,20 @@ interface ProbeRun {
   ping?: Reply;
   /** Why the ping got no answer: the server died or stopped answering. */
   lost?: SessionError | Error;
+  /** Over HTTP: the probe's POST was refused with an HTTP error status (itself an answer). */
+  refusal?: HttpRefusal;
+}
+
+/** An HTTP error status that answered a probe's POST, with what its body said. */
+interface HttpRefusal {
+  status: number;
+  statusText: string;
+  /** The body as sent, when it was no JSON-RPC message. */
+  body: string;
+  /** The JSON-RPC error the body carried, if any. */
+  error?: { code: number; message: string };
+  /** The error message the body carried, when it was logged as an answer. */
+  answer?: LoggedMessage;
 }
 
 /**
@@ -57,8 +74,46 @@ async function runProbe(ctx: CaseContext, values: unknown[], opts: ProbeOptions)
   } catch (e) {
     run.lost = e as Error;
   }
+  run.refusal = await httpRefusal(ctx.transport, probe.sent, probe.answers);
   probe.close();
   return run;
+}
+
+/** The transport's record of the HTTP exchange that carried a message (over HTTP only). */
+function exchangeOf(transport: Transport, m: LoggedMessage): HttpExchange | undefined {
+  const n = m.http?.exchange;
+  if (n === undefined) return undefined;
+  return (transport.httpExchanges?.() as HttpExchange[] | undefined)?.find((x) => x.n === n && x.method === 'POST');
+}
+
+/**
+ * Over HTTP (Streamable HTTP, HTTP+SSE): the first of the messages whose POST was answered with an HTTP error status,
+ * which is the server's answer to it (a refusal) whether or not the body carries a JSON-RPC error. Waits (bounded) for
+ * the POSTs still under way to end. undefined over stdio and when every POST was accepted.
+ */
+async function httpRefusal(transport: Transport, sent: LoggedMessage[], answers: LoggedMessage[]): Promise<HttpRefusal | undefined> {
+  const posts = sent.filter((m) => m.http?.method === 'POST');
+  if (!posts.length) return undefined;
+  const until = performance.now() + ANSWER_GRACE_MS;
+  while (posts.some((m) => { const x = exchangeOf(transport, m); return !!x && x.ms === undefined && x.error === undefined; }) && performance.now() < until) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  for (const m of posts) {
+    const status = m.http!.status;
+    if (status === undefined || status < 400) continue;
+    const x = exchangeOf(transport, m);
+    const answer = answers.find((a) => a.http?.exchange === m.http!.exchange);
+    const error = answer ? errorOf(answer) : undefined;
+    return { status, statusText: x?.statusText ?? '', body: (x?.responseBody ?? '').trim(), ...(error ? { error } : {}), ...(answer ? { answer } : {}) };
+  }
+  return undefined;
+}
+
+/** "HTTP 400 Bad Request with error -32700 "Parse error"" / "HTTP 400 Bad Request (body: "…"; no JSON-RPC error)". */
+function refusalText(r: HttpRefusal): string {
+  const line = `HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
+  if (r.error) return `${line} with error ${describeError({ ...r.error })}`;
+  return `${line} (${r.body ? `body ${brief(r.body.replace(/\s+/g, ' '), 100)}` : 'no body'}; no JSON-RPC error)`;
 }
 
 /** The fail for a server that died or stopped answering after a probe; undefined when it still answers. */
@@ -88,28 +143,51 @@ function idText(m: LoggedMessage): string {
 
 /**
  * Grade the answer to a message the server cannot read (invalid JSON, a value that is no message, a bad envelope):
- * an error answer with id null (or absent, or the message's own id when it had a readable one) passes; silence is a
- * warn (what the official SDKs do); an answer with a made-up id or a success result is a warn.
+ * an error answer with id null (or absent, or the message's own id when it had a readable one) passes, and so does an
+ * HTTP 4xx refusal of its POST (over HTTP the status is an answer); silence is a warn; an answer with a made-up id, a
+ * success result or an HTTP 5xx is a warn.
  */
-function gradeUnreadable(run: ProbeRun, what: string, jsonRpcCode: number, ownId?: string | number): Outcome {
+function gradeUnreadable(ctx: CaseContext, run: ProbeRun, what: string, jsonRpcCode: number, ownId?: string | number): Outcome {
   const lost = lostOutcome(run, what);
   if (lost) return lost;
+  const alive = stillAnswers(ctx);
   const answers = run.probe.answers;
+  const r = run.refusal;
+  if (r && r.status >= 500) {
+    return { verdict: 'warn', message: `${what} was answered with ${refusalText(r)}: a server error, where a refusal (HTTP 400${r.error ? '' : `, or error ${jsonRpcCode}`}) was due; ${alive}`, messageIds: mids(run) };
+  }
+  if (r && (!answers.length || answers[0] === r.answer)) {
+    // Over HTTP the status line answers the POST: a 4xx is a refusal, with or without a JSON-RPC error in the body.
+    const code = r.error ? (r.error.code === jsonRpcCode ? '' : ` (JSON-RPC's code for this is ${jsonRpcCode})`) : '';
+    const idNote = r.answer && !idAcceptable(r.answer, ownId) ? `; the error carries id ${idText(r.answer)}, which the message did not carry` : '';
+    return { verdict: idNote ? 'warn' : 'pass', message: `${what} was refused with ${refusalText(r)}${code}${idNote}; ${alive}`, messageIds: mids(run) };
+  }
   if (!answers.length) {
     const idWords = ownId !== undefined ? `with the message's id ${JSON.stringify(ownId)} (or null)` : 'with id null';
-    return { verdict: 'warn', level: 'SHOULD', message: `no answer to ${what}; JSON-RPC 2.0 asks for error ${jsonRpcCode} ${idWords} (the official SDKs stay silent as well); the server still answers ping`, messageIds: mids(run) };
+    const post = run.probe.sent[0]?.http?.status;
+    const seen = post !== undefined ? `its POST got HTTP ${post} and no JSON-RPC answer came` : `no answer came within ${ANSWER_GRACE_MS} ms of the answer to the ${ctx.session.heartbeatMethod} request sent after it`;
+    return { verdict: 'warn', level: 'SHOULD', message: `${what} was not refused: ${seen}; JSON-RPC 2.0 asks for error ${jsonRpcCode} ${idWords}; ${alive}`, messageIds: mids(run) };
   }
   const first = answers[0]!;
   const more = answers.length > 1 ? ` (and ${answers.length - 1} more answer${answers.length > 2 ? 's' : ''})` : '';
-  const id = isObject(first.json) ? first.json.id : undefined;
-  const idOk = id === null || id === undefined || (ownId !== undefined && id === ownId);
   const err = errorOf(first);
   if (first.kind === 'error' && err) {
     const code = err.code === jsonRpcCode ? `${jsonRpcCode}` : `${Number.isNaN(err.code) ? '(no code)' : err.code} (JSON-RPC's code for this is ${jsonRpcCode})`;
-    if (idOk) return { verdict: 'pass', message: `${what} was answered with error ${code} ${brief(err.message, 100)}, id ${idText(first)}${more}; the server still answers ping`, messageIds: mids(run) };
+    if (idAcceptable(first, ownId)) return { verdict: 'pass', message: `${what} was answered with error ${code} ${brief(err.message, 100)}, id ${idText(first)}${more}; ${alive}`, messageIds: mids(run) };
     return { verdict: 'warn', message: `${what} was answered with an error, but with id ${idText(first)}, which it did not carry (JSON-RPC wants id null)${more}`, messageIds: mids(run) };
   }
   return { verdict: 'warn', message: `${what} was answered with ${first.kind === 'response' ? 'a success result' : 'something that is no error'}: ${cut(first.raw, 160)}${more}; expected error ${jsonRpcCode} with id null, or silence`, messageIds: mids(run) };
+}
+
+/** An error answer to an unreadable message may carry id null, no id, or the message's own id when it had one. */
+function idAcceptable(m: LoggedMessage, ownId?: string | number): boolean {
+  const id = isObject(m.json) ? m.json.id : undefined;
+  return id === null || id === undefined || (ownId !== undefined && id === ownId);
+}
+
+/** "the server still answers ping" — naming the request actually sent (server/discover from 2026-07-28). */
+function stillAnswers(ctx: CaseContext): string {
+  return `the server still answers ${ctx.session.heartbeatMethod}`;
 }
 
 function cut(text: string, max: number): string {
@@ -127,7 +205,7 @@ function probeCase(def: Omit<CaseDef, 'run'> & { probe(ctx: CaseContext): Promis
     ...rest,
     async run(ctx) {
       const broken = await baseline(ctx);
-      if (broken !== undefined) return { verdict: 'skip', message: `the probes need a server that answers ping, and this one did not: ${broken}` };
+      if (broken !== undefined) return { verdict: 'skip', message: `the probes need a server that answers ${ctx.session.heartbeatMethod}, and this one did not: ${broken}` };
       // A probe can only be blamed for what happens after it: not when the server had already stopped answering.
       if (ctx.session.isStalled) return { verdict: 'skip', message: 'not run: the server had already stopped answering (an earlier request timed out, and nothing has come from it since)' };
       return probe(ctx);
@@ -140,18 +218,18 @@ const GRADING = 'graded per the policy table (README, "Verdicts")';
 export const robustness: Suite = {
   id: 'robustness',
   title: 'Robustness',
-  description: 'malformed and unexpected input; each probe is followed by a ping to show the server still answers',
+  description: 'malformed and unexpected input; each probe is followed by a ping (server/discover from 2026-07-28) to show the server still answers',
   cases: [
     probeCase({
       id: 'robustness/invalid-json',
       title: 'a line that is not JSON is refused, and the server keeps answering',
       level: 'MUST',
       spec: 'basic/transports#stdio',
-      requirement: `A line that is not JSON is answered with a JSON-RPC parse error (-32700, id null) or ignored; the server must not die or stop answering (error: pass; silence: warn; dies or stops answering: fail; ${GRADING}).`,
+      requirement: `A line (over HTTP: a POST body) that is not JSON is answered with a JSON-RPC parse error (-32700, id null) or ignored; the server must not die or stop answering (error, or over HTTP a 4xx refusal: pass; silence: warn; dies or stops answering: fail; ${GRADING}).`,
       async probe(ctx) {
         const text = '{"jsonrpc": "2.0", "method": "tools/list", "params": {"cursor": ';
         const run = await runProbe(ctx, [text], { rawText: true, catchAll: true, expectInvalid: 'not JSON, on purpose (robustness/invalid-json)' });
-        return gradeUnreadable(run, 'a line of invalid JSON', -32700);
+        return gradeUnreadable(ctx, run, ctx.transport.kind === 'stdio' ? 'a line of invalid JSON' : 'a POST body of invalid JSON', -32700);
       },
     }),
     probeCase({
@@ -162,7 +240,7 @@ export const robustness: Suite = {
       requirement: `A JSON object that is neither a request, a notification nor a response is answered with Invalid Request (-32600, id null) or ignored; the server must not die or stop answering (${GRADING}).`,
       async probe(ctx) {
         const run = await runProbe(ctx, [{ 'mcp-conform': 'this object is no JSON-RPC message' }], { catchAll: true, expectInvalid: 'a JSON object that is no JSON-RPC message, on purpose (robustness/not-a-message)' });
-        return gradeUnreadable(run, 'a JSON object that is no JSON-RPC message', -32600);
+        return gradeUnreadable(ctx, run, 'a JSON object that is no JSON-RPC message', -32600);
       },
     }),
     probeCase({
@@ -170,11 +248,11 @@ export const robustness: Suite = {
       title: 'a request with "jsonrpc": "1.0" is refused, and the server keeps answering',
       level: 'MUST',
       spec: 'basic#messages',
-      requirement: `Every JSON-RPC 2.0 message carries "jsonrpc": "2.0". A ping with "jsonrpc": "1.0" is answered with Invalid Request (-32600) or ignored (silence: warn; treated as a valid ping: warn; dies or stops answering: fail).`,
+      requirement: `Every JSON-RPC 2.0 message carries "jsonrpc": "2.0". A ping (server/discover from 2026-07-28) with "jsonrpc": "1.0" is answered with Invalid Request (-32600), or over HTTP refused with a 4xx, or ignored (silence: warn; treated as a valid request: warn; dies or stops answering: fail).`,
       async probe(ctx) {
         const id = ctx.session.newId();
         const run = await runProbe(ctx, [{ jsonrpc: '1.0', id, method: ctx.session.heartbeatMethod }], { id, catchAll: true, expectInvalid: '"jsonrpc": "1.0" on purpose (robustness/wrong-jsonrpc)' });
-        return gradeUnreadable(run, 'a ping with "jsonrpc": "1.0"', -32600, id);
+        return gradeUnreadable(ctx, run, `a ${ctx.session.heartbeatMethod} request with "jsonrpc": "1.0"`, -32600, id);
       },
     }),
     probeCase({
@@ -190,11 +268,15 @@ export const robustness: Suite = {
         const lost = lostOutcome(run, `a request for the unknown method ${method}`);
         if (lost) return lost;
         const a = run.probe.answers[0];
-        if (!a) return { verdict: 'fail', message: `${method} (id ${id}) was never answered (the server answered a ping sent after it); a client would wait for ever`, messageIds: mids(run) };
+        const r = run.refusal;
+        const hb = ctx.session.heartbeatMethod;
+        if (!a && r) return { verdict: 'warn', message: `${method} (id ${id}) was refused with ${refusalText(r)}, but with no JSON-RPC error -32601 (method not found) a client cannot tell what went wrong; the server still answers ${hb}`, messageIds: mids(run) };
+        if (!a) return { verdict: 'fail', message: `${method} (id ${id}) was never answered (the server answered the ${hb} request sent after it); a client would wait for ever`, messageIds: mids(run) };
         const err = errorOf(a);
+        const via = r && r.answer === a ? ` (in an HTTP ${r.status} answer)` : '';
         if (a.kind === 'error' && err) {
-          if (err.code === -32601) return { verdict: 'pass', message: `${method} answered with error -32601 ${brief(err.message, 100)}`, messageIds: mids(run) };
-          return { verdict: 'warn', message: `${method} answered with error ${describeError({ ...err })}; expected -32601 (method not found)`, messageIds: mids(run) };
+          if (err.code === -32601) return { verdict: 'pass', message: `${method} answered with error -32601 ${brief(err.message, 100)}${via}`, messageIds: mids(run) };
+          return { verdict: 'warn', message: `${method} answered with error ${describeError({ ...err })}${via}; expected -32601 (method not found)`, messageIds: mids(run) };
         }
         return { verdict: 'fail', message: `${method}, which no MCP server has, was answered with a success result: ${cut(a.raw, 160)}`, messageIds: mids(run) };
       },
@@ -204,14 +286,22 @@ export const robustness: Suite = {
       title: 'an unknown notification is ignored: no answer, and the server keeps answering',
       level: 'MUST',
       spec: 'basic#notifications',
-      requirement: 'A notification is never answered, not even one the server does not know; the server must not die or stop answering.',
+      requirement: 'A notification is never answered, not even one the server does not know; the server must not die or stop answering. Over Streamable HTTP a server that cannot accept a notification answers its POST with an HTTP error status (its body may carry a JSON-RPC error without id): in 2026-07-28 that passes; before, it is reported (http/accepted-202 judges the status).',
       async probe(ctx) {
-        const run = await runProbe(ctx, [{ jsonrpc: '2.0', method: 'notifications/mcp-conform/unknown', params: {} }], { catchAll: true });
+        const method = 'notifications/mcp-conform/unknown';
+        const run = await runProbe(ctx, [{ jsonrpc: '2.0', method, params: {} }], { catchAll: true });
         const lost = lostOutcome(run, 'an unknown notification');
         if (lost) return lost;
-        const answers = run.probe.answers;
+        const alive = stillAnswers(ctx);
+        const r = run.refusal;
+        // The refusal of the notification's own POST is the transport's answer, not a JSON-RPC answer to it.
+        const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
         if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
-        return { verdict: 'pass', message: 'notifications/mcp-conform/unknown got no answer; the server still answers ping', messageIds: mids(run) };
+        if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
+        if (r && ctx.version >= '2026-07-28') return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
+        if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
+        const post = run.probe.sent[0]?.http?.status;
+        return { verdict: 'pass', message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`, messageIds: mids(run) };
       },
     }),
     probeCase({
@@ -224,12 +314,15 @@ export const robustness: Suite = {
         const id = ctx.session.newId();
         const msg = jsonrpc(id, ctx.session.heartbeatMethod);
         const run = await runProbe(ctx, [msg, msg], { id, expectAnswers: 2, expectInvalid: `reuses request id ${id} on purpose (robustness/duplicate-id)` });
-        const lost = lostOutcome(run, `two pings with the same id ${id}`);
+        const hb = ctx.session.heartbeatMethod;
+        const sent = `two ${hb} requests with the same id ${id}`;
+        const lost = lostOutcome(run, sent);
         if (lost) return lost;
         const a = run.probe.answers;
         const kinds = a.map((m) => (m.kind === 'error' ? `error ${errorOf(m)?.code ?? '?'}` : 'a result'));
         const what = a.length === 0 ? 'answered neither' : a.length === 1 ? `answered once (${kinds[0]})` : `answered both (${kinds.join(', ')})`;
-        return { verdict: 'pass', message: `two pings with the same id ${id}: the server ${what}, and still answers ping`, messageIds: mids(run), details: { answers: a.length } };
+        const http = run.refusal ? `; over HTTP one was refused with ${refusalText(run.refusal)}` : '';
+        return { verdict: 'pass', message: `${sent}: the server ${what}${http}, and still answers ${hb}`, messageIds: mids(run), details: { answers: a.length } };
       },
     }),
     {
@@ -249,7 +342,7 @@ export const robustness: Suite = {
       title: 'a cancelled request is not answered, and the server keeps answering',
       level: 'SHOULD',
       spec: 'basic/utilities/cancellation',
-      requirement: `After notifications/cancelled for a request in flight the server should not answer it, and keeps serving. Needs a slow tool (found by name or description: long-running, slow, sleep, delay); without one a quick request is cancelled and only "still answers" is graded (an answer after cancellation: warn; dies or stops answering: fail).`,
+      requirement: `After notifications/cancelled for a request in flight the server should not answer it, and keeps serving (2026-07-28 over Streamable HTTP sends no notifications/cancelled: the harness closes the request's response stream, which is the cancellation there). Needs a slow tool (found by name or description: long-running, slow, sleep, delay); without one a quick request is cancelled and only "still answers" is graded (an answer after cancellation: warn; dies or stops answering: fail).`,
       probe: cancelInFlight,
     }),
     probeCase({
@@ -257,7 +350,7 @@ export const robustness: Suite = {
       title: 'a 1 MiB request is answered',
       level: 'SHOULD',
       spec: 'basic/transports#stdio',
-      requirement: 'A request of 1 MiB (a ping whose params._meta carries padding) is answered like any other: a result passes, an error (a size limit) is a warn, no answer or a crash fails.',
+      requirement: 'A request of 1 MiB (a ping — server/discover from 2026-07-28 — whose params._meta carries padding) is answered like any other: a result passes, an error (a size limit, or over HTTP a 4xx such as 413) is a warn, no answer or a crash fails.',
       async probe(ctx) {
         const id = ctx.session.newId();
         const params = { _meta: { 'mcp-conform/padding': 'x'.repeat(LARGE_BYTES) } };
@@ -266,10 +359,14 @@ export const robustness: Suite = {
         const lost = lostOutcome(run, `a request of ${size} bytes`);
         if (lost) return lost;
         const a = run.probe.answers[0];
-        if (!a) return { verdict: 'fail', message: `a ping of ${size} bytes (id ${id}) was never answered, though a small ping after it was`, messageIds: mids(run) };
+        const hb = ctx.session.heartbeatMethod;
+        const sent = `a ${hb} request of ${size} bytes (id ${id})`;
+        const r = run.refusal;
+        if (!a && r) return { verdict: 'warn', message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered`, messageIds: mids(run) };
+        if (!a) return { verdict: 'fail', message: `${sent} was never answered, though the small ${hb} request after it was`, messageIds: mids(run) };
         const err = errorOf(a);
-        if (a.kind === 'error' && err) return { verdict: 'warn', message: `a ping of ${size} bytes was refused with error ${describeError({ ...err })}`, messageIds: mids(run) };
-        return { verdict: 'pass', message: `a ping of ${size} bytes was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
+        if (a.kind === 'error' && err) return { verdict: 'warn', message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''}`, messageIds: mids(run) };
+        return { verdict: 'pass', message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
       },
     }),
     {
@@ -298,19 +395,34 @@ export const robustness: Suite = {
 
 async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const s = ctx.session;
+  const hb = s.heartbeatMethod;
   let slow: Tool | undefined;
   if (ctx.capabilities.tools) {
     const plan = await ctx.callPlan();
     slow = plan.call.find((t) => SLOW_TOOL.test(`${t.name} ${t.title ?? ''} ${t.description ?? ''}`));
   }
   const id = s.newId();
-  const cancel = () => s.notify('notifications/cancelled', { requestId: id, reason: 'mcp-conform robustness probe: cancelled on purpose' });
+  // 2026-07-28 over Streamable HTTP: no notifications/cancelled; closing the request's response stream cancels it.
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#cancellation
+  const byClose = ctx.version >= '2026-07-28' ? streamableOf(ctx) : undefined;
+  const how = byClose ? 'closing its response stream' : 'notifications/cancelled';
+  /** Cancel the probe: the time it happened, and the notification's place in the log when one was sent. */
+  const cancel = (): { t: number; seq?: number; closed?: boolean } => {
+    if (byClose) { const closed = byClose.closeRequestStream(id); return { t: s.now(), closed }; }
+    const note = s.notify('notifications/cancelled', { requestId: id, reason: 'mcp-conform robustness probe: cancelled on purpose' });
+    return { t: note.t, seq: note.seq };
+  };
+  const withNote = (ids: number[], c: { seq?: number }) => (c.seq !== undefined ? [...ids, c.seq] : ids);
   if (slow) {
     const args = generateArguments(slow.inputSchema).value;
     const probe = s.probe([jsonrpc(id, 'tools/call', { name: slow.name, arguments: args })], { id });
     const early = await probe.waitForAnswers(IN_FLIGHT_MS);
     if (!early && !s.closed) {
-      const note = cancel();
+      const c = cancel();
+      if (byClose && !c.closed) {
+        const post = probe.sent[0]?.http;
+        return { verdict: 'skip', message: `tools/call ${slow.name} (id ${id}) had no answer after ${IN_FLIGHT_MS} ms, but its POST had already ended (${post?.status !== undefined ? `HTTP ${post.status}` : post?.problem ?? 'no status'}): there was no response stream left to close`, messageIds: ids(...probe.sent) };
+      }
       const run: ProbeRun = { probe };
       try {
         run.ping = await s.heartbeat();
@@ -318,25 +430,28 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
       } catch (e) {
         run.lost = e as Error;
       }
-      const lost = lostOutcome(run, `cancelling tools/call ${slow.name}`);
+      const lost = lostOutcome(run, `cancelling tools/call ${slow.name} by ${how}`);
       if (lost) return lost;
-      const m = [...mids(run), note.seq];
+      const m = withNote(mids(run), c);
+      const details = { tool: slow.name, arguments: args, cancelledBy: how };
       const a = probe.answers[0];
-      if (a) return { verdict: 'warn', message: `tools/call ${slow.name} (id ${id}) was answered ${Math.round(a.t - note.t)} ms after notifications/cancelled: ${cut(a.raw, 120)}; a cancelled request should get no answer`, messageIds: m, details: { tool: slow.name, arguments: args } };
-      return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and the server still answers ping`, messageIds: m, details: { tool: slow.name, arguments: args } };
+      if (a) return { verdict: 'warn', message: `tools/call ${slow.name} (id ${id}) was answered ${Math.round(a.t - c.t)} ms after ${byClose ? 'the harness closed its response stream' : 'notifications/cancelled'}: ${cut(a.raw, 120)}; a cancelled request should get no answer`, messageIds: m, details };
+      if (byClose) return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled by closing its response stream (2026-07-28 sends no notifications/cancelled over HTTP); the server still answers ${hb} (whether it stopped the work cannot be seen from the client)`, messageIds: m, details };
+      return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled with notifications/cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and the server still answers ${hb}`, messageIds: m, details };
     }
     // It answered before it could be cancelled: cancel it anyway (a late cancellation must be ignored) and go on.
-    const note = cancel();
+    const c = cancel();
     const run: ProbeRun = { probe };
     try { run.ping = await s.heartbeat(); } catch (e) { run.lost = e as Error; }
     const lost = lostOutcome(run, `cancelling tools/call ${slow.name} after it was answered`);
     if (lost) return lost;
-    return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; a cancellation sent after the answer was ignored and the server still answers ping (not graded: whether it stops work in flight)`, messageIds: [...mids(run), note.seq] };
+    const late = byClose ? 'its response had already ended, so there was no stream left to close' : 'a notifications/cancelled sent after the answer was ignored';
+    return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; ${late}, and the server still answers ${hb} (not graded: whether it stops work in flight)`, messageIds: withNote(mids(run), c) };
   }
   // No slow tool: cancel a quick request right after sending it; only "still answers" can be graded.
-  const method = ctx.capabilities.tools ? 'tools/list' : s.heartbeatMethod;
+  const method = ctx.capabilities.tools ? 'tools/list' : hb;
   const probe = s.probe([jsonrpc(id, method)], { id });
-  const note = cancel();
+  const c = cancel();
   const run: ProbeRun = { probe };
   try {
     run.ping = await s.heartbeat();
@@ -344,10 +459,10 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   } catch (e) {
     run.lost = e as Error;
   }
-  const lost = lostOutcome(run, `cancelling ${method}`);
+  const lost = lostOutcome(run, `cancelling ${method} by ${how}`);
   if (lost) return lost;
   const answered = probe.answers.length ? 'answered anyway (it was quick, which is allowed)' : 'not answered';
-  return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled right after it was sent and ${answered}; the server still answers ping (only that is graded)`, messageIds: [...mids(run), note.seq] };
+  return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; the server still answers ${hb} (only that is graded)`, messageIds: withNote(mids(run), c) };
 }
 
 async function beforeInitialize(ctx: CaseContext): Promise<Outcome> {
@@ -362,7 +477,8 @@ async function beforeInitialize(ctx: CaseContext): Promise<Outcome> {
     const caps = ctx.capabilities;
     const method = caps.tools ? 'tools/list' : caps.resources ? 'resources/list' : caps.prompts ? 'prompts/list' : 'ping';
     const id = s.newId();
-    const probe = s.probe([jsonrpc(id, method)], { id });
+    // catchAll: an error without the probe's id (id null, as HTTP refusals carry) is the answer to it as well.
+    const probe = s.probe([jsonrpc(id, method)], { id, catchAll: true });
     let initFailure: string | undefined;
     try {
       await s.request('initialize', { protocolVersion: ctx.version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: VERSION } });
@@ -370,14 +486,18 @@ async function beforeInitialize(ctx: CaseContext): Promise<Outcome> {
     } catch (e) {
       initFailure = (e as Error).message;
     }
-    const details = { secondConnection: s.log.map((m) => `${m.direction === 'to-server' ? '→' : '←'} ${cut(m.raw, 300)}`) };
+    const refusal = await httpRefusal(second.transport, probe.sent, probe.answers);
+    probe.close();
+    const details = { secondConnection: s.log.map((m) => `${m.direction === 'to-server' ? '→' : '←'}${m.http?.status !== undefined && m.direction === 'to-server' ? ` [HTTP ${m.http.status}]` : ''} ${cut(m.raw, 300)}`) };
     const a = probe.answers[0];
     const where = `on a second connection${second.transport.processInfo()?.pid ? ` (server pid ${second.transport.processInfo()!.pid})` : ''}`;
     if (a) {
       const err = errorOf(a);
-      const what = a.kind === 'error' && err ? `refused with error ${describeError({ ...err })}` : `served: ${cut(a.raw, 120)}`;
+      const http = refusal && refusal.answer === a ? ` in an HTTP ${refusal.status}${refusal.statusText ? ` ${refusal.statusText}` : ''} answer` : '';
+      const what = a.kind === 'error' && err ? `refused with error ${describeError({ ...err })}${http}` : `served: ${cut(a.raw, 120)}`;
       return { verdict: 'info', message: `${method} sent before initialize ${where} was ${what}`, details };
     }
+    if (refusal) return { verdict: 'info', message: `${method} sent before initialize ${where} was refused with ${refusalText(refusal)}`, details };
     if (s.closed) {
       return { verdict: 'warn', message: `${method} sent before initialize ${where}: the server died (${s.transport.closeInfo?.reason ?? 'connection closed'})`, details };
     }

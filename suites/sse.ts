@@ -64,7 +64,7 @@ export const sseSuite: Suite = {
       title: 'POSTed messages are accepted with 202',
       level: 'MUST',
       spec: 'basic/transports#http-with-sse',
-      requirement: 'Every message POSTed to the endpoint is accepted (202 Accepted, as both SDKs answer); the answer comes on the stream, not in the POST response.',
+      requirement: 'Every well-formed message POSTed to the endpoint is accepted (202 Accepted); the answer comes on the stream, not in the POST response. A message malformed on purpose (a robustness probe) may be refused with a 4xx: that refusal is judged by its robustness case.',
       phase: 'after-shutdown',
       async run(ctx) {
         const t = sseOf(ctx);

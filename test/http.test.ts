@@ -44,7 +44,7 @@ describe('server-everything over Streamable HTTP', () => {
       // the SDK transport validates Origin only when configured to
       'http/origin': 'fail',
       'http/invalid-json': 'pass',
-      'http/batch': 'warn',
+      'http/batch': 'info',
       'http/sse-event-ids': 'pass',
       'http/2026/header-mismatch': 'skip',
     });
@@ -122,7 +122,7 @@ describe('broken HTTP fixtures', () => {
       'http/origin': 'fail',
       'http/get-stream': 'fail',
       'http/invalid-json': 'warn',
-      'http/batch': 'warn',
+      'http/batch': 'info',
     });
   }, 60_000);
 

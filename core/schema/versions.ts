@@ -32,6 +32,7 @@ export function specPath(v: ProtocolVersion, path: string): string {
     if (page === 'basic/transports') return anchor === 'stdio' ? 'basic/transports/stdio' : at('basic/transports/streamable-http');
     if (page === 'basic/lifecycle') return anchor === 'initialization' ? 'server/discover' : 'basic/lifecycle';
     if (page === 'basic/utilities/ping') return 'changelog';
+    if (page === 'basic/utilities/cancellation') return at('basic/patterns/cancellation');
     return path;
   }
   if (page === 'basic/transports/streamable-http') return v >= '2025-03-26' ? 'basic/transports#streamable-http' : 'basic/transports';

@@ -118,7 +118,18 @@ const agentOpts = { keepAlive: true, maxSockets: 16 };
  * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
  * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
  */
-export function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent }): Promise<RawResponse> {
+export async function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
+  try {
+    return await httpRequestOnce(url, method, headers, body, opts);
+  } catch (e) {
+    // A kept-alive connection the server closed (idle too long) just as it was reused: the server never read the
+    // request, so it is sent once more, on a new connection (what Node's documentation advises for reusedSocket).
+    if (!(e as { staleSocket?: boolean }).staleSocket || opts.agent === false) throw e;
+    return httpRequestOnce(url, method, headers, body, { ...opts, agent: false });
+  }
+}
+
+function httpRequestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const h: Record<string, string | number> = { ...headers };
@@ -127,6 +138,9 @@ export function httpRequest(url: URL, method: string, headers: Record<string, st
     const req = mod.request(url, { method, headers: h, agent: opts.agent, signal: opts.signal }, (res) => {
       settled = true;
       clearTimeout(timer);
+      // A server that refuses a request may do so before it has read the body; the unread body would then be the
+      // start of the next request on a kept-alive connection. After a refusal the connection is not used again.
+      if ((res.statusCode ?? 0) >= 300) req.shouldKeepAlive = false;
       resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res });
     });
     const timer = setTimeout(() => {
@@ -141,8 +155,9 @@ export function httpRequest(url: URL, method: string, headers: Record<string, st
       clearTimeout(timer);
       if (settled) return;
       settled = true;
-      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException;
+      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException & { staleSocket?: boolean };
       err.code = e.name === 'AbortError' ? 'ABORT_ERR' : e.code;
+      if (req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) err.staleSocket = true;
       reject(err);
     });
     if (body !== undefined) req.write(body);
@@ -306,6 +321,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   private initializeVersion?: string;
   private readonly maxBytes: number;
   private readonly wantGet: boolean;
+  /** The POST of each request still under way, by id (JSON text), so that closing it can cancel the request. */
+  private readonly inFlight = new Map<string, AbortController>();
+  /** Requests cancelled by closing their POST: the answer they will not get is no failure. */
+  private readonly cancelledIds = new Set<string>();
 
   constructor(opts: StreamableHttpOptions) {
     super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
@@ -356,18 +375,36 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return info;
   }
 
+  /**
+   * Cancel a request by closing its POST and the response stream on it: the cancellation of 2026-07-28 over Streamable
+   * HTTP (earlier versions send notifications/cancelled instead). false when the request is no longer under way.
+   * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#cancellation
+   */
+  closeRequestStream(id: string | number): boolean {
+    const key = JSON.stringify(id);
+    const ac = this.inFlight.get(key);
+    if (!ac) return false;
+    this.cancelledIds.add(key);
+    ac.abort();
+    return true;
+  }
+
   private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean): Promise<void> {
     const ac = this.abortable();
+    const key = requestId === undefined ? undefined : JSON.stringify(requestId);
+    if (key !== undefined) this.inFlight.set(key, ac);
+    const cancelled = () => key !== undefined && this.cancelledIds.has(key);
     const t = performance.now();
     let res: RawResponse;
     try {
       res = await httpRequest(this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
     } catch (e) {
       this.aborts.delete(ac);
+      if (key !== undefined) this.inFlight.delete(key);
       const err = e as NodeJS.ErrnoException;
-      x.error = err.message;
-      info.problem = err.message;
-      if (this.closing) return;
+      x.error = cancelled() ? 'closed by the harness before the answer came (cancellation)' : err.message;
+      info.problem = x.error;
+      if (this.closing || cancelled()) return;
       if (isUnreachable(err)) { this.finish(`the server cannot be reached: ${err.message}`); return; }
       if (requestId !== undefined) this.onRequestFailed?.(requestId, `the POST failed: ${err.message}`);
       return;
@@ -399,7 +436,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (mediaType === 'text/event-stream' && res.status >= 200 && res.status < 300) {
       const r = await this.readStream(res, x, from, seen, ac);
       problem = r.problem;
-      if (!answered && requestId !== undefined && !this.closing && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
+      if (!answered && requestId !== undefined && !this.closing && !cancelled() && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
         // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
         const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId);
         if (resumed) problem = undefined;
@@ -434,9 +471,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       }
     }
     this.aborts.delete(ac);
+    if (key !== undefined) this.inFlight.delete(key);
     x.ms = Math.round(performance.now() - t);
+    if (cancelled() && !answered) problem = 'closed by the harness before the answer came (cancellation)';
     if (problem) { x.error = x.error ? `${x.error}; ${problem}` : problem; }
-    if (requestId !== undefined && !answered && !this.closing) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
+    if (requestId !== undefined && !answered && !this.closing && !cancelled()) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
     if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
   }
 
@@ -558,7 +597,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const result: ProbeResult = { exchange: x, headers: {}, body: '', messages: [] };
     const t = performance.now();
     try {
-      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: this.agent });
+      // Each probe on a connection of its own (agent false: opened for it, closed after), so what one probe leaves
+      // on a connection (a body the server never read) cannot decide the next probe's verdict.
+      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
       x.status = result.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
