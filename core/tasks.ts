@@ -32,7 +32,10 @@ export function taskCallsUnsupported(version: ProtocolVersion, capabilities: Rec
 }
 
 export interface TaskCallOptions {
-  /** Bound on the whole task (create, polls, result), ms. */
+  /**
+   * How long the task may stay non-terminal, ms: no tasks/get is sent after it. Each request (the call, a poll,
+   * tasks/result, tasks/cancel) is bounded by the session's own request timeout, so the whole is bounded too.
+   */
   timeoutMs: number;
   /** TaskMetadata.ttl asked for (ms; default: the bound plus a minute). */
   ttlMs?: number;
@@ -71,12 +74,11 @@ export async function callToolAsTask(session: Session, name: string, args: unkno
   const t0 = performance.now();
   const deadline = t0 + opts.timeoutMs;
   const out: TaskCall = { polls: [], messageIds: [], durationMs: 0 };
-  const left = () => Math.max(1, Math.round(deadline - performance.now()));
   const note = (r: Reply) => out.messageIds.push(r.request.seq, r.response.seq);
   const done = () => { out.durationMs = Math.round(performance.now() - t0); return out; };
   try {
     const ttl = opts.ttlMs ?? opts.timeoutMs + 60_000;
-    out.create = await session.request('tools/call', { ...opts.params, name, arguments: args, task: { ttl } }, { timeoutMs: left() });
+    out.create = await session.request('tools/call', { ...opts.params, name, arguments: args, task: { ttl } });
     note(out.create);
     if (out.create.error) {
       out.problem = `the task-augmented tools/call was answered with error ${out.create.error.code} "${out.create.error.message}"`;
@@ -95,7 +97,7 @@ export async function callToolAsTask(session: Session, name: string, args: unkno
       if (wait <= 0) break;
       await new Promise((r) => setTimeout(r, wait));
       if (performance.now() >= deadline) break;
-      const poll = await session.request('tasks/get', { taskId: out.taskId }, { timeoutMs: left() });
+      const poll = await session.request('tasks/get', { taskId: out.taskId });
       out.polls.push(poll);
       note(poll);
       if (poll.error) {
@@ -117,7 +119,7 @@ export async function callToolAsTask(session: Session, name: string, args: unkno
       }
       return done();
     }
-    out.result = await session.request('tasks/result', { taskId: out.taskId }, { timeoutMs: left() });
+    out.result = await session.request('tasks/result', { taskId: out.taskId });
     note(out.result);
   } catch (e) {
     out.failure = e as Error;
