@@ -65,13 +65,14 @@ export const taskRequiredPlain: CaseDef = {
   title: 'a plain call of a task-required tool is refused with -32601',
   level: 'MUST',
   spec: 'basic/utilities/tasks#tool-level-negotiation',
-  requirement: 'A server that declares task-augmented tools/call (capabilities.tasks.requests.tools.call) answers a tools/call without params.task of a tool whose execution.taskSupport is "required" with error -32601 (another error code, or a result with isError: true: warn; a success result — the tool ran — fail). Probed only for tools the call policy lets the run call (--call-tools, --call-tool).',
+  requirement: 'For each tool whose execution.taskSupport is "required" (no result when there is none): a server that declares task-augmented tools/call (capabilities.tasks.requests.tools.call) answers a tools/call without params.task of a tool whose execution.taskSupport is "required" with error -32601 (another error code, or a result with isError: true: warn; a success result — the tool ran — fail). Probed only for tools the call policy lets the run call (--call-tools, --call-tool).',
   perItem: 'tool',
   needsCapability: 'tools',
   async run(ctx) {
     const plan = await ctx.callPlan();
     const required = (await ctx.tools()).tools.filter((t) => isObject(t.execution) && t.execution.taskSupport === 'required');
-    if (!required.length) return { verdict: 'skip', message: 'no tool has execution.taskSupport "required"' };
+    // One result per task-required tool, none when there is none (as schema/… gives one per method seen).
+    if (!required.length) return [];
     const out: ItemOutcome[] = [];
     for (const tool of required) {
       if (!plan.tasks.includes(tool)) {

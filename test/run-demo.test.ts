@@ -15,8 +15,7 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     // Only the destructive tool is skipped (the others are annotated readOnlyHint: true), and the report says why.
     expect(report.skippedTools.map((t) => t.name)).toEqual(['clear_history']);
     const skipped = report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'skip').map((c) => c.id);
-    // result-type: only from 2026-07-28; task-required-plain: no tool must be called as a task
-    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history', 'calling/task-required-plain']);
+    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history']); // result-type: only from 2026-07-28
     // calc.py serves requests before initialize: the spec leaves that open (info).
     expect(report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'info').map((c) => c.id)).toEqual(['robustness/request-before-initialize']);
     expect(report.server).toMatchObject({ name: 'calc', version: '1.0.0', protocolVersion: '2025-11-25', toolCount: 10 });
@@ -56,7 +55,7 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mcp-conform \S+ · calc 1\.0\.0 over stdio · protocol 2025-11-25/);
     expect(r.stdout).toMatch(/\n\s+✓ pass\s+lifecycle\/initialize/);
-    expect(r.stdout).toMatch(/Summary: \d+ pass, 0 warn, 0 fail, 3 skip, 1 info · \d+ messages validated/);
+    expect(r.stdout).toMatch(/Summary: \d+ pass, 0 warn, 0 fail, 2 skip, 1 info · \d+ messages validated/);
     expect(r.stdout).toContain('Result: no failures');
     expect(r.stdout).not.toContain('\x1b[');
   });
