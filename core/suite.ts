@@ -9,6 +9,7 @@ import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
 import type { ToolListing } from './tools.js';
+import type { CallPlan, CallToolsPolicy } from './call-policy.js';
 
 export interface Outcome {
   verdict: Verdict;
@@ -68,7 +69,6 @@ export interface Suite {
 }
 
 export type { CallToolsPolicy } from './call-policy.js';
-import type { CallPlan, CallToolsPolicy } from './call-policy.js';
 
 export interface InitOutcome {
   /** The version the harness offered. */
