@@ -3,9 +3,8 @@
  *
  * Tool annotations are hints whose defaults presume the worst: `readOnlyHint` defaults to false and
  * `destructiveHint` to true, so a tool without annotations may have side effects
- * (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations — the ToolAnnotations
- * definition of the schema). `safe`, the default, therefore calls only tools annotated `readOnlyHint: true`.
- * `--call-tool NAME` adds named tools on top of any policy (also `none`: `--call-tools none --call-tool echo`
+ * (ToolAnnotations in the schema: https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations).
+ * `safe`, the default, therefore calls only tools annotated `readOnlyHint: true`. `--call-tool NAME` adds named tools on top of any policy (also `none`: `--call-tools none --call-tool echo`
  * calls echo and nothing else).
  *
  * Every tools/call the harness makes with a tool name the server listed goes through this plan: the calling suite,
