@@ -4,8 +4,8 @@
  * Tool annotations are hints whose defaults presume the worst: `readOnlyHint` defaults to false and
  * `destructiveHint` to true, so a tool without annotations may have side effects
  * (ToolAnnotations in the schema: https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations).
- * `safe`, the default, therefore calls only tools annotated `readOnlyHint: true`. `--call-tool NAME` adds named tools on top of any policy (also `none`: `--call-tools none --call-tool echo`
- * calls echo and nothing else).
+ * `safe`, the default, therefore calls only tools annotated `readOnlyHint: true`. `--call-tool NAME` adds named
+ * tools on top of any policy (also `none`: `--call-tools none --call-tool echo` calls echo and nothing else).
  *
  * Every tools/call the harness makes with a tool name the server listed goes through this plan: the calling suite,
  * the invalid-params suite (a server that does not validate would run the tool with the harness's bad arguments)
