@@ -34,7 +34,8 @@ function runOptions(y: Argv) {
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' })
-    .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools to call: safe leaves out tools annotated destructiveHint: true (unless readOnlyHint: true)' })
+    .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none' })
+    .option('call-tool', { type: 'string', array: true, describe: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported' })
     .option('unknown-tool-code', { type: 'number', describe: 'Demand exactly this JSON-RPC error code for an unknown tool' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
@@ -79,6 +80,7 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
     timeout: argv.timeout as number,
     strict: argv.strict === true,
     callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
+    callTool: argv['call-tool'] === undefined ? undefined : (Array.isArray(argv['call-tool']) ? argv['call-tool'] : [argv['call-tool']]).map(String),
     unknownToolCode: argv['unknown-tool-code'] as number | undefined,
     protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
     allVersions: argv['all-versions'] === true,

@@ -55,8 +55,10 @@ export interface ConformanceOptions {
   timeout?: number;
   /** Turn every warn into a fail. */
   strict?: boolean;
-  /** Which tools to call (default 'safe': not those annotated destructiveHint: true unless readOnlyHint: true). */
+  /** Which tools to call (default 'safe': only those annotated readOnlyHint: true). */
   callTools?: CallToolsPolicy;
+  /** Tools to call on top of the policy, by name (--call-tool). */
+  callTool?: string[];
   /** Demand exactly this JSON-RPC error code for an unknown tool. */
   unknownToolCode?: number;
   /** Speak only this protocol version. */
@@ -185,6 +187,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (utc !== undefined && !Number.isInteger(utc)) throw new OptionsError(`${n('unknown-tool-code')} must be an integer`);
   const callTools = o.callTools ?? 'safe';
   if (!['safe', 'all', 'none'].includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of safe, all, none`);
+  const callToolNames = asList(o.callTool);
   if (o.protocolVersion !== undefined && !isProtocolVersion(o.protocolVersion)) throw new OptionsError(`${n('protocol-version')}: "${String(o.protocolVersion)}" is not one of ${PROTOCOL_VERSIONS.join(', ')}`);
 
   let schema: RunOptions['schema'];
@@ -215,6 +218,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       timeoutMs: timeout,
       strict: o.strict === true,
       callTools,
+      callToolNames,
       unknownToolCode: utc,
       protocolVersion: o.protocolVersion,
       shutdownGraceMs: grace,

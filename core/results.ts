@@ -105,7 +105,10 @@ export interface Report {
   target: TargetInfo;
   process: ProcessInfo;
   options: Record<string, unknown>;
+  /** Tools listed by the server that the run did not call, with why (--call-tools, --call-tool, task support). */
   skippedTools: ToolSkip[];
+  /** --call-tool names that match no tool the server listed (absent when there are none). */
+  unknownCallTools?: string[];
   suites: SuiteResult[];
   messages: LoggedMessage[];
   /**

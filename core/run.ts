@@ -5,14 +5,16 @@
 import { performance } from 'node:perf_hooks';
 import { finalizeReport } from './finalize.js';
 import { SchemaWorkbench } from './jsonschema.js';
-import { summarize, type CaseResult, type Report, type SuiteResult, type ToolSkip, type Verdict } from './results.js';
+import { summarize, type CaseResult, type Report, type SuiteResult, type Verdict } from './results.js';
 import { Session, SessionError } from './session.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, negotiate, requestMetaFor, suiteCounts, type MatrixEntry } from './negotiate.js';
 import { unanswered, type CallToolsPolicy, type CaseContext, type CaseDef, type InitOutcome, type ItemOutcome, type Outcome, type Suite, type ToolCallRecord } from './suite.js';
-import { isDestructive, listAllTools, type Tool, type ToolListing } from './tools.js';
+import { listAllTools, type ToolListing } from './tools.js';
+import { planCalls, type CallPlan } from './call-policy.js';
+import { taskCallsUnsupported } from './tasks.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
@@ -29,6 +31,8 @@ export interface RunOptions {
   timeoutMs?: number;
   strict?: boolean;
   callTools?: CallToolsPolicy;
+  /** --call-tool NAME: tools called on top of the callTools policy (whatever it is). */
+  callToolNames?: string[];
   unknownToolCode?: number;
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
@@ -335,12 +339,14 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       timeoutMs,
       strict: !!opts.strict,
       callTools: opts.callTools ?? 'safe',
+      callTool: opts.callToolNames ?? [],
       unknownToolCode: opts.unknownToolCode,
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
     },
-    skippedTools: ctx.peekSkipped(),
+    skippedTools: ctx.peekPlan()?.skipped ?? [],
+    ...(ctx.peekPlan()?.unknownAllowed.length ? { unknownCallTools: ctx.peekPlan()!.unknownAllowed } : {}),
     suites,
     messages: session.log,
     ...(session.dropped.messages ? { droppedMessages: session.dropped } : {}),
@@ -416,15 +422,17 @@ export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]
 function makeContext(
   session: Session, transport: Transport, opts: RunOptions, init: InitOutcome, version: ProtocolVersion,
   capabilities: Record<string, unknown>, timeoutMs: number,
-): CaseContext & { peekTools(): ToolListing | undefined; peekSkipped(): ToolSkip[] } {
+): CaseContext & { peekTools(): ToolListing | undefined; peekPlan(): CallPlan | undefined } {
   let listing: Promise<ToolListing> | undefined;
   let resolvedListing: ToolListing | undefined;
-  let skipped: ToolSkip[] = [];
+  let plan: CallPlan | undefined;
   const policy = opts.callTools ?? 'safe';
+  const callToolNames = opts.callToolNames ?? [];
   const toolCalls: ToolCallRecord[] = [];
   const ctx = {
     session, transport, version, init, capabilities, timeoutMs,
     callTools: policy,
+    callToolNames,
     unknownToolCode: opts.unknownToolCode,
     forcedVersion: opts.protocolVersion,
     workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
@@ -435,14 +443,8 @@ function makeContext(
     },
     async callPlan() {
       const l = await ctx.tools();
-      const call: Tool[] = [];
-      skipped = [];
-      for (const t of l.tools) {
-        if (policy === 'none') skipped.push({ name: t.name, reason: '--call-tools none' });
-        else if (policy === 'safe' && isDestructive(t)) skipped.push({ name: t.name, reason: 'annotated destructiveHint: true without readOnlyHint: true (--call-tools all calls it)' });
-        else call.push(t);
-      }
-      return { call, skipped };
+      plan ??= planCalls(l.tools, { mode: policy, allow: callToolNames }, taskCallsUnsupported(version, capabilities));
+      return plan;
     },
     async callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], o: { expectInvalid?: string; params?: Record<string, unknown> } = {}) {
       const rec: ToolCallRecord = { tool: name, purpose };
@@ -462,7 +464,7 @@ function makeContext(
       return specUrl(version, path);
     },
     peekTools: () => resolvedListing,
-    peekSkipped: () => skipped,
+    peekPlan: () => plan,
   };
   return ctx;
 }

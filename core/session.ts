@@ -240,6 +240,8 @@ export class Session {
   private readonly t0 = performance.now();
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
+  /** seq of the requests the harness sent with params.task (see core/tasks.ts): their answers are CreateTaskResults. */
+  private readonly taskAugmented = new Set<number>();
   private readonly answered = new Set<string>();
   private readonly timedOut = new Set<string>();
   /** Every request sent with an id, by id: late and second answers are linked to it. */
@@ -454,6 +456,7 @@ export class Session {
       try { json = JSON.parse(raw); } catch { parsed = false; }
     } else json = value;
     const entry = this.record('to-server', raw, parsed ? json : undefined, parsed, undefined, expectInvalid);
+    if (entry.kind === 'request' && isTaskAugmented(entry.json)) this.taskAugmented.add(entry.seq);
     this.settle(entry);
     const http = this.transport.send(raw);
     if (http) entry.http = http;
@@ -556,7 +559,9 @@ export class Session {
 
   private check(entry: LoggedMessage): void {
     const expected = entry.schema.expectedInvalid;
-    entry.schema = this.validator!.check({ direction: entry.direction, kind: entry.kind, method: entry.method, json: entry.json });
+    // The answer to a task-augmented request (params.task) is a CreateTaskResult, not the request's usual result.
+    const taskAugmented = entry.direction === 'from-server' && entry.inReplyTo !== undefined && this.taskAugmented.has(entry.inReplyTo);
+    entry.schema = this.validator!.check({ direction: entry.direction, kind: entry.kind, method: entry.method, json: entry.json, ...(taskAugmented ? { taskAugmented } : {}) });
     if (expected) entry.schema.expectedInvalid = expected;
   }
 
@@ -715,4 +720,11 @@ function lastOpen(probes: Probe[]): Probe | undefined {
 
 function idKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
+}
+
+/** A request sent with params.task (a TaskMetadata object): task-augmented (2025-11-25 tasks). */
+function isTaskAugmented(json: unknown): boolean {
+  const params = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).params : undefined;
+  const task = params !== null && typeof params === 'object' ? (params as Record<string, unknown>).task : undefined;
+  return task !== null && typeof task === 'object' && !Array.isArray(task);
 }

@@ -2,13 +2,14 @@
  * What a suite is: a list of cases, each a value with an id, the requirement it checks, the spec section and a run
  * function that reads the session (and its log) and returns a verdict with the evidence.
  */
-import type { Level, ToolSkip, Verdict } from './results.js';
+import type { Level, Verdict } from './results.js';
 import type { Reply, Session } from './session.js';
 import { SessionError } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
-import type { ToolListing, Tool } from './tools.js';
+import type { ToolListing } from './tools.js';
+import type { CallPlan, CallToolsPolicy } from './call-policy.js';
 
 export interface Outcome {
   verdict: Verdict;
@@ -67,7 +68,7 @@ export interface Suite {
   transports?: ('stdio' | 'streamable-http' | 'sse')[];
 }
 
-export type CallToolsPolicy = 'safe' | 'all' | 'none';
+export type { CallToolsPolicy } from './call-policy.js';
 
 export interface InitOutcome {
   /** The version the harness offered. */
@@ -88,7 +89,7 @@ export interface InitOutcome {
 export interface ToolCallRecord {
   tool: string;
   /** 'reference': a call with valid arguments made by invalid-params when the calling suite made none. */
-  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed';
+  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed' | 'task' | 'task-required-plain';
   reply?: Reply;
   failure?: Error;
 }
@@ -108,8 +109,13 @@ export interface CaseContext {
   workbench: SchemaWorkbench;
   /** The tool list, fetched once (all pages) and shared by the suites that need it. */
   tools(): Promise<ToolListing>;
-  /** Tools that may be called under --call-tools, and those skipped with why. */
-  callPlan(): Promise<{ call: Tool[]; skipped: ToolSkip[] }>;
+  /**
+   * Tools that may be called under --call-tools / --call-tool (plainly: `call`; only as tasks: `tasks`), and those
+   * skipped with why (see core/call-policy.ts). Every tools/call with a listed tool's name goes through it.
+   */
+  callPlan(): Promise<CallPlan>;
+  /** --call-tool NAME: tools allowed on top of --call-tools. */
+  callToolNames: readonly string[];
   /** Call a tool and remember the answer for later suites (is-error). */
   callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
   readonly toolCalls: ToolCallRecord[];

@@ -72,12 +72,6 @@ export async function listAllTools(session: Session, maxPages = MAX_PAGES): Prom
   }
 }
 
-/** --call-tools safe leaves out tools that say they destroy and do not say they only read. */
-export function isDestructive(tool: Tool): boolean {
-  const a = tool.annotations ?? {};
-  return a.destructiveHint === true && a.readOnlyHint !== true;
-}
-
 export interface PipelineOptions<R> {
   /** Most calls in flight at once (default 8). */
   window?: number;

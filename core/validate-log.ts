@@ -147,6 +147,8 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
   else { protocolVersion = '2025-11-25'; versionFrom = 'default'; }
   const validator = validatorFor(protocolVersion, opts.schema);
   const methodsById: Record<Direction, Map<string, string>> = { 'to-server': new Map(), 'from-server': new Map() };
+  /** Ids of requests sent with params.task, by direction: their answers may be CreateTaskResults. */
+  const taskIds: Record<Direction, Set<string>> = { 'to-server': new Set(), 'from-server': new Set() };
   const key = (id: unknown) => `${typeof id}:${String(id)}`;
   const out: CheckedMessage[] = [];
   let notJson = 0;
@@ -159,11 +161,18 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
     }
     const c = classify(json);
     let method = c.method;
-    if (c.kind === 'request' && c.id !== undefined && c.id !== null && method) methodsById[m.direction].set(key(c.id), method);
-    if ((c.kind === 'response' || c.kind === 'error') && c.id !== undefined && c.id !== null) {
-      method = methodsById[m.direction === 'to-server' ? 'from-server' : 'to-server'].get(key(c.id));
+    let taskAugmented = false;
+    if (c.kind === 'request' && c.id !== undefined && c.id !== null && method) {
+      methodsById[m.direction].set(key(c.id), method);
+      const task = ((json as { params?: { task?: unknown } }).params ?? {}).task;
+      if (task !== null && typeof task === 'object' && !Array.isArray(task)) taskIds[m.direction].add(key(c.id));
     }
-    const schema = validator.check({ direction: m.direction, kind: c.kind, method, json });
+    if ((c.kind === 'response' || c.kind === 'error') && c.id !== undefined && c.id !== null) {
+      const other = m.direction === 'to-server' ? 'from-server' : 'to-server';
+      method = methodsById[other].get(key(c.id));
+      taskAugmented = taskIds[other].has(key(c.id));
+    }
+    const schema = validator.check({ direction: m.direction, kind: c.kind, method, json, ...(taskAugmented ? { taskAugmented } : {}) });
     if (!schema.valid && !m.expectedInvalid) invalid++;
     out.push({ index, direction: m.direction, kind: c.kind, ...(method ? { method } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(m.expectedInvalid ? { expectedInvalid: m.expectedInvalid } : {}), schema });
   });

@@ -148,7 +148,19 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   out.push('');
   if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
-  if (report.skippedTools.length) out.push(paint(90, `Not called (--call-tools ${String(report.options.callTools)}): ${report.skippedTools.map((t) => safeText(t.name)).join(', ')}`));
+  out.push(...notCalledLines(report, paint));
+  return out;
+}
+
+/** The tools the run did not call and how to include them; --call-tool names that match no tool. */
+function notCalledLines(report: Report, paint: Paint): string[] {
+  const out: string[] = [];
+  const n = report.skippedTools.length;
+  if (n) {
+    out.push(paint(90, `${n} tool${n === 1 ? '' : 's'} not called (--call-tools ${safeText(String(report.options.callTools))}): ${report.skippedTools.map((t) => safeText(t.name)).join(', ')}`));
+    out.push(paint(90, '  to include them: --call-tools all (in a sandbox: they may have side effects), or --call-tool NAME for one tool; report.json skippedTools says why each was left out'));
+  }
+  for (const name of report.unknownCallTools ?? []) out.push(paint(COLOR.warn, `--call-tool ${safeText(name)}: the server lists no tool of that name (nothing called for it)`));
   return out;
 }
 

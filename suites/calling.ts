@@ -9,6 +9,7 @@ import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
 import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
+import { callAsTasks, taskRequiredPlain } from './task-required.js';
 
 export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
   if (rec.failure) return unanswered(rec.failure);
@@ -100,9 +101,11 @@ export const calling: Suite = {
           const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
           out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: callDuration(rec), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
         });
+        out.push(...(await callAsTasks(ctx, plan.tasks, gradeCall))); // execution.taskSupport "required": as tasks
         for (const s of plan.skipped) out.push({ item: s.name, verdict: 'skip', message: `not called: ${s.reason}` });
         return out;
       },
     },
+    taskRequiredPlain,
   ],
 };

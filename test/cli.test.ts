@@ -22,7 +22,7 @@ describe('mcp-conform CLI', () => {
   it('run --help lists the flags with examples', async () => {
     const r = await cli(['run', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--stdio', '--cwd', '--env', '--suite', '--case', '--timeout', '--strict', '--call-tools', '--unknown-tool-code', '--reporter', '--out-dir', '--protocol-version', '--quiet']) {
+    for (const flag of ['--stdio', '--cwd', '--env', '--suite', '--case', '--timeout', '--strict', '--call-tools', '--call-tool', '--unknown-tool-code', '--reporter', '--out-dir', '--protocol-version', '--quiet']) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('Examples:');

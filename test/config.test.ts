@@ -63,6 +63,7 @@ describe('planning runs from config and flags', () => {
       'timeout: 10000',
       'strict: true',
       'callTools: none',
+      'callTool: [echo, history]',
       'env: { SHARED: yes }',
       'reporters: [json, html]',
       'outDir: out',
@@ -77,7 +78,7 @@ describe('planning runs from config and flags', () => {
     expect(plan.configFile).toBe(join(d, 'mcp-conform.config.yaml'));
     expect(plan.targets.map((t) => t.name)).toEqual(['alpha', 'beta']);
     const [a, b] = plan.targets.map((t) => t.argv);
-    expect(a).toMatchObject({ stdio: 'python3 a.py', timeout: 5000, strict: true, 'call-tools': 'none', suite: ['lifecycle', 'listing'], cwd: d, env: ['SHARED=yes', 'A=1'] });
+    expect(a).toMatchObject({ stdio: 'python3 a.py', timeout: 5000, strict: true, 'call-tools': 'none', 'call-tool': ['echo', 'history'], suite: ['lifecycle', 'listing'], cwd: d, env: ['SHARED=yes', 'A=1'] });
     expect(b).toMatchObject({ stdio: 'python3 b.py', timeout: 10000, cwd: join(d, 'srv'), env: ['SHARED=yes'] });
     expect(plan.shared).toMatchObject({ reporter: ['json', 'html'], 'out-dir': join(d, 'out'), baseline: join(d, 'known.yaml'), strict: true });
   });

@@ -2,8 +2,8 @@
  * The stdio proxy of `record --stdio` (and `serve` over stdio) exits when its stdin ends: cassette written, upstream
  * ended, "Cassette: …" printed, exit 0, within a bounded time, every time. Regression: a client that reused a request
  * id while the first request was in flight (robustness/duplicate-id) left a request waiting 30 s for an answer the
- * upstream had already given to the other one, and the harness had to SIGTERM the proxy (lifecycle/shutdown: warn,
- * no final line). Also `record --stdio` and `record --http` on SIGTERM.
+ * upstream had already given to the other one, and the harness had to SIGTERM the proxy (lifecycle/shutdown not a
+ * pass, no final line). Also `record --stdio` and `record --http` on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

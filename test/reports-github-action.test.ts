@@ -26,7 +26,7 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
 describe('action.yml', () => {
   it('is a composite action with the documented inputs and outputs', () => {
     expect(action.runs.using).toBe('composite');
-    for (const k of ['stdio', 'http', 'url', 'start', 'config', 'baseline', 'suite', 'strict', 'reporters', 'out-dir', 'args', 'working-directory', 'version', 'upload-artifact']) expect(action.inputs).toHaveProperty(k);
+    for (const k of ['stdio', 'http', 'url', 'start', 'config', 'baseline', 'suite', 'call-tools', 'call-tool', 'strict', 'reporters', 'out-dir', 'args', 'working-directory', 'version', 'upload-artifact']) expect(action.inputs).toHaveProperty(k);
     expect(Object.keys(action.outputs)).toEqual(['exit-code', 'report-dir']);
     // inputs never pasted into a script: only through env
     for (const s of action.runs.steps) expect(s.run ?? '').not.toContain('${{');
@@ -44,13 +44,14 @@ describe('action.yml', () => {
       MCPC_STDIO: `python3 ${join(FIXTURES, 'broken', 'stray-stdout.py')}`, MCPC_HTTP: '', MCPC_URL: '', MCPC_START: '', MCPC_CONFIG: '', MCPC_BASELINE: '',
       MCPC_SUITE: 'lifecycle,stdio', MCPC_STRICT: input('strict'), MCPC_REPORTERS: input('reporters'), MCPC_OUT_DIR: input('out-dir'),
       MCPC_ARGS: '--timeout 10000 --verbose', MCPC_VERSION: '', MCPC_ACTION_PATH: ROOT,
+      MCPC_CALL_TOOLS: 'none', MCPC_CALL_TOOL: 'add, echo',
     };
     const r = await bash(step.run!, env, dir);
     expect(r.code, r.out).toBe(1);
     expect(readFileSync(output, 'utf8')).toBe('report-dir=mcp-conform-report\nexit-code=1\n');
     for (const f of ['report.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, 'mcp-conform-report', f))).toBe(true);
     const report = JSON.parse(readFileSync(join(dir, 'mcp-conform-report', 'report.json'), 'utf8'));
-    expect(report.options).toMatchObject({ suites: ['lifecycle', 'stdio'], timeoutMs: 10000 });
+    expect(report.options).toMatchObject({ suites: ['lifecycle', 'stdio'], timeoutMs: 10000, callTools: 'none', callTool: ['add', 'echo'] });
     expect(r.out).toMatch(/^::error title=mcp-conform%3A stdio\/stdout-only-messages \(MUST\)::/m);
     expect(readFileSync(summary, 'utf8')).toContain('## ❌ mcp-conform: stray-stdout');
   });

@@ -12,7 +12,7 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     expect(report.summary.fail).toBe(0);
     expect(report.summary.warn).toBe(0);
     expect(report.exitCode).toBe(0);
-    // Only the destructive tool is skipped, and the report says why.
+    // Only the destructive tool is skipped (the others are annotated readOnlyHint: true), and the report says why.
     expect(report.skippedTools.map((t) => t.name)).toEqual(['clear_history']);
     const skipped = report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'skip').map((c) => c.id);
     expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history']); // result-type: only from 2026-07-28

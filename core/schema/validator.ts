@@ -70,6 +70,11 @@ export interface MessageToCheck {
   /** Method of a request/notification, or of the request a response answers. */
   method?: string;
   json: unknown;
+  /**
+   * A response to a request the client sent with params.task: a result carrying `task` is checked as a
+   * CreateTaskResult (2025-11-25 tasks); one without is checked as the request's usual result.
+   */
+  taskAugmented?: boolean;
 }
 
 /** Compiled definitions of the built-in documents, by document and dialect (see the MessageValidator constructor). */
@@ -285,8 +290,10 @@ export class MessageValidator {
       violations.push(...this.validateDefinition(NOTIFICATIONS[method], json));
     } else if (kind === 'response' && method && REQUESTS[method] && this.has(REQUESTS[method].result)) {
       const result = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).result : undefined;
-      parts.push(REQUESTS[method].result);
-      violations.push(...this.validateDefinition(REQUESTS[method].result, result, '/result'));
+      const isTask = msg.taskAugmented === true && result !== null && typeof result === 'object' && 'task' in result && this.has('CreateTaskResult');
+      const definition = isTask ? 'CreateTaskResult' : REQUESTS[method].result;
+      parts.push(definition);
+      violations.push(...this.validateDefinition(definition, result, '/result'));
     }
     violations = dedupe(violations);
     return { checked: true, valid: violations.length === 0, definition: parts.join(' + '), violations };

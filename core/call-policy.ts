@@ -1,0 +1,82 @@
+/**
+ * Which tools the harness may call: the one place that decides it (--call-tools, --call-tool NAME).
+ *
+ * Tool annotations are hints whose defaults presume the worst: `readOnlyHint` defaults to false and
+ * `destructiveHint` to true, so a tool without annotations may have side effects
+ * (ToolAnnotations in the schema: https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations).
+ * `safe`, the default, therefore calls only tools annotated `readOnlyHint: true`. `--call-tool NAME` adds named
+ * tools on top of any policy (also `none`: `--call-tools none --call-tool echo` calls echo and nothing else).
+ *
+ * Every tools/call the harness makes with a tool name the server listed goes through this plan: the calling suite,
+ * the invalid-params suite (a server that does not validate would run the tool with the harness's bad arguments)
+ * and the robustness suite's cancellation probe.
+ *
+ * Tools with `execution.taskSupport: "required"` are never called plainly: a client MUST call them as tasks
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation). When the
+ * policy allows one and the server can take it as a task, it goes to `tasks` (see core/tasks.ts); else it is skipped
+ * with the reason.
+ */
+import type { ToolSkip } from './results.js';
+import type { Tool } from './tools.js';
+
+export type CallToolsPolicy = 'safe' | 'all' | 'none';
+
+export interface CallPolicy {
+  mode: CallToolsPolicy;
+  /** --call-tool NAME: tools called whatever the mode says (names as the server lists them). */
+  allow: readonly string[];
+}
+
+export interface CallPlan {
+  /** Tools that may be called plainly (tools/call without task augmentation). */
+  call: Tool[];
+  /** Tools the policy allows that require task augmentation, and the server takes tools/call as a task. */
+  tasks: Tool[];
+  /** Tools not called, with why. */
+  skipped: ToolSkip[];
+  /** --call-tool names that match no listed tool. */
+  unknownAllowed: string[];
+}
+
+/** How to call a tool the policy leaves out, for messages. */
+export const HOW_TO_INCLUDE = '--call-tools all (in a sandbox) or --call-tool NAME calls it';
+
+/** Why the policy leaves a tool out (undefined: it may be called). */
+export function policyRefusal(tool: Tool, policy: CallPolicy): string | undefined {
+  if (policy.allow.includes(tool.name) || policy.mode === 'all') return undefined;
+  if (policy.mode === 'none') return '--call-tools none (--call-tool NAME calls it)';
+  const a = tool.annotations;
+  if (a && typeof a === 'object' && a.readOnlyHint === true) return undefined;
+  let why: string;
+  if (!a || typeof a !== 'object' || !Object.keys(a).length) why = 'no annotations: the spec presumes a tool may modify its environment (readOnlyHint defaults to false)';
+  else if (a.destructiveHint === true) why = 'annotated destructiveHint: true';
+  else if (a.readOnlyHint === false) why = 'annotated readOnlyHint: false';
+  else if (a.readOnlyHint !== undefined) why = `readOnlyHint is ${JSON.stringify(a.readOnlyHint)}, not true`;
+  else why = 'not annotated readOnlyHint: true (it defaults to false: the tool may modify its environment)';
+  return `--call-tools safe calls only tools annotated readOnlyHint: true; ${why}; ${HOW_TO_INCLUDE}`;
+}
+
+/** The tool's `execution.taskSupport` ('forbidden' when absent, as the spec's default). */
+export function taskSupportOf(tool: Tool): string {
+  const e = tool.execution;
+  const s = e && typeof e === 'object' ? (e as Record<string, unknown>).taskSupport : undefined;
+  return typeof s === 'string' ? s : 'forbidden';
+}
+
+/**
+ * The call plan for a tool list. `taskCalls` says whether task-required tools can be called as tasks on this server
+ * (undefined) or why not (a sentence).
+ */
+export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls: string | undefined): CallPlan {
+  const plan: CallPlan = { call: [], tasks: [], skipped: [], unknownAllowed: [] };
+  const names = new Set(tools.map((t) => t.name));
+  plan.unknownAllowed = [...new Set(policy.allow)].filter((n) => !names.has(n));
+  for (const t of tools) {
+    const refused = policyRefusal(t, policy);
+    if (refused) plan.skipped.push({ name: t.name, reason: refused });
+    else if (taskSupportOf(t) !== 'required') plan.call.push(t);
+    else if (taskCalls === undefined) plan.tasks.push(t);
+    else plan.skipped.push({ name: t.name, reason: `execution.taskSupport is "required": a client must call it as a task, never plainly, and ${taskCalls}` });
+  }
+  return plan;
+}
