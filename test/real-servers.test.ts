@@ -233,6 +233,14 @@ describe('real-server ledger (docs/real-servers.md)', () => {
     expect([...ledger.keys()].sort()).toEqual(TARGETS.map((t) => t.id).sort());
   });
 
+  it('every row says why, in words a person wrote (no draft placeholder left)', () => {
+    if (DRAFT) return;
+    const unexplained = [...ledger].flatMap(([id, rows]) => [...rows].filter(([, r]) => r.why.length < 20 || /write why/i.test(r.why)).map(([c]) => `${id} ${c}`));
+    expect(unexplained).toEqual([]);
+    const verdicts = new Set([...ledger.values()].flatMap((rows) => [...rows.values()].map((r) => r.verdict)));
+    for (const v of verdicts) expect(['warn', 'fail', 'info', 'skip']).toContain(v);
+  });
+
   for (const t of TARGETS) {
     it.concurrent(t.id, async (ctx) => {
       if (t.python && !py.python) {
