@@ -24,7 +24,9 @@ const LEDGER = join(ROOT, 'docs', 'real-servers.md');
 const PEERS = join(FIXTURES, 'peers');
 const DRAFT = process.env.LEDGER_DRAFT;
 const DRAFT_FILE = DRAFT && DRAFT !== '1' ? DRAFT : join(ROOT, 'node_modules', '.cache', 'real-servers.draft.md');
-const node = (script: string, ...args: (string | number)[]) => [process.execPath, script, ...args.map(String)].join(' ');
+/** A path as one word of a command line (the harness splits commands as a shell would). */
+const q = (s: string) => (/[\s"'\\$]/.test(s) ? `'${s.replace(/'/g, `'\\''`)}'` : s);
+const node = (script: string, ...args: (string | number)[]) => [q(process.execPath), q(script), ...args.map(String)].join(' ');
 
 /**
  * Skips that say nothing about the server: the case does not apply to the protocol version or transport in force,
@@ -69,11 +71,11 @@ const httpStart = async (start: (port: number) => string, path: string, flag = '
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 export const TARGETS: Target[] = [
-  { id: 'everything/stdio', title: '@modelcontextprotocol/server-everything over stdio', args: async () => ['--stdio', `${join(BIN, 'mcp-server-everything')} stdio`], timeoutMs: 150_000 },
+  { id: 'everything/stdio', title: '@modelcontextprotocol/server-everything over stdio', args: async () => ['--stdio', `${q(join(BIN, 'mcp-server-everything'))} stdio`], timeoutMs: 150_000 },
   {
     id: 'everything/streamable-http',
     title: '@modelcontextprotocol/server-everything `streamableHttp` (started with --start, bound to 127.0.0.1)',
-    args: () => httpStart(() => `${process.execPath} --import ${join(PEERS, 'loopback.mjs')} ${EVERYTHING} streamableHttp`, '/mcp', '--http', ['PORT={port}']),
+    args: () => httpStart(() => `${q(process.execPath)} --import ${q(join(PEERS, 'loopback.mjs'))} ${q(EVERYTHING)} streamableHttp`, '/mcp', '--http', ['PORT={port}']),
     timeoutMs: 150_000,
   },
   {
@@ -82,32 +84,32 @@ export const TARGETS: Target[] = [
     args: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
       writeFileSync(join(dir, 'README.md'), '# hello\n');
-      return ['--stdio', `${join(BIN, 'mcp-server-filesystem')} ${dir}`];
+      return ['--stdio', `${q(join(BIN, 'mcp-server-filesystem'))} ${q(dir)}`];
     },
   },
   {
     id: 'memory/stdio',
     title: '@modelcontextprotocol/server-memory over stdio (MEMORY_FILE_PATH in a temporary directory)',
-    args: async () => ['--stdio', join(BIN, 'mcp-server-memory'), '--env', `MEMORY_FILE_PATH=${join(mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-mem-')), 'memory.jsonl')}`],
+    args: async () => ['--stdio', q(join(BIN, 'mcp-server-memory')), '--env', `MEMORY_FILE_PATH=${join(mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-mem-')), 'memory.jsonl')}`],
   },
-  { id: 'sequential-thinking/stdio', title: '@modelcontextprotocol/server-sequential-thinking over stdio', args: async () => ['--stdio', join(BIN, 'mcp-server-sequential-thinking')] },
+  { id: 'sequential-thinking/stdio', title: '@modelcontextprotocol/server-sequential-thinking over stdio', args: async () => ['--stdio', q(join(BIN, 'mcp-server-sequential-thinking'))] },
   {
     id: 'commands/stdio',
     title: '@agent-infra/mcp-server-commands over stdio',
     // SAFETY: until the default call policy calls only readOnlyHint: true tools (branch wip/safety), a default run
     // executes its run_command tool through /bin/sh: no tool is called here. Drop '--call-tools none' after that merge.
-    args: async () => ['--stdio', join(BIN, 'mcp-server-commands'), '--call-tools', 'none'],
+    args: async () => ['--stdio', q(join(BIN, 'mcp-server-commands')), '--call-tools', 'none'],
   },
   { id: 'fastmcp-ts/stdio', title: 'a server on the TS `fastmcp` framework over stdio', args: async () => ['--stdio', node(join(PEERS, 'fastmcp-ts.mjs'), 'stdio')] },
   { id: 'fastmcp-ts/streamable-http', title: 'a server on the TS `fastmcp` framework over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'fastmcp-ts.mjs'), 'http', p), '/mcp') },
   { id: 'tmcp/stdio', title: 'a server on `tmcp` (`@tmcp/transport-stdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'tmcp.mjs'), 'stdio')] },
   { id: 'tmcp/streamable-http', title: 'a server on `tmcp` (`@tmcp/transport-http`) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'tmcp.mjs'), 'http', p), '/mcp') },
-  { id: 'python-sdk/stdio', title: 'a server on the Python MCP SDK 2.x (`MCPServer`) over stdio', python: 'sdk', args: async (py) => ['--stdio', `${py} ${join(PEERS, 'python_sdk.py')} stdio`] },
-  { id: 'python-sdk/streamable-http', title: 'a server on the Python MCP SDK 2.x over Streamable HTTP', python: 'sdk', args: (py) => httpStart((p) => `${py} ${join(PEERS, 'python_sdk.py')} streamable-http ${p}`, '/mcp') },
-  { id: 'python-sdk/sse', title: 'a server on the Python MCP SDK 2.x over HTTP+SSE', python: 'sdk', args: (py) => httpStart((p) => `${py} ${join(PEERS, 'python_sdk.py')} sse ${p}`, '/sse', '--sse') },
-  { id: 'python-fastmcp/stdio', title: 'a server on Python FastMCP over stdio', python: 'fastmcp', args: async (py) => ['--stdio', `${py} ${join(PEERS, 'python_fastmcp.py')} stdio`] },
-  { id: 'python-fastmcp/streamable-http', title: 'a server on Python FastMCP over Streamable HTTP', python: 'fastmcp', args: (py) => httpStart((p) => `${py} ${join(PEERS, 'python_fastmcp.py')} http ${p}`, '/mcp') },
-  { id: 'python-fastmcp/sse', title: 'a server on Python FastMCP over HTTP+SSE', python: 'fastmcp', args: (py) => httpStart((p) => `${py} ${join(PEERS, 'python_fastmcp.py')} sse ${p}`, '/sse', '--sse') },
+  { id: 'python-sdk/stdio', title: 'a server on the Python MCP SDK 2.x (`MCPServer`) over stdio', python: 'sdk', args: async (py) => ['--stdio', `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} stdio`] },
+  { id: 'python-sdk/streamable-http', title: 'a server on the Python MCP SDK 2.x over Streamable HTTP', python: 'sdk', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} streamable-http ${p}`, '/mcp') },
+  { id: 'python-sdk/sse', title: 'a server on the Python MCP SDK 2.x over HTTP+SSE', python: 'sdk', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} sse ${p}`, '/sse', '--sse') },
+  { id: 'python-fastmcp/stdio', title: 'a server on Python FastMCP over stdio', python: 'fastmcp', args: async (py) => ['--stdio', `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} stdio`] },
+  { id: 'python-fastmcp/streamable-http', title: 'a server on Python FastMCP over Streamable HTTP', python: 'fastmcp', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} http ${p}`, '/mcp') },
+  { id: 'python-fastmcp/sse', title: 'a server on Python FastMCP over HTTP+SSE', python: 'fastmcp', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} sse ${p}`, '/sse', '--sse') },
   { id: 'sdk-mcpserver/stdio', title: "the TS SDK's McpServer (fixtures/servers/sdk-stdio.mjs) over stdio", args: async () => ['--stdio', node(join(FIXTURES, 'sdk-stdio.mjs'))] },
 ];
 
