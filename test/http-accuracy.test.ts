@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, brokenHttp, runArgs, startServer, type Run, type Started } from './http-helpers.js';
-import { pythonWithMcp } from './helpers/python-peers.js';
+import { pythonPeers } from './helpers/python-peers.js';
 import { py as pyFixture, run as runStdio } from './helpers/cli.js';
 
 const runBroken = async (mode: string, suites: string, extra: string[] = []) => {
@@ -67,8 +67,8 @@ describe('http/batch (item 7)', () => {
 
 const TMCP = join(FIXTURES, 'peers', 'tmcp-http26.mjs');
 const PY_PEER = join(FIXTURES, 'peers', 'py-sdk-http26.py');
-const py = pythonWithMcp();
-const pyTitle = (t: string) => (py.python ? t : `${t} — skipped: ${py.why}`);
+const py = await pythonPeers();
+const pyTitle = (t: string) => (py.python ? t : `${t} — skipped: ${py.reason}`);
 
 /** What the harness sent: to-server messages by method. */
 const sentMethods = (r: Run) => r.report.messages.filter((m) => m.direction === 'to-server').map((m) => (m.json as { method?: string } | undefined)?.method);
