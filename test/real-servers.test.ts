@@ -96,9 +96,9 @@ export const TARGETS: Target[] = [
   {
     id: 'commands/stdio',
     title: '@agent-infra/mcp-server-commands over stdio',
-    // SAFETY: until the default call policy calls only readOnlyHint: true tools (branch wip/safety), a default run
-    // executes its run_command tool through /bin/sh: no tool is called here. Drop '--call-tools none' after that merge.
-    args: async () => ['--stdio', q(join(BIN, 'mcp-server-commands')), '--call-tools', 'none'],
+    // SAFETY: its run_command tool executes through /bin/sh. The default policy calls only tools annotated
+    // readOnlyHint: true, which it has none of: the test below proves no tools/call of them goes out.
+    args: async () => ['--stdio', q(join(BIN, 'mcp-server-commands'))],
   },
   { id: 'fastmcp-ts/stdio', title: 'a server on the TS `fastmcp` framework over stdio', args: async () => ['--stdio', node(join(PEERS, 'fastmcp-ts.mjs'), 'stdio')] },
   { id: 'fastmcp-ts/streamable-http', title: 'a server on the TS `fastmcp` framework over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'fastmcp-ts.mjs'), 'http', p), '/mcp') },
@@ -271,9 +271,7 @@ describe('real-server ledger (docs/real-servers.md)', () => {
 describe('safe by default on real servers (issue 11)', () => {
   // Acceptance of issue 11: the default call policy calls no tool that is not annotated readOnlyHint: true — not in
   // `calling`, not in `invalid-params`, not anywhere — on any of these servers (read from each ledger run's log).
-  // Marked `fails`: the current default ('safe' = all but destructiveHint: true) calls unannotated tools; branch
-  // wip/safety changes the policy. After that merge: `it.fails` -> `it`, and drop '--call-tools none' of commands/stdio.
-  (DRAFT ? it.skip : it.fails)('no tools/call with a tool not annotated readOnlyHint: true in a default run', () => {
+  (DRAFT ? it.skip : it)('no tools/call with a tool not annotated readOnlyHint: true in a default run', () => {
     const ran = TARGETS.filter((t) => reports.has(t.id));
     expect(ran.length, 'no ledger run finished').toBeGreaterThan(0);
     const offending = ran.map((t) => [t.id, unsafeCalls(reports.get(t.id)!)] as const).filter(([, calls]) => calls.length > 0);
