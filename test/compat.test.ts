@@ -223,4 +223,20 @@ describe('in a run, on real servers', () => {
     expect(named.c('compat/gemini').verdict).toBe('fail');
     expect(Object.keys(named.verdicts('compat/')).filter((id) => !id.startsWith('compat/gemini'))).toEqual([]);
   }, 120_000);
+
+  it('server-filesystem and server-memory: accepted by OpenAI, Anthropic, Bedrock; Gemini\'s parameters refuse their $schema', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-compat-'));
+    for (const cmd of [`${join(BIN, 'mcp-server-filesystem')} ${dir}`, join(BIN, 'mcp-server-memory')]) {
+      const r = await run(cmd, ['--suite', 'compat', '--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`]);
+      const v = r.verdicts('compat/');
+      expect([v['compat/openai'], v['compat/anthropic'], v['compat/bedrock'], v['compat/gemini']], cmd).toEqual(['pass', 'pass', 'pass', 'warn']);
+      const per = Object.keys(v).filter((id) => id.split('/').length > 2);
+      expect(per.length).toBe(r.report.server.toolCount);
+      expect(per.every((id) => id.startsWith('compat/gemini/'))).toBe(true);
+      for (const id of per) {
+        const fs = (r.c(id).details as { findings: { rule: string; pointer: string }[] }).findings;
+        expect(fs.map((f) => `${f.rule} ${f.pointer}`), id).toEqual(['gemini/keyword /inputSchema/$schema']);
+      }
+    }
+  }, 60_000);
 });
