@@ -77,12 +77,12 @@ function profileCases(p: Profile): CaseDef[] {
         const fs = findings(ctx, t, p);
         const rejects = fs.filter((f) => f.kind === 'reject');
         const size = t.reduce((a, x) => a + JSON.stringify(x).length, 0);
-        const head = `${plural(t.length, 'tool')}, ${Math.round(size / 1024)} KB of definitions`;
+        const head = `${plural(t.length, 'tool')}, ${size < 10_240 ? `${size} bytes` : `${Math.round(size / 1024)} KB`} of definitions`;
         const details = { provider: p.id, rulesVersion: RULES_VERSION, tools: t.length, bytes: size, findings: fs };
         if (rejects.length) {
           const listLevel = rejects.filter((f) => f.tool === undefined);
           const byTool = [...new Set(rejects.filter((f) => f.tool !== undefined).map((f) => f.tool!))];
-          const parts = [...listLevel.map(findingText), ...(byTool.length ? [`${plural(byTool.length, 'tool')} break its rules: ${byTool.slice(0, 5).map((n) => `"${n}"`).join(', ')}${byTool.length > 5 ? '…' : ''} (see compat/${p.id}/<tool>)`] : [])];
+          const parts = [...listLevel.map(findingText), ...(byTool.length ? [`${plural(byTool.length, 'tool')} ${byTool.length === 1 ? 'breaks' : 'break'} its rules: ${byTool.slice(0, 5).map((n) => `"${n}"`).join(', ')}${byTool.length > 5 ? '…' : ''} (see compat/${p.id}/<tool>)`] : [])];
           return { verdict: worst(rejects), message: `${p.title} would refuse every request that carries this list (${head}): ${parts.join('; ')}`, details };
         }
         const degraded = [...new Set(fs.map((f) => f.tool ?? '(list)'))];

@@ -114,6 +114,14 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     const c = convertTools(fixtures['property-key-brackets']!.tools, 'anthropic');
     expect(c.remaining.map((f) => f.rule)).toEqual(['anthropic/property-key']);
   });
+  it('from a live server (--stdio): server-everything as OpenAI tools, nothing to change', async () => {
+    const r = await cli(['tools', '--format', 'openai', '--stdio', `${join(BIN, 'mcp-server-everything')} stdio`]);
+    expect(r.code, r.stderr).toBe(0);
+    const cfg = JSON.parse(r.stdout) as { type: string; function: { name: string } }[];
+    expect(cfg.length).toBeGreaterThan(10);
+    expect(cfg.every((t) => t.type === 'function' && /^[a-zA-Z0-9_-]+$/.test(t.function.name))).toBe(true);
+    expect(r.stderr).toMatch(/as openai tool configuration; nothing had to change/);
+  }, 60_000);
   it('the CLI prints the configuration on stdout and the changes on stderr', async () => {
     const r = await cli(['tools', '--format', 'bedrock', '--file', join(DIR, 'description-empty.json')]);
     expect(r.code).toBe(0);
@@ -152,6 +160,22 @@ describe('lint: the suites on a saved tool list, offline', () => {
     });
     expect(cases.find((c) => c.id === 'compat/openai/weather.get')!.message).toContain("Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'");
   });
+  it('reads the tools and the tool results of a recorded run: a cassette and a report.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const rec = await run(`python3 ${join(ROOT, 'fixtures', 'servers', 'calc.py')}`, ['--suite', 'calling', '--record', join(dir, 'calc.jsonl')]);
+    expect(rec.code).toBe(0);
+    for (const file of [join(dir, 'calc.jsonl'), join(rec.outDir, 'report.json')]) {
+      const out = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+      const r = await cli(['lint', file, '--reporter', 'json', '--out-dir', out]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/calc \(lint: a saved tool list, no server\)/);
+      const rep = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as import('../core/results.js').Report;
+      expect(rep.server.toolCount).toBe(10);
+      const size = rep.suites.flatMap((s) => s.cases).find((c) => c.id === 'quality/result-size')!;
+      expect(size.verdict, file).toBe('info');
+      expect((size.details as { results: { tool: string }[] }).results.map((x) => x.tool).sort()).toEqual(['add', 'divide', 'echo', 'history', 'multiply', 'power', 'round', 'stats', 'subtract']);
+    }
+  }, 60_000);
   it('--max-tool-tokens makes an expensive list fail; bad input is a usage error (exit 2)', async () => {
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '10', '--quiet'])).code).toBe(1);
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '100000', '--quiet'])).code).toBe(0);

@@ -32,7 +32,7 @@ export function compatOptions(argv: Record<string, unknown>, list: (v: unknown) 
 }
 
 // ------------------------------------------------------------------------------------------------ reading files
-export interface SavedTools { tools: Tool[]; calls: ToolCallRecord[]; kind: string; serverName?: string }
+export interface SavedTools { tools: Tool[]; calls: ToolCallRecord[]; kind: string; serverName?: string; transport?: 'stdio' | 'streamable-http' | 'sse' }
 
 function toolsOf(v: unknown): Tool[] | undefined {
   const ok = (a: unknown): a is Tool[] => Array.isArray(a) && a.every((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string');
@@ -75,11 +75,11 @@ export function readSavedTools(file: string): SavedTools {
   const first = text.trimStart().split('\n', 1)[0] ?? '';
   if (/"mcp-conform-cassette"/.test(first)) {
     const lines = text.split('\n').filter((l) => l.trim()).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } });
-    const header = lines[0] as { server?: { serverInfo?: { name?: string } } } | undefined;
+    const header = lines[0] as { server?: { serverInfo?: { name?: string } }; transport?: SavedTools['transport'] } | undefined;
     const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message }));
     const got = fromMessages(msgs);
     if (!got.tools.length) throw new Error(`${file}: the cassette has no tools/list answer with tools`);
-    return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name };
+    return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport };
   }
   let doc: unknown;
   try { doc = JSON.parse(text); } catch (e) { throw new Error(`${file} is neither JSON nor a cassette: ${(e as Error).message}`); }
@@ -89,7 +89,7 @@ export function readSavedTools(file: string): SavedTools {
   if (r && Array.isArray(r.messages)) {
     const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json })));
     if (!got.tools.length) throw new Error(`${file}: the report has no tools/list answer with tools`);
-    return { ...got, kind: 'report.json', serverName: r.server?.name };
+    return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport };
   }
   throw new Error(`${file}: not a tools/list result ({"tools": [...]}), a report.json or a cassette`);
 }
@@ -158,7 +158,7 @@ export async function lintCommand(argv: Record<string, unknown>, list: (v: unkno
     summary,
     server: { name: saved.serverName, toolCount: saved.tools.length },
     // lint reads a file: the target names it (transport is required by the report model; there was no session).
-    target: { name: `lint ${file}`, transport: 'stdio', command: `lint ${file}` },
+    target: { transport: saved.transport ?? 'stdio', command: file },
     process: { stderr: [] },
     options: { lint: { file, kind: saved.kind }, strict: argv.strict === true, suites: suites.map((s) => s.id), ...(Object.keys(options).length ? { suiteOptions: options } : {}) },
     skippedTools: [],
