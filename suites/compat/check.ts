@@ -74,6 +74,8 @@ function fill(template: string | undefined, v: Record<string, string | number>):
 
 const OPENAI_STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 const OPENAI_STRICT_KEYWORDS = ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties'];
+/** pydantic-ai's _STRICT_INCOMPATIBLE_KEYS (patternProperties is in OPENAI_STRICT_KEYWORDS). */
+const OPENAI_STRICT_UNLISTED = ['minLength', 'maxLength', 'unevaluatedProperties', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'uniqueItems'];
 /** The fields of Gemini's Schema object (https://ai.google.dev/api/caching#Schema). */
 export const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum']);
 const INT32_MAX = 2147483647;
@@ -121,7 +123,20 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       }
       break;
     case 'openai-strict/keyword':
-      for (const { node, ptr } of nodes()) for (const k of OPENAI_STRICT_KEYWORDS) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not supported in strict mode` });
+      for (const { node, ptr } of nodes()) for (const k of OPENAI_STRICT_KEYWORDS) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not supported in strict mode`, vars: { key: k, path: openaiPath(ptr) } });
+      break;
+    case 'openai/top-level-combinator':
+      for (const k of ['oneOf', 'anyOf', 'allOf', 'enum', 'not']) if (root && root[k] !== undefined) hits.push({ pointer: `/inputSchema/${k}`, message: `${k} at the top level of inputSchema` });
+      break;
+    case 'openai-strict/type-required':
+      for (const { node, ptr } of nodes()) {
+        const last = ptr.split('/').slice(-2);
+        const isParam = last[0] === 'properties' || last[1] === 'items';
+        if (isParam && node.type === undefined && node.anyOf === undefined && node.$ref === undefined) hits.push({ pointer: ptr, message: `schema at ${ptr} has no type`, vars: { path: openaiPath(ptr) } });
+      }
+      break;
+    case 'openai-strict/unlisted-keyword':
+      for (const { node, ptr } of nodes()) for (const k of OPENAI_STRICT_UNLISTED) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not among the keywords strict mode lists` });
       break;
     case 'openai-strict/format':
       for (const { node, ptr } of nodes()) if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.has(node.format)) hits.push({ pointer: `${ptr}/format`, message: `format "${node.format}" at ${ptr} is not one strict mode accepts`, vars: { path: openaiPath(ptr), value: node.format } });

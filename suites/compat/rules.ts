@@ -96,6 +96,15 @@ export const RULES: Record<string, Rule> = {
     sources: ['https://github.com/browserbase/stagehand/issues/1159'],
     checked: C,
   },
+  'openai/top-level-combinator': {
+    id: 'openai/top-level-combinator',
+    summary: 'no oneOf, anyOf, allOf, enum or not at the top level of parameters',
+    kind: 'degrade',
+    wording: "Invalid schema for function '{tool}': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.",
+    sources: ['https://github.com/chatanywhere/GPT_API_free/issues/403'],
+    checked: C,
+    note: 'One report, through an OpenAI relay; not confirmed against the OpenAI API itself, so graded warn only. The structured-outputs guide states the same for strict mode (root must be an object, not anyOf).',
+  },
   'openai/tool-count': {
     id: 'openai/tool-count',
     summary: 'at most 128 tools in one request',
@@ -137,9 +146,13 @@ export const RULES: Record<string, Rule> = {
     id: 'openai-strict/keyword',
     summary: 'no oneOf, allOf, not, if/then/else, dependentRequired, dependentSchemas or patternProperties',
     kind: 'reject',
-    sources: ['https://platform.openai.com/docs/guides/structured-outputs#supported-schemas'],
+    wording: "Invalid schema for function '{tool}': In context=({path}), '{key}' is not permitted.",
+    sources: [
+      'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
+      'https://github.com/ai-dynamo/dynamo/pull/15153 (quotes the answer for oneOf: "In context=(\'properties\', \'data\'), \'oneOf\' is not permitted.")',
+    ],
     checked: C,
-    note: 'From the guide\'s list of unsupported keywords (as quoted in https://github.com/pydantic/pydantic-ai/pull/2420); no user report with the wording was found.',
+    note: 'The wording was reported for a response_format schema; strict function parameters go through the same structured-outputs validator.',
   },
   'openai-strict/format': {
     id: 'openai-strict/format',
@@ -152,6 +165,25 @@ export const RULES: Record<string, Rule> = {
       'https://github.com/pydantic/pydantic-ai/pull/2420',
     ],
     checked: C,
+  },
+  'openai-strict/type-required': {
+    id: 'openai-strict/type-required',
+    summary: 'every parameter and array item schema has a type (or anyOf / $ref)',
+    kind: 'reject',
+    wording: "Invalid schema for function '{tool}': In context=({path}), schema must have a 'type' key.",
+    sources: ['https://github.com/can1357/oh-my-pi/pull/210'],
+    checked: C,
+  },
+  'openai-strict/unlisted-keyword': {
+    id: 'openai-strict/unlisted-keyword',
+    summary: 'no keyword strict mode does not list (minLength, maxLength, minProperties, maxProperties, uniqueItems, contains, propertyNames, unevaluated…)',
+    kind: 'degrade',
+    sources: [
+      'https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/openai.py (_STRICT_INCOMPATIBLE_KEYS)',
+      'https://platform.openai.com/docs/guides/structured-outputs#supported-properties',
+    ],
+    checked: C,
+    note: 'Client libraries (pydantic-ai) move these into the description or turn strict off; no API error report was found, so warn only.',
   },
   'openai-strict/limits': {
     id: 'openai-strict/limits',
@@ -311,9 +343,10 @@ export const RULES: Record<string, Rule> = {
       'https://github.com/promptfoo/promptfoo/issues/6902',
       'https://github.com/zed-industries/zed/issues/45552',
       'https://github.com/nanbingxyz/5ire/issues/42',
+      'https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/google.py (GoogleJsonSchemaTransformer strips $schema, const, exclusiveMinimum…)',
     ],
     checked: C,
-    note: 'Applies to clients that send `parameters` (LangChain, many chat apps); the Gemini CLI sends parametersJsonSchema instead (profile gemini-json).',
+    note: 'Applies to clients that pass the MCP schema through as `parameters` (the reports: promptfoo, Zed, 5ire, gptel); pydantic-ai (profiles/google.py) and the Vercel AI SDK (packages/google/src/convert-json-schema-to-openapi-schema.ts) rebuild the schema from the keys Gemini knows, and the Gemini CLI sends parametersJsonSchema (profile gemini-json).',
   },
   'gemini/format': {
     id: 'gemini/format',
@@ -324,9 +357,10 @@ export const RULES: Record<string, Rule> = {
       'https://github.com/google-gemini/gemini-cli/issues/3178',
       'https://github.com/enechange/collmbo/pull/195',
       'https://firebase.google.com/docs/reference/js/ai.schemashared',
+      'https://github.com/vercel/ai/blob/main/packages/google/src/convert-json-schema-to-openapi-schema.ts',
     ],
     checked: C,
-    note: 'Vertex AI documents more string formats (email, byte…); the Gemini Developer API rejects them.',
+    note: 'Vertex AI documents more string formats (email, byte…); the Gemini Developer API rejects them. The Vercel AI SDK passes format through (its users hit this); pydantic-ai moves it into the description.',
   },
   'gemini/array-items': {
     id: 'gemini/array-items',
@@ -393,7 +427,7 @@ export const RULES: Record<string, Rule> = {
 export const PROFILES: Profile[] = [
   {
     id: 'openai', title: 'OpenAI (function tools)', shape: 'tools[].function {name, description, parameters}', default: true,
-    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/array-items'],
+    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/top-level-combinator', 'openai/array-items'],
   },
   {
     id: 'anthropic', title: 'Anthropic Messages API', shape: 'tools[] {name, description, input_schema}', default: true,
@@ -409,8 +443,8 @@ export const PROFILES: Profile[] = [
   },
   {
     id: 'openai-strict', title: 'OpenAI strict mode (strict: true)', shape: 'tools[].function {name, description, parameters, strict: true}', default: false,
-    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/array-items',
-      'openai-strict/additional-properties', 'openai-strict/all-required', 'openai-strict/keyword', 'openai-strict/format', 'openai-strict/limits'],
+    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/top-level-combinator', 'openai/array-items',
+      'openai-strict/additional-properties', 'openai-strict/all-required', 'openai-strict/keyword', 'openai-strict/type-required', 'openai-strict/format', 'openai-strict/unlisted-keyword', 'openai-strict/limits'],
   },
   {
     id: 'gemini-json', title: 'Google Gemini (parametersJsonSchema)', shape: 'tools[0].functionDeclarations[] {name, description, parametersJsonSchema}', default: false,
