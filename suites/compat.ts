@@ -68,10 +68,10 @@ function profileCases(p: Profile): CaseDef[] {
       level: 'SHOULD',
       spec: 'server/tools#tool',
       requirement: `Not an MCP requirement: a client that hands this tool list to ${p.title} (${p.shape}) gets it accepted. The provider refuses the whole request when one tool breaks its rules (${rules}). ${p.default ? 'Checked by default (warn); with --providers only the profiles named, and their rejections fail.' : 'Opt-in: checked only when --providers names it.'}`,
-      needsCapability: 'tools',
       async run(ctx) {
         // A profile that is not checked leaves no result (opt-in profiles, and the others under --providers).
         if (notChecked(ctx, p)) return [];
+        if (!ctx.capabilities.tools) return { verdict: 'skip', message: 'the server did not declare the "tools" capability' };
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
         const fs = findings(ctx, t, p);
@@ -96,9 +96,8 @@ function profileCases(p: Profile): CaseDef[] {
       spec: 'server/tools#tool',
       requirement: `Not an MCP requirement: the tool fits ${p.title}'s rules (${rules}); one result per tool that breaks a rule, naming the rule, the JSON pointer and the provider's own error text where known.`,
       perItem: 'tool',
-      needsCapability: 'tools',
       async run(ctx) {
-        if (notChecked(ctx, p)) return [];
+        if (notChecked(ctx, p) || !ctx.capabilities.tools) return [];
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return [];
         const fs = findings(ctx, t, p).filter((f) => f.tool !== undefined);

@@ -228,6 +228,19 @@ describe('list --rules and the declared options', () => {
   });
 });
 
+describe('the suite without tools', () => {
+  it('a server without the tools capability: the default profiles skip, the opt-in ones leave no result', async () => {
+    const { compat } = await import('../suites/compat.js');
+    const ctx = { capabilities: {}, options: {}, tools: async () => { throw new Error('tools/list must not be sent'); } } as unknown as import('../core/suite.js').CaseContext;
+    const out: unknown[] = [];
+    for (const c of compat.cases) {
+      const o = await c.run(ctx);
+      out.push(Array.isArray(o) ? o.length : o.verdict);
+    }
+    expect(out).toEqual(['skip', 0, 'skip', 0, 'skip', 0, 'skip', 0, 0, 0, 0, 0]);
+  });
+});
+
 describe('in a run, on real servers', () => {
   it('server-everything: compat per provider, quality, token cost and result sizes of the tools called', async () => {
     const r = await run(`${join(BIN, 'mcp-server-everything')} stdio`, ['--suite', 'calling,compat,quality'], { timeoutMs: 120_000 });

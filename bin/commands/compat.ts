@@ -85,6 +85,12 @@ export function readSavedTools(file: string): SavedTools {
   try { doc = JSON.parse(text); } catch (e) { throw new Error(`${file} is neither JSON nor a cassette: ${(e as Error).message}`); }
   const direct = toolsOf(doc);
   if (direct) return { tools: direct, calls: [], kind: 'tools/list result' };
+  const multi = (doc as { runs?: unknown }).runs;
+  if (Array.isArray(multi)) {
+    // A report of several targets (a config file): lint reads one.
+    if (multi.length !== 1) throw new Error(`${file} holds the reports of ${multi.length} targets; lint reads one (run each target into its own report, or lint a cassette)`);
+    doc = multi[0];
+  }
   const r = doc as Partial<Report>;
   if (r && Array.isArray(r.messages)) {
     const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json })));
