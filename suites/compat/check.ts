@@ -105,6 +105,7 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
     case 'anthropic/input-schema-object':
     case 'bedrock/input-schema-object':
     case 'gemini-json/root-object':
+    case 'gemini/parameters-object':
       if (root?.type !== 'object') hits.push({ pointer: '/inputSchema/type', message: `inputSchema.type is ${root ? JSON.stringify(root.type) ?? 'missing' : 'not there (no inputSchema object)'}, not "object"`, vars: { value: root && typeof root.type === 'string' ? root.type : 'None' } });
       break;
     case 'openai/array-items':
@@ -129,10 +130,11 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       for (const k of ['oneOf', 'anyOf', 'allOf', 'enum', 'not']) if (root && root[k] !== undefined) hits.push({ pointer: `/inputSchema/${k}`, message: `${k} at the top level of inputSchema` });
       break;
     case 'openai-strict/type-required':
+    case 'gemini/type-required':
       for (const { node, ptr } of nodes()) {
         const last = ptr.split('/').slice(-2);
         const isParam = last[0] === 'properties' || last[1] === 'items';
-        if (isParam && node.type === undefined && node.anyOf === undefined && node.$ref === undefined) hits.push({ pointer: ptr, message: `schema at ${ptr} has no type`, vars: { path: openaiPath(ptr) } });
+        if (isParam && node.type === undefined && node.anyOf === undefined && node.$ref === undefined && !(ruleId === 'gemini/type-required' && (node.oneOf !== undefined || node.allOf !== undefined))) hits.push({ pointer: ptr, message: `schema at ${ptr} has no type`, vars: { path: ruleId.startsWith('gemini') ? geminiPath(ptr) : openaiPath(ptr) } });
       }
       break;
     case 'openai-strict/unlisted-keyword':

@@ -248,12 +248,14 @@ export const RULES: Record<string, Rule> = {
     id: 'anthropic/input-schema-object',
     summary: 'input_schema.type is "object"',
     kind: 'reject',
+    wording: 'tools.{index}.custom.input_schema.type: Field required',
     sources: [
       'https://docs.anthropic.com/en/docs/build-with-claude/tool-use (input_schema: a JSON Schema object)',
-      'https://schemas.apis.io/schemas/anthropic/anthropic-tool-use/',
+      'https://github.com/lidge-jun/opencodex/issues/75',
+      'https://github.com/BerriAI/litellm/pull/31527 (also: $schema is tolerated when type is present)',
     ],
     checked: C,
-    note: 'The documentation shows input_schema as an object schema; Anthropic\'s exact error text was not found in a report.',
+    note: 'The wording is the one for a missing type; a type other than "object" is refused too (LiteLLM coerces it), with a wording not found in a report.',
   },
   // ---------------------------------------------------------------- Amazon Bedrock Converse
   'bedrock/name-pattern': {
@@ -263,10 +265,11 @@ export const RULES: Record<string, Rule> = {
     wording: "Value '{value}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
     sources: [
       'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html',
-      'https://github.com/Amazon-Q-Developer/language-servers/pull/1612',
+      'https://github.com/RooCodeInc/Roo-Code/pull/10022',
+      'https://github.com/aws-samples/remote-swe-agents/pull/457',
     ],
     checked: C,
-    note: 'Pattern and length from the API reference; the wording follows the form of Bedrock\'s other constraint errors.',
+    note: 'A name over 64 characters gets the same form of error with the length constraint.',
   },
   'bedrock/description-empty': {
     id: 'bedrock/description-empty',
@@ -332,6 +335,23 @@ export const RULES: Record<string, Rule> = {
     sources: ['https://github.com/google-gemini/gemini-cli/issues/6704', 'https://github.com/decolua/9router/issues/369'],
     checked: C,
     note: 'Errors from 2025 list underscores, dots and dashes only; those from 2026 add colons. Vertex AI documents 128 characters with colons.',
+  },
+  'gemini/parameters-object': {
+    id: 'gemini/parameters-object',
+    summary: 'parameters is a schema of type object',
+    kind: 'reject',
+    wording: 'Unable to submit request because {tool} functionDeclaration parameters schema should be of type OBJECT',
+    sources: ['https://github.com/diegosouzapw/OmniRoute/pull/3360', 'https://github.com/spring-projects/spring-ai/issues/1373'],
+    checked: C,
+    note: 'The wording is Vertex AI\'s; the Gemini Developer API refuses it with INVALID_ARGUMENT.',
+  },
+  'gemini/type-required': {
+    id: 'gemini/type-required',
+    summary: 'every parameter and array item schema has a type, unless it uses anyOf',
+    kind: 'reject',
+    wording: 'GenerateContentRequest.tools[0].function_declarations[{index}].parameters{path}.type: must be specified when not using one_of, any_of or all_of fields',
+    sources: ['https://github.com/danny-avila/LibreChat/issues/6971', 'https://github.com/google-gemini/gemini-cli/pull/5330'],
+    checked: C,
   },
   'gemini/keyword': {
     id: 'gemini/keyword',
@@ -402,7 +422,10 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini-json/root-object',
     summary: 'parametersJsonSchema describes an object',
     kind: 'reject',
-    sources: ['https://hexdocs.pm/geminix/Geminix.V1beta.FunctionDeclaration.html (parameters_json_schema: "The schema must describe an object")'],
+    sources: [
+      'https://ai.google.dev/api/generate-content#v1beta.FunctionDeclaration (parametersJsonSchema: "The schema must describe an object")',
+      'https://github.com/tetsuo-ai/agenc-core/issues/1904',
+    ],
     checked: C,
   },
   'gemini-json/missing-types': {
@@ -439,7 +462,7 @@ export const PROFILES: Profile[] = [
   },
   {
     id: 'gemini', title: 'Google Gemini (parameters, OpenAPI subset)', shape: 'tools[0].functionDeclarations[] {name, description, parameters}', default: true,
-    rules: ['gemini/tool-count', 'gemini/name-pattern', 'gemini/name-colon', 'gemini/keyword', 'gemini/type-array', 'gemini/format', 'gemini/enum-string', 'gemini/array-items'],
+    rules: ['gemini/tool-count', 'gemini/name-pattern', 'gemini/name-colon', 'gemini/parameters-object', 'gemini/keyword', 'gemini/type-array', 'gemini/type-required', 'gemini/format', 'gemini/enum-string', 'gemini/array-items'],
   },
   {
     id: 'openai-strict', title: 'OpenAI strict mode (strict: true)', shape: 'tools[].function {name, description, parameters, strict: true}', default: false,
