@@ -40,6 +40,11 @@ describe('fixtures: each error class is flagged for exactly the providers that r
       for (const p of PROVIDER_IDS) expect(ruleSet(fx.tools, p), `${name} × ${p}`).toEqual((fx.expect[p] ?? []).sort());
     });
   }
+  it('every provider message is filled in: no {placeholder} left', () => {
+    for (const [name, fx] of Object.entries(fixtures)) {
+      for (const p of PROVIDER_IDS) for (const f of checkProfile(fx.tools, p)) expect(f.providerMessage ?? '', `${name} × ${f.rule}`).not.toMatch(/\{[a-z]+\}/);
+    }
+  });
   it('together they cover every rule of the table', () => {
     const covered = new Set(Object.values(fixtures).flatMap((f) => Object.values(f.expect).flat()));
     expect(Object.keys(RULES).filter((r) => !covered.has(r))).toEqual([]);
