@@ -127,6 +127,26 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     expect(cfg.every((t) => t.type === 'function' && /^[a-zA-Z0-9_-]+$/.test(t.function.name))).toBe(true);
     expect(r.stderr).toMatch(/as openai tool configuration; nothing had to change/);
   }, 60_000);
+  it('from a Streamable HTTP server (--http): the mock serving fixtures/mocks/calc.yaml, as Anthropic tools', async () => {
+    const { spawn } = await import('node:child_process');
+    const serve = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'mcp-conform.js'), 'serve', '--fixture', join(ROOT, 'fixtures', 'mocks', 'calc.yaml'), '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((res, rej) => {
+        let out = '';
+        const timer = setTimeout(() => rej(new Error(`serve printed no URL: ${out}`)), 15_000);
+        const on = (b: Buffer) => { out += b; const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(out); if (m) { clearTimeout(timer); res(m[0]); } };
+        serve.stdout.on('data', on);
+        serve.stderr.on('data', on);
+      });
+      const r = await cli(['tools', '--format', 'anthropic', '--http', url]);
+      expect(r.code, r.stderr).toBe(0);
+      const cfg = JSON.parse(r.stdout) as { name: string; input_schema: { type: string } }[];
+      expect(cfg.map((t) => t.name)).toContain('add');
+      expect(cfg.every((t) => t.input_schema.type === 'object')).toBe(true);
+    } finally {
+      serve.kill('SIGTERM');
+    }
+  }, 60_000);
   it('the CLI prints the configuration on stdout and the changes on stderr', async () => {
     const r = await cli(['tools', '--format', 'bedrock', '--file', join(DIR, 'description-empty.json')]);
     expect(r.code).toBe(0);
