@@ -361,6 +361,7 @@ export const RULES: Record<string, Rule> = {
     sources: [
       'https://ai.google.dev/api/caching#Schema',
       'https://github.com/promptfoo/promptfoo/issues/6902',
+      'https://github.com/router-for-me/CLIProxyAPI/issues/97 (Unknown name "$schema")',
       'https://github.com/zed-industries/zed/issues/45552',
       'https://github.com/nanbingxyz/5ire/issues/42',
       'https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/google.py (GoogleJsonSchemaTransformer strips $schema, const, exclusiveMinimum…)',
