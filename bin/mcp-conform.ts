@@ -12,7 +12,7 @@ import { VERSION } from '../core/version.js';
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema', 'compat', 'quality'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -37,6 +37,9 @@ function runOptions(y: Argv) {
     .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none' })
     .option('call-tool', { type: 'string', array: true, describe: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported' })
     .option('unknown-tool-code', { type: 'number', describe: 'Demand exactly this JSON-RPC error code for an unknown tool' })
+    .option('providers', { type: 'string', array: true, describe: 'compat: provider profiles to check (openai, anthropic, bedrock, gemini, openai-strict, gemini-json); only these, and their rejections fail (default: the first four, as warnings)' })
+    .option('max-tool-tokens', { type: 'number', describe: 'quality/token-cost fails when the tool list costs more than N tokens (estimate)' })
+    .option('max-result-tokens', { type: 'number', describe: 'quality/result-size fails when a tool result is longer than N tokens (estimate)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
     .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
@@ -96,7 +99,9 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Repo
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
-  try { prepared = await prepareRun(conformanceOptions(argv, hooks.name), { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
+  const { compatOptions } = await import('./commands/compat.js');
+  const options = { ...conformanceOptions(argv, hooks.name), suiteOptions: compatOptions(argv, list, (m) => new UsageError(m)) };
+  try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   const outDir = resolve(String(argv['out-dir']));
   if (hooks.reporters.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
@@ -178,6 +183,7 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
 }
 
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
+  if (argv.rules === true) return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
   const { ALL_SUITES } = await import('../suites/index.js');
   const { specUrl } = await import('../core/schema/versions.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
@@ -217,6 +223,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const { default: yargs } = await import('yargs');
   const mockCli = await import('../mocks/cli.js');
+  const compatCli = await import('./commands/compat.js');
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
@@ -225,7 +232,8 @@ export async function main(args: string[]): Promise<number> {
     .command('run', 'Test a server: start it, run the suites, report', runOptions, async (a) => { code = await runCommand(a, args); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
-      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' }), async (a) => { code = await listCommand(a); })
+      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
+      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
     .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette) against a protocol version, offline', (y) => y
       .positional('file', { type: 'string', demandOption: true, describe: 'report.json or cassette (.jsonl)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
@@ -234,10 +242,12 @@ export async function main(args: string[]): Promise<number> {
       .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
+    .command('lint <file>', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(y), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, serve, record or check-secrets')
+    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, record or check-secrets')
     .strict()
     .version(VERSION)
     .help()

@@ -61,6 +61,8 @@ export interface ConformanceOptions {
   callTool?: string[];
   /** Demand exactly this JSON-RPC error code for an unknown tool. */
   unknownToolCode?: number;
+  /** Options of the suites that declare some (compat: providers, maxToolTokens, maxResultTokens). */
+  suiteOptions?: Record<string, unknown>;
   /** Speak only this protocol version. */
   protocolVersion?: ProtocolVersion;
   /** Run the suites once per published protocol version (a fresh server each); the report gets a `matrix`. */
@@ -220,6 +222,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       callTools,
       callToolNames,
       unknownToolCode: utc,
+      ...(o.suiteOptions ? { suiteOptions: o.suiteOptions } : {}),
       protocolVersion: o.protocolVersion,
       shutdownGraceMs: grace,
       maxDurationMs: maxDuration,

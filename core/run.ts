@@ -34,6 +34,8 @@ export interface RunOptions {
   /** --call-tool NAME: tools called on top of the callTools policy (whatever it is). */
   callToolNames?: string[];
   unknownToolCode?: number;
+  /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
+  suiteOptions?: Record<string, unknown>;
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
@@ -341,6 +343,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       callTools: opts.callTools ?? 'safe',
       callTool: opts.callToolNames ?? [],
       unknownToolCode: opts.unknownToolCode,
+      ...(opts.suiteOptions && Object.keys(opts.suiteOptions).length ? { suiteOptions: opts.suiteOptions } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
@@ -434,6 +437,7 @@ function makeContext(
     callTools: policy,
     callToolNames,
     unknownToolCode: opts.unknownToolCode,
+    options: opts.suiteOptions ?? {},
     forcedVersion: opts.protocolVersion,
     workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
     toolCalls,

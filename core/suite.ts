@@ -105,6 +105,8 @@ export interface CaseContext {
   timeoutMs: number;
   callTools: CallToolsPolicy;
   unknownToolCode?: number;
+  /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
+  options?: Record<string, unknown>;
   forcedVersion?: ProtocolVersion;
   workbench: SchemaWorkbench;
   /** The tool list, fetched once (all pages) and shared by the suites that need it. */

@@ -125,7 +125,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const out: string[] = [];
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
-  out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`)));
+  out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`)));
   const bySeq = verbose ? new Map(report.messages.map((m) => [m.seq, m])) : new Map<number, LoggedMessage>();
   for (const suite of report.suites) {
     out.push('', bold(safeText(suite.id)) + paint(90, `  ${safeText(suite.title)}  ${fmtDuration(suite.durationMs)}`));

@@ -16,7 +16,10 @@ if (!re.test(readme)) {
   console.error('README.md has no <!-- cases:start --> … <!-- cases:end --> markers');
   process.exit(1);
 }
-const next = readme.replace(re, (_, start, end) => `${start}${table}${end}`);
+let next = readme.replace(re, (_, start, end) => `${start}${table}${end}`);
+// The provider rule table of the compat suite (test/compat.test.ts keeps it current).
+const rules = execFileSync(process.execPath, [join(root, 'dist', 'bin', 'mcp-conform.js'), 'list', '--rules', '--format', 'markdown'], { encoding: 'utf8', timeout: 30_000 });
+next = next.replace(/(<!-- rules:start[^>]*-->\n)[\s\S]*?(<!-- rules:end -->)/, (_, start, end) => `${start}${rules}${end}`);
 if (next === readme) console.log('README.md: the table of cases is current');
 else {
   writeFileSync(file, next);

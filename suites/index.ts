@@ -1,10 +1,12 @@
 /** Every suite, in the order a run takes them. Suite and case ids are part of the report contract. */
 import type { Suite } from '../core/suite.js';
 import { calling } from './calling.js';
+import { compat } from './compat.js';
 import { invalidParams } from './invalid-params.js';
 import { isError } from './is-error.js';
 import { lifecycle } from './lifecycle.js';
 import { listing } from './listing.js';
+import { quality } from './quality.js';
 import { robustness } from './robustness.js';
 import { schema } from './schema.js';
 import { stdio } from './stdio.js';
@@ -12,7 +14,7 @@ import { httpSuite } from './http.js';
 import { sseSuite } from './sse.js';
 import { unknownTool } from './unknown-tool.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, httpSuite, sseSuite, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

@@ -1,0 +1,285 @@
+/**
+ * The compat suite's commands and options: `lint FILE` (compat, quality and cost on a saved tool list, offline),
+ * `tools --format PROVIDER` (the tool list as a provider's tool configuration, with what had to change) and
+ * `list --rules` (the provider rule table). Registered by one line each in bin/mcp-conform.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
+import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
+import type { Tool, ToolListing } from '../../core/tools.js';
+import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
+
+type Err = (m: string) => Error;
+
+/** --providers, --max-tool-tokens, --max-result-tokens (flags or config keys) as the suite options of a run. */
+export function compatOptions(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (argv.providers !== undefined) {
+    const p = list(argv.providers);
+    for (const x of p) if (!PROVIDER_IDS.includes(x as ProviderId)) throw err(`--providers: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`);
+    if (!p.length) throw err('--providers: name at least one provider');
+    out.providers = [...new Set(p)];
+  }
+  for (const [flag, key] of [['max-tool-tokens', 'maxToolTokens'], ['max-result-tokens', 'maxResultTokens']] as const) {
+    const v = argv[flag];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw err(`--${flag} must be a whole number of tokens, at least 1`);
+    out[key] = v;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ reading files
+export interface SavedTools { tools: Tool[]; calls: ToolCallRecord[]; kind: string; serverName?: string; transport?: 'stdio' | 'streamable-http' | 'sse' }
+
+function toolsOf(v: unknown): Tool[] | undefined {
+  const ok = (a: unknown): a is Tool[] => Array.isArray(a) && a.every((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string');
+  if (ok(v)) return v;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (ok(o.tools)) return o.tools;
+    if (o.result && typeof o.result === 'object' && ok((o.result as Record<string, unknown>).tools)) return (o.result as { tools: Tool[] }).tools;
+  }
+  return undefined;
+}
+
+/** The tool lists and tool results in a sequence of JSON-RPC messages (a report's log or a cassette). */
+function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; calls: ToolCallRecord[] } {
+  const requests = new Map<string, { method: string; params: Record<string, unknown> }>();
+  const tools: Tool[] = [];
+  const seen = new Set<string>();
+  const calls: ToolCallRecord[] = [];
+  for (const m of msgs) {
+    const j = m.json as Record<string, unknown> | undefined;
+    if (!j || typeof j !== 'object' || Array.isArray(j)) continue;
+    const key = `${String(j.id)}`;
+    if (m.dir === 'sent' && typeof j.method === 'string' && j.id !== undefined) requests.set(key, { method: j.method, params: (j.params ?? {}) as Record<string, unknown> });
+    else if (m.dir === 'received' && j.id !== undefined && 'result' in j) {
+      const req = requests.get(key);
+      if (req?.method === 'tools/list') for (const t of toolsOf(j.result) ?? []) if (!seen.has(t.name)) { seen.add(t.name); tools.push(t); }
+      if (req?.method === 'tools/call' && typeof req.params.name === 'string') {
+        const result = j.result as Record<string, unknown>;
+        // A reply stand-in with the fields the quality suite reads (no sequence numbers offline).
+        calls.push({ tool: req.params.name, purpose: 'call', reply: { result, request: { seq: -1 }, response: { seq: -1 } } as unknown as ToolCallRecord['reply'] });
+      }
+    }
+  }
+  return { tools, calls };
+}
+
+export function readSavedTools(file: string): SavedTools {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  const first = text.trimStart().split('\n', 1)[0] ?? '';
+  if (/"mcp-conform-cassette"/.test(first)) {
+    const lines = text.split('\n').filter((l) => l.trim()).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } });
+    const header = lines[0] as { server?: { serverInfo?: { name?: string } }; transport?: SavedTools['transport'] } | undefined;
+    const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message }));
+    const got = fromMessages(msgs);
+    if (!got.tools.length) throw new Error(`${file}: the cassette has no tools/list answer with tools`);
+    return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport };
+  }
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch (e) { throw new Error(`${file} is neither JSON nor a cassette: ${(e as Error).message}`); }
+  const direct = toolsOf(doc);
+  if (direct) return { tools: direct, calls: [], kind: 'tools/list result' };
+  const multi = (doc as { runs?: unknown }).runs;
+  if (Array.isArray(multi)) {
+    // A report of several targets (a config file): lint reads one.
+    if (multi.length !== 1) throw new Error(`${file} holds the reports of ${multi.length} targets; lint reads one (run each target into its own report, or lint a cassette)`);
+    doc = multi[0];
+  }
+  const r = doc as Partial<Report>;
+  if (r && Array.isArray(r.messages)) {
+    const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json })));
+    if (!got.tools.length) throw new Error(`${file}: the report has no tools/list answer with tools`);
+    return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport };
+  }
+  throw new Error(`${file}: not a tools/list result ({"tools": [...]}), a report.json or a cassette`);
+}
+
+// ------------------------------------------------------------------------------------------------ lint
+/** Runs the cases of suites that need only the tool list (and recorded results) without a server. */
+export async function runOffline(suites: Suite[], saved: SavedTools, options: Record<string, unknown>, specUrl: (p: string) => string): Promise<SuiteResult[]> {
+  const listing: ToolListing = { tools: saved.tools, pages: [], messageIds: [], malformed: [] };
+  const ctx = {
+    options, toolCalls: saved.calls, capabilities: { tools: {} },
+    tools: async () => listing,
+    selected: () => true,
+    spec: specUrl,
+  } as unknown as CaseContext;
+  const out: SuiteResult[] = [];
+  for (const s of suites) {
+    const t0 = performance.now();
+    const cases: CaseResult[] = [];
+    for (const c of s.cases) {
+      const base = { title: c.title, level: c.level, spec: specUrl(c.spec), requirement: c.requirement };
+      const push = (id: string, o: Outcome, title?: string) => cases.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: 0, messageIds: [], ...(o.details ? { details: o.details } : {}) });
+      const o = await c.run(ctx);
+      if (Array.isArray(o)) for (const item of o as ItemOutcome[]) push(`${c.id}/${item.item}`, item, item.title);
+      else push(c.id, o);
+    }
+    out.push({ id: s.id, title: s.title, durationMs: Math.round(performance.now() - t0), cases });
+  }
+  return out;
+}
+
+export function lintOptions(y: Argv) {
+  return y
+    .positional('file', { type: 'string', demandOption: true, describe: 'A tools/list result ({"tools": [...]}), a report.json or a cassette (.jsonl)' })
+    .option('providers', { type: 'string', array: true, describe: `Provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail` })
+    .option('max-tool-tokens', { type: 'number', describe: 'Fail when the tool list costs more than N tokens (estimate)' })
+    .option('max-result-tokens', { type: 'number', describe: 'Fail when a recorded tool result is longer than N tokens (estimate)' })
+    .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' })
+    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (default: console)' })
+    .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Console: more detail' })
+    .example('$0 lint tools.json', 'Check a saved tools/list result against the default provider profiles')
+    .example('$0 lint mcp-conform-report/report.json --providers openai,gemini', 'Fail when OpenAI or Gemini would reject the tools of a recorded run');
+}
+
+export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
+  const file = resolve(String(argv.file));
+  const options = compatOptions(argv, list, err);
+  let saved: SavedTools;
+  try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
+  const { compat } = await import('../../suites/compat.js');
+  const { quality } = await import('../../suites/quality.js');
+  const { specUrl } = await import('../../core/schema/versions.js');
+  const { summarize } = await import('../../core/results.js');
+  const { VERSION } = await import('../../core/version.js');
+  const t0 = Date.now();
+  const suites = await runOffline([compat, quality], saved, options, (p) => specUrl('2025-11-25', p));
+  if (argv.strict === true) for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
+  const summary = summarize(suites, []);
+  const report: Report = {
+    tool: { name: 'mcp-conform', version: VERSION },
+    reportVersion: 1,
+    startedAt: new Date(t0).toISOString(),
+    durationMs: Date.now() - t0,
+    exitCode: summary.fail > 0 ? 1 : 0,
+    summary,
+    server: { name: saved.serverName, toolCount: saved.tools.length },
+    // lint reads a file: the target names it (transport is required by the report model; there was no session).
+    target: { transport: saved.transport ?? 'stdio', command: file },
+    process: { stderr: [] },
+    options: { lint: { file, kind: saved.kind }, strict: argv.strict === true, suites: suites.map((s) => s.id), ...(Object.keys(options).length ? { suiteOptions: options } : {}) },
+    skippedTools: [],
+    suites,
+    messages: [],
+  };
+  const { prepareOutput, finishRuns, processIO } = await import('../../reports/index.js');
+  const shared = { reporter: argv.reporter ?? ['console'], 'out-dir': argv['out-dir'], quiet: argv.quiet, verbose: argv.verbose };
+  const output = await prepareOutput(shared, list, undefined, { ...processIO({ verbose: argv.verbose === true, quiet: argv.quiet === true }), stdout: io.stdout, stderr: io.stderr, progress: false });
+  for (const r of output.instances) r.onRunDone?.(report);
+  return finishRuns([report], output, { stderr: io.stderr });
+}
+
+// ------------------------------------------------------------------------------------------------ list --rules
+export function rulesText(format: string): string {
+  if (format === 'json') return JSON.stringify({ rulesVersion: RULES_VERSION, profiles: PROFILES, rules: RULES }, null, 2) + '\n';
+  const out: string[] = [];
+  if (format === 'markdown') {
+    out.push(`Rule table version ${RULES_VERSION}. kind: reject = the provider refuses the whole request; degrade = a client drops or alters the tool, or the sources disagree (warn only).`, '');
+    for (const p of PROFILES) {
+      out.push(`**${p.id}** — ${p.title}${p.default ? '' : ' (opt-in: `--providers`)'}: \`${p.shape}\``, '', '| rule | kind | what | provider says | sources (checked) |', '| --- | --- | --- | --- | --- |');
+      for (const id of p.rules) {
+        const r = RULES[id]!;
+        const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+        out.push(`| \`${id}\` | ${r.kind} | ${cell(r.summary)}${r.note ? `. *${cell(r.note)}*` : ''} | ${r.wording ? `\`${cell(r.wording)}\`` : '—'} | ${r.sources.map((s) => cell(s)).join('<br>')} (${r.checked}) |`);
+      }
+      out.push('');
+    }
+    return out.join('\n');
+  }
+  out.push(`Provider rule table, version ${RULES_VERSION}`, '');
+  for (const p of PROFILES) {
+    out.push(`${p.id} — ${p.title}${p.default ? '' : ' (opt-in: --providers)'}  [${p.shape}]`);
+    for (const id of p.rules) {
+      const r = RULES[id]!;
+      out.push(`  ${id.padEnd(38)} ${r.kind.padEnd(8)} ${r.summary}`);
+      if (r.wording) out.push(`  ${''.padEnd(47)} says: ${r.wording}`);
+      if (r.note) out.push(`  ${''.padEnd(47)} note: ${r.note}`);
+      out.push(`  ${''.padEnd(47)} source: ${r.sources[0]}${r.sources.length > 1 ? ` (+${r.sources.length - 1})` : ''}, checked ${r.checked}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------ tools --format
+export function toolsOptions(y: Argv) {
+  return y
+    .option('format', { choices: ['openai', 'anthropic', 'bedrock', 'gemini'], demandOption: true, describe: 'The provider whose tool configuration to print' })
+    .option('file', { type: 'string', describe: 'Read the tool list from a file (tools/list result, report.json or cassette) instead of a server' })
+    .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio' })
+    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server' })
+    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server' })
+    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable)' })
+    .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
+    .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
+    .example('$0 tools --format openai --stdio "node server.js"', 'The server\'s tools as an OpenAI `tools` array')
+    .example('$0 tools --format gemini --file tools.json', 'A saved tool list as Gemini functionDeclarations');
+}
+
+export async function toolsCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
+  const format = String(argv.format) as import('../../suites/compat/convert.js').Format;
+  const given = (['file', 'stdio', 'http', 'sse'] as const).filter((k) => argv[k] !== undefined);
+  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL or --sse URL');
+  let tools: Tool[];
+  let where: string;
+  if (argv.file !== undefined) {
+    const file = resolve(String(argv.file));
+    try { tools = readSavedTools(file).tools; } catch (e) { throw err((e as Error).message); }
+    where = file;
+  } else {
+    const via = given[0] as 'stdio' | 'http' | 'sse';
+    const timeout = argv.timeout as number;
+    if (!Number.isFinite(timeout) || timeout <= 0) throw err('--timeout must be a positive number of milliseconds');
+    let target: import('../../core/transport/index.js').Target;
+    if (via === 'stdio') {
+      const { shellWords } = await import('../../core/shell-words.js');
+      let words: string[];
+      try { words = shellWords(String(argv.stdio)); } catch (e) { throw err(`--stdio: ${(e as Error).message}`); }
+      if (!words.length) throw err('--stdio: the command is empty');
+      target = { transport: 'stdio', command: String(argv.stdio), argv: words, cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env: {} };
+    } else {
+      let url: URL;
+      try { url = new URL(String(argv[via])); } catch { throw err(`--${via}: "${String(argv[via])}" is not a URL`); }
+      const headers: Record<string, string> = {};
+      const { parseHeader } = await import('../../core/headers.js');
+      for (const h of (argv.header === undefined ? [] : Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
+        try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw err(`--header: ${(e as Error).message}`); }
+      }
+      target = { transport: via === 'http' ? 'streamable-http' : 'sse', url: url.href, headers };
+    }
+    let listing: ToolListing | undefined;
+    const grab: Suite = {
+      id: 'tools', title: 'tools/list', description: 'fetch the tool list',
+      cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.tools(); return { verdict: 'info', message: '' }; } }],
+    };
+    const { runSuites } = await import('../../core/run.js');
+    const report = await runSuites({ target, suites: [grab], timeoutMs: timeout, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4) });
+    const l = listing as ToolListing | undefined;
+    if (!l || (l.problem && !l.tools.length)) {
+      await io.stderr(`mcp-conform: could not get the tool list: ${l?.problem ?? report.aborted ?? 'no answer'}\n`);
+      return 1;
+    }
+    tools = l.tools;
+    where = via === 'stdio' ? String(argv.stdio) : String(argv[via]);
+  }
+  const { convertTools } = await import('../../suites/compat/convert.js');
+  const c = convertTools(tools, format);
+  await io.stdout(JSON.stringify(c.config, null, 2) + '\n');
+  const lines = [`mcp-conform: ${tools.length} tool${tools.length === 1 ? '' : 's'} from ${where} as ${format} tool configuration; ${c.changes.length ? `${c.changes.length} change${c.changes.length === 1 ? '' : 's'} to fit its rules:` : 'nothing had to change.'}`];
+  for (const ch of c.changes) lines.push(`  ${ch.tool} ${ch.pointer}: ${ch.change}`);
+  if (c.remaining.length) {
+    lines.push(`still refused by ${format} (needs a change in the server):`);
+    for (const f of c.remaining) lines.push(`  ${f.tool ?? '(list)'} ${f.pointer}: ${f.rule}: ${f.message}`);
+  }
+  await io.stderr(lines.join('\n') + '\n');
+  return c.remaining.length ? 1 : 0;
+}

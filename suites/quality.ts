@@ -1,0 +1,100 @@
+/**
+ * Tool-definition quality and context cost: descriptions, parameters the model cannot fill, required names that do
+ * not exist, empty enums, colliding names, mixed conventions (warn or info, never fail), and the tokens the tool list
+ * adds to every model request and the size of the tool results seen in the run (info; --max-tool-tokens and
+ * --max-result-tokens make an excess fail).
+ */
+import type { ItemOutcome, Suite } from '../core/suite.js';
+import { listQuality, toolQuality, type Finding } from './compat/check.js';
+import { TOKENIZER, countTokens, resultText, toolCosts } from './compat/cost.js';
+import { listedTools } from './compat.js';
+
+const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export const quality: Suite = {
+  id: 'quality',
+  title: 'Tool-definition quality and context cost',
+  description: 'Descriptions, parameters a model can fill, naming, and the tokens the tools and their results cost',
+  cases: [
+    {
+      id: 'quality/tools',
+      title: 'tool names are distinct and follow one convention',
+      level: 'SHOULD',
+      spec: 'server/tools#tool-names',
+      requirement: 'Tool names should not differ only by case or separator (a model, and clients that normalise names, confuse them) and should follow one naming convention (info).',
+      needsCapability: 'tools',
+      async run(ctx) {
+        const t = await listedTools(ctx);
+        if (!Array.isArray(t)) return t;
+        const fs = listQuality(t);
+        if (!fs.length) return { verdict: 'pass', message: `${plural(t.length, 'name')}, none colliding, one convention` };
+        return { verdict: worst(fs), message: fs.map((f) => f.message).join('; '), details: { findings: fs } };
+      },
+    },
+    {
+      id: 'quality/tool',
+      title: 'the tool definition gives a model what it needs',
+      level: 'SHOULD',
+      spec: 'server/tools#tool',
+      requirement: 'A tool has a description of more than one word; its parameters are described; required names exist in properties; no enum is empty; no parameter is a framework context object (ctx, context, run_context, or an opaque object described as a runtime wrapper) that a model would have to invent. One result per tool with a finding.',
+      perItem: 'tool',
+      needsCapability: 'tools',
+      async run(ctx) {
+        const t = await listedTools(ctx);
+        if (!Array.isArray(t)) return [];
+        const out: ItemOutcome[] = [];
+        for (const tool of t) {
+          const fs = toolQuality(tool);
+          if (fs.length) out.push({ item: tool.name, verdict: worst(fs), message: fs.map((f) => `${f.rule}: ${f.message}`).join('; '), details: { findings: fs } });
+        }
+        return out;
+      },
+    },
+    {
+      id: 'quality/token-cost',
+      title: 'what the tool list costs in every model request',
+      level: 'MAY',
+      spec: 'server/tools#listing-tools',
+      requirement: `The tool definitions are sent with every model request: their size in tokens, per tool and in total (an estimate with the ${TOKENIZER} tokenizer on the JSON of each OpenAI function definition). Info; fail when the total exceeds --max-tool-tokens.`,
+      needsCapability: 'tools',
+      async run(ctx) {
+        const t = await listedTools(ctx);
+        if (!Array.isArray(t)) return t;
+        const { perTool, total } = await toolCosts(t);
+        const max = num(ctx.options?.maxToolTokens);
+        const top = [...perTool].sort((a, b) => b.tokens - a.tokens).slice(0, 5);
+        const msg = `≈${total} tokens (${TOKENIZER} estimate) for ${plural(t.length, 'tool')}${top.length ? `; largest: ${top.map((x) => `"${x.tool}" ≈${x.tokens}`).join(', ')}` : ''}`;
+        const details = { tokenizer: TOKENIZER, estimate: true, total, perTool, ...(max !== undefined ? { maxToolTokens: max } : {}) };
+        if (max !== undefined && total > max) return { verdict: 'fail', message: `the tool list costs ${msg}, more than --max-tool-tokens ${max}`, details };
+        return { verdict: 'info', message: `the tool list costs ${msg}${max !== undefined ? ` (within --max-tool-tokens ${max})` : ''}`, details };
+      },
+    },
+    {
+      id: 'quality/result-size',
+      title: 'the size of the tool results seen in the run',
+      level: 'MAY',
+      spec: 'server/tools#tool-result',
+      requirement: `Each tool result seen in the run goes into the model's context: its size in tokens (${TOKENIZER} estimate of the text of its content blocks). Info; fail when one exceeds --max-result-tokens.`,
+      needsCapability: 'tools',
+      async run(ctx) {
+        const calls = ctx.toolCalls.filter((c) => c.purpose === 'call' && c.reply?.result);
+        if (!calls.length) return { verdict: 'skip', message: 'no tool result was seen (no tool was called: see --call-tools / --call-tool)' };
+        const sizes: { tool: string; tokens: number; chars: number }[] = [];
+        for (const c of calls) {
+          const text = resultText(c.reply!.result);
+          sizes.push({ tool: c.tool, tokens: await countTokens(text), chars: text.length });
+        }
+        sizes.sort((a, b) => b.tokens - a.tokens);
+        const max = num(ctx.options?.maxResultTokens);
+        const over = max === undefined ? [] : sizes.filter((s) => s.tokens > max);
+        const messageIds = calls.flatMap((c) => (c.reply ? [c.reply.request.seq, c.reply.response.seq] : []));
+        const details = { tokenizer: TOKENIZER, estimate: true, results: sizes, ...(max !== undefined ? { maxResultTokens: max } : {}) };
+        const list = sizes.slice(0, 5).map((s) => `"${s.tool}" ≈${s.tokens}`).join(', ');
+        if (over.length) return { verdict: 'fail', message: `${plural(over.length, 'result')} longer than --max-result-tokens ${max}: ${over.slice(0, 5).map((s) => `"${s.tool}" ≈${s.tokens} tokens`).join(', ')}`, details, messageIds };
+        return { verdict: 'info', message: `${plural(sizes.length, 'result')} seen, largest ≈${sizes[0]!.tokens} tokens (${TOKENIZER} estimate): ${list}`, details, messageIds };
+      },
+    },
+  ],
+};
