@@ -12,7 +12,7 @@ import { VERSION } from '../core/version.js';
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema', 'surface'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -53,6 +53,8 @@ function runOptions(y: Argv) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
+    .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
     .example('$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out', 'Write report.json and junit.xml for CI')
     .example('$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing', 'Only two suites')
@@ -64,7 +66,7 @@ function runOptions(y: Argv) {
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOptions['onSuite'] } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOptions['onSuite']; extra?: Partial<RunOptions> } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { statSync } = await import('node:fs');
   const { shellWords } = await import('../core/shell-words.js');
@@ -143,6 +145,12 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
     try { schema = loadSchemaFile(resolve(String(argv.schema))); } catch (e) { throw e instanceof InputError ? new UsageError(e.message) : e; }
   }
   if (argv['all-versions'] === true && argv['protocol-version'] !== undefined) throw new UsageError('--all-versions tries every version: leave out --protocol-version');
+  let surface: import('../core/surface/cli.js').SurfaceForRun | undefined;
+  if (argv.snapshot !== undefined || argv['baseline-snapshot'] !== undefined) {
+    const { surfaceForRun } = await import('../core/surface/cli.js');
+    try { surface = surfaceForRun(argv); } catch (e) { throw new UsageError((e as Error).message); }
+    if (suites.length && !suites.includes('surface')) suites.push('surface');
+  }
   const { runConformance, runAllVersions } = await import('../core/run.js');
   const { ALL_SUITES } = await import('../suites/index.js');
   const { endOwnedOnSignals } = await import('../core/processes.js');
@@ -161,7 +169,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
         },
     suites: ALL_SUITES,
     suiteFilter: suites,
-    caseFilter: list(argv.case),
+    caseFilter: surface && list(argv.case).length ? [...list(argv.case), 'surface/'] : list(argv.case),
     timeoutMs: timeout,
     strict: argv.strict === true,
     callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
@@ -173,7 +181,10 @@ async function runTarget(argv: Record<string, unknown>, hooks: { onSuite?: RunOp
     signal: interrupt.signal,
     onSuite: hooks.onSuite,
     schema,
+    ...(surface ? { surface: surface.options } : {}),
+    ...hooks.extra,
   });
+  surface?.finish(report, (s) => process.stderr.write(s));
   if (interrupt.signal.aborted) report.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
   return report;
 }
@@ -278,6 +289,9 @@ export async function main(args: string[]): Promise<number> {
   }
   const { default: yargs } = await import('yargs');
   const mockCli = await import('../mocks/cli.js');
+  const surfaceCli = await import('../core/surface/cli.js');
+  const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
+  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli.SurfaceInputError ? new UsageError(e.message) : e; } };
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
@@ -297,8 +311,10 @@ export async function main(args: string[]): Promise<number> {
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
+    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, serve, record or check-secrets')
+    .demandCommand(1, 'Name a command: run, list, validate, serve, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
     .help()

@@ -24,11 +24,12 @@ const FLAG_OF: Record<string, string> = {
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
+  snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
 const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'];
 /** Values that are paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema']);
+const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot']);
 
 export interface ConfigFile {
   file: string;

@@ -29,6 +29,8 @@ export interface RunOptions {
   strict?: boolean;
   callTools?: CallToolsPolicy;
   unknownToolCode?: number;
+  /** Surface snapshot and baseline snapshot (suite `surface`). */
+  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
@@ -338,6 +340,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       strict: !!opts.strict,
       callTools: opts.callTools ?? 'safe',
       unknownToolCode: opts.unknownToolCode,
+      ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
@@ -429,6 +432,7 @@ function makeContext(
     session, transport, version, init, capabilities, timeoutMs,
     callTools: policy,
     unknownToolCode: opts.unknownToolCode,
+    surface: opts.surface,
     forcedVersion: opts.protocolVersion,
     workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
     toolCalls,

@@ -104,6 +104,8 @@ export interface CaseContext {
   callTools: CallToolsPolicy;
   unknownToolCode?: number;
   forcedVersion?: ProtocolVersion;
+  /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
+  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   workbench: SchemaWorkbench;
   /** The tool list, fetched once (all pages) and shared by the suites that need it. */
   tools(): Promise<ToolListing>;
