@@ -198,7 +198,8 @@ class SchemaComparison {
     const msg = `type was ${words(to)}, now ${words(tn)}`;
     const lost = to === undefined ? tn !== undefined : [...to].some((t) => !covers(tn, t));
     const gained = tn === undefined ? to !== undefined : [...tn].some((t) => !covers(to, t));
-    if (lost) this.narrowed('type', `${path}/type`, this.mode === 'input' ? `${msg}: values of the old type are refused` : msg, os.type, ns.type);
+    if (lost && gained) this.emit(this.rule('input.type-narrowed', 'output.type-changed'), `${path}/type`, this.mode === 'input' ? `${msg}: values of the old type are refused` : `${msg}: clients get values of another type`, os.type, ns.type);
+    else if (lost) this.narrowed('type', `${path}/type`, this.mode === 'input' ? `${msg}: values of the old type are refused` : msg, os.type, ns.type);
     else if (gained) this.widened('type', `${path}/type`, this.mode === 'input' ? msg : `${msg}: clients can now get values they were not told about`, os.type, ns.type);
   }
 
