@@ -207,6 +207,8 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     if (e instanceof ConfigError || e instanceof BaselineError) throw new UsageError(e.message);
     throw e;
   }
+  const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
+  if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
   const progress = !output.quiet && wantProgress(process.stderr);
   const reports: Report[] = [];
   for (const t of plan.targets) {

@@ -96,3 +96,10 @@ export const RULES = {
 } as const satisfies Record<string, Rule>;
 
 export type RuleId = keyof typeof RULES;
+
+/** The rule table as Markdown (the README's table between <!-- surface-rules:start/end -->). */
+export function rulesMarkdown(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const rows = Object.entries(RULES).map(([id, r]) => `| \`${id}\` | ${r.severity} | ${cell(r.change)} | ${cell(r.reason)} |`);
+  return ['| rule | severity | change | why |', '|---|---|---|---|', ...rows, ''].join('\n');
+}
