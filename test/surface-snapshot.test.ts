@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../core/surface/snapshot.js';
 import { BIN, cli, FIXTURES, runArgs } from './helpers/cli.js';
+import { startServer } from './http-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcp-conform-surface-'));
 const shop = (release: 1 | 2) => `python3 ${join(FIXTURES, 'surface', 'shop.py')} ${release}`;
@@ -37,6 +38,16 @@ describe('snapshot of server-everything (stdio)', () => {
     const d = await cli(['diff', join(tmp, 'everything-1.json'), join(tmp, 'everything-2.json')]);
     expect(d.code).toBe(0);
     expect(d.stdout).toContain('no changes');
+  });
+
+  it('over Streamable HTTP gives the same snapshot as over stdio', async () => {
+    const server = await startServer([join(BIN, 'mcp-server-everything'), 'streamableHttp'], { portArg: false });
+    try {
+      const text = await snapshot(['--http', `http://127.0.0.1:${server.port}/mcp`], join(tmp, 'everything-http.json'));
+      expect(text).toBe(readFileSync(join(tmp, 'everything-1.json'), 'utf8'));
+    } finally {
+      await server.stop();
+    }
   });
 });
 

@@ -121,6 +121,7 @@ export function snapshotOptions(y: Argv) {
  * or by runTarget).
  */
 export async function snapshotCommand(argv: Record<string, unknown>, runTarget: RunTarget, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
+  if (!['stdio', 'http', 'sse', 'url'].some((k) => argv[k] !== undefined)) throw new SurfaceInputError('snapshot needs a server: --stdio "<command>", --http URL, --sse URL or --url URL');
   const out = typeof argv.out === 'string' ? resolve(argv.out) : undefined;
   if (out) {
     const why = unwritable(out);

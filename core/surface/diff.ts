@@ -35,10 +35,16 @@ export interface SurfaceDiff {
 
 const SEVERITY_ORDER: Severity[] = ['breaking', 'compatible', 'cosmetic'];
 
-function keyedBy(list: Record<string, unknown>[] | undefined, key: string): Map<string, Record<string, unknown>> | undefined {
+function keyedBy(list: Record<string, unknown>[] | undefined, key: string, notes?: { side: string; what: string; out: string[] }): Map<string, Record<string, unknown>> | undefined {
   if (!list) return undefined;
   const m = new Map<string, Record<string, unknown>>();
-  for (const x of list) if (typeof x[key] === 'string' && !m.has(x[key] as string)) m.set(x[key] as string, x);
+  const twice = new Set<string>();
+  for (const x of list) {
+    if (typeof x[key] !== 'string') continue;
+    if (m.has(x[key] as string)) twice.add(x[key] as string);
+    else m.set(x[key] as string, x);
+  }
+  if (twice.size && notes) notes.out.push(`${notes.side} lists ${notes.what} more than once (only the first of each is compared): ${[...twice].slice(0, 10).join(', ')}`);
   return m;
 }
 
@@ -106,8 +112,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, notes: string[]
   caps(before.capabilities, after.capabilities, '');
 
   // --- tools --------------------------------------------------------------------------------------------------
-  const tb = keyedBy(before.tools, 'name');
-  const ta = keyedBy(after.tools, 'name');
+  const tb = keyedBy(before.tools, 'name', { side: 'OLD', what: 'tool names', out: out.notes });
+  const ta = keyedBy(after.tools, 'name', { side: 'NEW', what: 'tool names', out: out.notes });
   if (tb && ta) {
     for (const [name] of tb) if (!ta.has(name)) add('tool.removed', name, '', `tool "${name}" removed: calls to it fail`);
     for (const [name] of ta) if (!tb.has(name)) add('tool.added', name, '', `tool "${name}" added`);
@@ -119,8 +125,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, notes: string[]
   } else if (tb || ta) out.notes.push(`tools not compared: ${tb ? 'NEW' : 'OLD'} does not hold a tool listing`);
 
   // --- prompts ----------------------------------------------------------------------------------------------
-  const pb = keyedBy(before.prompts, 'name');
-  const pa = keyedBy(after.prompts, 'name');
+  const pb = keyedBy(before.prompts, 'name', { side: 'OLD', what: 'prompt names', out: out.notes });
+  const pa = keyedBy(after.prompts, 'name', { side: 'NEW', what: 'prompt names', out: out.notes });
   if (pb && pa) {
     for (const [name] of pb) if (!pa.has(name)) add('prompt.removed', name, '', `prompt "${name}" removed`);
     for (const [name] of pa) if (!pb.has(name)) add('prompt.added', name, '', `prompt "${name}" added`);
@@ -132,8 +138,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, notes: string[]
 
   // --- resources and templates ------------------------------------------------------------------------------
   for (const [section, key, kind] of [['resources', 'uri', 'resource'], ['resourceTemplates', 'uriTemplate', 'template']] as const) {
-    const rb = keyedBy(before[section], key);
-    const ra = keyedBy(after[section], key);
+    const rb = keyedBy(before[section], key, { side: 'OLD', what: `${kind} ${key}s`, out: out.notes });
+    const ra = keyedBy(after[section], key, { side: 'NEW', what: `${kind} ${key}s`, out: out.notes });
     if (!(rb && ra)) {
       if (rb || ra) out.notes.push(`${section} not compared: ${rb ? 'NEW' : 'OLD'} does not hold a ${kind} listing`);
       continue;

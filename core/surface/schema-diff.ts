@@ -96,7 +96,8 @@ class SchemaComparison {
   }
 
   compare(o: unknown, n: unknown, path: string, depth = 0): void {
-    if (canon(o) === canon(n) && !hasRef(o)) return;
+    // Equal text is an equal schema, unless a $ref inside may resolve to definitions that differ.
+    if (canon(o) === canon(n) && !containsRef(o)) return;
     if (depth > MAX_DEPTH) {
       if (canon(o) !== canon(n)) this.undecided(path, `nested deeper than ${MAX_DEPTH} levels`);
       return;
@@ -114,7 +115,7 @@ class SchemaComparison {
     }
     o = ro.schema;
     n = rn.schema;
-    if (canon(o) === canon(n)) return;
+    if (canon(o) === canon(n) && !containsRef(o)) return;
     // Boolean schemas: true (and {}) accepts anything, false nothing.
     if (o === false || n === false) {
       if (o === false) this.widened('type', path, `the schema accepted nothing (false) and now accepts ${n === true ? 'anything' : 'values'}`, o, n);
@@ -282,7 +283,7 @@ class SchemaComparison {
       }
       if (inO && !inN) {
         if (!input) this.emit('output.property-removed', p, `output property "${name}" removed: clients that read it find nothing`, po[name], undefined);
-        else if (apNew === false) this.emit('input.property-removed-closed', p, `parameter "${name}" removed and additionalProperties is false: calls that send it are refused`, po[name], undefined);
+        else if (apNew === false || ns.unevaluatedProperties === false) this.emit('input.property-removed-closed', p, `parameter "${name}" removed and additionalProperties is false: calls that send it are refused`, po[name], undefined);
         else if (isObject(apNew)) this.compare(po[name], apNew, `${path}/additionalProperties`, depth + 1);
         else this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are still accepted, but the server may ignore it`, po[name], undefined);
         continue;
@@ -354,8 +355,17 @@ class SchemaComparison {
   }
 }
 
-function hasRef(s: unknown): boolean {
-  return isObject(s) && typeof s.$ref === 'string';
+const refInside = new WeakMap<object, boolean>();
+
+/** Whether a $ref occurs anywhere in a schema (memoized per object). */
+function containsRef(s: unknown): boolean {
+  if (s === null || typeof s !== 'object') return false;
+  const known = refInside.get(s);
+  if (known !== undefined) return known;
+  refInside.set(s, false); // a cycle in the value itself cannot come from JSON, but stay safe
+  const has = Array.isArray(s) ? s.some(containsRef) : typeof (s as Record<string, unknown>).$ref === 'string' || Object.entries(s).some(([k, v]) => k !== '$defs' && k !== 'definitions' && containsRef(v));
+  refInside.set(s, has);
+  return has;
 }
 
 function arr(v: unknown): unknown[] {
