@@ -232,7 +232,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     return handle;
   };
   const results = new Map<string, SuiteResult>();
-  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : !s.transports || s.transports.includes(transport.kind)));
+  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(transport.kind)) && (!s.selectedWhen || s.selectedWhen(opts))));
 
   const runCase = async (suite: Suite, c: CaseDef, out: CaseResult[]) => {
     if (!caseWanted(c, opts.caseFilter)) return;

@@ -65,6 +65,11 @@ export interface Suite {
    * transports; named with --suite, its cases are skipped with the reason.
    */
   transports?: ('stdio' | 'streamable-http' | 'sse')[];
+  /**
+   * A suite that is in a run without --suite only when this says so for the run's options (absent: always). Named
+   * with --suite, it runs anyway.
+   */
+  selectedWhen?: (opts: import('./run.js').RunOptions) => boolean;
 }
 
 export type CallToolsPolicy = 'safe' | 'all' | 'none';

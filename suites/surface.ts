@@ -1,7 +1,8 @@
 /**
  * The server's surface against a committed snapshot (run --baseline-snapshot FILE): no breaking change to the tools,
  * prompts, resources, templates, capabilities or negotiated version, by the rule table of core/surface/rules.ts.
- * The same listing feeds run --snapshot FILE. Without either option the suite lists nothing (one skipped case).
+ * The same listing feeds run --snapshot FILE. Without either option the suite is not in a run (named with --suite, its
+ * case is skipped and lists nothing).
  * No tool is called. https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
  */
 import type { Suite } from '../core/suite.js';
@@ -12,6 +13,9 @@ export const surface: Suite = {
   id: 'surface',
   title: 'Surface compatibility',
   description: 'The listed tools, prompts, resources and capabilities against a committed snapshot (--baseline-snapshot); --snapshot writes it',
+  // Only in runs that ask for the surface (--snapshot, --baseline-snapshot) or name the suite: a default run makes no
+  // extra request and has no extra case.
+  selectedWhen: (opts) => !!opts.surface,
   cases: [
     {
       id: 'surface/compatible',

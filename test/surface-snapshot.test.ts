@@ -107,8 +107,11 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(d.stdout).toContain('no changes');
     expect(d.code).toBe(0);
     const plain = await runArgs(['--stdio', shop(1)]);
-    expect(plain.c('surface/compatible')).toMatchObject({ verdict: 'skip', message: 'no --baseline-snapshot given' });
+    expect(plain.report.suites.map((s) => s.id)).not.toContain('surface');
     expect(plain.report.messages.filter((m) => m.method === 'prompts/list' || m.method === 'resources/list')).toEqual([]);
+    const named = await runArgs(['--stdio', shop(1), '--suite', 'surface']);
+    expect(named.c('surface/compatible')).toMatchObject({ verdict: 'skip', message: 'no --baseline-snapshot given' });
+    expect(named.report.messages.filter((m) => m.method === 'prompts/list')).toEqual([]);
   });
 
   it('run --baseline-snapshot: surface/compatible fails on the breaking release with the diff in details and in the step summary', async () => {

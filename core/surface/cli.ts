@@ -132,6 +132,10 @@ export async function snapshotCommand(argv: Record<string, unknown>, runTarget: 
     { ...argv, suite: ['surface'], case: undefined, 'call-tools': 'none', strict: false, reporter: ['console'], 'out-dir': '.', 'all-versions': false, snapshot: undefined, 'baseline-snapshot': undefined },
     { extra: { surface: { onSnapshot: (s) => { taken = s; } } } },
   );
+  if (report.exitCode > 1) {
+    await io.stderr(`mcp-conform: no snapshot written: ${report.aborted ?? 'interrupted'}\n`);
+    return report.exitCode;
+  }
   if (!taken?.snapshot) {
     const why = taken?.problems.length ? taken.problems.join('; ') : report.aborted ?? 'the server was not listed';
     await io.stderr(`mcp-conform: no snapshot taken: ${why}\n`);
