@@ -146,6 +146,19 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(report.suites[0].cases[0]).toMatchObject({ id: 'surface/compatible', verdict: 'fail' });
   });
 
+  it('2026-07-28 (server/discover): protocol version and server info from the discover answer; a report.json of the run gives the same surface', async () => {
+    const out = join(tmp, 'calc-all.json');
+    const r = await runArgs(['--stdio', `python3 ${join(FIXTURES, 'calc-all.py')}`, '--snapshot', out, '--suite', 'listing']);
+    expect(r.report.negotiation?.handshake).toBe('server/discover');
+    const s = JSON.parse(readFileSync(out, 'utf8')) as Snapshot;
+    expect(s.protocolVersion).toBe('2026-07-28');
+    expect(s.server.name).toBe('calc');
+    expect(s.tools!.length).toBeGreaterThan(3);
+    const d = await cli(['diff', out, join(r.outDir, 'report.json'), '--fail-on', 'compatible']);
+    expect(d.stdout).toContain('no changes');
+    expect(d.code).toBe(0);
+  });
+
   it('usage errors: an unreadable baseline snapshot, snapshot without a server (exit 2, nothing run)', async () => {
     const r1 = await cli(['run', '--stdio', shop(1), '--baseline-snapshot', join(tmp, 'nope.json'), '--quiet']);
     expect(r1.code).toBe(2);
