@@ -284,8 +284,10 @@ class SchemaComparison {
       if (inO && !inN) {
         if (!input) this.emit('output.property-removed', p, `output property "${name}" removed: clients that read it find nothing`, po[name], undefined);
         else if (apNew === false || ns.unevaluatedProperties === false) this.emit('input.property-removed-closed', p, `parameter "${name}" removed and additionalProperties is false: calls that send it are refused`, po[name], undefined);
-        else if (isObject(apNew)) this.compare(po[name], apNew, `${path}/additionalProperties`, depth + 1);
-        else this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are still accepted, but the server may ignore it`, po[name], undefined);
+        else if (isObject(apNew)) {
+          this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are checked against additionalProperties now, and the server may ignore it`, po[name], undefined);
+          this.compare(po[name], apNew, `${path}/additionalProperties`, depth + 1);
+        } else this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are still accepted, but the server may ignore it`, po[name], undefined);
         continue;
       }
       if (inO && inN) this.compare(po[name], pn[name], p, depth + 1);
