@@ -112,7 +112,8 @@ export function snapshotOptions(y: Argv) {
     .option('max-message-bytes', { type: 'number', default: 64 * 1024 * 1024, describe: 'Longest message accepted from the server (bytes)' })
     .option('out', { type: 'string', describe: 'Write the snapshot to this file (default: stdout)' })
     .example('$0 snapshot --stdio "python server.py" --out mcp-surface.json', 'Take the snapshot to commit')
-    .example('$0 snapshot --http http://127.0.0.1:8000/mcp', 'Print the surface of an HTTP server');
+    .example('$0 snapshot --http http://127.0.0.1:8000/mcp', 'Print the surface of an HTTP server')
+    .epilogue('No tool is called. Exit codes: 0 written, 1 the server could not be listed (nothing written), 2 a usage error.');
 }
 
 /**
@@ -163,7 +164,8 @@ export function diffOptions(y: Argv) {
     .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: a PR comment)' })
     .option('fail-on', { choices: ['breaking', 'compatible'], default: 'breaking', describe: 'Exit 1 on a breaking change (default), or on any change at all (compatible)' })
     .example('$0 diff mcp-surface.json new-surface.json', 'What changed, and whether it breaks clients')
-    .example('$0 diff mcp-surface.json mcp-conform-report/report.json --format markdown', 'A PR comment against the last run');
+    .example('$0 diff mcp-surface.json mcp-conform-report/report.json --format markdown', 'A PR comment against the last run')
+    .epilogue('Exit codes: 0 no breaking change (with --fail-on compatible: no change at all), 1 a breaking change (or any change), 2 a file that cannot be read or is neither a snapshot nor a report.json. The rule table: README, "Surface snapshots and diff".');
 }
 
 /** `diff OLD NEW`: exit 1 on a change at the --fail-on level, 0 otherwise; unreadable input: SurfaceInputError (2). */
