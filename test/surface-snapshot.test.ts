@@ -171,10 +171,16 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(r3.stderr).toContain('does not exist');
   });
 
-  it('a server that cannot be listed gives no snapshot and exit 1', async () => {
-    const out = join(tmp, 'never.json');
+  it('a server that cannot be listed gives no snapshot and exit 1; a snapshot already there is left as it was', async () => {
+    const out = join(tmp, 'kept.json');
+    writeFileSync(out, 'the old snapshot');
     const r = await cli(['snapshot', '--stdio', `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`, '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no snapshot taken: tools\/list: .*loop/);
+    expect(readFileSync(out, 'utf8')).toBe('the old snapshot');
+    const viaRun = await cli(['run', '--stdio', `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`, '--snapshot', out, '--suite', 'listing', '--quiet', '--reporter', 'console']);
+    expect(viaRun.code).toBe(1);
+    expect(viaRun.stderr).toContain(`no snapshot written to ${out}`);
+    expect(readFileSync(out, 'utf8')).toBe('the old snapshot');
   });
 });

@@ -3,7 +3,7 @@
  * `snapshot` is a run of the suite `surface` alone (the run's connection, negotiation, listing and shutdown; no tool
  * is called), so a snapshot is listed exactly as `run` lists.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { Report } from '../results.js';
@@ -28,6 +28,18 @@ export function readSurfaceFile(file: string): ReturnType<typeof parseSurfaceFil
     throw new SurfaceInputError(`cannot read ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   return parseSurfaceFile(text, abs);
+}
+
+/** Writes a file whole or not at all (a temporary file renamed over it): an old snapshot is never left half written. */
+function writeWhole(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** A file can be written there (its directory exists); else the error in words. */
@@ -84,7 +96,7 @@ export function surfaceForRun(argv: Record<string, unknown>): SurfaceForRun | un
         return;
       }
       try {
-        writeFileSync(out, stringifySnapshot(taken.snapshot));
+        writeWhole(out, stringifySnapshot(taken.snapshot));
       } catch (e) {
         stderr(`mcp-conform: could not write the snapshot ${out}: ${(e as Error).message}\n`);
         if (report.exitCode === 0) report.exitCode = 1;
@@ -149,7 +161,7 @@ export async function snapshotCommand(argv: Record<string, unknown>, runTarget: 
     return 0;
   }
   try {
-    writeFileSync(out, text);
+    writeWhole(out, text);
   } catch (e) {
     throw new SurfaceInputError(`--out: could not write ${out}: ${(e as Error).message}`);
   }
