@@ -146,6 +146,15 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(report.suites[0].cases[0]).toMatchObject({ id: 'surface/compatible', verdict: 'fail' });
   });
 
+  it('a report.json whose run did not list tools: the tools are not compared, and the diff says so', async () => {
+    const r = await runArgs(['--stdio', shop(1), '--suite', 'lifecycle']);
+    const d = await cli(['diff', v1, join(r.outDir, 'report.json')]);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain('NEW: tools: the run did not list them (no tools/list in the log): not compared');
+    expect(d.stdout).toContain('tools not compared: NEW does not hold a tool listing');
+    expect(d.stdout).toContain('prompts not compared');
+  });
+
   it('2026-07-28 (server/discover): protocol version and server info from the discover answer; a report.json of the run gives the same surface', async () => {
     const out = join(tmp, 'calc-all.json');
     const r = await runArgs(['--stdio', `python3 ${join(FIXTURES, 'calc-all.py')}`, '--snapshot', out, '--suite', 'listing']);
