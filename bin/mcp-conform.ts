@@ -7,12 +7,13 @@ import type { Argv } from 'yargs';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
 import type { Reporter } from '../reports/types.js';
+import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema', 'compat', 'quality'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema', 'compat', 'quality', 'surface'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -57,6 +58,8 @@ function runOptions(y: Argv) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
+    .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
     .example('$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out', 'Write report.json and junit.xml for CI')
     .example('$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing', 'Only two suites')
@@ -95,7 +98,7 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Reporter[]; name?: string }): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; extra?: Partial<RunOptions> } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
@@ -103,7 +106,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Repo
   const options = { ...conformanceOptions(argv, hooks.name), suiteOptions: compatOptions(argv, list, (m) => new UsageError(m)) };
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   const outDir = resolve(String(argv['out-dir']));
-  if (hooks.reporters.some((r) => r.writesFiles)) {
+  if (hooks.reporters?.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
     const { mkdir, access, constants } = await import('node:fs/promises');
     try {
@@ -113,11 +116,23 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters: Repo
       throw new UsageError(`--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
+  let surface: import('../core/surface/cli.js').SurfaceForRun | undefined;
+  if (argv.snapshot !== undefined || argv['baseline-snapshot'] !== undefined) {
+    const { surfaceForRun } = await import('../core/surface/cli.js');
+    try { surface = surfaceForRun(argv); } catch (e) { throw new UsageError((e as Error).message); }
+    const suites = prepared.run.suiteFilter;
+    if (suites?.length && !suites.includes('surface')) suites.push('surface');
+    if (surface && prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, 'surface/'];
+    if (surface) prepared.run.surface = surface.options;
+  }
+  Object.assign(prepared.run, hooks.extra);
   const { endOwnedOnSignals } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * prepared.run.shutdownGraceMs! + 15_000);
-  return executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters });
+  const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
+  surface?.finish(report, (s) => process.stderr.write(s));
+  return report;
 }
 
 /**
@@ -137,6 +152,8 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
     throw e;
   }
+  const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
+  if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
   const reports: Report[] = [];
   let recordFailed = false;
   for (const t of plan.targets) {
@@ -224,6 +241,9 @@ export async function main(args: string[]): Promise<number> {
   const { default: yargs } = await import('yargs');
   const mockCli = await import('../mocks/cli.js');
   const compatCli = await import('./commands/compat.js');
+  const surfaceCli = await import('../core/surface/cli.js');
+  const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
+  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli.SurfaceInputError ? new UsageError(e.message) : e; } };
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
@@ -246,8 +266,10 @@ export async function main(args: string[]): Promise<number> {
     .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(y), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
+    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, record or check-secrets')
+    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
     .help()

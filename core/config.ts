@@ -25,11 +25,12 @@ const FLAG_OF: Record<string, string> = {
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
   providers: 'providers', maxToolTokens: 'max-tool-tokens', maxResultTokens: 'max-result-tokens',
+  snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
 const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'];
 /** Values that are paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema']);
+const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot']);
 
 export interface ConfigFile {
   file: string;

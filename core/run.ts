@@ -36,6 +36,8 @@ export interface RunOptions {
   unknownToolCode?: number;
   /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
   suiteOptions?: Record<string, unknown>;
+  /** Surface snapshot and baseline snapshot (suite `surface`). */
+  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
@@ -237,7 +239,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     return handle;
   };
   const results = new Map<string, SuiteResult>();
-  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : !s.transports || s.transports.includes(transport.kind)));
+  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(transport.kind)) && (!s.selectedWhen || s.selectedWhen(opts))));
 
   const runCase = async (suite: Suite, c: CaseDef, out: CaseResult[]) => {
     if (!caseWanted(c, opts.caseFilter)) return;
@@ -344,6 +346,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       callTool: opts.callToolNames ?? [],
       unknownToolCode: opts.unknownToolCode,
       ...(opts.suiteOptions && Object.keys(opts.suiteOptions).length ? { suiteOptions: opts.suiteOptions } : {}),
+      ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
@@ -438,6 +441,7 @@ function makeContext(
     callToolNames,
     unknownToolCode: opts.unknownToolCode,
     options: opts.suiteOptions ?? {},
+    surface: opts.surface,
     forcedVersion: opts.protocolVersion,
     workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
     toolCalls,

@@ -66,6 +66,11 @@ export interface Suite {
    * transports; named with --suite, its cases are skipped with the reason.
    */
   transports?: ('stdio' | 'streamable-http' | 'sse')[];
+  /**
+   * A suite that is in a run without --suite only when this says so for the run's options (absent: always). Named
+   * with --suite, it runs anyway.
+   */
+  selectedWhen?: (opts: import('./run.js').RunOptions) => boolean;
 }
 
 export type { CallToolsPolicy } from './call-policy.js';
@@ -108,6 +113,8 @@ export interface CaseContext {
   /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
   options?: Record<string, unknown>;
   forcedVersion?: ProtocolVersion;
+  /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
+  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   workbench: SchemaWorkbench;
   /** The tool list, fetched once (all pages) and shared by the suites that need it. */
   tools(): Promise<ToolListing>;

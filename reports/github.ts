@@ -7,6 +7,8 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CaseResult, Report, Summary } from '../core/results.js';
+import type { SurfaceDiff } from '../core/surface/diff.js';
+import { diffMarkdown } from '../core/surface/render.js';
 import { combine, runLabel, totalSummary, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 
 /** GitHub shows at most 10 errors and 10 warnings per step; more are printed but counted here. */
@@ -81,6 +83,14 @@ function caseRow(c: CaseResult): string {
   return `| ${icon} ${v} | ${code(c.id)} | ${c.level} | ${md(c.message)}${c.baselined && c.baselineReason ? `<br>baseline: ${md(c.baselineReason, 160)}` : ''}${spec} |`;
 }
 
+/** The diff of case surface/compatible (run --baseline-snapshot), as Markdown; undefined when there is none. */
+export function surfaceDiffMarkdown(cases: CaseResult[]): string | undefined {
+  const c = cases.find((x) => x.id === 'surface/compatible');
+  const d = c?.details?.diff as SurfaceDiff | undefined;
+  if (!d || !Array.isArray(d.changes)) return undefined;
+  return diffMarkdown(d, { old: String(c!.details!.baselineSnapshot ?? 'baseline snapshot'), new: 'this run' }, 3);
+}
+
 /** The step summary (GitHub-flavoured Markdown). */
 export function renderStepSummary(set: ReportSet, files: string[] = []): string {
   const runs = set.runs;
@@ -105,6 +115,8 @@ export function renderStepSummary(set: ReportSet, files: string[] = []): string 
       if (shown.length > 200) out.push(`| | … ${shown.length - 200} more | | |`);
       out.push('');
     }
+    const surface = surfaceDiffMarkdown(cases);
+    if (surface) out.push(surface);
     const stale = r.baseline?.stale ?? [];
     if (stale.length) {
       out.push(`**Stale baseline entries** (no failure matches them any more; remove them from ${code(r.baseline!.file)}):`, '');

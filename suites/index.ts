@@ -12,9 +12,10 @@ import { schema } from './schema.js';
 import { stdio } from './stdio.js';
 import { httpSuite } from './http.js';
 import { sseSuite } from './sse.js';
+import { surface } from './surface.js';
 import { unknownTool } from './unknown-tool.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);
