@@ -240,9 +240,10 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
 
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
   const { ALL_SUITES } = await import('../suites/index.js');
+  const { CLIENT_SUITES } = await import('../suites/client-index.js');
   const { specUrl } = await import('../core/schema/versions.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
-  const rows = ALL_SUITES.map((s) => ({
+  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined })) }))].map((s) => ({
     id: s.id,
     title: s.title,
     cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(version, c.spec), requirement: c.requirement })),
@@ -296,9 +297,10 @@ export async function main(args: string[]): Promise<number> {
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
+    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli.clientOptions(y), async (a) => { code = await mockCli.clientCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, serve, record or check-secrets')
+    .demandCommand(1, 'Name a command: run, list, validate, serve, client, record or check-secrets')
     .strict()
     .version(VERSION)
     .help()

@@ -10,6 +10,7 @@ import type { MockSource } from './engine.js';
 import { findSecrets, Redactor } from './redact.js';
 import { parseHeader, parseHeaders } from '../core/headers.js';
 import { isSecretName } from '../core/secrets.js';
+export { clientOptions, clientCommand } from './client-cli.js';
 import { FaultPlan, faultProblem, faultySource, hasFaults, type FaultOptions } from './faults.js';
 
 function list(v: unknown): string[] {
@@ -80,6 +81,8 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('fail-rate', { type: 'number', describe: 'Faults: fail this share of requests (0..1): JSON-RPC -32603 over stdio, HTTP 503 over HTTP' })
     .option('seed', { type: 'number', describe: 'Faults: seed of the sequence that picks failed requests and jitter (repeatable runs)' })
     .option('disconnect-after', { type: 'number', describe: 'Faults: after answering N requests, go away (stdio: exit; HTTP: close every connection and stream, then hang up on each request)' })
+    .option('client-scenario', { type: 'string', hidden: true, describe: 'mcp-conform client: the scenario this mock plays' })
+    .option('client-log', { type: 'string', hidden: true, describe: 'mcp-conform client: where this mock appends its recording' })
     .option('expire-session-after', { type: 'number', describe: 'Faults (HTTP): after N requests in a session, answer 404 for it' })
     .example('$0 serve --cassette calc.jsonl', 'Replay over stdio')
     .example('$0 serve --cassette calc.jsonl --http 3000', 'Replay over Streamable HTTP at http://127.0.0.1:3000/mcp')
@@ -177,6 +180,9 @@ export async function serveCommand(argv: Record<string, unknown>): Promise<numbe
       const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
       return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);
     }
+    const { clientServeSource } = await import('./client-cli.js');
+    const scenario = clientServeSource(argv);
+    if (scenario) return await serveOn(scenario, argv);
     if (argv.cassette !== undefined) return await serveOn(ReplaySource.fromFile(String(argv.cassette)), argv);
     if (argv.fixture !== undefined) return await serveOn(FixtureSource.fromFile(String(argv.fixture)), argv);
     throw new MockInputError('serve needs --cassette FILE or --fixture FILE (or --mode passthrough --upstream …)');

@@ -261,10 +261,10 @@ export interface RunningHttpMock {
  * `serve --http PORT` (Streamable HTTP at /mcp) or `serve --sse PORT` (GET /sse, POST /message), bound to
  * 127.0.0.1 unless `host` says otherwise. Port 0 picks a free port.
  */
-export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string }): Promise<RunningHttpMock> {
+export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string; handler?: Pick<StreamableHttpMock, 'handle'> }): Promise<RunningHttpMock> {
   const host = o.host ?? '127.0.0.1';
   const faults = planOf(o);
-  const streamable = new StreamableHttpMock(source, { ...o, faults });
+  const streamable = o.handler ?? new StreamableHttpMock(source, { ...o, faults });
   const sse = new SseMock(source, { ...o, faults });
   const mcpPath = o.path ?? '/mcp';
   const server = createServer((req, res) => {
