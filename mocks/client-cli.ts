@@ -44,7 +44,7 @@ export function clientOptions<T>(y: Argv<T>) {
     .option('stdio', { type: 'string', describe: 'The client command; {server} becomes the mock\'s command line (one argument, quoted as a shell would), else it is appended' })
     .option('http', { type: 'string', describe: 'The client command; {url} becomes the mock\'s Streamable HTTP endpoint, else it is appended' })
     .option('sse', { type: 'string', describe: 'The client command; {url} becomes the mock\'s legacy HTTP+SSE endpoint (GET /sse), else it is appended' })
-    .option('scenario', { type: 'string', array: true, describe: `What the mock does to the client, comma-separated or repeated (${SCENARIOS.map((s) => s.name).join(', ')}; default: every one that applies to the transport)` })
+    .option('scenario', { type: 'string', array: true, describe: `What the mock does to the client, comma-separated or repeated (${SCENARIOS.map((s) => s.name).join(', ')}; default: every one that applies to the transport, except the faults server-error and dropped-answer)` })
     .option('fixture', { type: 'string', describe: 'The fixture the mock serves (default: a built-in one: three tools two per page, a resource, a prompt)' })
     .option('suite', { type: 'string', array: true, describe: `Client suites to grade with (${CLIENT_SUITES.map((s) => s.id).join(', ')})` })
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to grade (repeatable)' })
@@ -190,7 +190,7 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
   const scenarios = list(argv.scenario);
   for (const s of scenarios) {
     if (!SCENARIOS.some((d) => d.name === s)) throw new UsageProblem(`--scenario: unknown scenario "${s}" (known: ${SCENARIOS.map((d) => d.name).join(', ')})`);
-    if (!applicable.includes(s)) throw new UsageProblem(`--scenario ${s} applies to ${SCENARIOS.find((d) => d.name === s)!.transports.join(', ')}, not ${transport}`);
+    if (!scenariosFor(transport, true).includes(s)) throw new UsageProblem(`--scenario ${s} applies to ${SCENARIOS.find((d) => d.name === s)!.transports.join(', ')}, not ${transport}`);
   }
   const suiteIds = list(argv.suite);
   for (const s of suiteIds) if (!CLIENT_SUITES.some((x) => x.id === s)) throw new UsageProblem(`--suite: unknown client suite "${s}" (known: ${CLIENT_SUITES.map((x) => x.id).join(', ')})`);

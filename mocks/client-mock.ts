@@ -10,6 +10,7 @@
 import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { FAIL_MESSAGE } from './faults.js';
 import { FixtureSource, readFixture, type Fixture } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
 
@@ -20,6 +21,8 @@ export interface ScenarioDef {
   /** What the mock does, in plain words (shown by --help and in reports). */
   description: string;
   transports: ClientTransport[];
+  /** Played only when named with --scenario (a fault: a conformant client may still be ended at --timeout). */
+  optIn?: boolean;
 }
 
 const ALL: ClientTransport[] = ['stdio', 'streamable-http', 'sse'];
@@ -30,11 +33,14 @@ export const SCENARIOS: ScenarioDef[] = [
   { name: 'list-changed', description: 'declares tools.listChanged and sends notifications/tools/list_changed with the last page of the first listing', transports: ALL },
   { name: 'unknown-tool', description: 'answers every tools/call with the JSON-RPC error of an unknown tool (-32602)', transports: ALL },
   { name: 'session-expired', description: 'expires the first session after two requests (initialize included): everything after gets HTTP 404; a fresh session lives', transports: ['streamable-http'] },
+  { name: 'server-error', description: 'fails the first tools/list: HTTP 503 over Streamable HTTP, a JSON-RPC -32603 error over stdio and SSE (as serve --fail-rate does)', transports: ALL, optIn: true },
+  { name: 'dropped-answer', description: 'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled', transports: ALL, optIn: true },
   { name: 'stream-resume', description: 'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID', transports: ['streamable-http'] },
 ];
 
-export function scenariosFor(t: ClientTransport): string[] {
-  return SCENARIOS.filter((s) => s.transports.includes(t)).map((s) => s.name);
+/** The scenarios of a transport (default: those played without --scenario). */
+export function scenariosFor(t: ClientTransport, all = false): string[] {
+  return SCENARIOS.filter((s) => s.transports.includes(t) && (all || !s.optIn)).map((s) => s.name);
 }
 
 /** The id of the ping the mock sends (scenario ping). */
@@ -135,7 +141,11 @@ export class ScenarioSource implements MockSource {
   readonly protocolVersions: string[];
   private readonly fixture: FixtureSource;
 
+  /** Streamable HTTP: the HTTP layer records what the client sent, and fails with 503 (scenario server-error). */
+  readonly httpLayer: boolean;
+
   constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, readonly recordIncoming = true, file?: string) {
+    this.httpLayer = !recordIncoming;
     this.fixture = new FixtureSource(scenarioFixture(fixture, scenario), file);
     this.label = `${this.fixture.label}, scenario ${scenario}`;
     this.protocolVersions = this.fixture.protocolVersions;
@@ -155,6 +165,7 @@ class ScenarioSession implements MockSession {
   private initialized = false;
   private pingSent = false;
   private listChangedSent = false;
+  private faulted = false;
 
   constructor(private readonly inner: MockSession, private readonly src: ScenarioSource) {}
 
@@ -175,6 +186,15 @@ class ScenarioSession implements MockSession {
     if (isRequest && this.initialized && method !== 'ping' && method !== 'initialize' && scenario === 'ping' && !this.pingSent) {
       this.pingSent = true;
       out({ jsonrpc: '2.0', id: MOCK_PING_ID, method: 'ping' });
+    }
+    if (isRequest && method === 'tools/call' && scenario === 'dropped-answer' && !this.faulted && !this.src.httpLayer) {
+      this.faulted = true;
+      return; // never answered
+    }
+    if (isRequest && method === 'tools/list' && scenario === 'server-error' && !this.faulted && !this.src.httpLayer) {
+      this.faulted = true;
+      out(errorResponse(m!.id, -32603, FAIL_MESSAGE));
+      return;
     }
     if (isRequest && method === 'tools/call' && scenario === 'unknown-tool') {
       const name = isObj(m!.params) ? m!.params.name : undefined;
@@ -205,6 +225,7 @@ export class ClientHttpMock {
   private readonly inner: StreamableHttpMock;
   private readonly stash = new Map<string, { primeId: string; body: string }>();
   private cut = false;
+  private faulted = false;
   private initialized = new Set<string>();
 
   constructor(private readonly source: ScenarioSource) {
@@ -235,6 +256,14 @@ export class ClientHttpMock {
       // Only the first session expires: the fresh one a conformant client opens then lives.
       r = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(ex.rpcId ?? null, -32001, 'Session not found (expired on purpose: scenario session-expired)')) };
       ex.fault = 'session expired on purpose';
+    } else if (this.source.scenario === 'server-error' && !this.faulted && ex.rpcMethod === 'tools/list' && ex.rpcId !== undefined) {
+      this.faulted = true;
+      r = { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: JSON.stringify(errorResponse(ex.rpcId, -32603, `Service Unavailable: ${FAIL_MESSAGE}`)) };
+      ex.fault = 'failed on purpose: HTTP 503';
+    } else if (this.source.scenario === 'dropped-answer' && !this.faulted && ex.rpcMethod === 'tools/call' && ex.rpcId !== undefined) {
+      this.faulted = true;
+      ex.fault = 'never answered on purpose';
+      return new Promise<PlainResponse>(() => undefined); // the connection is closed when the mock closes
     } else {
       r = await this.inner.handle(req);
       if (!this.firstSession && r.headers['mcp-session-id']) this.firstSession = { id: r.headers['mcp-session-id'], requests: 1 };

@@ -133,6 +133,38 @@ export const clientRequests: ClientSuite = {
       },
     },
     {
+      id: 'client-requests/cancel-after-timeout',
+      title: 'a request left unanswered is cancelled once the client gives up on it',
+      level: 'SHOULD',
+      spec: 'basic/lifecycle#timeouts',
+      scenarios: ['dropped-answer'],
+      requirement: 'A client sets a timeout on its requests; when one runs out without an answer it sends notifications/cancelled for that request and stops waiting.',
+      run(ctx) {
+        const call = fromClient(ctx).find((m) => m.kind === 'request' && m.method === 'tools/call');
+        if (!call) return { verdict: 'skip', message: 'the client called no tool, so no answer was dropped' };
+        const cancel = fromClient(ctx).find((m) => m.seq > call.seq && m.method === 'notifications/cancelled' && paramsOf(m).requestId === call.id);
+        if (cancel) return { verdict: 'pass', message: `the mock never answered ${label(call)}; the client cancelled it after ${Math.round(cancel.t - call.t)} ms`, messageIds: [call.seq, cancel.seq] };
+        if (ctx.client.endedByHarness) return { verdict: 'info', message: `the mock never answered ${label(call)}; the client was still waiting when ${ending(ctx)} (its own timeout may be longer)`, messageIds: [call.seq] };
+        return { verdict: 'warn', message: `the mock never answered ${label(call)}; the client sent no notifications/cancelled for it; ${ending(ctx)}`, messageIds: [call.seq] };
+      },
+    },
+    {
+      id: 'client-requests/retry-after-failure',
+      title: 'what the client does after a failed request (HTTP 503 or -32603)',
+      level: 'MAY',
+      spec: 'basic/lifecycle#error-handling',
+      scenarios: ['server-error'],
+      requirement: 'Whether and how a client retries a failed request is its own choice; this records what it did.',
+      run(ctx) {
+        const first = fromClient(ctx).find((m) => m.kind === 'request' && m.method === 'tools/list');
+        if (!first) return { verdict: 'skip', message: 'the client listed no tools, so no request was failed' };
+        const again = fromClient(ctx).filter((m) => m.seq > first.seq && m.kind === 'request' && m.method === 'tools/list' && paramsOf(m).cursor === undefined);
+        const how = first.http?.status === 503 ? 'HTTP 503' : 'a -32603 error';
+        if (again.length) return { verdict: 'info', message: `the mock answered ${label(first)} with ${how}; the client tried again ${Math.round(again[0]!.t - first.t)} ms later (${again.length} more tools/list from the first page)`, messageIds: [first.seq, again[0]!.seq] };
+        return { verdict: 'info', message: `the mock answered ${label(first)} with ${how}; the client did not try again; ${ending(ctx)}`, messageIds: [first.seq] };
+      },
+    },
+    {
       id: 'client-requests/after-error',
       title: 'what the client does after a tool error',
       level: 'MAY',

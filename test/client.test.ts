@@ -80,6 +80,24 @@ describe('the TypeScript SDK Client passes', () => {
   });
 });
 
+describe('fault scenarios (only when named)', () => {
+  it('server-error and dropped-answer: the TS SDK Client retries, times out and cancels, over stdio and Streamable HTTP', async () => {
+    const [s, h] = await Promise.all([
+      client(['--stdio', `${SDK} stdio {server}`, '--scenario', 'server-error,dropped-answer']),
+      client(['--http', `${SDK} http {url}`, '--scenario', 'server-error,dropped-answer']),
+    ]);
+    for (const r of [s, h]) {
+      expect(r.code, nonPass(r).join('\n')).toBe(0);
+      expect(r.verdict('server-error', 'client-requests/retry-after-failure')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/tried again/) });
+      expect(r.verdict('dropped-answer', 'client-requests/cancel-after-timeout')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/cancelled it after \d+ ms/) });
+    }
+    expect(h.verdict('server-error', 'client-requests/retry-after-failure').message).toMatch(/HTTP 503/);
+    expect(s.verdict('server-error', 'client-requests/retry-after-failure').message).toMatch(/-32603/);
+    const defaults = await cli(['client', '--help'], { timeoutMs: 30_000 });
+    expect(defaults.stdout.replace(/\s+/g, ' ')).toMatch(/except the faults server-error and dropped-answer/);
+  });
+});
+
 describe('the Python SDK ClientSession', () => {
   const python = process.env.MCP_CONFORM_PYTHON;
   it.skipIf(!python)(`passes over stdio and Streamable HTTP (${python ? python : 'skipped: set MCP_CONFORM_PYTHON to a Python with the mcp package'})`, async () => {
