@@ -7,7 +7,7 @@
  * file, one JSON line an entry, so that nothing is lost when the client kills it. Over HTTP the mock runs inside the
  * `client` command and records in memory.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { FAIL_MESSAGE } from './faults.js';
@@ -119,8 +119,10 @@ export function readRecording(text: string): RecordedEntry[] {
   return out;
 }
 
+/** The built-in fixture (from dist/mocks/ when built, from mocks/ when the sources run). */
 export function defaultFixtureFile(): string {
-  return fileURLToPath(new URL('../../fixtures/mocks/client-default.yaml', import.meta.url));
+  const candidates = ['../../fixtures/mocks/client-default.yaml', '../fixtures/mocks/client-default.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
