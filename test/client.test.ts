@@ -12,6 +12,8 @@ import type { CaseResult, Report } from '../core/results.js';
 import { shellWords } from '../core/shell-words.js';
 import { shellQuote, substitute } from '../mocks/client-cli.js';
 import { logOf } from '../mocks/client-grade.js';
+import { FixtureSource, readFixture } from '../mocks/fixture.js';
+import { defaultFixtureFile } from '../mocks/client-mock.js';
 import { cli, ROOT } from './helpers/cli.js';
 import { processTable } from './helpers/proc.js';
 
@@ -223,6 +225,18 @@ describe('the command', () => {
     expect(again.code).toBe(0);
     const plain = await cli([...args, '--reporter', 'json']);
     expect(plain.code).toBe(1);
+  });
+
+  it('the built-in fixture serves its resource and prompt (fixtures now have resources and prompts)', async () => {
+    const session = new FixtureSource(readFixture(defaultFixtureFile())).newSession();
+    const ask = async (method: string, params: unknown) => { const out: Record<string, unknown>[] = []; await session.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), (m) => out.push(m)); return out[0]!; };
+    expect(await ask('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } })).toMatchObject({ result: { capabilities: { tools: {}, resources: {}, prompts: {} } } });
+    expect(await ask('resources/list', {})).toMatchObject({ result: { resources: [{ uri: 'mock://readme', name: 'readme', title: 'Read me' }] } });
+    expect(await ask('resources/read', { uri: 'mock://readme' })).toMatchObject({ result: { contents: [{ uri: 'mock://readme', text: expect.any(String) }] } });
+    expect(await ask('resources/read', { uri: 'mock://nope' })).toMatchObject({ error: { code: -32002 } });
+    expect(await ask('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ result: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }] } });
+    expect(await ask('prompts/get', { name: 'greet' })).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/needs name/) } });
+    expect(await ask('tools/list', {})).toMatchObject({ result: { tools: [{ name: 'echo' }, { name: 'add' }], nextCursor: 'page-2' } });
   });
 
   it('the log is linked and checked offline as run does: responses know their request', () => {
