@@ -160,6 +160,14 @@ describe('broken clients fail the case about their defect', () => {
     expect(results[0]!.verdict('pages', 'client-http/accept').message).toMatch(/Accept: application\/json;/);
   });
 
+  it('--max-duration bounds the whole command: scenarios not started are named in the report', async () => {
+    const r = await client(['--stdio', `${py('hang')} stdio {server}`, '--scenario', 'pages,ping', '--max-duration', '3000', '--shutdown-grace', '500']);
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeLessThan(15_000);
+    expect(r.reports.map((x) => x.target.name)).toEqual(['scenario pages']);
+    expect(r.reports[0]!.aborted).toMatch(/not finished within \d+ ms.*not run: --max-duration ran out before scenario ping/);
+  });
+
   it('version-aware: MCP-Protocol-Version is not asked of a 2025-03-26 session', async () => {
     const r = await client(['--http', `${py('no-protocol-version')} http {url}`, '--scenario', 'pages', '--env', 'CLIENTKIT_PROTOCOL_VERSION=2025-03-26']);
     expect(r.code, nonPass(r).join('\n')).toBe(0);
