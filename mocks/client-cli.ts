@@ -88,7 +88,7 @@ interface Plan {
 const MAX_OUTPUT_LINES = 200;
 
 /** One client run: start the mock and the client, wait (bounded), end the client's group, grade. */
-async function runScenario(plan: Plan, scenario: string, boundMs: number): Promise<Report> {
+async function runScenario(plan: Plan, scenario: string, boundMs: number, signal?: AbortSignal): Promise<Report> {
   const fixture = readFixture(plan.fixtureFile);
   const startedAt = Date.now();
   const t0 = performance.now();
@@ -131,21 +131,26 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number): Promi
     child.stdout!.on('data', take('[stdout] '));
     child.stderr!.on('data', take(''));
     let killTimer: NodeJS.Timeout | undefined;
-    const bound = setTimeout(() => {
-      info.endedByHarness = `it had not finished within ${boundMs} ms`;
+    const end = (why: string) => {
+      if (info.endedByHarness) return;
+      info.endedByHarness = why;
       if (child.pid) signalGroup(child.pid, 'SIGTERM');
       killTimer = setTimeout(() => { if (child.pid) signalGroup(child.pid, 'SIGKILL'); }, plan.graceMs);
-    }, boundMs);
+    };
+    const bound = setTimeout(() => end(`it had not finished within ${boundMs} ms`), boundMs);
+    const onAbort = () => end(`mcp-conform was interrupted by ${String(signal?.reason ?? 'a signal')}`);
+    if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
     child.once('error', (e) => {
       clearTimeout(bound);
       aborted = `the client could not be started: ${(e as NodeJS.ErrnoException).code ?? e.message} (${argv[0]})`;
       done();
     });
-    child.once('close', (code, signal) => {
+    child.once('close', (code, sig) => {
       clearTimeout(bound);
       clearTimeout(killTimer);
+      signal?.removeEventListener('abort', onAbort);
       info.exitCode = code;
-      info.signal = signal;
+      info.signal = sig;
       done();
     });
   });
@@ -166,7 +171,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number): Promi
     recorder.entries.push(...readRecording(text));
     rmSync(dir!, { recursive: true, force: true });
   }
-  if (info.endedByHarness && !aborted) aborted = `the client was ended: ${info.endedByHarness} (--timeout)`;
+  if (info.endedByHarness && !aborted) aborted = `the client was ended: ${info.endedByHarness}${signal?.aborted ? '' : ' (--timeout)'}`;
   return gradeClientRun({
     scenario, transport: plan.transport, command: plan.command, argv, mock, entries: recorder.entries, exchanges: recorder.exchanges,
     startedAt, durationMs: performance.now() - t0,
@@ -234,8 +239,11 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
   const deadline = Date.now() + Number(argv['max-duration']);
   const reports: Report[] = [];
   const { endOwnedOnSignals } = await import('../core/processes.js');
-  endOwnedOnSignals();
+  // SIGINT/SIGTERM: the client in progress is ended with its group, the partial reports written; exit 130/143.
+  const interrupt = new AbortController();
+  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * plan.graceMs + 15_000);
   for (const s of scenarios) {
+    if (interrupt.signal.aborted) break;
     const left = deadline - Date.now();
     if (left <= plan.graceMs) {
       const last = reports[reports.length - 1];
@@ -244,12 +252,13 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
       else say(note);
       continue;
     }
-    reports.push(await runScenario(plan, s, Math.min(plan.timeoutMs, left - plan.graceMs)));
+    reports.push(await runScenario(plan, s, Math.min(plan.timeoutMs, left - plan.graceMs), interrupt.signal));
   }
-  if (!reports.length) return 1;
+  if (!reports.length) return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : 1;
   const { useColor } = await import('../reports/console.js');
   const write = (stream: NodeJS.WriteStream) => (s: string) => new Promise<void>((r) => stream.write(s, () => r()));
-  return finishRuns(reports, output, { stdout: write(process.stdout), stderr: write(process.stderr), env: process.env, color: useColor(process.stdout) });
+  const code = await finishRuns(reports, output, { stdout: write(process.stdout), stderr: write(process.stderr), env: process.env, color: useColor(process.stdout) });
+  return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : code;
 }
 
 /** The hidden `serve` options of the stdio mock: `--client-scenario NAME --client-log FILE`. */

@@ -168,6 +168,19 @@ describe('broken clients fail the case about their defect', () => {
     expect(r.reports[0]!.aborted).toMatch(/not finished within \d+ ms.*not run: --max-duration ran out before scenario ping/);
   });
 
+  it('SIGINT ends the client in progress with its group, writes the partial report, exits 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-int-'));
+    const p = spawn(process.execPath, [join(ROOT, 'dist/bin/mcp-conform.js'), 'client', '--stdio', `${py('hang')} stdio {server}`, '--scenario', 'pages,ping', '--out-dir', outDir, '--reporter', 'json', '--quiet'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 2000));
+    p.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => { const t = setTimeout(() => { p.kill('SIGKILL'); r(null); }, 20_000); p.once('exit', (c) => { clearTimeout(t); r(c); }); });
+    expect(code).toBe(130);
+    const rep = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report;
+    expect(rep.aborted).toMatch(/interrupted by SIGINT/);
+    expect(processTable().filter((x) => !x.stat.startsWith('Z') && x.pgid === rep.process.pid)).toEqual([]);
+  });
+
   it('version-aware: MCP-Protocol-Version is not asked of a 2025-03-26 session', async () => {
     const r = await client(['--http', `${py('no-protocol-version')} http {url}`, '--scenario', 'pages', '--env', 'CLIENTKIT_PROTOCOL_VERSION=2025-03-26']);
     expect(r.code, nonPass(r).join('\n')).toBe(0);
