@@ -202,9 +202,10 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
   if (argv.rules === true) return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
   const { ALL_SUITES } = await import('../suites/index.js');
+  const { CLIENT_SUITES } = await import('../suites/client-index.js');
   const { specUrl } = await import('../core/schema/versions.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
-  const rows = ALL_SUITES.map((s) => ({
+  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined })) }))].map((s) => ({
     id: s.id,
     title: s.title,
     cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(version, c.spec), requirement: c.requirement })),
@@ -265,11 +266,12 @@ export async function main(args: string[]): Promise<number> {
     .command('lint <file>', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(y), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
+    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli.clientOptions(y), async (a) => { code = await mockCli.clientCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
     .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, record, check-secrets, snapshot or diff')
+    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
     .help()

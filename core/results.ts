@@ -122,6 +122,8 @@ export interface Report {
   http?: { exchanges: unknown[] };
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
   negotiation?: import('./negotiate.js').Negotiation;
+  /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */
+  client?: { name?: string; version?: string; protocolVersion?: string; capabilities?: Record<string, unknown> };
   /** --all-versions: one entry per published version tried (the rest of the report is the newest accepted run). */
   matrix?: import('./negotiate.js').MatrixEntry[];
 }

@@ -10,6 +10,8 @@ import type { MockSource } from './engine.js';
 import { findSecrets, Redactor } from './redact.js';
 import { parseHeader, parseHeaders } from '../core/headers.js';
 import { isSecretName } from '../core/secrets.js';
+export { clientOptions, clientCommand } from './client-cli.js';
+import { FaultPlan, faultProblem, faultySource, hasFaults, type FaultOptions } from './faults.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -73,9 +75,32 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('upstream', { type: 'string', describe: 'The real server for record-missing / passthrough: a command (stdio) or an http(s):// URL (Streamable HTTP)' })
     .option('header', { type: 'string', array: true, describe: '"Name: value" sent to an HTTP upstream (never recorded)' })
     .option('timeout', { type: 'number', default: 30000, describe: 'How long to wait for an upstream answer (ms)' })
+    .option('latency', { type: 'number', describe: 'Faults: delay every answer by this many ms' })
+    .option('jitter', { type: 'number', describe: 'Faults: add 0..N ms to each delay (from the --seed sequence)' })
+    .option('drop', { type: 'string', array: true, describe: 'Faults: never answer requests of this method (repeatable)' })
+    .option('fail-rate', { type: 'number', describe: 'Faults: fail this share of requests (0..1): JSON-RPC -32603 over stdio, HTTP 503 over HTTP' })
+    .option('seed', { type: 'number', describe: 'Faults: seed of the sequence that picks failed requests and jitter (repeatable runs)' })
+    .option('disconnect-after', { type: 'number', describe: 'Faults: after answering N requests, go away (stdio: exit; HTTP: close every connection and stream, then hang up on each request)' })
+    .option('client-scenario', { type: 'string', hidden: true, describe: 'mcp-conform client: the scenario this mock plays' })
+    .option('client-log', { type: 'string', hidden: true, describe: 'mcp-conform client: where this mock appends its recording' })
+    .option('expire-session-after', { type: 'number', describe: 'Faults (HTTP): after N requests in a session, answer 404 for it' })
     .example('$0 serve --cassette calc.jsonl', 'Replay over stdio')
     .example('$0 serve --cassette calc.jsonl --http 3000', 'Replay over Streamable HTTP at http://127.0.0.1:3000/mcp')
-    .example('$0 serve --fixture fixtures/mocks/calc.yaml', 'A declarative mock over stdio');
+    .example('$0 serve --fixture fixtures/mocks/calc.yaml', 'A declarative mock over stdio')
+    .example('$0 serve --fixture fixtures/mocks/calc.yaml --http 0 --fail-rate 0.2 --seed 7 --latency 200', 'A flaky, slow HTTP mock (the same failures on every run)');
+}
+
+/** The fault options of serve (undefined when none is given); a usage error when one is malformed. */
+export function faultsOf(argv: Record<string, unknown>): FaultOptions | undefined {
+  const num = (k: string) => (argv[k] === undefined ? undefined : Number(argv[k]));
+  const o: FaultOptions = {
+    latency: num('latency'), jitter: num('jitter'), drop: list(argv.drop), failRate: num('fail-rate'), seed: num('seed'),
+    disconnectAfter: num('disconnect-after'), expireSessionAfter: num('expire-session-after'),
+  };
+  const problem = faultProblem(o);
+  if (problem) throw new MockInputError(problem);
+  if (o.seed !== undefined && !o.failRate && !o.jitter) throw new MockInputError('--seed goes with --fail-rate or --jitter');
+  return hasFaults(o) ? o : undefined;
 }
 
 function headersOf(argv: Record<string, unknown>): Record<string, string> {
@@ -89,6 +114,8 @@ function headersOf(argv: Record<string, unknown>): Record<string, string> {
 async function serveOn(source: MockSource & { close?: () => Promise<void> }, argv: Record<string, unknown>): Promise<number> {
   const { endAllUpstreams, signalAllUpstreams } = await import('./proxy.js');
   const stop = async () => { await source.close?.(); await endAllUpstreams(); };
+  const faultOptions = faultsOf(argv);
+  const faults = faultOptions ? new FaultPlan(faultOptions) : undefined;
   if (argv.http !== undefined || argv.sse !== undefined) {
     if (argv.http !== undefined && argv.sse !== undefined) throw new MockInputError('give one of --http PORT and --sse PORT');
     const port = Number(argv.http ?? argv.sse);
@@ -96,7 +123,7 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     const { startHttpMock } = await import('./http.js');
     let running;
     try {
-      running = await startHttpMock(source, { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' : 'sse', allowOrigins: list(argv['allow-origin']) });
+      running = await startHttpMock(source, { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' : 'sse', allowOrigins: list(argv['allow-origin']), faults });
     } catch (e) {
       throw new MockInputError(`cannot listen on ${String(argv.host)}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
@@ -110,6 +137,7 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     await stop();
     return 0;
   }
+  if (faultOptions?.expireSessionAfter !== undefined) throw new MockInputError('--expire-session-after applies to HTTP (--http PORT or --sse PORT): stdio has no sessions to expire');
   const { serveStdio } = await import('./stdio.js');
   // Serving ends when stdin ends, or on SIGINT/SIGTERM: then at once, the upstreams signalled too; either way the
   // cassette is written and the final line printed. A second signal ends the process the default way.
@@ -117,8 +145,10 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
   const onSignal = (sig: NodeJS.Signals) => { signalAllUpstreams(sig); signalled.abort(); };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // --disconnect-after: the mock goes away once N requests are answered (the answers already written): it exits.
+  faults?.whenDisconnected(() => { say(`mcp-conform serve: disconnecting after ${faults.answered} answered requests (--disconnect-after)`); signalled.abort(); process.stdin.destroy(); });
   try {
-    await serveStdio(source, process.stdin, process.stdout, { signal: signalled.signal });
+    await serveStdio(faults ? faultySource(source, faults) : source, process.stdin, process.stdout, { signal: signalled.signal });
     await stop();
   } finally {
     process.off('SIGINT', onSignal);
@@ -150,6 +180,9 @@ export async function serveCommand(argv: Record<string, unknown>): Promise<numbe
       const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
       return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);
     }
+    const { clientServeSource } = await import('./client-cli.js');
+    const scenario = clientServeSource(argv);
+    if (scenario) return await serveOn(scenario, argv);
     if (argv.cassette !== undefined) return await serveOn(ReplaySource.fromFile(String(argv.cassette)), argv);
     if (argv.fixture !== undefined) return await serveOn(FixtureSource.fromFile(String(argv.fixture)), argv);
     throw new MockInputError('serve needs --cassette FILE or --fixture FILE (or --mode passthrough --upstream …)');

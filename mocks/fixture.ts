@@ -45,6 +45,8 @@ export interface Fixture {
   capabilities?: Record<string, unknown>;
   pageSize?: number;
   tools?: FixtureTool[];
+  resources?: { uri: string; name: string; title?: string; description?: string; mimeType?: string; text: string }[];
+  prompts?: { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[]; messages: { role: 'user' | 'assistant'; text: string }[] }[];
 }
 
 export const DEFAULT_FIXTURE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -126,7 +128,8 @@ export class FixtureSource implements MockSource {
 
   capabilities(): Record<string, unknown> {
     const logs = (this.fixture.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
-    return { tools: { listChanged: false }, ...(logs ? { logging: {} } : {}), ...(this.fixture.capabilities ?? {}) };
+    const f = this.fixture;
+    return { tools: { listChanged: false }, ...(logs ? { logging: {} } : {}), ...(f.resources?.length ? { resources: {} } : {}), ...(f.prompts?.length ? { prompts: {} } : {}), ...(f.capabilities ?? {}) };
   }
 
   /** @internal */
@@ -170,11 +173,47 @@ class FixtureSession implements MockSession {
       case 'ping': return reply({});
       case 'tools/list': return this.listTools(params ?? {}, reply, fail);
       case 'tools/call': return this.callTool(id, params, reply, fail, emit);
+      case 'resources/list':
+      case 'resources/templates/list':
+      case 'resources/read':
+      case 'prompts/list':
+      case 'prompts/get':
+        return this.resourcesAndPrompts(m.method, params ?? {}, reply, fail);
       case 'logging/setLevel':
         if (!this.src.capabilities().logging) return fail(-32601, 'Method not found: logging/setLevel (the fixture declares no logging capability)');
         return reply({});
       default:
         return fail(-32601, `Method not found: ${m.method}`);
+    }
+  }
+
+  private resourcesAndPrompts(method: string, params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string) => void): void {
+    const f = this.src.fixture;
+    const caps = this.src.capabilities();
+    const newer = this.version >= '2025-06-18';
+    if (method.startsWith('resources/') && !caps.resources) return fail(-32601, `Method not found: ${method} (the fixture has no resources)`);
+    if (method.startsWith('prompts/') && !caps.prompts) return fail(-32601, `Method not found: ${method} (the fixture has no prompts)`);
+    const titled = <T extends { title?: string }>(o: T) => { const { title, ...rest } = o; return newer && title ? { ...rest, title } : rest; };
+    switch (method) {
+      case 'resources/list':
+        return reply({ resources: (f.resources ?? []).map(({ text, ...r }) => { void text; return titled(r); }) });
+      case 'resources/templates/list':
+        return reply({ resourceTemplates: [] });
+      case 'resources/read': {
+        const r = (f.resources ?? []).find((x) => x.uri === params.uri);
+        if (!r) return fail(-32002, `Resource not found: ${JSON.stringify(params.uri)}`);
+        return reply({ contents: [{ uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), text: r.text }] });
+      }
+      case 'prompts/list':
+        return reply({ prompts: (f.prompts ?? []).map(({ messages, ...p }) => { void messages; return titled(p); }) });
+      default: {
+        const p = (f.prompts ?? []).find((x) => x.name === params.name);
+        if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(params.name)}`);
+        const args = (isObj(params.arguments) ? params.arguments : {}) as Record<string, unknown>;
+        const missing = (p.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+        if (missing.length) return fail(-32602, `Invalid params: prompt ${p.name} needs ${missing.join(', ')}`);
+        return reply({ ...(p.description ? { description: p.description } : {}), messages: p.messages.map((m) => ({ role: m.role, content: { type: 'text', text: interpolate(m.text, args) } })) });
+      }
     }
   }
 

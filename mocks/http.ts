@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { FAIL_MESSAGE, FaultPlan, type FaultOptions } from './faults.js';
 
 const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 
@@ -23,6 +24,10 @@ export interface PlainResponse {
   headers: Record<string, string>;
   /** Absent: no body at all (a 202 must have none: msw on Node 20 hangs when a body is cancelled). */
   body?: string;
+  /** Faults: no answer at all, the connection is closed (serve --disconnect-after). */
+  hangUp?: boolean;
+  /** Called once the answer has been sent (faults count answered requests here). */
+  sent?: () => void;
 }
 
 export interface HttpMockOptions {
@@ -30,6 +35,24 @@ export interface HttpMockOptions {
   allowOrigins?: string[];
   /** Answer every request as JSON even when notifications come with it (default: an SSE stream then). */
   jsonOnly?: boolean;
+  /** Faults (serve --latency, --drop, --fail-rate, --disconnect-after, --expire-session-after): a plan, or its options. */
+  faults?: FaultPlan | FaultOptions;
+}
+
+function planOf(o: HttpMockOptions): FaultPlan | undefined {
+  if (!o.faults) return undefined;
+  return o.faults instanceof FaultPlan ? o.faults : new FaultPlan(o.faults);
+}
+
+const HANG_UP: PlainResponse = { status: 0, headers: {}, hangUp: true };
+
+/** A dropped request: no answer until the mock is closed (then the connection is closed). */
+function never(plan: FaultPlan): Promise<PlainResponse> {
+  return new Promise((resolve) => { plan.whenDisconnected(() => resolve(HANG_UP)); plan.whenClosed(() => resolve(HANG_UP)); });
+}
+
+function unavailable(id: unknown): PlainResponse {
+  return jsonResponse(503, errorResponse(id ?? null, -32603, `Service Unavailable: ${FAIL_MESSAGE}`), { 'retry-after': '0' });
 }
 
 function sseEvents(messages: Outgoing[], firstId = 1): string {
@@ -70,11 +93,21 @@ export class StreamableHttpMock {
   /** SSE event ids: unique within a session, across its streams. */
   private readonly eventIds = new Map<string, number>();
 
-  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions = {}) {}
+  readonly faults?: FaultPlan;
+
+  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions = {}) {
+    this.faults = planOf(opts);
+  }
 
   async handle(req: PlainRequest): Promise<PlainResponse> {
+    if (this.faults?.disconnected) return HANG_UP;
     if (!originAllowed(req, this.opts)) return jsonResponse(403, errorResponse(null, -32000, `Forbidden: Origin ${req.header('origin')} is not allowed (serve --allow-origin)`));
     const sid = req.header('mcp-session-id');
+    if (sid && this.faults?.isExpired(sid)) {
+      this.sessions.delete(sid);
+      this.eventIds.delete(sid);
+      return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'));
+    }
     if (req.method === 'GET') return { status: 405, headers: { allow: 'POST, DELETE' } };
     if (req.method === 'DELETE') {
       if (!sid) return jsonResponse(400, errorResponse(null, -32000, 'Bad Request: Mcp-Session-Id header required'));
@@ -100,33 +133,57 @@ export class StreamableHttpMock {
       session = this.source.newSession();
       this.sessions.set(id, session);
       headers['mcp-session-id'] = id;
+      this.faults?.sessionExpired(id); // initialize is the session's first request
     } else {
       if (!sid) return jsonResponse(400, errorResponse(null, -32000, 'Bad Request: Mcp-Session-Id header required'));
       session = this.sessions.get(sid);
       if (!session) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
+      if (isRequest && this.faults?.sessionExpired(sid)) {
+        this.sessions.delete(sid);
+        this.eventIds.delete(sid);
+        return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'));
+      }
     }
+    let sent: (() => void) | undefined;
+    if (isRequest && this.faults && typeof m.method === 'string') {
+      const plan = this.faults;
+      const d = plan.decide(m.method);
+      if (d.action === 'drop') return never(plan);
+      if (d.delayMs) await sleep(d.delayMs);
+      if (plan.disconnected) return HANG_UP;
+      if (d.action === 'fail') return { ...unavailable(m.id), sent: () => plan.answeredOne() };
+      sent = () => plan.answeredOne();
+    }
+    const withSent = (r: PlainResponse): PlainResponse => (sent ? { ...r, sent } : r);
     const out = await exchange(session, req.body);
     if (!isMessage) return jsonResponse(400, out[0] ?? errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'), headers);
     if (!isRequest) return { status: 202, headers }; // notifications and responses: 202, no body at all
-    if (out.length === 1 || this.opts.jsonOnly) return jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers);
+    if (out.length === 1 || this.opts.jsonOnly) return withSent(jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers));
     const key = sid ?? headers['mcp-session-id']!;
     const first = this.eventIds.get(key) ?? 1;
     this.eventIds.set(key, first + out.length);
-    return { status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: sseEvents(out, first) };
+    return withSent({ status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: sseEvents(out, first) });
   }
 }
 
 /** The legacy HTTP+SSE transport: GET opens the stream, POST /message?sessionId= carries client messages. */
 export class SseMock {
-  private readonly streams = new Map<string, { session: MockSession; write: (chunk: string) => void; nextId: number }>();
+  private readonly streams = new Map<string, { session: MockSession; write: (chunk: string) => void; nextId: number; end?: () => void }>();
 
-  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions & { messagePath?: string } = {}) {}
+  readonly faults?: FaultPlan;
+
+  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions & { messagePath?: string } = {}) {
+    this.faults = planOf(opts);
+    // --disconnect-after: every stream is ended once the count is reached.
+    this.faults?.whenDisconnected(() => setImmediate(() => { for (const s of this.streams.values()) s.end?.(); this.streams.clear(); }));
+  }
 
   /** Opens a stream: returns the session id; `write` receives SSE text (the `endpoint` event first). */
-  open(req: PlainRequest, write: (chunk: string) => void): { status: number; headers: Record<string, string>; sessionId?: string } {
+  open(req: PlainRequest, write: (chunk: string) => void, end?: () => void): { status: number; headers: Record<string, string>; sessionId?: string } {
+    if (this.faults?.disconnected) return { status: 0, headers: {} };
     if (!originAllowed(req, this.opts)) return { status: 403, headers: {} };
     const id = randomUUID();
-    this.streams.set(id, { session: this.source.newSession(), write, nextId: 1 });
+    this.streams.set(id, { session: this.source.newSession(), write, nextId: 1, end });
     const path = this.opts.messagePath ?? '/message';
     write(`event: endpoint\ndata: ${path}?sessionId=${id}\n\n`);
     return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, sessionId: id };
@@ -137,14 +194,33 @@ export class SseMock {
   }
 
   async post(req: PlainRequest): Promise<PlainResponse> {
+    if (this.faults?.disconnected) return HANG_UP;
     if (!originAllowed(req, this.opts)) return { status: 403, headers: {} };
     const id = req.url.searchParams.get('sessionId') ?? '';
     const s = this.streams.get(id);
     if (!s) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
+    const plan = this.faults;
+    const parsed = parseJson(req.body);
+    const m = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? parsed.value as Record<string, unknown> : undefined;
+    const isRequest = !!m && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
+    const writeOut = (out: Outgoing[]) => { for (const o of out) s.write(`event: message\nid: ${s.nextId++}\ndata: ${JSON.stringify(o)}\n\n`); };
+    if (plan && isRequest) {
+      if (plan.sessionExpired(id)) { this.streams.delete(id); return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)')); }
+      const d = plan.decide(String(m!.method));
+      if (d.action === 'drop') return { status: 202, headers: {} };
+      if (d.action === 'fail') {
+        if (d.delayMs) await sleep(d.delayMs);
+        return { ...unavailable(m!.id), sent: () => plan.answeredOne() };
+      }
+      void sleep(d.delayMs).then(async () => {
+        if (plan.disconnected) return;
+        writeOut(await exchange(s.session, req.body));
+        plan.answeredOne();
+      });
+      return { status: 202, headers: {} };
+    }
     // Answered on the stream (a line that is not JSON too: the session answers it as the recording or fixture says); the POST itself gets 202 at once.
-    void exchange(s.session, req.body).then((out) => {
-      for (const m of out) s.write(`event: message\nid: ${s.nextId++}\ndata: ${JSON.stringify(m)}\n\n`);
-    });
+    void exchange(s.session, req.body).then(writeOut);
     return { status: 202, headers: {} };
   }
 }
@@ -169,8 +245,9 @@ function plain(req: IncomingMessage, body: string, base: string): PlainRequest {
 }
 
 function send(res: ServerResponse, r: PlainResponse): void {
+  if (r.hangUp) { res.destroy(); return; }
   res.writeHead(r.status, r.headers);
-  res.end(r.body);
+  res.end(r.body, () => r.sent?.());
 }
 
 export interface RunningHttpMock {
@@ -184,12 +261,14 @@ export interface RunningHttpMock {
  * `serve --http PORT` (Streamable HTTP at /mcp) or `serve --sse PORT` (GET /sse, POST /message), bound to
  * 127.0.0.1 unless `host` says otherwise. Port 0 picks a free port.
  */
-export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string }): Promise<RunningHttpMock> {
+export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string; handler?: Pick<StreamableHttpMock, 'handle'> }): Promise<RunningHttpMock> {
   const host = o.host ?? '127.0.0.1';
-  const streamable = new StreamableHttpMock(source, o);
-  const sse = new SseMock(source, o);
+  const faults = planOf(o);
+  const streamable = o.handler ?? new StreamableHttpMock(source, { ...o, faults });
+  const sse = new SseMock(source, { ...o, faults });
   const mcpPath = o.path ?? '/mcp';
   const server = createServer((req, res) => {
+    if (faults?.disconnected) { req.socket.destroy(); return; }
     const base = `http://${req.headers.host ?? `${host}:${(server.address() as AddressInfo).port}`}`;
     const fail = (e: unknown) => { if (!res.headersSent) send(res, jsonResponse(500, errorResponse(null, -32603, `mock server error: ${(e as Error).message}`))); else res.destroy(); };
     if (o.kind === 'streamable-http') {
@@ -202,7 +281,8 @@ export async function startHttpMock(source: MockSource, o: HttpMockOptions & { p
     if (req.method === 'GET' && path === '/sse') {
       const early: string[] = [];
       let ready = false;
-      const r = sse.open(plain(req, '', base), (chunk) => { if (!ready) early.push(chunk); else if (!res.destroyed) res.write(chunk); });
+      const r = sse.open(plain(req, '', base), (chunk) => { if (!ready) early.push(chunk); else if (!res.destroyed) res.write(chunk); }, () => res.destroy());
+      if (r.status === 0) { res.destroy(); return; }
       res.writeHead(r.status, r.headers);
       if (r.status !== 200) { res.end(); return; }
       ready = true;
@@ -222,10 +302,12 @@ export async function startHttpMock(source: MockSource, o: HttpMockOptions & { p
     server.once('error', reject);
     server.listen(o.port, host, () => { server.off('error', reject); resolve(); });
   });
+  // --disconnect-after: every connection and stream is closed once the count is reached (after the last answer went out).
+  faults?.whenDisconnected(() => setImmediate(() => server.closeAllConnections()));
   const port = (server.address() as AddressInfo).port;
   const url = o.kind === 'streamable-http' ? `http://${host}:${port}${mcpPath}` : `http://${host}:${port}/sse`;
   return {
     server, port, url,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => new Promise<void>((resolve) => { faults?.close(); server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

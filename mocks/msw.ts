@@ -17,8 +17,14 @@ import { FixtureSource, type Fixture } from './fixture.js';
 import { SseMock, StreamableHttpMock, type HttpMockOptions, type PlainResponse } from './http.js';
 import { ReplaySource } from './replay.js';
 import type { Cassette } from './cassette.js';
+import { FaultPlan, hasFaults, type FaultOptions } from './faults.js';
 
-export interface McpHandlerOptions extends HttpMockOptions {
+/**
+ * The fault options are those of `serve` (latency, jitter, drop, failRate, seed, disconnectAfter, expireSessionAfter):
+ * a failed request gets HTTP 503; after disconnectAfter answered requests every request gets a network error
+ * (`HttpResponse.error()`); a dropped request's response never comes (the client's own timeout or abort ends it).
+ */
+export interface McpHandlerOptions extends HttpMockOptions, FaultOptions {
   /** A cassette file (JSON Lines) or a parsed cassette. */
   cassette?: string | Cassette;
   /** A fixture file (YAML or JSON) or a parsed fixture. */
@@ -36,8 +42,17 @@ function sourceOf(o: McpHandlerOptions): MockSource {
 }
 
 function toResponse(r: PlainResponse): Response {
+  if (r.hangUp || r.status === 0) return HttpResponse.error();
   // null body for 202 (and every other bodiless answer): see the note at the top.
-  return new HttpResponse(r.body ?? null, { status: r.status, headers: r.headers });
+  const res = new HttpResponse(r.body ?? null, { status: r.status, headers: r.headers });
+  r.sent?.();
+  return res;
+}
+
+function faultsOf(o: McpHandlerOptions): FaultPlan | undefined {
+  if (o.faults) return o.faults instanceof FaultPlan ? o.faults : new FaultPlan(o.faults);
+  const f: FaultOptions = { latency: o.latency, jitter: o.jitter, drop: o.drop, failRate: o.failRate, seed: o.seed, disconnectAfter: o.disconnectAfter, expireSessionAfter: o.expireSessionAfter };
+  return hasFaults(f) ? new FaultPlan(f) : undefined;
 }
 
 /**
@@ -49,21 +64,24 @@ function toResponse(r: PlainResponse): Response {
  */
 export function mcpSseHandlers(url: string, options: McpHandlerOptions & { messageUrl?: string }): HttpHandler[] {
   const messageUrl = new URL(options.messageUrl ?? '/message', url);
-  const mock = new SseMock(sourceOf(options), { ...options, messagePath: messageUrl.pathname });
+  const mock = new SseMock(sourceOf(options), { ...options, faults: faultsOf(options), messagePath: messageUrl.pathname });
   const encoder = new TextEncoder();
   const plain = (request: Request, body: string) => ({ method: request.method, url: new URL(request.url), header: (n: string) => request.headers.get(n) ?? undefined, body });
   const open = ({ request }: { request: Request }) => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
     const early: string[] = [];
+    let endLater: (() => void) | undefined;
     const r = mock.open(plain(request, ''), (chunk) => {
       if (closed) return;
       if (!controller) { early.push(chunk); return; }
       try { controller.enqueue(encoder.encode(chunk)); } catch { closed = true; }
-    });
+    }, () => endLater?.());
+    if (r.status === 0) return HttpResponse.error();
     if (r.status !== 200 || !r.sessionId) return new HttpResponse(null, { status: r.status, headers: r.headers });
     const id = r.sessionId;
     const end = () => { if (!closed) { closed = true; mock.closeStream(id); try { controller?.close(); } catch { /* already closed */ } } };
+    endLater = end;
     request.signal?.addEventListener('abort', end, { once: true });
     const stream = new ReadableStream<Uint8Array>({
       start(c) { controller = c; for (const e of early.splice(0)) c.enqueue(encoder.encode(e)); },
@@ -77,7 +95,7 @@ export function mcpSseHandlers(url: string, options: McpHandlerOptions & { messa
 
 /** Handlers for one MCP endpoint (POST, GET, DELETE at `url`). Each call makes an independent mock server. */
 export function mcpHandlers(url: string, options: McpHandlerOptions): HttpHandler[] {
-  const mock = new StreamableHttpMock(sourceOf(options), options);
+  const mock = new StreamableHttpMock(sourceOf(options), { ...options, faults: faultsOf(options) });
   const resolve = async ({ request }: { request: Request }) => {
     const body = request.method === 'POST' ? await request.text() : '';
     const r = await mock.handle({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, body });

@@ -1,0 +1,146 @@
+/** client-http: Streamable HTTP as the client speaks it — Accept, session id, protocol version header, 404, DELETE, resume. */
+import type { ClientExchange } from '../mocks/client-mock.js';
+import { ending, type ClientCaseContext, type ClientSuite } from './client-helpers.js';
+
+const HTTP = ['streamable-http' as const];
+
+function what(e: ClientExchange): string {
+  return `${e.method}${e.rpcMethod ? ` (${e.rpcMethod})` : ''} #${e.n}`;
+}
+
+/** The session ids the mock issued, each with the exchange that issued it and the exchanges that belong to it. */
+function sessionsOf(ctx: ClientCaseContext): { id: string; issuedBy: ClientExchange; after: ClientExchange[] }[] {
+  const out: { id: string; issuedBy: ClientExchange; after: ClientExchange[] }[] = [];
+  for (const e of ctx.exchanges) {
+    if (e.method === 'POST' && e.rpcMethod === 'initialize') {
+      if (e.issuedSession) out.push({ id: e.issuedSession, issuedBy: e, after: [] });
+      continue;
+    }
+    out[out.length - 1]?.after.push(e);
+  }
+  return out;
+}
+
+export const clientHttp: ClientSuite = {
+  id: 'client-http',
+  title: 'Client over Streamable HTTP',
+  description: 'The HTTP side of a Streamable HTTP client: Accept header, Mcp-Session-Id, MCP-Protocol-Version, a new session after 404, DELETE, resuming a stream.',
+  cases: [
+    {
+      id: 'client-http/accept',
+      title: 'Accept lists application/json and text/event-stream',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      transports: HTTP,
+      requirement: 'Every POST carries an Accept header listing both application/json and text/event-stream; a GET lists text/event-stream.',
+      run(ctx) {
+        const bad: string[] = [];
+        for (const e of ctx.exchanges) {
+          const a = (e.headers.accept ?? '').toLowerCase();
+          if (e.method === 'POST' && !(a.includes('application/json') && a.includes('text/event-stream'))) bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
+          if (e.method === 'GET' && !a.includes('text/event-stream')) bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
+        }
+        if (!ctx.exchanges.length) return { verdict: 'skip', message: `the client sent no HTTP request; ${ending(ctx)}` };
+        if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${ctx.exchanges.length} requests: ${bad.slice(0, 3).join('; ')}` };
+        return { verdict: 'pass', message: `${ctx.exchanges.length} requests, each with the Accept types it needs` };
+      },
+    },
+    {
+      id: 'client-http/session-id',
+      title: 'Mcp-Session-Id is sent on every request once issued',
+      level: 'MUST',
+      spec: 'basic/transports#session-management',
+      transports: HTTP,
+      requirement: 'Once the initialize answer issued an Mcp-Session-Id, the client sends it on every later HTTP request of that session.',
+      run(ctx) {
+        const ss = sessionsOf(ctx);
+        if (!ss.length) return { verdict: 'skip', message: 'no session was issued (no initialize answered)' };
+        const bad: string[] = [];
+        let n = 0;
+        for (const s of ss) for (const e of s.after) {
+          n++;
+          const got = e.headers['mcp-session-id'];
+          if (got !== s.id) bad.push(`${what(e)} sent ${got === undefined ? 'no Mcp-Session-Id' : `Mcp-Session-Id ${got}`} (issued: ${s.id})`);
+        }
+        if (!n) return { verdict: 'skip', message: `the client sent nothing after initialize; ${ending(ctx)}` };
+        if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
+        return { verdict: 'pass', message: `${n} requests after initialize, each with the issued Mcp-Session-Id` };
+      },
+    },
+    {
+      id: 'client-http/protocol-version-header',
+      title: 'MCP-Protocol-Version on every request after initialization',
+      level: 'MUST',
+      spec: 'basic/transports#protocol-version-header',
+      transports: HTTP,
+      from: '2025-06-18',
+      requirement: 'After initialization, every HTTP request carries MCP-Protocol-Version with the negotiated version.',
+      run(ctx) {
+        const ss = sessionsOf(ctx);
+        const bad: string[] = [];
+        let n = 0;
+        for (const s of ss) for (const e of s.after) {
+          n++;
+          const got = e.headers['mcp-protocol-version'];
+          if (got !== ctx.version) bad.push(`${what(e)} sent ${got === undefined ? 'no MCP-Protocol-Version' : `MCP-Protocol-Version ${got}`}`);
+        }
+        if (!n) return { verdict: 'skip', message: `the client sent nothing after initialize; ${ending(ctx)}` };
+        if (bad.length) return { verdict: 'fail', message: `negotiated ${ctx.version}; ${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
+        return { verdict: 'pass', message: `${n} requests, each with MCP-Protocol-Version ${ctx.version}` };
+      },
+    },
+    {
+      id: 'client-http/reinitialize-after-404',
+      title: 'a 404 for the session is answered by a fresh initialize without a session id',
+      level: 'MUST',
+      spec: 'basic/transports#session-management',
+      transports: HTTP,
+      scenarios: ['session-expired'],
+      requirement: 'When a request with an Mcp-Session-Id gets HTTP 404, the client starts a new session: an initialize request without a session id.',
+      run(ctx) {
+        const i = ctx.exchanges.findIndex((e) => e.status === 404 && e.headers['mcp-session-id'] !== undefined);
+        if (i < 0) return { verdict: 'skip', message: 'the session never expired: the client made too few requests' };
+        const gone = ctx.exchanges[i]!;
+        const next = ctx.exchanges.slice(i + 1).filter((e) => e.method === 'POST');
+        const fresh = next.findIndex((e) => e.rpcMethod === 'initialize' && e.headers['mcp-session-id'] === undefined);
+        const stale = next.slice(0, fresh < 0 ? undefined : fresh).filter((e) => e.headers['mcp-session-id'] === gone.headers['mcp-session-id']);
+        if (fresh < 0) return { verdict: 'fail', message: `${what(gone)} got 404 for session ${gone.headers['mcp-session-id']}; the client sent ${next.length ? `${next.length} more POSTs (${next.slice(0, 3).map(what).join(', ')}) but no initialize without a session id` : 'nothing more'}; ${ending(ctx)}` };
+        return { verdict: 'pass', message: `after the 404 to ${what(gone)} the client sent initialize without a session id (${what(next[fresh]!)})${stale.length ? `, after ${stale.length} more request${stale.length > 1 ? 's' : ''} with the expired id` : ''}` };
+      },
+    },
+    {
+      id: 'client-http/delete-session',
+      title: 'DELETE ends the session when the client is done',
+      level: 'SHOULD',
+      spec: 'basic/transports#session-management',
+      transports: HTTP,
+      requirement: 'A client that no longer needs a session ends it with an HTTP DELETE carrying the session id.',
+      run(ctx) {
+        const ss = sessionsOf(ctx);
+        if (!ss.length) return { verdict: 'skip', message: 'no session was issued' };
+        const last = ss[ss.length - 1]!;
+        const del = ctx.exchanges.find((e) => e.method === 'DELETE' && e.headers['mcp-session-id'] === last.id);
+        if (del) return { verdict: 'pass', message: `DELETE for session ${last.id} (${what(del)}, status ${del.status})` };
+        return { verdict: 'warn', message: `the client never sent DELETE for session ${last.id}; ${ending(ctx)}` };
+      },
+    },
+    {
+      id: 'client-http/resume-with-last-event-id',
+      title: 'a stream ended early is resumed with GET and Last-Event-ID',
+      level: 'SHOULD',
+      spec: 'basic/transports#resumability-and-redelivery',
+      transports: HTTP,
+      scenarios: ['stream-resume'],
+      requirement: 'When an SSE stream ends before its answer, after an event with an id, the client resumes it with an HTTP GET carrying Last-Event-ID.',
+      run(ctx) {
+        const cut = ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
+        if (!cut) return { verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' };
+        const want = `resume-${cut.n}`;
+        const resumed = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET' && e.headers['last-event-id'] !== undefined);
+        if (!resumed) return { verdict: 'warn', message: `the stream of ${what(cut)} ended after event id ${want}, before the answer; the client never sent a GET with Last-Event-ID; ${ending(ctx)}` };
+        if (resumed.headers['last-event-id'] !== want) return { verdict: 'warn', message: `the client resumed with Last-Event-ID ${resumed.headers['last-event-id']}, not ${want} (the last event id it was sent)` };
+        return { verdict: 'pass', message: `the stream of ${what(cut)} was resumed by ${what(resumed)} with Last-Event-ID ${want}` };
+      },
+    },
+  ],
+};

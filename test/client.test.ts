@@ -1,0 +1,279 @@
+/**
+ * `mcp-conform client`: real SDK clients pass with no fail over stdio, Streamable HTTP and SSE; each deliberately
+ * broken client (fixtures/clients/broken) fails the case about its defect and only the cases its defect explains; a
+ * client that hangs is ended within the bounds with a report; placeholders, environment, reporters, baselines, usage
+ * errors. Needs the build (npm test builds first).
+ */
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CaseResult, Report } from '../core/results.js';
+import { shellWords } from '../core/shell-words.js';
+import { shellQuote, substitute } from '../mocks/client-cli.js';
+import { logOf } from '../mocks/client-grade.js';
+import { FixtureSource, readFixture } from '../mocks/fixture.js';
+import { defaultFixtureFile } from '../mocks/client-mock.js';
+import { cli, ROOT } from './helpers/cli.js';
+import { processTable } from './helpers/proc.js';
+import { pythonPeers } from './helpers/python-peers.js';
+
+const SDK = `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')}`;
+const BROKEN = join(ROOT, 'fixtures/clients/broken');
+const py = (defect: string) => `python3 ${join(BROKEN, defect === 'none' ? 'clientkit.py none' : `${defect}.py`)}`;
+
+interface ClientResult { code: number | null; stderr: string; stdout: string; reports: Report[]; outDir: string; ms: number; verdict(scenario: string, id: string): CaseResult }
+
+async function client(args: string[], timeoutMs = 120_000): Promise<ClientResult> {
+  const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
+  const r = await cli(['client', ...args, '--out-dir', outDir, '--reporter', 'json', '--quiet'], { timeoutMs });
+  const file = join(outDir, 'report.json');
+  if (!existsSync(file)) throw new Error(`no report (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
+  const json = JSON.parse(readFileSync(file, 'utf8')) as Report & { runs?: Report[] };
+  const reports = json.runs ?? [json];
+  return {
+    ...r, reports, outDir,
+    verdict(scenario, id) {
+      const rep = reports.find((x) => x.target.name === `scenario ${scenario}`);
+      if (!rep) throw new Error(`no scenario ${scenario}: ${reports.map((x) => x.target.name).join(', ')}`);
+      const c = rep.suites.flatMap((s) => s.cases).find((x) => x.id === id);
+      if (!c) throw new Error(`no case ${id} in scenario ${scenario}`);
+      return c;
+    },
+  };
+}
+
+const nonPass = (r: ClientResult) => r.reports.flatMap((rep) => rep.suites.flatMap((s) => s.cases).filter((c) => c.verdict !== 'pass' && c.verdict !== 'skip').map((c) => `${rep.target.name}: ${c.id} ${c.verdict}: ${c.message}`));
+
+describe('the TypeScript SDK Client passes', () => {
+  it('over stdio: every scenario, no fail, the scenario cases pass', async () => {
+    const r = await client(['--stdio', `${SDK} stdio {server}`]);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.reports.map((x) => x.target.name)).toEqual(['scenario pages', 'scenario ping', 'scenario list-changed', 'scenario unknown-tool']);
+    expect(nonPass(r).filter((s) => !/after-error info/.test(s))).toEqual([]);
+    expect(r.verdict('ping', 'client-lifecycle/ping-answered').verdict).toBe('pass');
+    expect(r.verdict('list-changed', 'client-requests/list-changed').verdict).toBe('pass');
+    expect(r.verdict('pages', 'client-requests/pagination').verdict).toBe('pass');
+    expect(r.verdict('unknown-tool', 'client-requests/after-error').verdict).toBe('info');
+    const rep = r.reports[0]!;
+    expect(rep.client).toMatchObject({ name: 'sdk-example-client', version: '1.0.0' });
+    expect(rep.summary.messagesValidated).toBeGreaterThan(10);
+    expect(rep.messages.every((m) => m.schema.valid)).toBe(true);
+    expect(rep.suites.flatMap((s) => s.cases).every((c) => c.spec.startsWith('https://modelcontextprotocol.io/specification/2025-11-25/'))).toBe(true);
+  });
+
+  it('over Streamable HTTP: six scenarios, no fail (new session after 404, resumed stream, DELETE)', async () => {
+    const r = await client(['--http', `${SDK} http {url}`]);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.reports.map((x) => x.target.name)).toEqual(['scenario pages', 'scenario ping', 'scenario list-changed', 'scenario unknown-tool', 'scenario session-expired', 'scenario stream-resume']);
+    expect(nonPass(r).filter((s) => !/after-error info/.test(s))).toEqual([]);
+    for (const id of ['client-http/accept', 'client-http/session-id', 'client-http/protocol-version-header', 'client-http/delete-session']) expect(r.verdict('pages', id).verdict, id).toBe('pass');
+    expect(r.verdict('session-expired', 'client-http/reinitialize-after-404').verdict).toBe('pass');
+    expect(r.verdict('stream-resume', 'client-http/resume-with-last-event-id').verdict).toBe('pass');
+    const ex = r.reports[0]!.http!.exchanges as { headers: Record<string, string> }[];
+    expect(ex.length).toBeGreaterThan(5);
+  });
+
+  it('over HTTP+SSE: no fail, client-http left out', async () => {
+    const r = await client(['--sse', `${SDK} sse {url}`]);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.reports.length).toBe(4);
+    expect(r.reports[0]!.suites.map((s) => s.id)).toEqual(['client-lifecycle', 'client-requests']);
+    expect(r.verdict('ping', 'client-lifecycle/ping-answered').verdict).toBe('pass');
+  });
+});
+
+describe('fault scenarios (only when named)', () => {
+  it('server-error and dropped-answer: the TS SDK Client retries, times out and cancels, over stdio and Streamable HTTP', async () => {
+    const [s, h] = await Promise.all([
+      client(['--stdio', `${SDK} stdio {server}`, '--scenario', 'server-error,dropped-answer']),
+      client(['--http', `${SDK} http {url}`, '--scenario', 'server-error,dropped-answer']),
+    ]);
+    for (const r of [s, h]) {
+      expect(r.code, nonPass(r).join('\n')).toBe(0);
+      expect(r.verdict('server-error', 'client-requests/retry-after-failure')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/tried again/) });
+      expect(r.verdict('dropped-answer', 'client-requests/cancel-after-timeout')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/cancelled it after \d+ ms/) });
+    }
+    expect(h.verdict('server-error', 'client-requests/retry-after-failure').message).toMatch(/HTTP 503/);
+    expect(s.verdict('server-error', 'client-requests/retry-after-failure').message).toMatch(/-32603/);
+    const defaults = await cli(['client', '--help'], { timeoutMs: 30_000 });
+    expect(defaults.stdout.replace(/\s+/g, ' ')).toMatch(/except the faults server-error and dropped-answer/);
+  });
+});
+
+const peers = await pythonPeers();
+describe('the Python SDK ClientSession', () => {
+  const python = peers.python;
+  it.skipIf(!python)(`passes over stdio and Streamable HTTP (${python ? python : `skipped: ${peers.reason}`})`, async () => {
+    const script = join(ROOT, 'fixtures/clients/python-sdk-client.py');
+    const s = await client(['--stdio', `${python} ${script} stdio {server}`]);
+    expect(s.code, nonPass(s).join('\n')).toBe(0);
+    const h = await client(['--http', `${python} ${script} http {url}`]);
+    expect(h.code, nonPass(h).join('\n')).toBe(0);
+  });
+});
+
+describe('broken clients fail the case about their defect', () => {
+  const stdioCases: [string, string, string, string][] = [
+    ['no-initialize-first', 'pages', 'client-lifecycle/initialize-first', 'fail'],
+    ['no-initialized', 'pages', 'client-lifecycle/initialized-sent', 'fail'],
+    ['duplicate-ids', 'pages', 'client-requests/unique-ids', 'fail'],
+    ['ping-unanswered', 'ping', 'client-lifecycle/ping-answered', 'fail'],
+    ['schema-invalid', 'pages', 'client-requests/schema', 'fail'],
+    // A SHOULD in the spec: warn, and a fail under --strict (below).
+    ['request-before-init-answer', 'pages', 'client-lifecycle/wait-for-initialize-answer', 'warn'],
+  ];
+  it('over stdio: each defect fails its case; the correct client passes them all', async () => {
+    const good = await client(['--stdio', `${py('none')} stdio {server}`, '--scenario', 'pages,ping']);
+    expect(good.code, nonPass(good).join('\n')).toBe(0);
+    for (const [, scenario, id] of stdioCases) expect(good.verdict(scenario, id).verdict, id).toBe('pass');
+    const results = await Promise.all(stdioCases.map(([defect, scenario]) => client(['--stdio', `${py(defect)} stdio {server}`, '--scenario', scenario])));
+    stdioCases.forEach(([defect, scenario, id, verdict], i) => {
+      const r = results[i]!;
+      expect(r.verdict(scenario, id).verdict, `${defect}: ${id}`).toBe(verdict);
+      expect(r.code, defect).toBe(verdict === 'fail' ? 1 : 0);
+      // The defect explains every fail.
+      const fails = r.reports.flatMap((x) => x.suites.flatMap((s) => s.cases)).filter((c) => c.verdict === 'fail').map((c) => c.id);
+      expect(fails.every((f) => f === id), `${defect}: ${fails.join(', ')}`).toBe(true);
+    });
+  });
+
+  it('--strict turns the SHOULD about waiting for the initialize answer into a fail', async () => {
+    const r = await client(['--stdio', `${py('request-before-init-answer')} stdio {server}`, '--scenario', 'pages', '--strict']);
+    expect(r.code).toBe(1);
+    expect(r.verdict('pages', 'client-lifecycle/wait-for-initialize-answer')).toMatchObject({ verdict: 'fail', strictFromWarn: true });
+  });
+
+  it('over Streamable HTTP: missing Accept types, session id not echoed, no MCP-Protocol-Version, no new session after 404', async () => {
+    const httpCases: [string, string, string][] = [
+      ['missing-accept', 'pages', 'client-http/accept'],
+      ['no-session-id', 'pages', 'client-http/session-id'],
+      ['no-protocol-version', 'pages', 'client-http/protocol-version-header'],
+      ['no-reinit', 'session-expired', 'client-http/reinitialize-after-404'],
+    ];
+    const good = await client(['--http', `${py('none')} http {url}`, '--scenario', 'pages,session-expired']);
+    expect(good.code, nonPass(good).join('\n')).toBe(0);
+    for (const [, scenario, id] of httpCases) expect(good.verdict(scenario, id).verdict, id).toBe('pass');
+    const results = await Promise.all(httpCases.map(([defect, scenario]) => client(['--http', `${py(defect)} http {url}`, '--scenario', scenario])));
+    httpCases.forEach(([defect, scenario, id], i) => {
+      expect(results[i]!.verdict(scenario, id).verdict, `${defect}: ${id}`).toBe('fail');
+      expect(results[i]!.code).toBe(1);
+    });
+    expect(results[0]!.verdict('pages', 'client-http/accept').message).toMatch(/Accept: application\/json;/);
+  });
+
+  it('--max-duration bounds the whole command: scenarios not started are named in the report', async () => {
+    const r = await client(['--stdio', `${py('hang')} stdio {server}`, '--scenario', 'pages,ping', '--max-duration', '3000', '--shutdown-grace', '500']);
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeLessThan(15_000);
+    expect(r.reports.map((x) => x.target.name)).toEqual(['scenario pages']);
+    expect(r.reports[0]!.aborted).toMatch(/not finished within \d+ ms.*not run: --max-duration ran out before scenario ping/);
+  });
+
+  it('SIGINT ends the client in progress with its group, writes the partial report, exits 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-int-'));
+    const p = spawn(process.execPath, [join(ROOT, 'dist/bin/mcp-conform.js'), 'client', '--stdio', `${py('hang')} stdio {server}`, '--scenario', 'pages,ping', '--out-dir', outDir, '--reporter', 'json', '--quiet'], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 2000));
+    p.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => { const t = setTimeout(() => { p.kill('SIGKILL'); r(null); }, 20_000); p.once('exit', (c) => { clearTimeout(t); r(c); }); });
+    expect(code).toBe(130);
+    const rep = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report;
+    expect(rep.aborted).toMatch(/interrupted by SIGINT/);
+    expect(processTable().filter((x) => !x.stat.startsWith('Z') && x.pgid === rep.process.pid)).toEqual([]);
+  });
+
+  it('version-aware: MCP-Protocol-Version is not asked of a 2025-03-26 session', async () => {
+    const r = await client(['--http', `${py('no-protocol-version')} http {url}`, '--scenario', 'pages', '--env', 'CLIENTKIT_PROTOCOL_VERSION=2025-03-26']);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.verdict('pages', 'client-http/protocol-version-header')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/from protocol 2025-06-18; the session spoke 2025-03-26/) });
+    expect(r.verdict('pages', 'client-http/accept').spec).toBe('https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#sending-messages-to-the-server');
+  });
+
+  it('a client that hangs is ended at --timeout with its process group, and reported', async () => {
+    const r = await client(['--stdio', `${py('hang')} stdio {server}`, '--scenario', 'pages', '--timeout', '2000', '--shutdown-grace', '500']);
+    expect(r.code).toBe(1);
+    expect(r.ms).toBeLessThan(12_000);
+    const rep = r.reports[0]!;
+    expect(rep.aborted).toMatch(/not finished within 2000 ms/);
+    expect(rep.process.shutdown).toMatch(/SIGTERM|SIGKILL/);
+    // What it did before hanging is still graded.
+    expect(r.verdict('pages', 'client-lifecycle/initialized-sent').verdict).toBe('pass');
+    // Nothing of it is left: neither the client nor the mock it started.
+    const left = processTable().filter((p) => !p.stat.startsWith('Z') && (p.pgid === rep.process.pid || /^python3 \S*broken\/hang\.py/.test(p.args) || /--client-scenario/.test(p.args) && p.pgid === rep.process.pid));
+    expect(left).toEqual([]);
+  });
+});
+
+describe('the command', () => {
+  it('{server} is one argument holding the mock command line, quoted as a shell would; without a placeholder it is appended', () => {
+    const line = shellQuote(['/usr/bin/node', '/a dir/cli.js', 'serve', '--x', "it's"]);
+    expect(shellWords(line)).toEqual(['/usr/bin/node', '/a dir/cli.js', 'serve', '--x', "it's"]);
+    expect(substitute(['py', 'c.py', '--server', '{server}'], '{server}', 'node x')).toEqual(['py', 'c.py', '--server', 'node x']);
+    expect(substitute(['py', 'c.py'], '{url}', 'http://h/mcp')).toEqual(['py', 'c.py', 'http://h/mcp']);
+    expect(substitute(['c', '--url={url}'], '{url}', 'http://h/mcp')).toEqual(['c', '--url=http://h/mcp']);
+  });
+
+  it('the environment carries MCP_CONFORM_URL and MCP_CONFORM_SCENARIO (the value appended when no placeholder)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-env-'));
+    const script = join(dir, 'env.mjs');
+    writeFileSync(script, 'console.error(`url=${process.env.MCP_CONFORM_URL} scenario=${process.env.MCP_CONFORM_SCENARIO} arg=${process.argv[2]}`);\n');
+    const r = await client(['--http', `node ${script}`, '--scenario', 'ping']);
+    const line = r.reports[0]!.process.stderr.join('\n');
+    const m = /url=(\S+) scenario=ping arg=(\S+)/.exec(line);
+    expect(m, line).toBeTruthy();
+    expect(m![1]).toBe(m![2]);
+    expect(m![1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // It sent nothing: initialize-first fails with what happened.
+    expect(r.verdict('ping', 'client-lifecycle/initialize-first').message).toMatch(/sent nothing at all; the client exited with code 0/);
+  });
+
+  it('usage errors exit 2: unknown scenario, a scenario of another transport, no client command', async () => {
+    for (const args of [['--stdio', 'x {server}', '--scenario', 'nope'], ['--stdio', 'x {server}', '--scenario', 'session-expired'], []]) {
+      const r = await cli(['client', ...args], { timeoutMs: 30_000 });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/scenario|client needs/);
+    }
+  });
+
+  it('junit report and baselines work as for run', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-b-'));
+    const base = join(outDir, 'baseline.yaml');
+    const args = ['client', '--stdio', `${py('duplicate-ids')} stdio {server}`, '--scenario', 'pages', '--out-dir', outDir, '--quiet'];
+    const first = await cli([...args, '--reporter', 'junit', '--update-baseline', base]);
+    expect(first.code).toBe(0); // the failure written to the baseline, then excused by it
+    expect(readFileSync(base, 'utf8')).toMatch(/client-requests\/unique-ids/);
+    expect(readFileSync(join(outDir, 'junit.xml'), 'utf8')).toMatch(/client-requests\/unique-ids/);
+    const again = await cli([...args, '--reporter', 'json', '--baseline', base]);
+    expect(again.code).toBe(0);
+    const plain = await cli([...args, '--reporter', 'json']);
+    expect(plain.code).toBe(1);
+  });
+
+  it('the built-in fixture serves its resource and prompt (fixtures now have resources and prompts)', async () => {
+    const session = new FixtureSource(readFixture(defaultFixtureFile())).newSession();
+    const ask = async (method: string, params: unknown) => { const out: Record<string, unknown>[] = []; await session.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), (m) => out.push(m)); return out[0]!; };
+    expect(await ask('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } })).toMatchObject({ result: { capabilities: { tools: {}, resources: {}, prompts: {} } } });
+    expect(await ask('resources/list', {})).toMatchObject({ result: { resources: [{ uri: 'mock://readme', name: 'readme', title: 'Read me' }] } });
+    expect(await ask('resources/read', { uri: 'mock://readme' })).toMatchObject({ result: { contents: [{ uri: 'mock://readme', text: expect.any(String) }] } });
+    expect(await ask('resources/read', { uri: 'mock://nope' })).toMatchObject({ error: { code: -32002 } });
+    expect(await ask('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ result: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }] } });
+    expect(await ask('prompts/get', { name: 'greet' })).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/needs name/) } });
+    expect(await ask('tools/list', {})).toMatchObject({ result: { tools: [{ name: 'echo' }, { name: 'add' }], nextCursor: 'page-2' } });
+  });
+
+  it('the log is linked and checked offline as run does: responses know their request', () => {
+    const t = 1000;
+    const { log, version } = logOf([
+      { t, dir: 'to-server', raw: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) },
+      { t: t + 1, dir: 'from-server', raw: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } }) },
+      { t: t + 2, dir: 'from-server', raw: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }) },
+      { t: t + 3, dir: 'to-server', raw: JSON.stringify({ jsonrpc: '2.0', id: 'p', result: {} }) },
+      { t: t + 4, dir: 'to-server', raw: 'not json' },
+    ], t);
+    expect(version).toBe('2025-06-18');
+    expect(log[1]).toMatchObject({ inReplyTo: 0, method: 'initialize' });
+    expect(log[3]).toMatchObject({ inReplyTo: 2, method: 'ping', schema: { valid: true } });
+    expect(log[4]).toMatchObject({ kind: 'invalid', schema: { valid: false } });
+  });
+});
