@@ -22,7 +22,7 @@ export type { OptionDef } from './core/options.js';
 export { Session, SessionError, type SessionOptions, type RequestOptions, type Reply, type JsonRpcError, type SessionErrorKind } from './core/session.js';
 export type { LoggedMessage, SchemaViolation, SchemaVerdict, Direction, MessageKind } from './core/log.js';
 export type { Tool, ToolListing } from './core/tools.js';
-export type { Negotiation, NegotiationStep, MatrixEntry } from './core/negotiate.js';
+export type { Negotiation, NegotiationStep, MatrixEntry, Handshake } from './core/negotiate.js';
 export { createTransport, targetInfo, type Target, type StdioTarget, type HttpTarget, type TransportOptions } from './core/transport/index.js';
 export type { Transport, IncomingFrame, TransportClosed } from './core/transport/types.js';
 export { StdioTransport, type StdioOptions } from './core/transport/stdio.js';

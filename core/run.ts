@@ -200,12 +200,11 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
       clearTimeout(startTimer);
     }
   };
-  const { init } = conn;
   try {
     stop.check();
     await connect(conn.transport);
   } catch (e) {
-    init.failure = e as Error;
+    conn.init.failure = e as Error;
     conn.aborted = stop.why ?? (e as Error).message;
     return;
   }
@@ -228,11 +227,10 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
       },
     }));
     ({ session: conn.session, transport: conn.transport, version: conn.version } = n);
-    Object.assign(init, { offered: n.offered, reply: n.reply, failure: n.failure ?? n.discoverFailure, initializedSeq: n.initializedSeq, handshake: n.negotiation.handshake, discover: n.discover, discoverFailure: n.discoverFailure, negotiation: n.negotiation });
-    if (!n.failure && n.negotiation.handshake !== 'none') delete init.failure;
+    conn.init = n.handshake;
     if (n.aborted) conn.aborted = n.aborted;
   } catch (e) {
-    init.failure = e as Error;
+    conn.init.failure = e as Error;
     conn.aborted = stop.why ?? `negotiation failed: ${(e as Error).message}`;
   }
 }

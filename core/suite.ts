@@ -8,6 +8,7 @@ import { SessionError } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
+import type { Handshake } from './negotiate.js';
 import type { Service } from './services.js';
 import type { OptionDef } from './options.js';
 export type { CallToolsPolicy } from './call-policy.js';
@@ -103,21 +104,8 @@ export interface Suite {
   services?: Service<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export interface InitOutcome {
-  /** The version the harness offered. */
-  offered: ProtocolVersion;
-  reply?: Reply;
-  failure?: SessionError | Error;
-  /** seq of notifications/initialized. */
-  initializedSeq?: number;
-  /** The handshake of the version in force: 'server/discover' (2026-07-28, stateless) or 'initialize'. */
-  handshake?: 'server/discover' | 'initialize' | 'none';
-  /** The server/discover answer, when the run speaks a stateless version (or discover was tried on this connection). */
-  discover?: Reply;
-  discoverFailure?: Error;
-  /** How the version was negotiated (report.negotiation). */
-  negotiation?: import('./negotiate.js').Negotiation;
-}
+/** The handshake outcome (ctx.init): one type, defined with the negotiation (core/negotiate.ts Handshake). */
+export type InitOutcome = Handshake;
 
 /**
  * One request a case made through ctx.request, with what came back and why it was sent. Later suites read them
