@@ -128,7 +128,7 @@ export interface ToolCallRecord extends ExchangeRecord {
   tool: string;
 }
 
-export interface CaseContext {
+export interface CaseContext extends LegacyContext {
   session: Session;
   transport: Transport;
   /** The Streamable HTTP transport of the run (also when --url found it), else undefined. */
@@ -161,4 +161,24 @@ export interface CaseContext {
   /** Whether a full case id (for per-item cases: stem/item) is selected by --case. */
   selected(id: string): boolean;
   spec(path: string): string;
+}
+
+/**
+ * @deprecated The old CaseContext tool members, kept only so that suites written in the old shape (branches started
+ * before the engine reshape) compile until they are ported; each names its replacement. No built-in suite uses them.
+ * To be removed once those branches are merged and ported.
+ */
+export interface LegacyContext {
+  /** @deprecated ctx.service(tools) (core/tools.ts) */
+  tools(): Promise<import('./tools.js').ToolListing>;
+  /** @deprecated ctx.service(callPlan) (core/call-policy.ts) */
+  callPlan(): Promise<import('./call-policy.js').CallPlan>;
+  /** @deprecated callTool(ctx, name, args, purpose, opts) (core/tools.ts) */
+  callTool(name: string, args: unknown, purpose: string, opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
+  /** @deprecated toolCallsOf(ctx) (core/tools.ts); a push lands in ctx.exchanges */
+  readonly toolCalls: ToolCallRecord[];
+  /** @deprecated ctx.option(callToolsOption) */
+  readonly callTools: import('./call-policy.js').CallToolsPolicy;
+  /** @deprecated ctx.option(callToolOption) */
+  readonly callToolNames: readonly string[];
 }

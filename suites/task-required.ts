@@ -4,7 +4,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
  *
  * callAsTasks grades the calling suite's calls of those tools (through core/tasks.ts); taskRequiredPlain is the case
- * of the -32601 rule. Both see only tools the call policy allows (ctx.callPlan().tasks): a plain call is made only of
+ * of the -32601 rule. Both see only tools the call policy allows (ctx.service(callPlan).tasks): a plain call is made only of
  * a tool the user let the run call, and only where the server declared it takes tools/call as a task.
  */
 import { generateArguments } from '../core/args/index.js';

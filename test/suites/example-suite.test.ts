@@ -69,6 +69,8 @@ const example: Suite = {
     { id: 'example/from-log', title: 'reads the whole log', level: 'SHOULD', spec: 'basic', requirement: '-', requires: { needs: 'log' }, async run(ctx) { return { verdict: ctx.session.closed ? 'pass' : 'fail', message: `the server is ${ctx.session.closed ? 'shut down' : 'still running'}; ${ctx.exchanges.filter((e) => e.purpose === 'example-heartbeat').length} example exchange(s)` }; } },
     // The old shape (before requires) still works: needsCapability and phase.
     { id: 'example/old-shape', title: 'old shape', level: 'MAY', spec: 'basic', requirement: '-', needsCapability: 'prompts', async run() { throw new Error('calc.py declares no prompts'); } },
+    // The deprecated tool members of the old CaseContext (ctx.tools(), ctx.toolCalls…) still work, on the same services.
+    { id: 'example/old-tools', title: 'old tool members', level: 'MAY', spec: 'basic', requirement: '-', needsCapability: 'tools', phase: 'after-shutdown', async run(ctx) { const l = await ctx.tools(); const same = l === (await ctx.service(tools)); return { verdict: same && (await ctx.callPlan()).call.length > 0 && ctx.callTools === 'safe' ? 'pass' : 'fail', message: `${l.tools.length} tools, ${same ? 'the same listing' : 'another listing'}` }; } },
   ],
 };
 // ---- end of suites/example.ts ----
@@ -84,6 +86,7 @@ describe('a suite in the documented shape', () => {
     expect(c['example/stateless-only']).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^does not apply: protocol 2025-11-25 has no resultType/) });
     expect(c['example/from-log']).toMatchObject({ verdict: 'pass', message: 'the server is shut down; 1 example exchange(s)' });
     expect(c['example/old-shape']).toMatchObject({ verdict: 'skip', message: 'the server did not declare the "prompts" capability' });
+    expect(c['example/old-tools']!.verdict, c['example/old-tools']!.message).toBe('pass');
     expect(produced).toBe(1);
     expect(r.exampleToolNames).toContain('divide');
     expect(r.options.expectTool).toBe('divide');
