@@ -9,19 +9,38 @@ import type { Report } from '../core/results.js';
 import type { Reporter } from '../reports/types.js';
 import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
+import type { OptionDef } from '../core/options.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema', 'compat', 'quality', 'surface'];
+/**
+ * What `run` needs to build its flags: the suite ids and the declared options (the run's own and every suite's),
+ * loaded only for `run` so that the other commands stay fast.
+ */
+interface Catalogue {
+  suiteIds: string[];
+  options: readonly OptionDef[];
+}
+
+async function loadCatalogue(): Promise<Catalogue> {
+  const [{ ALL_SUITES }, { callToolsOption, callToolOption }] = await Promise.all([import('../suites/index.js'), import('../core/call-policy.js')]);
+  return { suiteIds: ALL_SUITES.map((s) => s.id), options: [callToolsOption as OptionDef, callToolOption as OptionDef, ...ALL_SUITES.flatMap((s) => s.options ?? [])] };
+}
+
+/** A declared option as a yargs option. */
+function yargsOption(o: OptionDef): Record<string, unknown> {
+  const t = o.type === 'string[]' ? { type: 'string', array: true } : o.choices ? { choices: [...o.choices] } : { type: o.type === 'integer' ? 'number' : o.type };
+  return { ...t, describe: o.help, ...(o.default !== undefined && o.type !== 'string[]' ? { default: o.default } : {}) };
+}
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
   return a.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
 }
 
-function runOptions(y: Argv) {
-  return y
+function runOptions(y: Argv, cat: Catalogue) {
+  y = y
     .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio; split as a shell would (quotes respected)' })
     .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server (the MCP endpoint)' })
     .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server (protocol 2024-11-05)' })
@@ -31,13 +50,13 @@ function runOptions(y: Argv) {
     .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
-    .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${SUITE_IDS.join(', ')})` })
+    .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${cat.suiteIds.join(', ')})` })
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
-    .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' })
-    .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none' })
-    .option('call-tool', { type: 'string', array: true, describe: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported' })
-    .option('unknown-tool-code', { type: 'number', describe: 'Demand exactly this JSON-RPC error code for an unknown tool' })
+    .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' });
+  // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
+  for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
+  return y
     .option('providers', { type: 'string', array: true, describe: 'compat: provider profiles to check (openai, anthropic, bedrock, gemini, openai-strict, gemini-json); only these, and their rejections fail (default: the first four, as warnings)' })
     .option('max-tool-tokens', { type: 'number', describe: 'quality/token-cost fails when the tool list costs more than N tokens (estimate)' })
     .option('max-result-tokens', { type: 'number', describe: 'quality/result-size fails when a tool result is longer than N tokens (estimate)' })
@@ -71,7 +90,13 @@ function runOptions(y: Argv) {
 }
 
 /** The options of a command line (or of one config target), as the library takes them (core/conformance.ts). */
-function conformanceOptions(argv: Record<string, unknown>, name?: string): import('../core/conformance.js').ConformanceOptions {
+function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?: string): import('../core/conformance.js').ConformanceOptions {
+  // Every declared option (the suites' and the call policy) by its key; the library checks the values.
+  const declared: Record<string, unknown> = {};
+  for (const o of cat.options) {
+    const v = argv[o.flag];
+    if (v !== undefined) declared[o.key] = o.type === 'string[]' ? (Array.isArray(v) ? v : [v]).map(String) : v;
+  }
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
     stdio: str('stdio'), http: str('http'), sse: str('sse'), url: str('url'),
@@ -85,9 +110,7 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
     cases: list(argv.case),
     timeout: argv.timeout as number,
     strict: argv.strict === true,
-    callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
-    callTool: argv['call-tool'] === undefined ? undefined : (Array.isArray(argv['call-tool']) ? argv['call-tool'] : [argv['call-tool']]).map(String),
-    unknownToolCode: argv['unknown-tool-code'] as number | undefined,
+    ...declared,
     protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
     allVersions: argv['all-versions'] === true,
     schema: str('schema'),
@@ -98,12 +121,13 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; extra?: Partial<RunOptions> } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions> } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   const { compatOptions } = await import('./commands/compat.js');
-  const options = { ...conformanceOptions(argv, hooks.name), suiteOptions: compatOptions(argv, list, (m) => new UsageError(m)) };
+  const cat = hooks.cat ?? await loadCatalogue();
+  const options = { ...conformanceOptions(argv, cat, hooks.name), suiteOptions: compatOptions(argv, list, (m) => new UsageError(m)) };
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   const outDir = resolve(String(argv['out-dir']));
   if (hooks.reporters?.some((r) => r.writesFiles)) {
@@ -139,7 +163,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
  * `run`: the targets of the command line, or of a config file (flags override it), one after another; then the
  * baseline, and the reporters (report files, GitHub annotations, the console report), once for all of them.
  */
-async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Promise<number> {
+async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat: Catalogue): Promise<number> {
   const { planRuns, ConfigError } = await import('../core/config.js');
   const { BaselineError } = await import('../core/baseline.js');
   const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
@@ -157,7 +181,7 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
   const reports: Report[] = [];
   let recordFailed = false;
   for (const t of plan.targets) {
-    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances });
+    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
     reports.push(report);
     if (argv.record !== undefined && reports.length === 1) {
       const { recordRun } = await import('../mocks/cli.js');
@@ -245,12 +269,14 @@ export async function main(args: string[]): Promise<number> {
   const surfaceCli = await import('../core/surface/cli.js');
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli.SurfaceInputError ? new UsageError(e.message) : e; } };
+  // The suites and their options are loaded for `run` only (its flags come from them).
+  const cat = args.includes('run') ? await loadCatalogue() : { suiteIds: [], options: [] };
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', runOptions, async (a) => { code = await runCommand(a, args); })
+    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })

@@ -17,7 +17,10 @@
  * with the reason.
  */
 import type { ToolSkip } from './results.js';
-import type { Tool } from './tools.js';
+import type { OptionDef } from './options.js';
+import type { Service } from './services.js';
+import { taskCallsUnsupported } from './tasks.js';
+import { tools, type Tool } from './tools.js';
 
 export type CallToolsPolicy = 'safe' | 'all' | 'none';
 
@@ -80,3 +83,32 @@ export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls:
   }
   return plan;
 }
+
+/**
+ * The call policy is a run option, not a suite's: it binds every suite that calls a listed tool (safety is the run's
+ * default, whatever suites are selected), so it is declared here, next to the plan it decides.
+ */
+export const callToolsOption: OptionDef<CallToolsPolicy> = {
+  flag: 'call-tools', key: 'callTools', type: 'string', choices: ['safe', 'all', 'none'], default: 'safe', inReport: 'always',
+  help: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none',
+};
+export const callToolOption: OptionDef<string[]> = {
+  flag: 'call-tool', key: 'callTool', type: 'string[]', default: [], inReport: 'always',
+  help: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported',
+};
+
+/**
+ * The call plan of the run (a run service): every tools/call with a listed tool's name goes through it. It fills
+ * report.skippedTools (always) and report.unknownCallTools (when a --call-tool name matches no listed tool).
+ */
+export const callPlan: Service<CallPlan> = {
+  id: 'call-plan',
+  async produce(ctx) {
+    const l = await ctx.service(tools);
+    return planCalls(l.tools, { mode: ctx.option(callToolsOption), allow: ctx.option(callToolOption) }, taskCallsUnsupported(ctx.version, ctx.capabilities));
+  },
+  report(report, plan) {
+    report.skippedTools = plan?.skipped ?? [];
+    if (plan?.unknownAllowed.length) report.unknownCallTools = plan.unknownAllowed;
+  },
+};

@@ -11,15 +11,21 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { ALL_SUITES } from '../suites/index.js';
+import { declaredOptions } from './run.js';
 
 export class ConfigError extends Error {}
 
 export const CONFIG_FILE_NAMES = ['mcp-conform.config.json', 'mcp-conform.config.yaml', 'mcp-conform.config.yml'];
 
-/** Config keys (camelCase) and the `run` flag each one stands for. */
+/**
+ * Config keys (camelCase) and the `run` flag each one stands for; the declared options (the call policy and every
+ * suite's own, see Suite.options) come from their declarations.
+ */
 const FLAG_OF: Record<string, string> = {
+  ...Object.fromEntries(declaredOptions(ALL_SUITES).map((o) => [o.key, o.flag])),
   stdio: 'stdio', cwd: 'cwd', env: 'env', suites: 'suite', cases: 'case', timeout: 'timeout', strict: 'strict',
-  callTools: 'call-tools', callTool: 'call-tool', unknownToolCode: 'unknown-tool-code', protocolVersion: 'protocol-version',
+  protocolVersion: 'protocol-version',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',

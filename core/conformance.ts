@@ -15,6 +15,7 @@ import { runAllVersions, runSuites, type RunOptions } from './run.js';
 import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import { shellWords } from './shell-words.js';
 import type { CallToolsPolicy, Suite } from './suite.js';
+import { optionProblem } from './options.js';
 import { parseHeader } from './headers.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
@@ -59,10 +60,15 @@ export interface ConformanceOptions {
   callTools?: CallToolsPolicy;
   /** Tools to call on top of the policy, by name (--call-tool). */
   callTool?: string[];
-  /** Demand exactly this JSON-RPC error code for an unknown tool. */
+  /** Demand exactly this JSON-RPC error code for an unknown tool (the unknown-tool suite's option). */
   unknownToolCode?: number;
   /** Options of the suites that declare some (compat: providers, maxToolTokens, maxResultTokens). */
   suiteOptions?: Record<string, unknown>;
+  /**
+   * Options of suites (Suite.options) by key, also of your own suites; a built-in suite's option may be given at the
+   * top level too (unknownToolCode).
+   */
+  options?: Record<string, unknown>;
   /** Speak only this protocol version. */
   protocolVersion?: ProtocolVersion;
   /** Run the suites once per published protocol version (a fresh server each); the report gets a `matrix`. */
@@ -185,8 +191,14 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new OptionsError(`${n('max-duration')} must be a positive number of milliseconds`);
   const maxMessageBytes = o.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new OptionsError(`${n('max-message-bytes')} must be a whole number of bytes, at least 1024`);
-  const utc = o.unknownToolCode;
-  if (utc !== undefined && !Number.isInteger(utc)) throw new OptionsError(`${n('unknown-tool-code')} must be an integer`);
+  // The suites' own options (Suite.options): each read by its key, checked against its declaration.
+  const optionValues: Record<string, unknown> = {};
+  for (const d of [...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])) {
+    const v = (o as Record<string, unknown>)[d.key] ?? o.options?.[d.key];
+    const problem = optionProblem(d, v);
+    if (problem) throw new OptionsError(`${n(d.flag)} ${problem}`);
+    if (v !== undefined) optionValues[d.key] = v;
+  }
   const callTools = o.callTools ?? 'safe';
   if (!['safe', 'all', 'none'].includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of safe, all, none`);
   const callToolNames = asList(o.callTool);
@@ -221,7 +233,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       strict: o.strict === true,
       callTools,
       callToolNames,
-      unknownToolCode: utc,
+      optionValues,
       ...(o.suiteOptions ? { suiteOptions: o.suiteOptions } : {}),
       protocolVersion: o.protocolVersion,
       shutdownGraceMs: grace,

@@ -66,21 +66,49 @@ export interface Negotiation {
   restarts: number;
 }
 
+/**
+ * The outcome of the handshake, as cases see it (ctx.init): the one type for it. `negotiation` is how the run got
+ * there, in the JSON shape of report.negotiation.
+ */
+export interface Handshake {
+  /** The version the deciding handshake offered (offered in initialize, or 2026-07-28 for discover). */
+  offered: ProtocolVersion;
+  /** The handshake of the version in force: 'server/discover' (2026-07-28, stateless) or 'initialize'; 'none' when both failed. */
+  handshake?: 'server/discover' | 'initialize' | 'none';
+  /** The initialize answer. */
+  reply?: Reply;
+  /** Why the handshake failed (absent when it went through). */
+  failure?: Error;
+  /** seq of notifications/initialized. */
+  initializedSeq?: number;
+  /** The server/discover answer, when the run speaks a stateless version (or discover was tried on this connection). */
+  discover?: Reply;
+  discoverFailure?: Error;
+  /** How the version was negotiated (report.negotiation). */
+  negotiation?: Negotiation;
+}
+
+/** What negotiate() gives the runner: the connection in force, the version, the handshake, and why nothing can run. */
 export interface NegotiationResult {
   session: Session;
   transport: Transport;
   /** The version every message is judged by. */
   version: ProtocolVersion;
-  /** The version of the handshake that decided (offered in initialize, or 2026-07-28 for discover). */
+  handshake: Handshake & { negotiation: Negotiation };
+  /** Why nothing can run after the handshake (the cases that need the server are skipped with it). */
+  aborted?: string;
+}
+
+/** The parts of a negotiation's outcome, before they are put together (negotiate's steps). */
+interface Outcome {
+  version: ProtocolVersion;
   offered: ProtocolVersion;
   discover?: Reply;
   discoverFailure?: Error;
   reply?: Reply;
   failure?: Error;
   initializedSeq?: number;
-  /** Why nothing can run after the handshake (the cases that need the server are skipped with it). */
   aborted?: string;
-  negotiation: Negotiation;
 }
 
 export interface NegotiateEnv {
@@ -122,9 +150,16 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   const forced = env.forced;
   const steps: NegotiationStep[] = [];
   const negotiation: Negotiation = { mode: forced ? 'forced' : 'default', ...(forced ? { requested: forced } : {}), handshake: 'none', steps, restarts: 0 };
-  const out = (r: Omit<NegotiationResult, 'session' | 'transport' | 'negotiation'>): NegotiationResult => {
+  const out = (r: Outcome): NegotiationResult => {
     negotiation.version ??= r.aborted && negotiation.handshake === 'none' ? undefined : r.version;
-    return { ...r, session, transport, negotiation };
+    const failure = r.failure ?? r.discoverFailure;
+    const handshake: NegotiationResult['handshake'] = {
+      offered: r.offered, handshake: negotiation.handshake, reply: r.reply,
+      // a discover that failed before initialize went through is a step of the negotiation, not a failed handshake
+      ...(failure && (r.failure || negotiation.handshake === 'none') ? { failure } : {}),
+      initializedSeq: r.initializedSeq, discover: r.discover, discoverFailure: r.discoverFailure, negotiation,
+    };
+    return { session, transport, version: r.version, handshake, ...(r.aborted ? { aborted: r.aborted } : {}) };
   };
 
   // HTTP+SSE is the transport of 2024-11-05: no discover there.

@@ -4,20 +4,28 @@
  */
 import { performance } from 'node:perf_hooks';
 import { finalizeReport } from './finalize.js';
-import { SchemaWorkbench } from './jsonschema.js';
 import { summarize, type CaseResult, type Report, type SuiteResult, type Verdict } from './results.js';
-import { Session, SessionError } from './session.js';
+import { Session } from './session.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
-import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
+import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, negotiate, requestMetaFor, suiteCounts, type MatrixEntry } from './negotiate.js';
-import { unanswered, type CallToolsPolicy, type CaseContext, type CaseDef, type InitOutcome, type ItemOutcome, type Outcome, type Suite, type ToolCallRecord } from './suite.js';
-import { listAllTools, type ToolListing } from './tools.js';
-import { planCalls, type CallPlan } from './call-policy.js';
-import { taskCallsUnsupported } from './tasks.js';
+import type { InitOutcome, Suite } from './suite.js';
+import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from './call-policy.js';
+import { makeContext } from './context.js';
+import type { OptionDef } from './options.js';
+import { runPhase, type RunState } from './run-cases.js';
+import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
+
+export { caseWanted } from './run-cases.js';
+
+/** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool. */
+export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef];
+/** The run's own services: their report fields are always filled (report.skippedTools). */
+const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 
 export type { HttpTarget, StdioTarget, Target } from './transport/index.js';
 
@@ -30,9 +38,13 @@ export interface RunOptions {
   caseFilter?: string[];
   timeoutMs?: number;
   strict?: boolean;
+  /** The call policy (a run option: core/call-policy.ts callToolsOption). */
   callTools?: CallToolsPolicy;
   /** --call-tool NAME: tools called on top of the callTools policy (whatever it is). */
   callToolNames?: string[];
+  /** Values of the suites' own options, by key (e.g. { unknownToolCode: -32601 }); see Suite.options. */
+  optionValues?: Record<string, unknown>;
+  /** @deprecated the unknown-tool suite's option: optionValues.unknownToolCode. */
   unknownToolCode?: number;
   /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
   suiteOptions?: Record<string, unknown>;
@@ -125,44 +137,58 @@ function abortReason(signal: AbortSignal): string {
 /** Thrown into a case that was still running when the run was stopped. */
 class RunStopped extends Error {}
 
-async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
-  const started = new Date();
-  const t0 = performance.now();
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
-  // (--url detection probes with initialize: it offers a version that has one.)
-  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
-  const makeTransport = opts.transportFactory ?? createTransport;
-  let transport = makeTransport(opts.target, transportOptions);
-  guard.transports.push(transport);
-  let session = new Session(transport, { timeoutMs, clientCapabilities: {} });
-  const init: InitOutcome = { offered };
-  let version: ProtocolVersion = offered;
-  const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
-  let aborted: string | undefined;
+/**
+ * The stop control of one run: the whole run is bounded (maxDurationMs) and can be cancelled (signal); either stops
+ * it where it is (the session in force is abandoned, the case running gets RunStopped).
+ */
+class StopControl {
+  why: string | undefined;
+  private onStop!: () => void;
+  private readonly stopped = new Promise<never>((_, reject) => { this.onStop = () => reject(new RunStopped(this.why)); });
 
-  // The whole run is bounded (maxDurationMs) and can be cancelled (signal): either stops it where it is.
-  let stopWhy: string | undefined;
-  let onStop!: () => void;
-  const stopped = new Promise<never>((_, reject) => { onStop = () => reject(new RunStopped(stopWhy)); });
-  stopped.catch(() => undefined);
-  const halt = (why: string) => {
-    if (stopWhy) return;
-    stopWhy = why;
-    guard.stopped = why;
-    onStop();
-    session.abandon(`not finished: ${why}`);
-  };
-  const maxMs = guard.bound?.ms ?? opts.maxDurationMs ?? 600_000;
-  const deadline = setTimeout(() => halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), guard.bound ? Math.max(0, guard.bound.at - performance.now()) : maxMs);
-  const onAbort = () => halt(abortReason(opts.signal!));
-  if (opts.signal?.aborted) onAbort();
-  else opts.signal?.addEventListener('abort', onAbort, { once: true });
-  guard.dispose = () => { clearTimeout(deadline); opts.signal?.removeEventListener('abort', onAbort); };
-  const untilStopped = <T>(p: Promise<T>): Promise<T> => {
+  constructor(opts: RunOptions, private readonly guard: RunGuard, private readonly abandon: (why: string) => void) {
+    this.stopped.catch(() => undefined);
+    const maxMs = guard.bound?.ms ?? opts.maxDurationMs ?? 600_000;
+    const deadline = setTimeout(() => this.halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), guard.bound ? Math.max(0, guard.bound.at - performance.now()) : maxMs);
+    const onAbort = () => this.halt(abortReason(opts.signal!));
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    guard.dispose = () => { clearTimeout(deadline); opts.signal?.removeEventListener('abort', onAbort); };
+  }
+
+  halt(why: string): void {
+    if (this.why) return;
+    this.why = why;
+    this.guard.stopped = why;
+    this.onStop();
+    this.abandon(`not finished: ${why}`);
+  }
+
+  /** Wait for p, or reject once the run is stopped. */
+  untilStopped<T>(p: Promise<T>): Promise<T> {
     p.catch(() => undefined); // a promise that loses the race must not become an unhandled rejection
-    return Promise.race([p, stopped]);
-  };
+    return Promise.race([p, this.stopped]);
+  }
+
+  /** Throw when the run was stopped (before starting something new). */
+  check(): void {
+    if (this.why) throw new RunStopped(this.why);
+  }
+}
+
+/** The connection of a run once the handshake is over (or failed). */
+interface Connected {
+  session: Session;
+  transport: Transport;
+  version: ProtocolVersion;
+  init: InitOutcome;
+  /** Why nothing can run after the handshake. */
+  aborted?: string;
+}
+
+/** Start the transport and negotiate the version (restarting the server once when negotiate asks). */
+async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport }): Promise<void> {
+  const { timeoutMs } = env;
   /**
    * Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). With --start
    * the server first gets its --start-timeout to accept connections, then --timeout for the rest.
@@ -173,147 +199,119 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     let startTimer: NodeJS.Timeout | undefined;
     const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${connectMs} ms${startSpec ? ' (--start-timeout + --timeout)' : ''}`)), connectMs); });
     try {
-      await untilStopped(Promise.race([t.start(), startBound]));
+      await stop.untilStopped(Promise.race([t.start(), startBound]));
     } finally {
       clearTimeout(startTimer);
     }
   };
-
   try {
-    if (stopWhy) throw new RunStopped(stopWhy);
-    await connect(transport);
+    stop.check();
+    await connect(conn.transport);
   } catch (e) {
-    init.failure = e as Error;
-    aborted = stopWhy ?? (e as Error).message;
+    conn.init.failure = e as Error;
+    conn.aborted = stop.why ?? (e as Error).message;
+    return;
   }
-  if (!aborted) {
-    try {
-      const n = await untilStopped(negotiate({
-        session, transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
-        restart: async () => {
-          // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
-          if (stopWhy) throw new RunStopped(stopWhy);
-          // The first server is ended (its log stays out of the report: the negotiation step describes it).
-          session.abandon('restarted after server/discover');
-          await closeOnce(transport).catch(() => undefined);
-          if (stopWhy) throw new RunStopped(stopWhy);
-          transport = makeTransport(opts.target, transportOptions);
-          guard.transports.push(transport);
-          session = new Session(transport, { timeoutMs, clientCapabilities: {} });
-          await connect(transport);
-          if (stopWhy) throw new RunStopped(stopWhy);
-          return { session, transport };
-        },
-      }));
-      ({ session, transport, version } = n);
-      Object.assign(init, { offered: n.offered, reply: n.reply, failure: n.failure ?? n.discoverFailure, initializedSeq: n.initializedSeq, handshake: n.negotiation.handshake, discover: n.discover, discoverFailure: n.discoverFailure, negotiation: n.negotiation });
-      if (!n.failure && n.negotiation.handshake !== 'none') delete init.failure;
-      if (n.aborted) aborted = n.aborted;
-    } catch (e) {
-      init.failure = e as Error;
-      aborted = stopWhy ?? `negotiation failed: ${(e as Error).message}`;
-    }
+  try {
+    const n = await stop.untilStopped(negotiate({
+      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
+      restart: async () => {
+        // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
+        stop.check();
+        // The first server is ended (its log stays out of the report: the negotiation step describes it).
+        conn.session.abandon('restarted after server/discover');
+        await closeOnce(conn.transport).catch(() => undefined);
+        stop.check();
+        conn.transport = env.makeTransport();
+        guard.transports.push(conn.transport);
+        conn.session = new Session(conn.transport, { timeoutMs, clientCapabilities: {} });
+        await connect(conn.transport);
+        stop.check();
+        return { session: conn.session, transport: conn.transport };
+      },
+    }));
+    ({ session: conn.session, transport: conn.transport, version: conn.version } = n);
+    conn.init = n.handshake;
+    if (n.aborted) conn.aborted = n.aborted;
+  } catch (e) {
+    conn.init.failure = e as Error;
+    conn.aborted = stop.why ?? `negotiation failed: ${(e as Error).message}`;
   }
+}
+
+/** The option values of a run by key: the suites' options and the run's own (call policy). */
+function optionValues(opts: RunOptions): Record<string, unknown> {
+  return {
+    ...(opts.unknownToolCode !== undefined ? { unknownToolCode: opts.unknownToolCode } : {}),
+    ...opts.optionValues,
+    ...(opts.callTools !== undefined ? { [callToolsOption.key]: opts.callTools } : {}),
+    ...(opts.callToolNames !== undefined ? { [callToolOption.key]: opts.callToolNames } : {}),
+  };
+}
+
+/** The options a run knows: its own and those of every suite it was given. */
+export function declaredOptions(suites: readonly Suite[]): OptionDef[] {
+  return [...RUN_OPTIONS, ...suites.flatMap((s) => s.options ?? [])];
+}
+
+async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
+  const started = new Date();
+  const t0 = performance.now();
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
+  // (--url detection probes with initialize: it offers a version that has one.)
+  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
+  const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
+  const first = makeTransport();
+  guard.transports.push(first);
+  const conn: Connected = { transport: first, session: new Session(first, { timeoutMs, clientCapabilities: {} }), version: offered, init: { offered } };
+  const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
+  const stop = new StopControl(opts, guard, (why) => conn.session.abandon(why));
+
+  await connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport });
+  const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force.
   session.setValidator(validatorFor(version));
 
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
-  const ctx = makeContext(session, transport, opts, init, version, capabilities, timeoutMs);
+  const values = optionValues(opts);
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, suiteOptions: opts.suiteOptions, surface: opts.surface });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).
     const target: Target = opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
-    const t = makeTransport(target, transportOptions);
+    const t = (opts.transportFactory ?? createTransport)(target, transportOptions);
     guard.transports.push(t);
     const s = new Session(t, { timeoutMs, clientCapabilities: {} });
     s.setValidator(validatorFor(version));
-    if (isStateless(version)) {
+    if (ctx.features.requestMeta) {
       s.setRequestMeta(requestMetaFor(version, CLIENT_INFO));
       s.heartbeatMethod = 'server/discover';
     }
     let closing: Promise<void> | undefined;
     const handle = { session: s, transport: t, close: () => (closing ??= closeOnce(t).catch(() => undefined)) };
     guard.extras.push(handle);
-    await untilStopped(t.start());
+    await stop.untilStopped(t.start());
     return handle;
   };
   const results = new Map<string, SuiteResult>();
   const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(transport.kind)) && (!s.selectedWhen || s.selectedWhen(opts))));
+  for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
+  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport };
 
-  const runCase = async (suite: Suite, c: CaseDef, out: CaseResult[]) => {
-    if (!caseWanted(c, opts.caseFilter)) return;
-    const ct0 = performance.now();
-    const url = specUrl(version, c.spec);
-    const base = { title: c.title, level: c.level, spec: url, requirement: c.requirement };
-    const push = (id: string, o: Outcome, title?: string) => {
-      out.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1, messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}) });
-    };
-    const first = out.length;
-    let skipWhy: string | undefined;
-    const needsServer = c.phase !== 'after-shutdown' && c.id !== 'lifecycle/initialize' && c.id !== 'lifecycle/version-negotiation';
-    if (stopWhy && aborted === stopWhy && c.phase !== 'after-shutdown') skipWhy = `not run: ${stopWhy}`; // stopped before the handshake ended
-    else if (needsServer && aborted) skipWhy = `not run: ${aborted}`;
-    else if (needsServer && stopWhy) skipWhy = `not run: ${stopWhy}`;
-    else if (needsServer && session.closed) skipWhy = `not run: ${transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(transport)}`;
-    else if (needsServer && session.unresponsive) skipWhy = `not run: ${session.unresponsive}`;
-    else if (c.needsCapability && !capabilities[c.needsCapability]) skipWhy = `the server did not declare the "${c.needsCapability}" capability`;
-    if (skipWhy) {
-      push(c.id, { verdict: 'skip', message: skipWhy });
-    } else {
-      try {
-        const o = needsServer ? await untilStopped(c.run(ctx)) : await c.run(ctx);
-        if (Array.isArray(o)) {
-          for (const item of o as ItemOutcome[]) {
-            const id = `${c.id}/${item.item}`;
-            if (ctx.selected(id)) push(id, item, item.title);
-          }
-        } else push(c.id, o);
-      } catch (e) {
-        const err = e as Error;
-        if (stopWhy && needsServer) {
-          push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
-        } else if (err instanceof SessionError) {
-          push(c.id, unanswered(err));
-        } else {
-          push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
-        }
-      }
-    }
-    const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
-    const unmeasured = out.slice(first).filter((r) => r.durationMs < 0);
-    for (const r of unmeasured) r.durationMs = Math.round((ms / unmeasured.length) * 1000) / 1000;
-  };
-
-  const phaseRun = async (phase: 'session' | 'after-shutdown') => {
-    for (const suite of selectedSuites) {
-      const st0 = performance.now();
-      const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
-      results.set(suite.id, res);
-      const before = res.cases.length;
-      for (const c of suite.cases) {
-        if ((c.phase ?? 'session') === phase) await runCase(suite, c, res.cases);
-      }
-      res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
-      opts.onSuite?.(res, phase, res.cases.slice(before));
-    }
-  };
-
-  await phaseRun('session');
+  await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, opts.onSuite);
   session.abandon('the run ended');
   await Promise.all(guard.extras.map((x) => x.close()));
   // Every server the run started is ended: the one in force (the report describes it), and any other (a first
   // server a stopped negotiation restart was still ending, a connection still being made when the run stopped).
-  const ending = transport;
-  const others = guard.transports.filter((t) => t !== ending).map((t) => closeOnce(t).catch(() => undefined));
-  await closeOnce(ending);
+  const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
+  await closeOnce(transport);
   await Promise.all(others);
-  aborted ??= stopWhy;
-  await phaseRun('after-shutdown');
+  conn.aborted ??= stop.why;
+  await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, opts.onSuite);
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
-  const summary = summarize(suites, session.log);
-  const listing = ctx.peekTools();
   const r = handshakeResult ?? {};
   const metaInfo = (r._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
   const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
@@ -323,8 +321,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     exitCode: 0, // set by finalizeReport below
-    ...(aborted ? { aborted } : {}),
-    summary,
+    ...(conn.aborted ? { aborted: conn.aborted } : {}),
+    summary: summarize(suites, session.log),
     server: {
       name: str(serverInfo.name),
       version: str(serverInfo.version),
@@ -332,44 +330,48 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       protocolVersion: init.handshake === 'server/discover' ? version : str(r.protocolVersion),
       capabilities: handshakeResult ? capabilities : undefined,
       instructions: str(r.instructions),
-      toolCount: listing?.tools.length,
     },
-    target: targetInfo(opts.target, ending),
-    process: ending.processInfo() ?? { stderr: [] },
+    target: targetInfo(opts.target, transport),
+    process: transport.processInfo() ?? { stderr: [] },
     options: {
       protocolVersionOffered: init.offered,
       protocolVersionInForce: version,
       schemaVersion: session.protocolVersion,
       timeoutMs,
       strict: !!opts.strict,
-      callTools: opts.callTools ?? 'safe',
-      callTool: opts.callToolNames ?? [],
-      unknownToolCode: opts.unknownToolCode,
+      ...reportedOptions(declaredOptions(opts.suites), values),
       ...(opts.suiteOptions && Object.keys(opts.suiteOptions).length ? { suiteOptions: opts.suiteOptions } : {}),
       ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),
     },
-    skippedTools: ctx.peekPlan()?.skipped ?? [],
-    ...(ctx.peekPlan()?.unknownAllowed.length ? { unknownCallTools: ctx.peekPlan()!.unknownAllowed } : {}),
+    skippedTools: [],
     suites,
     messages: session.log,
     ...(session.dropped.messages ? { droppedMessages: session.dropped } : {}),
-    ...(ending.httpExchanges ? { http: { exchanges: ending.httpExchanges() } } : {}),
+    ...(transport.httpExchanges ? { http: { exchanges: transport.httpExchanges() } } : {}),
     ...(init.negotiation ? { negotiation: init.negotiation } : {}),
   };
+  ctx.services.contribute(report); // fields the run services add (server.toolCount, skippedTools, unknownCallTools…)
   finalizeReport(report); // --strict, the summary, the exit code
   return report;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+/** report.options entries of the declared options: `always` ones with their value or default, the others when set. */
+function reportedOptions(defs: OptionDef[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of defs) {
+    const v = values[o.key];
+    if (o.inReport === 'never') continue;
+    if (o.inReport === 'always') out[o.key] = v ?? o.default;
+    else if (v !== undefined) out[o.key] = v;
+  }
+  return out;
 }
 
-function tailOf(t: Transport): string {
-  const tail = t.closeInfo?.stderrTail ?? [];
-  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }
 
 function makeValidator(v: ProtocolVersion, custom?: RunOptions['schema']): MessageValidator {
@@ -417,64 +419,6 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
   if (stopped) report.aborted ??= stopped;
   finalizeReport(report); // the exit code now counts the matrix (see exitCodeOf)
   return report;
-}
-
-/** A case runs when no --case is given, or one names it, a prefix of it, or an item under it. */
-export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]): boolean {
-  if (!filter?.length) return true;
-  return filter.some((f) => c.id.startsWith(f) || (c.perItem !== undefined && f.startsWith(c.id + '/')));
-}
-
-function makeContext(
-  session: Session, transport: Transport, opts: RunOptions, init: InitOutcome, version: ProtocolVersion,
-  capabilities: Record<string, unknown>, timeoutMs: number,
-): CaseContext & { peekTools(): ToolListing | undefined; peekPlan(): CallPlan | undefined } {
-  let listing: Promise<ToolListing> | undefined;
-  let resolvedListing: ToolListing | undefined;
-  let plan: CallPlan | undefined;
-  const policy = opts.callTools ?? 'safe';
-  const callToolNames = opts.callToolNames ?? [];
-  const toolCalls: ToolCallRecord[] = [];
-  const ctx = {
-    session, transport, version, init, capabilities, timeoutMs,
-    callTools: policy,
-    callToolNames,
-    unknownToolCode: opts.unknownToolCode,
-    options: opts.suiteOptions ?? {},
-    surface: opts.surface,
-    forcedVersion: opts.protocolVersion,
-    workbench: new SchemaWorkbench(dialectOf(version) === 'draft-07' ? 'draft-07' : '2020-12'),
-    toolCalls,
-    tools() {
-      listing ??= listAllTools(session).then((l) => (resolvedListing = l));
-      return listing;
-    },
-    async callPlan() {
-      const l = await ctx.tools();
-      plan ??= planCalls(l.tools, { mode: policy, allow: callToolNames }, taskCallsUnsupported(version, capabilities));
-      return plan;
-    },
-    async callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], o: { expectInvalid?: string; params?: Record<string, unknown> } = {}) {
-      const rec: ToolCallRecord = { tool: name, purpose };
-      toolCalls.push(rec); // in the order the calls were made (several may be in flight: see pipelined in core/tools.ts)
-      try {
-        rec.reply = await session.request('tools/call', o.params ?? { name, arguments: args }, { expectInvalid: o.expectInvalid });
-      } catch (e) {
-        rec.failure = e as Error;
-      }
-      return rec;
-    },
-    selected(id: string) {
-      const f = opts.caseFilter;
-      return !f?.length || f.some((p) => id.startsWith(p) || p.startsWith(id + '/'));
-    },
-    spec(path: string) {
-      return specUrl(version, path);
-    },
-    peekTools: () => resolvedListing,
-    peekPlan: () => plan,
-  };
-  return ctx;
 }
 
 export type { Verdict };

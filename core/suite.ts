@@ -8,8 +8,38 @@ import { SessionError } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
-import type { ToolListing } from './tools.js';
-import type { CallPlan, CallToolsPolicy } from './call-policy.js';
+import type { Handshake } from './negotiate.js';
+import type { Service } from './services.js';
+import type { OptionDef } from './options.js';
+export type { CallToolsPolicy } from './call-policy.js';
+import type { FeatureFlag, VersionFeatures } from './features.js';
+import type { StreamableHttpTransport } from './transport/http.js';
+import type { SseTransport } from './transport/sse.js';
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/**
+ * When a case applies: data on the case, applied by the runner, which skips a case that does not apply with one
+ * uniform reason ("does not apply: …"). No case body compares version strings or checks a transport class.
+ */
+export interface Requires {
+  /** First protocol version the case applies to. */
+  from?: ProtocolVersion;
+  /** First protocol version it no longer applies to (exclusive). */
+  until?: ProtocolVersion;
+  /** A feature of the version in force (core/features.ts) the case needs; several: all of them. */
+  feature?: FeatureFlag | FeatureFlag[];
+  /** The transports the case is about (absent: every transport). */
+  transports?: TransportKind[];
+  /** A server capability the case needs (skipped when the server did not declare it). */
+  capability?: string;
+  /**
+   * What the case reads. 'server' (default): it talks to the live server (skipped once the server is gone or the
+   * handshake failed). 'handshake': only the handshake outcome (runs in order even when the handshake failed).
+   * 'log': the whole message log (runs once the server has been shut down).
+   */
+  needs?: 'server' | 'handshake' | 'log';
+}
 
 export interface Outcome {
   verdict: Verdict;
@@ -49,9 +79,11 @@ export interface CaseDef {
   requirement: string;
   /** Set for cases that produce one result per item; names the item, e.g. 'tool'. */
   perItem?: string;
-  /** 'after-shutdown': runs once the server has been shut down (reads the whole log). */
+  /** When the case applies (versions, features, transports, capability, live server or log). */
+  requires?: Requires;
+  /** @deprecated old shape, read as `requires.needs: 'log'` ('after-shutdown'). */
   phase?: 'session' | 'after-shutdown';
-  /** The case needs this server capability; skipped when it is not declared. */
+  /** @deprecated old shape, read as `requires.capability`. */
   needsCapability?: string;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;
 }
@@ -65,7 +97,11 @@ export interface Suite {
    * The transports the suite is about (absent: every transport). A run without --suite leaves the suite out on other
    * transports; named with --suite, its cases are skipped with the reason.
    */
-  transports?: ('stdio' | 'streamable-http' | 'sse')[];
+  transports?: TransportKind[];
+  /** The suite's own options (CLI flag, config key, library option and report.options entry come from these). */
+  options?: OptionDef[];
+  /** Run services whose report fields the suite's run should carry even when no case used them. */
+  services?: Service<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   /**
    * A suite that is in a run without --suite only when this says so for the run's options (absent: always). Named
    * with --suite, it runs anyway.
@@ -73,61 +109,59 @@ export interface Suite {
   selectedWhen?: (opts: import('./run.js').RunOptions) => boolean;
 }
 
-export type { CallToolsPolicy } from './call-policy.js';
+/** The handshake outcome (ctx.init): one type, defined with the negotiation (core/negotiate.ts Handshake). */
+export type InitOutcome = Handshake;
 
-export interface InitOutcome {
-  /** The version the harness offered. */
-  offered: ProtocolVersion;
-  reply?: Reply;
-  failure?: SessionError | Error;
-  /** seq of notifications/initialized. */
-  initializedSeq?: number;
-  /** The handshake of the version in force: 'server/discover' (2026-07-28, stateless) or 'initialize'. */
-  handshake?: 'server/discover' | 'initialize' | 'none';
-  /** The server/discover answer, when the run speaks a stateless version (or discover was tried on this connection). */
-  discover?: Reply;
-  discoverFailure?: Error;
-  /** How the version was negotiated (report.negotiation). */
-  negotiation?: import('./negotiate.js').Negotiation;
-}
-
-export interface ToolCallRecord {
-  tool: string;
-  /** 'reference': a call with valid arguments made by invalid-params when the calling suite made none. */
-  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed' | 'task' | 'task-required-plain';
+/**
+ * One request a case made through ctx.request, with what came back and why it was sent. Later suites read them
+ * (is-error reads every tools/call answer; a lint or cost suite could read them all).
+ */
+export interface ExchangeRecord {
+  method: string;
+  /** Why the case sent it, in the suite's own words ('call', 'unknown-tool', 'missing-required'…). */
+  purpose: string;
+  /** The case that made it. */
+  caseId: string;
+  /** tools/call: the tool named. */
+  tool?: string;
   reply?: Reply;
   failure?: Error;
 }
 
-export interface CaseContext {
+/** A tools/call exchange (core/tools.ts callTool). */
+export interface ToolCallRecord extends ExchangeRecord {
+  tool: string;
+}
+
+export interface CaseContext extends LegacyContext {
   session: Session;
   transport: Transport;
+  /** The Streamable HTTP transport of the run (also when --url found it), else undefined. */
+  http?: StreamableHttpTransport;
+  /** The HTTP+SSE transport of the run (also when --url found it), else undefined. */
+  sse?: SseTransport;
   /** The protocol version in force (negotiated, or offered when the answer was unusable). */
   version: ProtocolVersion;
+  /** What the version in force has (core/features.ts): cases consult this, never a version string. */
+  features: Readonly<VersionFeatures>;
   init: InitOutcome;
   /** Server capabilities from the initialize result ({} when none). */
   capabilities: Record<string, unknown>;
   timeoutMs: number;
-  callTools: CallToolsPolicy;
-  unknownToolCode?: number;
-  /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
+  /** Options of the suites that take them through RunOptions.suiteOptions (compat: providers, maxToolTokens, maxResultTokens). */
   options?: Record<string, unknown>;
   forcedVersion?: ProtocolVersion;
   /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   workbench: SchemaWorkbench;
-  /** The tool list, fetched once (all pages) and shared by the suites that need it. */
-  tools(): Promise<ToolListing>;
-  /**
-   * Tools that may be called under --call-tools / --call-tool (plainly: `call`; only as tasks: `tasks`), and those
-   * skipped with why (see core/call-policy.ts). Every tools/call with a listed tool's name goes through it.
-   */
-  callPlan(): Promise<CallPlan>;
-  /** --call-tool NAME: tools allowed on top of --call-tools. */
-  callToolNames: readonly string[];
-  /** Call a tool and remember the answer for later suites (is-error). */
-  callTool(name: string, args: unknown, purpose: ToolCallRecord['purpose'], opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
-  readonly toolCalls: ToolCallRecord[];
+  /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
+  service<T>(s: Service<T>): Promise<T>;
+  /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
+  option<T>(o: OptionDef<T>): T;
+  /** Send a request and record it with its purpose in `exchanges`. */
+  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string }): Promise<ExchangeRecord>;
+  /** Every exchange cases made through ctx.request (and any a case recorded itself), in the order made. */
+  readonly exchanges: ExchangeRecord[];
   /**
    * Open another session with the same server, not initialized (for probes that need a fresh one): over stdio a
    * second server process. Rejects when it cannot be started. The run closes it at the end if the case did not.
@@ -136,4 +170,24 @@ export interface CaseContext {
   /** Whether a full case id (for per-item cases: stem/item) is selected by --case. */
   selected(id: string): boolean;
   spec(path: string): string;
+}
+
+/**
+ * @deprecated The old CaseContext tool members, kept only so that suites written in the old shape (branches started
+ * before the engine reshape) compile until they are ported; each names its replacement. No built-in suite uses them.
+ * To be removed once those branches are merged and ported.
+ */
+export interface LegacyContext {
+  /** @deprecated ctx.service(tools) (core/tools.ts) */
+  tools(): Promise<import('./tools.js').ToolListing>;
+  /** @deprecated ctx.service(callPlan) (core/call-policy.ts) */
+  callPlan(): Promise<import('./call-policy.js').CallPlan>;
+  /** @deprecated callTool(ctx, name, args, purpose, opts) (core/tools.ts) */
+  callTool(name: string, args: unknown, purpose: string, opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
+  /** @deprecated toolCallsOf(ctx) (core/tools.ts); a push lands in ctx.exchanges */
+  readonly toolCalls: ToolCallRecord[];
+  /** @deprecated ctx.option(callToolsOption) */
+  readonly callTools: import('./call-policy.js').CallToolsPolicy;
+  /** @deprecated ctx.option(callToolOption) */
+  readonly callToolNames: readonly string[];
 }

@@ -18,13 +18,15 @@
  */
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
+import { featuresOf } from './features.js';
 
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
 /** Why tools cannot be called as tasks on this server, in plain words; undefined when they can. */
 export function taskCallsUnsupported(version: ProtocolVersion, capabilities: Record<string, unknown>): string | undefined {
-  if (version < '2025-11-25') return `protocol ${version} has no tasks (they came in 2025-11-25)`;
-  if (version > '2025-11-25') return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, which mcp-conform does not speak yet`;
+  const kind = featuresOf(version).tasks;
+  if (!kind) return `protocol ${version} has no tasks (they came in 2025-11-25)`;
+  if (kind === 'extension') return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, which mcp-conform does not speak yet`;
   const tasks = obj(capabilities.tasks);
   const call = obj(obj(obj(tasks?.requests)?.tools)?.call);
   if (!call) return 'the server does not declare capabilities.tasks.requests.tools.call, so it cannot be called as a task';

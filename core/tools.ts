@@ -1,6 +1,8 @@
 /** The tool list of a server: every page of tools/list, followed with a bound and loop detection. */
 import type { Reply, Session } from './session.js';
 import { SessionError, timeoutsBehind } from './session.js';
+import type { Service } from './services.js';
+import type { CaseContext, ToolCallRecord } from './suite.js';
 
 export interface Tool {
   name: string;
@@ -152,4 +154,28 @@ export function notJudgedAfterCrash(recs: readonly { failure?: Error }[]): void 
     if (!gone) { gone = true; continue; }
     rec.failure = new SessionError('closed', `${e.message} (it was already sent, with earlier calls still in flight, when the server went away: not judged)`, e.request, e.closeInfo, true);
   }
+}
+
+/**
+ * The tool list of the run (a run service): every page of tools/list, fetched once and shared by listing, calling,
+ * unknown-tool, invalid-params, robustness… It fills report.server.toolCount.
+ */
+export const tools: Service<ToolListing> = {
+  id: 'tools',
+  produce: (ctx) => listAllTools(ctx.session),
+  report(report, listing) {
+    report.server.toolCount = listing?.tools.length;
+  },
+};
+
+/** Call a tool through ctx.request: the exchange is recorded with its purpose for later suites (is-error). */
+export async function callTool(
+  ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown> } = {},
+): Promise<ToolCallRecord> {
+  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid })) as ToolCallRecord;
+}
+
+/** The tools/call exchanges of the run so far, in the order made. */
+export function toolCallsOf(ctx: Pick<CaseContext, 'exchanges'>): ToolCallRecord[] {
+  return ctx.exchanges.filter((e): e is ToolCallRecord => e.method === 'tools/call' && typeof e.tool === 'string');
 }

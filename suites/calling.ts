@@ -5,7 +5,8 @@
  */
 import { generateArguments } from '../core/args/index.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
+import { callTool, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { callPlan } from '../core/call-policy.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
 import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
@@ -36,7 +37,7 @@ export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, arg
     message: `answered with a result without isError: true whose text ${failed.how}: ${failed.quoted}; a tool that fails should say so with isError: true, so the client and the model know the call failed`,
     messageIds: mids,
   };
-  if (tool.outputSchema !== undefined && ctx.version >= '2025-06-18') {
+  if (tool.outputSchema !== undefined && ctx.features.structuredContent) {
     if (!('structuredContent' in r)) {
       // The call failed (in words): had it said so with isError, no structuredContent would be due. The SHOULD is the fault.
       if (failedWarn) return { ...failedWarn, message: `${failedWarn.message} (it has no structuredContent either, which a success result of a tool with an outputSchema must have)` };
@@ -75,6 +76,7 @@ export const calling: Suite = {
   id: 'calling',
   title: 'Calling tools',
   description: 'each tool called with arguments generated from its inputSchema',
+  services: [tools],
   cases: [
     {
       id: 'calling/tool',
@@ -83,17 +85,17 @@ export const calling: Suite = {
       spec: 'server/tools#calling-tools',
       requirement: 'A call with arguments that fit the inputSchema gets a result with a content array (isError: true is a valid answer); a tool with an outputSchema returns structuredContent that conforms to it, and should carry it in a text block too (its JSON, or the value an SDK wrapped as {"result": …}). A result whose text plainly reports a failure ("Error: …", JSON with "success": false) should have isError: true (warn).',
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const l = await ctx.tools();
+        const l = await ctx.service(tools);
         if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools to call: ${l.problem}` : 'the server lists no tools' };
-        const plan = await ctx.callPlan();
+        const plan = await ctx.service(callPlan);
         const out: ItemOutcome[] = [];
         const todo = plan.call.filter((tool) => ctx.selected(`calling/tool/${tool.name}`));
         // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
         const recs = await pipelined(todo, (tool) => {
           const gen = generateArguments(tool.inputSchema);
-          return ctx.callTool(tool.name, gen.value, 'call').then((rec) => ({ rec, gen }));
+          return callTool(ctx, tool.name, gen.value, 'call').then((rec) => ({ rec, gen }));
         }, { isBad: ({ rec }) => !!rec.failure, isStalled: () => ctx.session.isStalled });
         notJudgedAfterCrash(recs.map((r) => r.rec));
         todo.forEach((tool, i) => {

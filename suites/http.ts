@@ -8,37 +8,27 @@
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import { StreamableHttpTransport, type HttpExchange, type ProbeResult } from '../core/transport/http.js';
-import { DetectingTransport } from '../core/transport/detect.js';
+import type { HttpExchange, ProbeResult } from '../core/transport/http.js';
+import { requestMetaFor } from '../core/negotiate.js';
+import { CLIENT_INFO } from '../core/run.js';
 import { brief, isObject } from './helpers.js';
 
-export function streamableOf(ctx: Pick<CaseContext, 'transport'>): StreamableHttpTransport | undefined {
-  const t = ctx.transport;
-  if (t instanceof StreamableHttpTransport) return t;
-  if (t instanceof DetectingTransport && t.inner instanceof StreamableHttpTransport) return t.inner;
-  return undefined;
-}
-
-const NOT_HTTP: Outcome = { verdict: 'skip', message: 'not a Streamable HTTP server' };
-const MODERN = '2026-07-28';
 let probeIds = 0;
 
-/** A JSON-RPC request body for a probe; from 2026-07-28 with the _meta every request carries. */
+/** A JSON-RPC request body for a probe; where the version wants it (2026-07-28), with the _meta every request carries. */
 function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
   method = heartbeatIn(ctx, method);
-  const p = ctx.version >= MODERN
-    ? { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': ctx.version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mcp-conform', version: '0' } } }
-    : params;
+  const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) } : params;
   return JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method, ...(Object.keys(p).length ? { params: p } : {}) });
 }
 
 function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
-  return ctx.version >= MODERN ? { 'Mcp-Method': heartbeatIn(ctx, method) } : {};
+  return ctx.features.requestHeaders ? { 'Mcp-Method': heartbeatIn(ctx, method) } : {};
 }
 
-/** 2026-07-28 removed ping: the probes that send one send server/discover instead (it exists in every such server). */
+/** Where ping is gone (2026-07-28), the probes that send one send the version's heartbeat (server/discover) instead. */
 function heartbeatIn(ctx: CaseContext, method: string): string {
-  return method === 'ping' && ctx.version >= MODERN ? 'server/discover' : method;
+  return method === 'ping' ? ctx.features.heartbeat : method;
 }
 
 function said(r: ProbeResult): string {
@@ -78,9 +68,8 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
       requirement: 'Every request POSTed gets either one JSON object (Content-Type application/json) or an SSE stream (text/event-stream); clients must accept both.',
-      phase: 'after-shutdown',
+      requires: { transports: ['streamable-http'], needs: 'log' },
       async run(ctx) {
-        if (!streamableOf(ctx)) return NOT_HTTP;
         const reqs = sentWithHttp(ctx).filter((m) => m.kind === 'request' && m.http?.status !== undefined);
         if (!reqs.length) return { verdict: 'skip', message: 'no request got an HTTP answer' };
         const kinds: Record<string, number> = {};
@@ -106,9 +95,8 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
       requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status. In 2026-07-28 such a refusal (4xx, perhaps with error -32020) is reported (info), not failed.',
-      phase: 'after-shutdown',
+      requires: { transports: ['streamable-http'], needs: 'log' },
       async run(ctx) {
-        if (!streamableOf(ctx)) return NOT_HTTP;
         // Messages malformed on purpose (probes of other suites) may be refused; the well-formed ones are judged.
         const sent = sentWithHttp(ctx).filter((m) => (m.kind === 'notification' || m.kind === 'response' || m.kind === 'error') && !m.schema.expectedInvalid && m.http?.status !== undefined);
         if (!sent.length) return { verdict: 'skip', message: 'no notification or response was POSTed' };
@@ -126,7 +114,7 @@ export const httpSuite: Suite = {
           else if (ok(s)) warns.push(`${what}: HTTP ${s}${body ? ` with a ${body}-byte body` : ''} instead of 202`);
           // 2026-07-28: a notification the server cannot accept gets an HTTP error status (its body may carry a
           // JSON-RPC error such as -32020); that version defines no client notifications over HTTP at all.
-          else if (ctx.version >= MODERN && s >= 400 && s < 500) refused.push(`${what}: HTTP ${s}${refusalError(ctx, m)}`);
+          else if (ctx.features.notificationRefusalByStatus && s >= 400 && s < 500) refused.push(`${what}: HTTP ${s}${refusalError(ctx, m)}`);
           else fails.push(`${what}: HTTP ${s}`);
         }
         const also = [...warns, ...refused.map((r) => `refused ${r}`)];
@@ -143,10 +131,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#session-management',
       requirement: 'A session id set with Mcp-Session-Id on the initialize answer contains only characters 0x21 to 0x7E.',
+      requires: { transports: ['streamable-http'], feature: 'sessions' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no sessions` };
+        const t = ctx.http!;
         if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server set no Mcp-Session-Id: it does not use sessions' };
         const bad = [...t.sessionId].filter((c) => c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e);
         const init = ctx.init.reply?.response;
@@ -161,10 +148,10 @@ export const httpSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/transports#session-management',
       requirement: 'A server that issued a session id should answer requests that lack it (other than initialize) with 400 Bad Request.',
+      requires: { transports: ['streamable-http'], feature: 'sessions' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        const t = ctx.http!;
+        if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server uses no sessions' };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), withSession: false });
         if (r.status === 400) return { verdict: 'pass', message: `a ping without Mcp-Session-Id: ${said(r)}`, details: ex(r) };
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `a ping without Mcp-Session-Id: ${said(r)}; the spec asks for 400`, details: ex(r) };
@@ -177,10 +164,10 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#session-management',
       requirement: 'A session id the server does not know (ended, expired or never issued) is answered with 404 Not Found, which tells the client to start a new session.',
+      requires: { transports: ['streamable-http'], feature: 'sessions' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        const t = ctx.http!;
+        if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server uses no sessions' };
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), sessionId: 'mcp-conform-unknown-session-0000' });
         if (r.status === 404) return { verdict: 'pass', message: `ping with an unknown session id: ${said(r)}`, details: ex(r) };
         return { verdict: 'fail', message: `ping with an unknown session id: ${said(r)}; expected 404 (clients only start a new session on 404)`, details: ex(r) };
@@ -192,12 +179,12 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#session-management',
       requirement: 'A client ends a session with DELETE; the server either ends it or answers 405. Once ended, requests with its id get 404.',
+      requires: { transports: ['streamable-http'], feature: 'sessions' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (t.sessionId === undefined || ctx.version >= MODERN) return { verdict: 'skip', message: 'the server uses no sessions' };
+        const t = ctx.http!;
+        if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server uses no sessions' };
         // A second session of its own, so the run's session stays usable.
-        const init = await t.probe({ method: 'POST', withSession: false, body: JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: '0' } } }) });
+        const init = await t.probe({ method: 'POST', withSession: false, body: JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } }) });
         const sid = init.headers['mcp-session-id'];
         if (typeof sid !== 'string') return { verdict: 'skip', message: `a second initialize (to have a session to delete) gave no session id: ${said(init)}`, details: ex(init) };
         const del = await t.probe({ method: 'DELETE', sessionId: sid });
@@ -216,11 +203,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#listening-for-messages-from-the-server',
       requirement: 'A GET to the MCP endpoint (Accept: text/event-stream) is answered with an SSE stream, or with 405 Method Not Allowed when the server offers none.',
-      phase: 'after-shutdown',
+      requires: { transports: ['streamable-http'], needs: 'log', feature: 'getStream' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no GET stream` };
+        const t = ctx.http!;
         const g = t.getStream;
         if (!g) return { verdict: 'skip', message: 'no GET stream was opened (the handshake did not complete)' };
         const details = { exchange: g.exchange.n };
@@ -238,10 +223,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#listening-for-messages-from-the-server',
       requirement: 'The server sends requests and notifications on the GET stream, never a response (unless it resumes a stream of an earlier request).',
-      phase: 'after-shutdown',
+      requires: { transports: ['streamable-http'], needs: 'log' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         if (!t.getStream?.exchange.events) return { verdict: 'skip', message: 'no GET stream was open' };
         const n = t.getStream.exchange.n;
         const on = ctx.session.log.filter((m) => m.direction === 'from-server' && m.http?.exchange === n);
@@ -256,10 +240,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#protocol-version-header',
       requirement: 'From 2025-06-18 clients send MCP-Protocol-Version on every request after initialize; a server that gets an invalid or unsupported version answers 400 Bad Request.',
+      requires: { transports: ['streamable-http'], feature: 'protocolVersionHeader' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version < '2025-06-18') return { verdict: 'skip', message: `protocol ${ctx.version} has no MCP-Protocol-Version header` };
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { 'MCP-Protocol-Version': '1999-01-01', ...methodHeaders(ctx, 'ping') } });
         const hb = heartbeatIn(ctx, 'ping');
         if (r.status === 400) return { verdict: 'pass', message: `a ${hb} request with MCP-Protocol-Version: 1999-01-01 → ${said(r)}`, details: ex(r) };
@@ -272,12 +255,12 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#security-warning',
       requirement: 'Servers validate the Origin header (against DNS rebinding); from 2025-11-25 a present, invalid Origin is answered 403 Forbidden.',
+      requires: { transports: ['streamable-http'] },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Origin: 'http://mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
         const hb = heartbeatIn(ctx, 'ping');
-        const strict = ctx.version >= '2025-11-25';
+        const strict = ctx.features.origin403;
         if (r.status === 403) return { verdict: 'pass', message: `a ${hb} request with Origin: http://mcp-conform-foreign.invalid → 403`, details: ex(r) };
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `Origin: http://mcp-conform-foreign.invalid → ${said(r)}; refused, but ${strict ? 'the spec asks for 403' : '403 is what later versions ask for'}`, details: ex(r) };
         if (ok(r.status)) {
@@ -294,9 +277,9 @@ export const httpSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/security_best_practices',
       requirement: 'A local server that checks the Host header refuses requests for a name it does not serve, a second defence against DNS rebinding; the transport section names only Origin, so serving it is reported, not failed.',
+      requires: { transports: ['streamable-http'] },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Host: 'mcp-conform-foreign.invalid', ...methodHeaders(ctx, 'ping') } });
         const hb = heartbeatIn(ctx, 'ping');
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'pass', message: `a ${hb} request with Host: mcp-conform-foreign.invalid → ${said(r)}`, details: ex(r) };
@@ -310,9 +293,9 @@ export const httpSuite: Suite = {
       level: 'MAY',
       spec: 'basic/transports#sending-messages-to-the-server',
       requirement: 'Clients must list both application/json and text/event-stream in Accept; what a server does with a client that does not is left open (406 is common). Reported, not graded.',
+      requires: { transports: ['streamable-http'] },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), headers: { Accept: 'application/json', ...methodHeaders(ctx, 'ping') } });
         const hb = heartbeatIn(ctx, 'ping');
         if (r.status !== undefined && r.status >= 500) return { verdict: 'fail', message: `a ${hb} request with Accept: application/json → ${said(r)}: a server error`, details: ex(r) };
@@ -325,9 +308,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
       requirement: 'Input the server cannot accept gets an HTTP error status (400), optionally with a JSON-RPC error without id; for unparsable JSON that error is -32700 (parse error).',
+      requires: { transports: ['streamable-http'] },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: '{"jsonrpc": "2.0", "id": 1, "method": "ping"', headers: methodHeaders(ctx, 'ping') });
         const code = errorCode(r);
         const codeNote = code === undefined ? 'no JSON-RPC error in the body' : code === -32700 ? 'error -32700' : `error ${code} (parse errors are -32700)`;
@@ -343,15 +326,15 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
       requirement: 'In 2025-03-26 a POST body may be an array of requests and notifications, which the server must accept. Other versions oblige the client to send one message per POST; a server that refuses a batch (4xx) passes, one that accepts it is reported (info), a server error fails.',
+      requires: { transports: ['streamable-http'] },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
+        const t = ctx.http!;
         const a = JSON.parse(probeBody(ctx, 'ping'));
         const b = JSON.parse(probeBody(ctx, 'ping'));
         const r = await t.probe({ method: 'POST', body: JSON.stringify([a, b]), headers: methodHeaders(ctx, 'ping') });
         const hb = heartbeatIn(ctx, 'ping');
         const answered = r.messages.flatMap((m) => (Array.isArray(m) ? m : [m])).filter((m) => isObject(m) && 'result' in m).length;
-        if (ctx.version === '2025-03-26') {
+        if (ctx.features.batches) {
           if (ok(r.status) && answered) return { verdict: 'pass', message: `a batch of two ${hb} requests → ${said(r)}`, details: ex(r) };
           return { verdict: 'fail', message: `a batch of two ${hb} requests → ${said(r)}; 2025-03-26 servers must accept batches`, details: ex(r) };
         }
@@ -367,10 +350,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#resumability-and-redelivery',
       requirement: 'Event ids, when a server gives them, are unique across all streams of the session; a client resumes a stream by GET with Last-Event-ID (the server may replay, or refuse with 405).',
+      requires: { transports: ['streamable-http'], feature: 'resumableStreams' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version >= MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no resumable streams` };
+        const t = ctx.http!;
         const seen = new Map<string, number[]>();
         let lastPostId: string | undefined;
         for (const x of t.exchanges as HttpExchange[]) {
@@ -397,10 +379,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports/streamable-http#server-validation',
       requirement: 'From 2026-07-28 the method is mirrored into Mcp-Method (and named calls into Mcp-Name); a server that reads the body refuses a header that disagrees with it: 400 with error -32020 (HeaderMismatch).',
+      requires: { transports: ['streamable-http'], feature: 'requestHeaders' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version} has no request metadata headers` };
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } });
         const code = errorCode(r);
         if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → HTTP 400 with error -32020`, details: ex(r) };
@@ -414,10 +395,9 @@ export const httpSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports/streamable-http#protocol-version-header',
       requirement: 'From 2026-07-28 a method the server does not implement gets HTTP 404 with JSON-RPC error -32601, which tells it apart from a legacy server without the endpoint.',
+      requires: { transports: ['streamable-http'], feature: 'requestHeaders' },
       async run(ctx) {
-        const t = streamableOf(ctx);
-        if (!t) return NOT_HTTP;
-        if (ctx.version < MODERN) return { verdict: 'skip', message: `protocol ${ctx.version}: unknown methods are answered in JSON-RPC only` };
+        const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'mcp-conform/no-such-method'), headers: { 'Mcp-Method': 'mcp-conform/no-such-method' } });
         const code = errorCode(r);
         if (r.status === 404 && code === -32601) return { verdict: 'pass', message: 'mcp-conform/no-such-method → HTTP 404 with error -32601', details: ex(r) };

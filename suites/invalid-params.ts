@@ -5,7 +5,8 @@
  */
 import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { notJudgedAfterCrash, pipelined, type Tool } from '../core/tools.js';
+import { callTool, notJudgedAfterCrash, pipelined, toolCallsOf, tools, type Tool } from '../core/tools.js';
+import { callPlan } from '../core/call-policy.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
 import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';
 
@@ -19,9 +20,9 @@ type Kind = 'missing-required' | 'wrong-type';
  * out of invalid-params too, or its task call recorded with purpose 'call'.
  */
 async function validCall(ctx: CaseContext, tool: Tool): Promise<ToolCallRecord> {
-  const prior = ctx.toolCalls.find((c) => c.tool === tool.name && (c.purpose === 'call' || c.purpose === 'reference'));
+  const prior = toolCallsOf(ctx).find((c) => c.tool === tool.name && (c.purpose === 'call' || c.purpose === 'reference'));
   if (prior) return prior;
-  return ctx.callTool(tool.name, generateArguments(tool.inputSchema).value, 'reference');
+  return callTool(ctx, tool.name, generateArguments(tool.inputSchema).value, 'reference');
 }
 
 function describeAnswer(a: Answer): string {
@@ -35,7 +36,7 @@ function describeAnswer(a: Answer): string {
 
 /** The verdict for an error answer once it is known to be about the bad argument. */
 function gradeRefusal(ctx: CaseContext, reply: NonNullable<ToolCallRecord['reply']>, answer: Answer, what: string, why: string, mids: number[]): Outcome {
-  const sep1303 = ctx.version >= '2025-11-25';
+  const sep1303 = ctx.features.validationAsToolError;
   if (reply.error) {
     if (reply.error.code === -32602) {
       return sep1303
@@ -97,8 +98,8 @@ async function gradeAcceptedWrongType(ctx: CaseContext, tool: Tool, rec: ToolCal
     return { verdict: 'warn', message: `${accepted}: ${lenient}; the tool has no required argument, so whether the server checks its input at all could not be told (a call without a required argument is the other probe)`, messageIds: mids };
   }
   // The missing-required case's call of the tool, or one made here when that case did not run (--case).
-  const m = ctx.toolCalls.find((c) => c.tool === tool.name && c.purpose === 'missing-required')
-    ?? await ctx.callTool(tool.name, missing.value, 'missing-required');
+  const m = toolCallsOf(ctx).find((c) => c.tool === tool.name && c.purpose === 'missing-required')
+    ?? await callTool(ctx, tool.name, missing.value, 'missing-required');
   if (!m.reply) return { verdict: 'warn', message: `${accepted}: ${lenient} (the call with ${missing.description} got no answer, so whether the server checks its input at all could not be told)`, messageIds: mids };
   const mAnswer = classifyAnswer(m.reply, tool, missing.value);
   const both = [...mids, ...ids(m.reply.request, m.reply.response)];
@@ -125,9 +126,9 @@ async function gradeInvalid(ctx: CaseContext, kind: Kind, tool: Tool, rec: ToolC
 
 function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undefined) {
   return async (ctx: CaseContext): Promise<Outcome | ItemOutcome[]> => {
-    const l = await ctx.tools();
+    const l = await ctx.service(tools);
     if (!l.tools.length) return { verdict: 'skip', message: l.problem ? `no tools: ${l.problem}` : 'the server lists no tools' };
-    const plan = await ctx.callPlan();
+    const plan = await ctx.service(callPlan);
     const out: ItemOutcome[] = [];
     const todo: { tool: Tool; bad: InvalidArguments }[] = [];
     for (const tool of plan.call) {
@@ -135,7 +136,7 @@ function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undef
       if (bad && ctx.selected(`invalid-params/${kind}/${tool.name}`)) todo.push({ tool, bad });
     }
     // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
-    const recs = await pipelined(todo, ({ tool, bad }) => ctx.callTool(tool.name, bad.value, kind), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+    const recs = await pipelined(todo, ({ tool, bad }) => callTool(ctx, tool.name, bad.value, kind), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
     notJudgedAfterCrash(recs);
     // Judged one after another: a verdict may need another call (the valid call, the missing-required call).
     for (const [i, { tool, bad }] of todo.entries()) {
@@ -165,7 +166,7 @@ export const invalidParams: Suite = {
       spec: 'server/tools#error-handling',
       requirement,
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       run: perTool('missing-required', missingRequiredArguments),
     },
     {
@@ -175,7 +176,7 @@ export const invalidParams: Suite = {
       spec: 'server/tools#error-handling',
       requirement,
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       run: perTool('wrong-type', wrongTypeArguments),
     },
     {
@@ -184,15 +185,15 @@ export const invalidParams: Suite = {
       level: 'MUST',
       spec: 'server/tools#error-handling',
       requirement: 'A tools/call request whose params have no name is malformed: the answer is a JSON-RPC error -32602 (another error code: warn; a success result: fail).',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const rec = await ctx.callTool('', {}, 'malformed', { params: { arguments: {} }, expectInvalid: 'tools/call without params.name (invalid-params/malformed-call)' });
+        const rec = await callTool(ctx, '', {}, 'malformed', { params: { arguments: {} }, expectInvalid: 'tools/call without params.name (invalid-params/malformed-call)' });
         if (rec.failure) throw rec.failure;
         const reply = rec.reply!;
         const mids = ids(reply.request, reply.response);
         if (reply.error) {
           // 2026-07-28 over HTTP: without a name there is no Mcp-Name header, which a server may refuse with -32020.
-          const headerMismatch = reply.error.code === -32020 && ctx.version >= '2026-07-28' && reply.request.http !== undefined;
+          const headerMismatch = reply.error.code === ctx.features.headerMismatchCode && reply.request.http !== undefined;
           return reply.error.code === -32602 || headerMismatch
             ? { verdict: 'pass', message: `JSON-RPC error ${reply.error.code} "${reply.error.message}"${headerMismatch ? ' (HeaderMismatch: a call without a name cannot carry the Mcp-Name header)' : ''}`, messageIds: mids }
             : { verdict: 'warn', message: `JSON-RPC error ${describeError(reply.error)}; expected -32602 (invalid params)`, messageIds: mids };

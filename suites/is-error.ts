@@ -3,6 +3,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  */
 import type { Suite } from '../core/suite.js';
+import { toolCallsOf } from '../core/tools.js';
 import { brief, ids, isObject } from './helpers.js';
 
 export const isError: Suite = {
@@ -16,10 +17,11 @@ export const isError: Suite = {
       level: 'MUST',
       spec: 'server/tools#error-handling',
       requirement: 'A result with isError: true carries a non-empty content array with text that tells what went wrong, so the model can act on it.',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const seen = ctx.toolCalls.filter((c) => c.reply?.result?.isError === true);
-        if (!seen.length) return { verdict: 'skip', message: `no result with isError: true was seen in ${ctx.toolCalls.length} tool calls` };
+        const calls = toolCallsOf(ctx);
+        const seen = calls.filter((c) => c.reply?.result?.isError === true);
+        if (!seen.length) return { verdict: 'skip', message: `no result with isError: true was seen in ${calls.length} tool calls` };
         const empty: string[] = [];
         const textless: string[] = [];
         const mids: number[] = [];

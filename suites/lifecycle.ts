@@ -48,8 +48,9 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle#initialization',
       requirement: 'The server answers initialize with a result naming its protocol version, its capabilities and its name and version.',
+      requires: { needs: 'handshake' },
       async run(ctx) {
-        if (ctx.init.handshake === 'server/discover' || (isStateless(ctx.version) && ctx.init.handshake !== 'initialize')) return discoverCheck(ctx);
+        if (ctx.init.handshake === 'server/discover' || (ctx.features.handshake === 'server/discover' && ctx.init.handshake !== 'initialize')) return discoverCheck(ctx);
         const { reply, failure } = ctx.init;
         if (failure) return { verdict: 'fail', message: failure.message, messageIds: ids(reply?.request, reply?.response) };
         if (!reply) return { verdict: 'fail', message: 'initialize was not sent' };
@@ -77,8 +78,9 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle#version-negotiation',
       requirement: 'The server answers with the version the client asked for if it supports it, otherwise with another version it supports; a version that does not exist leaves the client nothing to speak.',
+      requires: { needs: 'handshake' },
       async run(ctx) {
-        if (ctx.init.handshake === 'server/discover' || (isStateless(ctx.version) && ctx.init.handshake !== 'initialize')) {
+        if (ctx.init.handshake === 'server/discover' || (ctx.features.handshake === 'server/discover' && ctx.init.handshake !== 'initialize')) {
           const d = ctx.init.discover;
           const listed = Array.isArray(d?.result?.supportedVersions) ? (d!.result!.supportedVersions as unknown[]) : undefined;
           const dm = ids(d?.request, d?.response);
@@ -119,8 +121,8 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'basic#notifications',
       requirement: 'A notification is never answered: the server takes notifications/initialized without sending a response.',
+      requires: { feature: 'initializedNotification' },
       async run(ctx) {
-        if (isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} has no initialize handshake, so no notifications/initialized` };
         const seq = ctx.init.initializedSeq;
         if (seq === undefined) return { verdict: 'skip', message: 'notifications/initialized was not sent' };
         // Give a reply a chance to arrive: a ping round trip after the notification.
@@ -138,8 +140,8 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'basic/utilities/ping',
       requirement: 'The receiver of a ping answers promptly with an empty result.',
+      requires: { feature: 'ping' },
       async run(ctx) {
-        if (isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} removed ping; that the server answers is shown by server/discover (lifecycle/initialize) and by the robustness probes, which use server/discover instead` };
         const reply = await ctx.session.request('ping');
         const mids = ids(reply.request, reply.response);
         if (reply.error) return { verdict: 'fail', message: `ping was answered with an error: ${describeError(reply.error)}`, messageIds: mids };
@@ -156,9 +158,8 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'schema#resulttype',
       requirement: 'From 2026-07-28 every result a server sends says what kind of result it is in resultType ("complete", or "input_required" when the client must supply more input); earlier versions have no such field (skipped).',
-      phase: 'after-shutdown',
+      requires: { feature: 'resultType', needs: 'log' },
       async run(ctx) {
-        if (!isStateless(ctx.version)) return { verdict: 'skip', message: `protocol ${ctx.version} has no resultType (it arrived in 2026-07-28)` };
         const results = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response');
         if (!results.length) return { verdict: 'skip', message: 'the server sent no results' };
         const bad = results.filter((m) => {
@@ -180,7 +181,7 @@ export const lifecycle: Suite = {
       level: 'MUST',
       spec: 'basic#responses',
       requirement: 'A response carries the id of the request it answers; no response comes for an id never sent, and none twice.',
-      phase: 'after-shutdown',
+      requires: { needs: 'log' },
       async run(ctx) {
         const log = ctx.session.log;
         const bad = ctx.session.idAnomalies.filter((a) => a.problem === 'unknown-id' || a.problem === 'duplicate-answer');
@@ -203,7 +204,7 @@ export const lifecycle: Suite = {
       level: 'SHOULD',
       spec: 'basic/lifecycle#shutdown',
       requirement: 'Over stdio the client ends a session by closing the server\'s input, then sends SIGTERM if the server does not exit in time, then SIGKILL. Exiting when stdin closes passes; needing SIGTERM is a step the spec plans for (info); needing SIGKILL means SIGTERM was ignored (warn). A server started with --start is judged the same way.',
-      phase: 'after-shutdown',
+      requires: { needs: 'log' },
       async run(ctx) {
         const p = ctx.transport.processInfo();
         if (!p) return { verdict: 'skip', message: 'the harness did not start the server process' };

@@ -3,7 +3,7 @@
  * schemas and valid JSON Schema, and the tool-name rules. https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { tools, type Tool } from '../core/tools.js';
 import { brief, isObject } from './helpers.js';
 
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -19,7 +19,7 @@ function schemaProblems(ctx: CaseContext, tool: Tool, key: 'inputSchema' | 'outp
 }
 
 async function listed(ctx: CaseContext): Promise<Outcome | Tool[]> {
-  const l = await ctx.tools();
+  const l = await ctx.service(tools);
   if (l.problem && !l.tools.length) return { verdict: 'skip', message: `no tools to look at: ${l.problem}`, messageIds: l.messageIds };
   return l.tools;
 }
@@ -28,6 +28,7 @@ export const listing: Suite = {
   id: 'listing',
   title: 'Listing tools',
   description: 'tools/list, pagination, names, input and output schemas',
+  services: [tools],
   cases: [
     {
       id: 'listing/tools-list',
@@ -35,9 +36,9 @@ export const listing: Suite = {
       level: 'MUST',
       spec: 'server/tools#listing-tools',
       requirement: 'A server with the tools capability answers tools/list with a tools array; when it sends nextCursor, requesting that cursor gives the next page, and the pages end.',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const l = await ctx.tools();
+        const l = await ctx.service(tools);
         if (l.problem) return { verdict: 'fail', message: l.problem, messageIds: l.messageIds };
         if (l.malformed.length) {
           return { verdict: 'fail', message: `${l.malformed.length} entries of tools are not tool objects with a string name, e.g. ${brief(l.malformed[0]!.value)}`, messageIds: l.messageIds };
@@ -51,7 +52,7 @@ export const listing: Suite = {
       level: 'MUST',
       spec: 'server/tools#tool',
       requirement: 'A tool name identifies one tool: no two tools in the list share a name.',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -69,7 +70,7 @@ export const listing: Suite = {
       spec: 'server/tools#tool',
       requirement: 'Each tool has an inputSchema: a JSON Schema object whose type is "object", itself valid against its JSON Schema meta-schema.',
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -89,7 +90,7 @@ export const listing: Suite = {
       spec: 'server/tools#output-schema',
       requirement: 'Where a tool declares an outputSchema, it is a JSON Schema object of type "object", valid against its meta-schema.',
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -107,12 +108,12 @@ export const listing: Suite = {
       level: 'SHOULD',
       spec: 'server/tools#tool-names',
       requirement: 'Tool names should be 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot (from 2025-11-25; reported as info for earlier versions).',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
         const bad = t.filter((tool) => !NAME_RULE.test(tool.name));
-        const graded = ctx.version >= '2025-11-25' ? 'warn' : 'info';
+        const graded = ctx.features.toolNameRule ? 'warn' : 'info';
         if (bad.length) {
           const why = (n: string) => (n.length === 0 ? 'empty' : n.length > 128 ? `${n.length} characters` : `has ${JSON.stringify([...new Set(n.replace(/[A-Za-z0-9_.-]/g, ''))].join(''))}`);
           return { verdict: graded, message: `${bad.length} name${bad.length === 1 ? '' : 's'} outside the rule: ${bad.slice(0, 5).map((x) => `"${brief(x.name, 40)}" (${why(x.name)})`).join(', ')}` };

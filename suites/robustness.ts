@@ -14,7 +14,7 @@ import type { HttpExchange } from '../core/transport/http.js';
 import type { Transport } from '../core/transport/types.js';
 import { VERSION } from '../core/version.js';
 import { brief, describeError, ids, isObject } from './helpers.js';
-import { streamableOf } from './http.js';
+import { callPlan } from '../core/call-policy.js';
 
 /** How long to wait, once the ping sent after a probe is answered, for an answer to the probe itself. */
 const ANSWER_GRACE_MS = 150;
@@ -298,7 +298,7 @@ export const robustness: Suite = {
         const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
         if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
         if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
-        if (r && ctx.version >= '2026-07-28') return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
+        if (r && ctx.features.notificationRefusalByStatus) return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
         if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
         const post = run.probe.sent[0]?.http?.status;
         return { verdict: 'pass', message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`, messageIds: mids(run) };
@@ -331,9 +331,9 @@ export const robustness: Suite = {
       level: 'MAY',
       spec: 'basic/lifecycle#initialization',
       requirement: 'What a server does with a request that comes before initialize is not specified: reported as info (a server that dies of it: warn). The probe uses a second connection (over stdio a second server process), closed right after.',
+      requires: { feature: 'initialize' },
       async run(ctx) {
         if (!ctx.openSession) return { verdict: 'skip', message: 'this run cannot open a second connection to the server' };
-        if (ctx.version >= '2026-07-28') return { verdict: 'skip', message: `protocol ${ctx.version} has no initialize` };
         return beforeInitialize(ctx);
       },
     },
@@ -375,7 +375,7 @@ export const robustness: Suite = {
       level: 'SHOULD',
       spec: 'basic/lifecycle#initialization',
       requirement: 'Until the client has sent notifications/initialized, the server should not send requests other than ping (warn), and notifications other than logging are reported (info). The harness answers every server request whenever it comes.',
-      phase: 'after-shutdown',
+      requires: { needs: 'log' },
       async run(ctx) {
         const seq = ctx.init.initializedSeq;
         if (seq === undefined) return { verdict: 'skip', message: 'notifications/initialized was never sent' };
@@ -398,13 +398,13 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const hb = s.heartbeatMethod;
   let slow: Tool | undefined;
   if (ctx.capabilities.tools) {
-    const plan = await ctx.callPlan();
+    const plan = await ctx.service(callPlan);
     slow = plan.call.find((t) => SLOW_TOOL.test(`${t.name} ${t.title ?? ''} ${t.description ?? ''}`));
   }
   const id = s.newId();
   // 2026-07-28 over Streamable HTTP: no notifications/cancelled; closing the request's response stream cancels it.
   // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#cancellation
-  const byClose = ctx.version >= '2026-07-28' ? streamableOf(ctx) : undefined;
+  const byClose = ctx.features.cancelByStreamClose ? ctx.http : undefined;
   const how = byClose ? 'closing its response stream' : 'notifications/cancelled';
   /** Cancel the probe: the time it happened, and the notification's place in the log when one was sent. */
   const cancel = (): { t: number; seq?: number; closed?: boolean } => {

@@ -37,7 +37,7 @@ function byDirection(direction: 'from-server' | 'to-server'): CaseDef {
       ? 'Every message the server sends validates against the MCP JSON Schema of the protocol version in force, and a method the version knows is one servers send (ServerRequest, ServerNotification), not a client\'s (an error answer with id null, as JSON-RPC prescribes for unreadable requests, is accepted).'
       : 'Every message the harness sends validates too (a check of the harness itself); probes malformed on purpose are listed with their expected violations and do not fail.',
     perItem: 'method',
-    phase: 'after-shutdown',
+    requires: { needs: 'log' },
     async run(ctx) {
       const groups = new Map<string, LoggedMessage[]>();
       for (const m of ctx.session.log) {

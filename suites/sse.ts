@@ -4,18 +4,8 @@
  * stream, which stays open for the whole session.
  * https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
  */
-import type { Outcome, Suite, CaseContext } from '../core/suite.js';
-import { SseTransport } from '../core/transport/sse.js';
-import { DetectingTransport } from '../core/transport/detect.js';
+import type { Suite } from '../core/suite.js';
 
-function sseOf(ctx: Pick<CaseContext, 'transport'>): SseTransport | undefined {
-  const t = ctx.transport;
-  if (t instanceof SseTransport) return t;
-  if (t instanceof DetectingTransport && t.inner instanceof SseTransport) return t.inner;
-  return undefined;
-}
-
-const NOT_SSE: Outcome = { verdict: 'skip', message: 'not an HTTP+SSE server' };
 // The HTTP+SSE transport is defined in 2024-11-05 only: link there whatever version the server speaks.
 const SPEC = 'https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse';
 
@@ -31,10 +21,9 @@ export const sseSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#http-with-sse',
       requirement: 'When the client opens the SSE stream, the server first sends an endpoint event whose data is the URI the client POSTs its messages to.',
-      phase: 'after-shutdown',
+      requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = sseOf(ctx);
-        if (!t) return NOT_SSE;
+        const t = ctx.sse!;
         const details = { spec2024: SPEC, exchange: t.stream?.n };
         if (!t.endpoint) return { verdict: 'fail', message: `no endpoint event${t.firstEvent ? ` (the first event was "${t.firstEvent}")` : ''}${t.stream?.error ? `: ${t.stream.error}` : ''}`, details };
         if (t.endpoint.problem) return { verdict: 'fail', message: t.endpoint.problem, details };
@@ -49,10 +38,9 @@ export const sseSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/transports#http-with-sse',
       requirement: 'The POST endpoint normally lives beside the stream; an endpoint on another origin sends the client\'s messages (and headers) elsewhere and is reported.',
-      phase: 'after-shutdown',
+      requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = sseOf(ctx);
-        if (!t) return NOT_SSE;
+        const t = ctx.sse!;
         if (!t.endpoint?.url) return { verdict: 'skip', message: 'no usable endpoint event' };
         const a = new URL(t.endpoint.url);
         if (a.origin === t.url.origin) return { verdict: 'pass', message: `${t.endpoint.url} is on ${t.url.origin}` };
@@ -65,10 +53,9 @@ export const sseSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#http-with-sse',
       requirement: 'Every well-formed message POSTed to the endpoint is accepted (202 Accepted); the answer comes on the stream, not in the POST response. A message malformed on purpose (a robustness probe) may be refused with a 4xx: that refusal is judged by its robustness case.',
-      phase: 'after-shutdown',
+      requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = sseOf(ctx);
-        if (!t) return NOT_SSE;
+        const t = ctx.sse!;
         // Messages malformed on purpose (probes) may be refused; every well-formed one must be accepted.
         const wellFormed = ctx.session.log.filter((m) => m.direction === 'to-server' && m.http?.method === 'POST' && m.kind !== 'invalid' && !m.schema.expectedInvalid);
         const sent = wellFormed.filter((m) => m.http!.status !== undefined);
@@ -90,10 +77,9 @@ export const sseSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#http-with-sse',
       requirement: 'The server sends every message (answers included) as an SSE event of type message on the stream; events of other types are lost on clients.',
-      phase: 'after-shutdown',
+      requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = sseOf(ctx);
-        if (!t) return NOT_SSE;
+        const t = ctx.sse!;
         const got = ctx.session.log.filter((m) => m.direction === 'from-server');
         const onStream = got.filter((m) => m.http?.sseEvent === 'message');
         const other = t.otherEvents;
@@ -110,10 +96,9 @@ export const sseSuite: Suite = {
       level: 'MUST',
       spec: 'basic/transports#http-with-sse',
       requirement: 'All server messages travel on the one stream: if it ends, the session is lost.',
-      phase: 'after-shutdown',
+      requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = sseOf(ctx);
-        if (!t) return NOT_SSE;
+        const t = ctx.sse!;
         if (t.streamEnded) return { verdict: 'fail', message: `the stream ended during the run (after ${t.streamEnded.t} ms): ${t.streamEnded.reason}` };
         return { verdict: 'pass', message: 'the stream was open until the harness closed it' };
       },

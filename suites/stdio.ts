@@ -17,9 +17,8 @@ export const stdio: Suite = {
       level: 'MUST',
       spec: 'basic/transports#stdio',
       requirement: 'The server writes nothing to stdout that is not a valid MCP message: logs belong on stderr. Every other line is a failure.',
-      phase: 'after-shutdown',
+      requires: { transports: ['stdio'], needs: 'log' },
       async run(ctx) {
-        if (ctx.transport.kind !== 'stdio') return { verdict: 'skip', message: 'not a stdio server' };
         const stray = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'invalid');
         const total = ctx.session.log.filter((m) => m.direction === 'from-server').length;
         if (stray.length) {
@@ -35,9 +34,8 @@ export const stdio: Suite = {
       level: 'MUST',
       spec: 'basic/transports#stdio',
       requirement: 'Messages are UTF-8 encoded and delimited by newlines.',
-      phase: 'after-shutdown',
+      requires: { transports: ['stdio'], needs: 'log' },
       async run(ctx) {
-        if (ctx.transport.kind !== 'stdio') return { verdict: 'skip', message: 'not a stdio server' };
         const bad = ctx.session.log.filter((m) => m.direction === 'from-server' && m.problem && /UTF-8|no newline|longer than/.test(m.problem));
         if (bad.length) return { verdict: 'fail', message: bad.slice(0, 5).map((m) => `message ${m.seq}: ${m.problem}`).join('; '), messageIds: bad.map((m) => m.seq) };
         return { verdict: 'pass', message: 'every line was valid UTF-8 and newline-terminated' };

@@ -4,13 +4,14 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
  *
  * callAsTasks grades the calling suite's calls of those tools (through core/tasks.ts); taskRequiredPlain is the case
- * of the -32601 rule. Both see only tools the call policy allows (ctx.callPlan().tasks): a plain call is made only of
+ * of the -32601 rule. Both see only tools the call policy allows (ctx.service(callPlan).tasks): a plain call is made only of
  * a tool the user let the run call, and only where the server declared it takes tools/call as a task.
  */
 import { generateArguments } from '../core/args/index.js';
 import type { CaseContext, CaseDef, ItemOutcome, ToolCallRecord } from '../core/suite.js';
 import { callToolAsTask, type TaskCall } from '../core/tasks.js';
-import type { Tool } from '../core/tools.js';
+import { callTool, tools as toolsService, type Tool } from '../core/tools.js';
+import { callPlan } from '../core/call-policy.js';
 import { brief, describeError, ids, isObject, unanswered } from './helpers.js';
 
 /** How the calling suite grades a tool's answer (its gradeCall; passed in, so that this module does not import it). */
@@ -25,8 +26,8 @@ export async function callAsTasks(ctx: CaseContext, tools: readonly Tool[], grad
     const gen = generateArguments(tool.inputSchema);
     const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
     const task = await callToolAsTask(ctx.session, tool.name, gen.value, { timeoutMs: ctx.timeoutMs, cancelOnTimeout: cancel });
-    const rec: ToolCallRecord = { tool: tool.name, purpose: 'task', ...(task.result ? { reply: task.result } : {}), ...(task.failure ? { failure: task.failure } : {}) };
-    ctx.toolCalls.push(rec);
+    const rec: ToolCallRecord = { method: 'tools/call', tool: tool.name, purpose: 'task', caseId: 'calling/tool', ...(task.result ? { reply: task.result } : {}), ...(task.failure ? { failure: task.failure } : {}) };
+    ctx.exchanges.push(rec);
     const details = { arguments: gen.value, task: { taskId: task.taskId, status: task.status, statusMessage: task.statusMessage, polls: task.polls.length }, ...(gen.notes.length ? { notes: gen.notes } : {}) };
     out.push({ item: tool.name, ...gradeTask(ctx, tool, task, rec, note, gradeCall), durationMs: task.durationMs, details });
   }
@@ -40,7 +41,7 @@ function gradeTask(ctx: CaseContext, tool: Tool, task: TaskCall, rec: ToolCallRe
   const create = task.create!;
   if (create.error) {
     // As a plain call answered with an error is graded.
-    const g = gradeCall(ctx, tool, { tool: tool.name, purpose: 'task', reply: create }, note);
+    const g = gradeCall(ctx, tool, { method: 'tools/call', tool: tool.name, purpose: 'task', caseId: rec.caseId, reply: create }, note);
     return { ...g, message: `${as}: ${g.message}`, messageIds: mids };
   }
   if (task.taskId === undefined) {
@@ -67,10 +68,10 @@ export const taskRequiredPlain: CaseDef = {
   spec: 'basic/utilities/tasks#tool-level-negotiation',
   requirement: 'For each tool whose execution.taskSupport is "required" (no result when there is none): a server that declares task-augmented tools/call (capabilities.tasks.requests.tools.call) answers a tools/call without params.task of a tool whose execution.taskSupport is "required" with error -32601 (another error code, or a result with isError: true: warn; a success result — the tool ran — fail). Probed only for tools the call policy lets the run call (--call-tools, --call-tool).',
   perItem: 'tool',
-  needsCapability: 'tools',
+  requires: { capability: 'tools' },
   async run(ctx) {
-    const plan = await ctx.callPlan();
-    const required = (await ctx.tools()).tools.filter((t) => isObject(t.execution) && t.execution.taskSupport === 'required');
+    const plan = await ctx.service(callPlan);
+    const required = (await ctx.service(toolsService)).tools.filter((t) => isObject(t.execution) && t.execution.taskSupport === 'required');
     // One result per task-required tool, none when there is none (as schema/… gives one per method seen).
     if (!required.length) return [];
     const out: ItemOutcome[] = [];
@@ -82,7 +83,7 @@ export const taskRequiredPlain: CaseDef = {
       }
       if (!ctx.selected(`calling/task-required-plain/${tool.name}`)) continue;
       const args = generateArguments(tool.inputSchema).value;
-      const rec = await ctx.callTool(tool.name, args, 'task-required-plain');
+      const rec = await callTool(ctx, tool.name, args, 'task-required-plain');
       out.push({ item: tool.name, ...gradePlain(rec), details: { arguments: args } });
     }
     return out;

@@ -2,13 +2,22 @@
  * Calling a tool that does not exist: a protocol error is expected.
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  */
+import type { OptionDef } from '../core/options.js';
 import type { Suite } from '../core/suite.js';
+import { callTool, tools } from '../core/tools.js';
 import { brief, describeError, ids } from './helpers.js';
+
+/** --unknown-tool-code N: demand exactly this error code (the suite's own option). */
+export const unknownToolCode: OptionDef<number | undefined> = {
+  flag: 'unknown-tool-code', key: 'unknownToolCode', type: 'integer', inReport: 'when-set',
+  help: 'Demand exactly this JSON-RPC error code for an unknown tool',
+};
 
 export const unknownTool: Suite = {
   id: 'unknown-tool',
   title: 'Unknown tool',
   description: 'tools/call with a name the server did not list',
+  options: [unknownToolCode as OptionDef],
   cases: [
     {
       id: 'unknown-tool/call',
@@ -16,17 +25,17 @@ export const unknownTool: Suite = {
       level: 'MUST',
       spec: 'server/tools#error-handling',
       requirement: 'tools/call naming a tool the server does not have is answered with a JSON-RPC error (-32602, or -32601); an isError result is tolerated (warn); a success result is wrong. --unknown-tool-code N demands exactly that code.',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const l = await ctx.tools();
+        const l = await ctx.service(tools);
         const names = new Set(l.tools.map((t) => t.name));
         let name = 'mcp_conform_no_such_tool';
         for (let i = 2; names.has(name); i++) name = `mcp_conform_no_such_tool_${i}`;
-        const rec = await ctx.callTool(name, {}, 'unknown-tool');
+        const rec = await callTool(ctx, name, {}, 'unknown-tool');
         if (rec.failure) throw rec.failure;
         const reply = rec.reply!;
         const mids = ids(reply.request, reply.response);
-        const want = ctx.unknownToolCode;
+        const want = ctx.option(unknownToolCode);
         const sent = `tools/call of "${name}", a tool the server did not list`;
         if (reply.error) {
           const code = reply.error.code;

@@ -36,6 +36,7 @@ const node = (script: string, ...args: (string | number)[]) => [q(process.execPa
 export function isNoiseSkip(c: Pick<CaseResult, 'verdict' | 'message'>): boolean {
   if (c.verdict !== 'skip') return false;
   return [
+    /^does not apply: /, // the runner's one reason for a case whose declared versions, features or transports do not fit the run
     /^protocol \S+ (has no|removed|does not|is not)/i, // the case is about something this protocol version lacks
     /^protocol \S+:/i,
     /\bnot (over )?(HTTP|stdio|Streamable HTTP|SSE)\b/i, // the case is about another transport

@@ -53,7 +53,7 @@ describe('real MCP servers over stdio', () => {
     // Not annotated readOnlyHint: true (create_directory is readOnlyHint: false, destructiveHint: false).
     expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(['create_directory', 'edit_file', 'move_file', 'write_file']);
     for (const w of flagged(r, 'warn')) {
-      // Its structured results {"content": text} come with that text as a text block: carried (grading-accuracy.test.ts).
+      // Its structured results {"content": text} come with that text as a text block: carried (test/suites/calling.test.ts).
       if (w.startsWith('calling/tool/')) expect(w).toMatch(/no text block carries it/);
       else expect(Object.keys(KNOWN_WARNS)).toContain(w.split(':')[0]);
     }

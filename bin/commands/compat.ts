@@ -62,7 +62,7 @@ function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; 
       if (req?.method === 'tools/call' && typeof req.params.name === 'string') {
         const result = j.result as Record<string, unknown>;
         // A reply stand-in with the fields the quality suite reads (no sequence numbers offline).
-        calls.push({ tool: req.params.name, purpose: 'call', reply: { result, request: { seq: -1 }, response: { seq: -1 } } as unknown as ToolCallRecord['reply'] });
+        calls.push({ method: 'tools/call', caseId: 'calling/tool', tool: req.params.name, purpose: 'call', reply: { result, request: { seq: -1 }, response: { seq: -1 } } as unknown as ToolCallRecord['reply'] });
       }
     }
   }

@@ -3,7 +3,9 @@
  * time. `standard` answers like a conformant server (mcpkit's defaults); a test passes a handler that does
  * something else for the messages it cares about and hands the rest to `standard`.
  */
-import type { ProcessInfo } from '../../core/results.js';
+import type { CaseResult, ProcessInfo } from '../../core/results.js';
+import { runSuites, type RunOptions } from '../../core/run.js';
+import { ALL_SUITES } from '../../suites/index.js';
 import type { IncomingFrame, Transport, TransportClosed } from '../../core/transport/types.js';
 
 export interface FakeApi {
@@ -137,4 +139,48 @@ export class FakeTransport implements Transport {
   processInfo(): ProcessInfo {
     return { exitCode: this.exitCode, signal: null, shutdown: 'exited', stderr: this.stderr };
   }
+}
+
+/**
+ * One method answered otherwise. `next()` hands the message to the server being extended (standard, unless another
+ * base is given), so a test changes only what its case is about.
+ */
+export type MethodHandler = (msg: Record<string, unknown>, api: FakeApi, next: () => void) => void;
+
+/**
+ * The standard server with some methods answered otherwise, per test case: `extend({ 'tools/call': (m, api) => {} })`
+ * (a call never answered). Keys are method names; '*unreadable*' handles what is no JSON-RPC message.
+ */
+export function extend(methods: Record<string, MethodHandler>, base: Handler = standard): Handler {
+  return (raw, msg, api) => {
+    const next = () => base(raw, msg, api);
+    const own = msg === undefined ? methods['*unreadable*'] : typeof msg.method === 'string' ? methods[msg.method] : undefined;
+    if (own && msg !== undefined) own(msg, api, next);
+    else if (own) own({}, api, next);
+    else next();
+  };
+}
+
+/** Run suites of the engine against a fake server (runSuites with the fake transport): the report, cases by id, the transports. */
+export async function runFake(handler: Handler, suites: string[], opts: Partial<RunOptions> = {}) {
+  const transports: FakeTransport[] = [];
+  const report = await runSuites({
+    target: { transport: 'stdio', command: 'fake', argv: ['fake'] },
+    suites: ALL_SUITES,
+    suiteFilter: suites,
+    timeoutMs: 400,
+    transportFactory: () => {
+      const t = new FakeTransport(handler);
+      transports.push(t);
+      return t;
+    },
+    ...opts,
+  });
+  const all = report.suites.flatMap((s) => s.cases);
+  const c = (id: string): CaseResult => {
+    const found = all.find((x) => x.id === id);
+    if (!found) throw new Error(`no case ${id}: ${all.map((x) => x.id).join(', ')}`);
+    return found;
+  };
+  return { report, c, all, transports };
 }

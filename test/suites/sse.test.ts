@@ -1,6 +1,6 @@
 /** HTTP+SSE (2024-11-05): the transport, --sse, --url detection and the sse suite against real servers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everything, runArgs, sdkHttp, startServer, type Started } from './http-helpers.js';
+import { everything, runArgs, sdkHttp, startServer, type Started } from '../http-helpers.js';
 
 const CORE = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error';
 const SSE_PASS = { 'sse/endpoint-first': 'pass', 'sse/endpoint-origin': 'pass', 'sse/post-accepted': 'pass', 'sse/message-events': 'pass', 'sse/stream-open': 'pass' };

@@ -3,8 +3,8 @@
  * SDK's StreamableHTTPServerTransport stateful and stateless) and the deliberately broken fixture.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokenHttp, everything, runArgs, sdkHttp, startServer, type Started } from './http-helpers.js';
-import { cli } from './helpers/cli.js';
+import { brokenHttp, everything, runArgs, sdkHttp, startServer, type Started } from '../http-helpers.js';
+import { cli } from '../helpers/cli.js';
 
 const CORE = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error,schema';
 

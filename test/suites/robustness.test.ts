@@ -3,37 +3,18 @@
  * bent at a time, every verdict of the policy table. The same behaviours as real processes live in the zoo tests.
  */
 import { describe, expect, it } from 'vitest';
-import { runSuites, type RunOptions } from '../core/run.js';
-import type { CaseResult } from '../core/results.js';
-import { ALL_SUITES } from '../suites/index.js';
-import { FakeTransport, standard, TOOLS, type Handler } from './helpers/fake-server.js';
+import type { RunOptions } from '../../core/run.js';
+import { runFake, standard, TOOLS, type Handler } from '../helpers/fake-server.js';
 
+/** The robustness suite (or the suites named) against a fake server; a string selects one robustness case. */
 async function probe(handler: Handler, suites: string[] | string = ['robustness'], opts: Partial<RunOptions> = {}) {
   if (typeof suites === 'string') {
     opts = { caseFilter: [`robustness/${suites}`], ...opts };
     suites = ['robustness'];
   }
-  const transports: FakeTransport[] = [];
-  const report = await runSuites({
-    target: { transport: 'stdio', command: 'fake', argv: ['fake'] },
-    suites: ALL_SUITES,
-    suiteFilter: suites,
-    timeoutMs: 400,
-    transportFactory: () => {
-      const t = new FakeTransport(handler);
-      transports.push(t);
-      return t;
-    },
-    ...opts,
-  });
-  const all = report.suites.flatMap((s) => s.cases);
-  const c = (id: string): CaseResult => {
-    const found = all.find((x) => x.id === id);
-    if (!found) throw new Error(`no case ${id}: ${all.map((x) => x.id).join(', ')}`);
-    return found;
-  };
-  const verdicts = Object.fromEntries(all.filter((x) => x.id.startsWith('robustness/')).map((x) => [x.id.slice('robustness/'.length), x.verdict]));
-  return { report, c, verdicts, transports };
+  const r = await runFake(handler, suites, opts);
+  const verdicts = Object.fromEntries(r.all.filter((x) => x.id.startsWith('robustness/')).map((x) => [x.id.slice('robustness/'.length), x.verdict]));
+  return { ...r, verdicts };
 }
 
 const isProbe = (raw: string, needle: string) => raw.includes(needle);
@@ -209,30 +190,5 @@ describe('robustness suite: grading per the policy table', () => {
       standard(raw, msg, api);
     }, 'early-server-messages');
     expect(telling.c('robustness/early-server-messages').verdict).toBe('info');
-  });
-});
-
-describe('run bounds, over the fake server', () => {
-  it('maxDurationMs during initialize: the handshake cases are skipped, not failed; exit 1', async () => {
-    const r = await probe((raw, msg, api) => { if (msg?.method !== 'initialize') standard(raw, msg, api); }, ['lifecycle'], { maxDurationMs: 300, timeoutMs: 60_000 });
-    expect(r.report.aborted).toBe('the run reached its time limit of 300 ms (--max-duration)');
-    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'skip', message: 'not run: the run reached its time limit of 300 ms (--max-duration)' });
-    expect(r.report.exitCode).toBe(1);
-    expect(r.report.durationMs).toBeLessThan(2000);
-  });
-
-  it('an AbortSignal stops the run where it is: the case in flight is "not finished", the rest "not run"; the server is closed', async () => {
-    const controller = new AbortController();
-    setTimeout(() => controller.abort('SIGINT'), 300);
-    const r = await probe((raw, msg, api) => {
-      if (msg?.method === 'tools/call') return; // every call hangs: the run is stuck in the calling suite
-      standard(raw, msg, api);
-    }, ['lifecycle', 'calling', 'robustness'], { signal: controller.signal, timeoutMs: 60_000 });
-    expect(r.report.aborted).toBe('the run was interrupted (SIGINT)');
-    expect(r.c('lifecycle/ping').verdict).toBe('pass');
-    expect(r.c('calling/tool')).toMatchObject({ verdict: 'skip', message: 'not finished: the run was interrupted (SIGINT)' });
-    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: 'not run: the run was interrupted (SIGINT)' });
-    expect(r.transports.every((t) => t.closed)).toBe(true);
-    expect(r.report.durationMs).toBeLessThan(2000);
   });
 });

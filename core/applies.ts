@@ -1,0 +1,43 @@
+/**
+ * Whether a case applies to this run, from the data it declares (`requires`): the runner's one rule, with one
+ * uniform skip reason ("does not apply: …"). Also the old shape (phase, needsCapability) read as the new one.
+ */
+import { FEATURE_WORDS, versionInRange, type VersionFeatures } from './features.js';
+import type { ProtocolVersion } from './schema/versions.js';
+import type { CaseDef, Requires, TransportKind } from './suite.js';
+
+const TRANSPORT_WORDS: Record<TransportKind, string> = { stdio: 'stdio', 'streamable-http': 'Streamable HTTP', sse: 'HTTP+SSE' };
+
+/** A case's requirements, with the deprecated fields of the old shape folded in. */
+export function requiresOf(c: CaseDef): Requires & { needs: NonNullable<Requires['needs']> } {
+  const r = c.requires ?? {};
+  return {
+    ...r,
+    capability: r.capability ?? c.needsCapability,
+    needs: r.needs ?? (c.phase === 'after-shutdown' ? 'log' : 'server'),
+  };
+}
+
+export interface RunFacts {
+  version: ProtocolVersion;
+  features: Readonly<VersionFeatures>;
+  transport: TransportKind;
+  capabilities: Record<string, unknown>;
+}
+
+/** Why the case does not apply to this run (undefined: it applies). */
+export function notApplicable(c: CaseDef, run: RunFacts): string | undefined {
+  const r = requiresOf(c);
+  if (r.transports && !r.transports.includes(run.transport)) {
+    return `does not apply: the case is about ${r.transports.map((t) => TRANSPORT_WORDS[t]).join(' or ')}; this run is over ${TRANSPORT_WORDS[run.transport]}`;
+  }
+  if (!versionInRange(run.version, r.from, r.until)) {
+    const range = r.from && r.until ? `from ${r.from} until before ${r.until}` : r.from ? `from ${r.from} on` : `before ${r.until}`;
+    return `does not apply: protocol ${run.version} (the case applies ${range})`;
+  }
+  for (const f of r.feature === undefined ? [] : Array.isArray(r.feature) ? r.feature : [r.feature]) {
+    if (!run.features[f]) return `does not apply: protocol ${run.version} has no ${FEATURE_WORDS[f]}`;
+  }
+  if (r.capability && !run.capabilities[r.capability]) return `the server did not declare the "${r.capability}" capability`;
+  return undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * The context a case runs in (CaseContext): the session, the version in force and its features, the transport facet
+ * a suite needs (ctx.http, ctx.sse), run services, option values and the record of every exchange.
+ */
+import { SchemaWorkbench } from './jsonschema.js';
+import { featuresOf } from './features.js';
+import type { OptionDef, OptionValues } from './options.js';
+import { ServiceStore } from './services.js';
+import type { Session } from './session.js';
+import type { CaseContext, ExchangeRecord, InitOutcome, ToolCallRecord } from './suite.js';
+import { callTool, tools } from './tools.js';
+import { callPlan, callToolOption, callToolsOption } from './call-policy.js';
+import { dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
+import { DetectingTransport } from './transport/detect.js';
+import { StreamableHttpTransport } from './transport/http.js';
+import { SseTransport } from './transport/sse.js';
+import type { Transport } from './transport/types.js';
+
+/** The transport a run speaks over, with --url's detecting wrapper looked through. */
+export function transportFacets(t: Transport): Pick<CaseContext, 'http' | 'sse'> {
+  const inner = t instanceof DetectingTransport ? t.inner : t;
+  return {
+    ...(inner instanceof StreamableHttpTransport ? { http: inner } : {}),
+    ...(inner instanceof SseTransport ? { sse: inner } : {}),
+  };
+}
+
+export interface ContextInput {
+  session: Session;
+  transport: Transport;
+  init: InitOutcome;
+  version: ProtocolVersion;
+  capabilities: Record<string, unknown>;
+  timeoutMs: number;
+  forcedVersion?: ProtocolVersion;
+  /** Option values by key (suite options and run options); a missing one takes its default. */
+  options: OptionValues;
+  caseFilter?: string[];
+  /** RunOptions.suiteOptions (compat) and RunOptions.surface (surface): suites that read them from the context. */
+  suiteOptions?: Record<string, unknown>;
+  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
+}
+
+export interface RunContext extends CaseContext {
+  /** The store behind ctx.service (the runner lets services contribute report fields). */
+  readonly services: ServiceStore;
+  /** The id of the case running now (exchanges are recorded with it). */
+  currentCase: string;
+}
+
+export function makeContext(i: ContextInput): RunContext {
+  const services = new ServiceStore();
+  const exchanges: ExchangeRecord[] = [];
+  const ctx: RunContext = {
+    session: i.session,
+    transport: i.transport,
+    ...transportFacets(i.transport),
+    version: i.version,
+    features: featuresOf(i.version),
+    init: i.init,
+    capabilities: i.capabilities,
+    timeoutMs: i.timeoutMs,
+    forcedVersion: i.forcedVersion,
+    options: i.suiteOptions ?? {},
+    surface: i.surface,
+    workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
+    services,
+    currentCase: '',
+    exchanges,
+    service: (s) => services.get(s, ctx),
+    option<T>(o: OptionDef<T>): T {
+      const v = i.options[o.key];
+      return (v === undefined ? o.default : v) as T;
+    },
+    async request(method, params, how) {
+      const rec: ExchangeRecord = { method, purpose: how.purpose, caseId: ctx.currentCase, ...(how.tool !== undefined ? { tool: how.tool } : {}) };
+      exchanges.push(rec); // in the order the requests were made (several may be in flight: see pipelined in core/tools.ts)
+      try {
+        rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid });
+      } catch (e) {
+        rec.failure = e as Error;
+      }
+      return rec;
+    },
+    selected(id: string) {
+      const f = i.caseFilter;
+      return !f?.length || f.some((p) => id.startsWith(p) || p.startsWith(id + '/'));
+    },
+    spec(path: string) {
+      return specUrl(i.version, path);
+    },
+    // Deprecated: the old tool members, for suites in the old shape until they are ported.
+    tools: () => ctx.service(tools),
+    callPlan: () => ctx.service(callPlan),
+    callTool: (name, args, purpose, o) => callTool(ctx, name, args, purpose, o),
+    get toolCalls() { return exchanges as ToolCallRecord[]; },
+    get callTools() { return ctx.option(callToolsOption); },
+    get callToolNames() { return ctx.option(callToolOption); },
+  };
+  return ctx;
+}

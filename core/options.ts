@@ -1,0 +1,40 @@
+/**
+ * Options a suite (or the run) declares once: the CLI flag, the config key, the config schema entry and the library
+ * option all come from, or are checked against, this declaration (test/options.test.ts).
+ */
+export interface OptionDef<T = unknown> {
+  /** CLI flag without dashes, kebab-case, e.g. 'unknown-tool-code'. */
+  flag: string;
+  /** Config file key and library option name, camelCase, e.g. 'unknownToolCode'. */
+  key: string;
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'string[]';
+  /** For a string: the values allowed. */
+  choices?: readonly string[];
+  default?: T;
+  /** One line for --help and the config schema. */
+  help: string;
+  /** When the value is put into report.options under `key` (default: when set). */
+  inReport?: 'always' | 'when-set' | 'never';
+}
+
+export type OptionValues = Readonly<Record<string, unknown>>;
+
+/** Check a value given for an option (config file or library): a message when it does not fit, else undefined. */
+export function optionProblem(o: OptionDef, v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  switch (o.type) {
+    case 'integer': return Number.isInteger(v) ? undefined : 'must be an integer';
+    case 'number': return typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a number';
+    case 'boolean': return typeof v === 'boolean' ? undefined : 'must be true or false';
+    case 'string':
+      if (typeof v !== 'string') return 'must be a string';
+      return o.choices && !o.choices.includes(v) ? `"${v}" is not one of ${o.choices.join(', ')}` : undefined;
+    case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings';
+  }
+}
+
+/** The JSON Schema of an option's value (config.schema.json is checked against it). */
+export function optionSchema(o: OptionDef): Record<string, unknown> {
+  const t = o.type === 'string[]' ? { type: 'array', items: { type: 'string' } } : { type: o.type };
+  return { description: o.help, ...t, ...(o.choices ? { enum: [...o.choices] } : {}) };
+}

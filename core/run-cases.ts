@@ -1,0 +1,105 @@
+/**
+ * Running the cases of the selected suites: the runner decides, from what a case declares (core/applies.ts) and the
+ * state of the run (handshake failed, run stopped, server gone), whether it runs or is skipped and why; it turns
+ * outcomes into results, with times.
+ */
+import { performance } from 'node:perf_hooks';
+import { notApplicable, requiresOf } from './applies.js';
+import type { RunContext } from './context.js';
+import type { CaseResult, SuiteResult } from './results.js';
+import { SessionError } from './session.js';
+import { specUrl } from './schema/versions.js';
+import { unanswered, type CaseDef, type ItemOutcome, type Outcome, type Suite } from './suite.js';
+import type { Transport } from './transport/types.js';
+
+export type Phase = 'session' | 'after-shutdown';
+
+/** What the case runner needs to know about the run, read at the moment each case starts. */
+export interface RunState {
+  /** Why nothing can run after the handshake (undefined: the handshake went through). */
+  aborted(): string | undefined;
+  /** Why the run was stopped (time bound or signal), if it was. */
+  stopped(): string | undefined;
+  /** Wait for a promise, or throw once the run is stopped. */
+  untilStopped<T>(p: Promise<T>): Promise<T>;
+  transport: Transport;
+}
+
+/** A case with needs 'log' runs after shutdown; the others while the server runs. */
+export const phaseOf = (c: CaseDef): Phase => (requiresOf(c).needs === 'log' ? 'after-shutdown' : 'session');
+
+/** A case runs when no --case is given, or one names it, a prefix of it, or an item under it. */
+export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]): boolean {
+  if (!filter?.length) return true;
+  return filter.some((f) => c.id.startsWith(f) || (c.perItem !== undefined && f.startsWith(c.id + '/')));
+}
+
+/** Why a case is not run because of the state of the run (the handshake failed, the run stopped, the server is gone). */
+function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefined {
+  const needs = requiresOf(c).needs;
+  const stopWhy = st.stopped();
+  const aborted = st.aborted();
+  if (stopWhy && aborted === stopWhy && needs !== 'log') return `not run: ${stopWhy}`; // stopped before the handshake ended
+  if (needs !== 'server') return undefined;
+  if (aborted) return `not run: ${aborted}`;
+  if (stopWhy) return `not run: ${stopWhy}`;
+  if (ctx.session.closed) return `not run: ${st.transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(st.transport)}`;
+  if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
+  return undefined;
+}
+
+export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
+  if (!caseWanted(c, filter)) return;
+  const ct0 = performance.now();
+  const base = { title: c.title, level: c.level, spec: specUrl(ctx.version, c.spec), requirement: c.requirement };
+  const push = (id: string, o: Outcome, title?: string) => {
+    out.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1, messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}) });
+  };
+  const first = out.length;
+  const needsServer = requiresOf(c).needs === 'server';
+  const skipWhy = notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  if (skipWhy) {
+    push(c.id, { verdict: 'skip', message: skipWhy });
+  } else {
+    ctx.currentCase = c.id;
+    try {
+      const o = needsServer ? await st.untilStopped(c.run(ctx)) : await c.run(ctx);
+      if (Array.isArray(o)) {
+        for (const item of o as ItemOutcome[]) {
+          const id = `${c.id}/${item.item}`;
+          if (ctx.selected(id)) push(id, item, item.title);
+        }
+      } else push(c.id, o);
+    } catch (e) {
+      const err = e as Error;
+      const stopWhy = st.stopped();
+      if (stopWhy && needsServer) push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
+      else if (err instanceof SessionError) push(c.id, unanswered(err));
+      else push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
+    }
+  }
+  const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
+  const unmeasured = out.slice(first).filter((r) => r.durationMs < 0);
+  for (const r of unmeasured) r.durationMs = Math.round((ms / unmeasured.length) * 1000) / 1000;
+}
+
+/** Run one phase of every selected suite, in order; `onSuite` gets what the phase added. */
+export async function runPhase(
+  phase: Phase, suites: Suite[], results: Map<string, SuiteResult>, ctx: RunContext, st: RunState, filter: string[] | undefined,
+  onSuite?: (suite: SuiteResult, phase: Phase, added: CaseResult[]) => void,
+): Promise<void> {
+  for (const suite of suites) {
+    const st0 = performance.now();
+    const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
+    results.set(suite.id, res);
+    const before = res.cases.length;
+    for (const c of suite.cases) if (phaseOf(c) === phase) await runCase(c, ctx, st, filter, res.cases);
+    res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
+    onSuite?.(res, phase, res.cases.slice(before));
+  }
+}
+
+function tailOf(t: Transport): string {
+  const tail = t.closeInfo?.stderrTail ?? [];
+  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
+}

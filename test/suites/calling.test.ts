@@ -1,0 +1,91 @@
+/**
+ * The calling suite: failure text in a result without isError (issue 11 item 4) and the structured-content mirror
+ * (item 10), on the answer readers with the shapes real servers produce and on real servers (moved from
+ * grading-accuracy.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, run } from '../helpers/cli.js';
+import { carriesStructured, failureReportedAsSuccess } from '../../suites/tool-answers.js';
+
+const text = (...t: string[]) => t.map((x) => ({ type: 'text', text: x }));
+
+describe('failure text in a result without isError (item 4)', () => {
+  const tool = { name: 'fetch_page' };
+  it('warns on a text that begins with an error marker, or JSON with "success": false or an "error" member', () => {
+    for (const t of ['Error: could not resolve host', 'error: no such file', 'ERROR - timeout', 'Failed to fetch https://x', '[error] boom', 'MCP error -32603: internal', 'Error executing tool fetch_page: boom']) {
+      expect(failureReportedAsSuccess({ content: text(t) }, tool, {}), t).toBeDefined();
+    }
+    expect(failureReportedAsSuccess({ content: text('{"success": false, "message": "quota"}') }, tool, {})?.how).toBe('is JSON with "success": false');
+    expect(failureReportedAsSuccess({ content: text('{"error": {"code": 5}}') }, tool, {})?.how).toBe('is JSON with a top-level "error" member');
+  });
+  it('stays quiet when in doubt', () => {
+    const quiet: [Record<string, unknown>, { name: string; title?: string; outputSchema?: unknown }, unknown][] = [
+      [{ content: text('No error was found.') }, tool, {}],
+      [{ content: text('Errors: 0, warnings: 2') }, tool, {}],
+      [{ content: text('Error handling guide for beginners') }, tool, {}],
+      [{ content: text('Failed: 0') }, tool, {}],
+      [{ content: text('Failed jobs: 3 of 10') }, tool, {}],
+      [{ content: text('Error: boom'), isError: true }, tool, {}],
+      [{ content: text('Error: disk full') }, { name: 'get_last_error' }, {}],
+      [{ content: text('Error: disk full') }, { name: 'x', title: 'Show server logs' }, {}],
+      // the call asked for an error message (server-everything's get-annotated-message with messageType "error")
+      [{ content: text('Error: Operation failed') }, { name: 'get-annotated-message' }, { messageType: 'error' }],
+      [{ content: text('Error: as typed') }, tool, { text: 'Error: as typed' }],
+      [{ content: text('{"value": 3, "error": null}') }, tool, {}],
+      [{ content: text('{"success": true, "error": "none"}') }, tool, {}],
+      [{ content: text('{"success": false}') }, { name: 'ping_host', outputSchema: { type: 'object', properties: { success: { type: 'boolean' } } } }, {}],
+      [{ content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] }, tool, {}],
+    ];
+    for (const [result, t, args] of quiet) expect(failureReportedAsSuccess(result, t, args), JSON.stringify(result)).toBeUndefined();
+  });
+});
+
+describe('a text block carries structuredContent (item 10)', () => {
+  it('as the Python SDK 2.3 and FastMCP 4 wrap values that are not objects (observed shapes)', () => {
+    expect(carriesStructured(text('5'), { result: 5 })).toBeDefined();
+    expect(carriesStructured(text('Hi Bo'), { result: 'Hi Bo' })).toBeDefined();
+    expect(carriesStructured(text('2.0'), { result: 2 })).toBeDefined();
+    expect(carriesStructured(text('true'), { result: true })).toBeDefined();
+    expect(carriesStructured(text('0', '1'), { result: [0, 1] })).toBeDefined(); // Python SDK: one block per item
+    expect(carriesStructured(text('a b', 'c'), { result: ['a b', 'c'] })).toBeDefined();
+    expect(carriesStructured(text('{\n  "a": 1\n}', '{\n  "b": 2\n}'), { result: [{ a: 1 }, { b: 2 }] })).toBeDefined();
+    expect(carriesStructured(text('[0,1]'), { result: [0, 1] })).toBeDefined(); // FastMCP: the list's JSON
+    expect(carriesStructured([], { result: [] })).toBeDefined();
+    expect(carriesStructured([], { result: null })).toBeDefined();
+    expect(carriesStructured(text('{\n  "x": 1,\n  "y": 2\n}'), { x: 1, y: 2 })).toBeDefined();
+  });
+  it('not when no text block has the value', () => {
+    expect(carriesStructured(text('Entities deleted successfully'), { success: true, message: 'Entities deleted successfully' })).toBeUndefined();
+    expect(carriesStructured(text('6'), { result: 5 })).toBeUndefined();
+    expect(carriesStructured(text('0'), { result: [0, 1] })).toBeUndefined();
+    expect(carriesStructured([], { result: [1] })).toBeUndefined();
+    expect(carriesStructured(text('2 items'), { count: 2, total: 3 })).toBeUndefined();
+  });
+});
+
+describe('real servers: the structured-content mirror (issue 11 item 10)', () => {
+  it('server-filesystem: {"content": text} with that text in a text block carries its value: no calling warn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fs-'));
+    writeFileSync(join(dir, 'README.md'), '# hello\n');
+    const r = await run(`${join(BIN, 'mcp-server-filesystem')} ${dir}`, ['--suite', 'calling', '--call-tools', 'all']);
+    const warns = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'warn');
+    expect(warns.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(r.c('calling/tool/list_allowed_directories').message).toMatch(/a text block carries its one member "content"/);
+    // read_media_file's structuredContent {"content": [block]} is its content array itself
+    expect(r.c('calling/tool/read_media_file').message).toMatch(/the content blocks are its one member "content"/);
+  });
+
+  it('server-memory: the JSON of the wrapped list passes; {"success", "message"} with only the message as text still warns', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-mem-'));
+    const r = await run(join(BIN, 'mcp-server-memory'), ['--suite', 'calling', '--call-tools', 'all', '--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`]);
+    expect(r.c('calling/tool/create_entities').verdict).toBe('pass');
+    expect(r.c('calling/tool/create_entities').message).toMatch(/a text block carries its one member "entities"/);
+    const warns = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'warn');
+    expect(warns.map((c) => c.id).sort()).toEqual(['calling/tool/delete_entities', 'calling/tool/delete_observations', 'calling/tool/delete_relations']);
+    for (const w of warns) expect(w.message).toMatch(/no text block carries it .*"success":true,"message"/);
+  });
+
+});
