@@ -301,6 +301,9 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport };
 
   await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, opts.onSuite);
+  // --call-tool names are checked against the tool list even when no selected suite needed the plan, so a misspelt
+  // name is always reported (report.unknownCallTools, the console); bounded like every request.
+  if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why) await ctx.service(callPlan).catch(() => undefined);
   session.abandon('the run ended');
   await Promise.all(guard.extras.map((x) => x.close()));
   // Every server the run started is ended: the one in force (the report describes it), and any other (a first

@@ -172,7 +172,25 @@ export const tools: Service<ToolListing> = {
 export async function callTool(
   ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown> } = {},
 ): Promise<ToolCallRecord> {
+  await assertCallAllowed(ctx, name, purpose);
   return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid })) as ToolCallRecord;
+}
+
+/**
+ * The call policy holds wherever a listed tool is called (issue 11): a tools/call of a tool the server lists goes out
+ * only when the plan allows it plainly — or, for the one plain probe of calling/task-required-plain, when the plan
+ * calls it as a task. Names the server does not list (the unknown-tool probe, the nameless malformed call) carry no
+ * side effect of a real tool. A suite that asks for anything else has a bug: it is stopped here, before the call.
+ */
+async function assertCallAllowed(ctx: CaseContext, name: string, purpose: string): Promise<void> {
+  const { callPlan } = await import('./call-policy.js');
+  const listing = await ctx.service(tools);
+  if (!listing.tools.some((t) => t.name === name)) return;
+  const plan = await ctx.service(callPlan);
+  if (plan.call.some((t) => t.name === name)) return;
+  if (purpose === 'task-required-plain' && plan.tasks.some((t) => t.name === name)) return;
+  const why = plan.skipped.find((s) => s.name === name)?.reason ?? 'the call policy does not allow it';
+  throw new Error(`harness refused to call tool "${name}" (${purpose}): ${why}`);
 }
 
 /** The tools/call exchanges of the run so far, in the order made. */

@@ -94,7 +94,7 @@ export const httpSuite: Suite = {
       title: 'notifications and responses POSTed get 202 Accepted with no body',
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
-      requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status. In 2026-07-28 such a refusal (4xx, perhaps with error -32020) is reported (info), not failed.',
+      requirement: 'When the server accepts a notification or a response, it answers 202 Accepted with an empty body; when it cannot accept it, an HTTP error status. A 4xx refusal of the harness\'s unknown notification (and in 2026-07-28 of any notification, perhaps with error -32020) is reported (info); of a message the protocol defines, a warn; a 5xx or a 202 with a body, a fail.',
       requires: { transports: ['streamable-http'], needs: 'log' },
       async run(ctx) {
         // Messages malformed on purpose (probes of other suites) may be refused; the well-formed ones are judged.
@@ -114,14 +114,19 @@ export const httpSuite: Suite = {
           else if (ok(s)) warns.push(`${what}: HTTP ${s}${body ? ` with a ${body}-byte body` : ''} instead of 202`);
           // 2026-07-28: a notification the server cannot accept gets an HTTP error status (its body may carry a
           // JSON-RPC error such as -32020); that version defines no client notifications over HTTP at all.
-          else if (ctx.features.notificationRefusalByStatus && s >= 400 && s < 500) refused.push(`${what}: HTTP ${s}${refusalError(ctx, m)}`);
-          else fails.push(`${what}: HTTP ${s}`);
+          // A server that cannot accept the input answers an HTTP error status (every Streamable HTTP version says so):
+          // the harness's own unknown notification refused with a 4xx is that; so is any refusal in 2026-07-28, which
+          // defines no client notifications over Streamable HTTP. Refusing a notification or answer the protocol
+          // defines loses it for the session: warn. A server error (5xx) is no refusal.
+          else if (s >= 400 && s < 500 && (ctx.features.notificationRefusalByStatus || (m.kind === 'notification' && m.method?.startsWith('notifications/mcp-conform/')))) refused.push(`${what}: HTTP ${s}${refusalError(ctx, m)}`);
+          else if (s >= 400 && s < 500) warns.push(`${what}: refused with HTTP ${s}${refusalError(ctx, m)}, where 202 was due for a message the protocol defines`);
+          else fails.push(`${what}: HTTP ${s} (202 with no body when accepted, a 4xx when refused)`);
         }
         const also = [...warns, ...refused.map((r) => `refused ${r}`)];
         if (fails.length) return { verdict: 'fail', message: `${fails.join('; ')}${also.length ? `; also ${also.join('; ')}` : ''}`, messageIds: ids };
         if (warns.length) return { verdict: 'warn', message: `${warns.join('; ')}${refused.length ? `; also refused ${refused.join('; ')}` : ''}`, messageIds: ids };
         const accepted = sent.length - refused.length;
-        if (refused.length) return { verdict: 'info', message: `${accepted} of ${sent.length} got 202 with no body; refused (allowed in ${ctx.version}: a server that cannot accept a notification answers an HTTP error status): ${refused.join('; ')}`, messageIds: ids };
+        if (refused.length) return { verdict: 'info', message: `${accepted} of ${sent.length} got 202 with no body; refused (allowed: a server that cannot accept a message answers an HTTP error status): ${refused.join('; ')}`, messageIds: ids };
         return { verdict: 'pass', message: `all ${sent.length} notifications and responses got 202 with no body` };
       },
     },

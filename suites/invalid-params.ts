@@ -195,10 +195,10 @@ export const invalidParams: Suite = {
           // 2026-07-28 over HTTP: without a name there is no Mcp-Name header, which a server may refuse with -32020.
           const headerMismatch = reply.error.code === ctx.features.headerMismatchCode && reply.request.http !== undefined;
           return reply.error.code === -32602 || headerMismatch
-            ? { verdict: 'pass', message: `JSON-RPC error ${reply.error.code} "${reply.error.message}"${headerMismatch ? ' (HeaderMismatch: a call without a name cannot carry the Mcp-Name header)' : ''}`, messageIds: mids }
-            : { verdict: 'warn', message: `JSON-RPC error ${describeError(reply.error)}; expected -32602 (invalid params)`, messageIds: mids };
+            ? { verdict: 'pass', message: `tools/call without params.name got JSON-RPC error ${reply.error.code} "${reply.error.message}"${headerMismatch ? ' (HeaderMismatch: a call without a name cannot carry the Mcp-Name header)' : ''}`, messageIds: mids }
+            : { verdict: 'warn', message: `tools/call without params.name got JSON-RPC error ${describeError(reply.error)}; expected -32602 (invalid params)`, messageIds: mids };
         }
-        if (reply.result?.isError === true) return { verdict: 'warn', message: `answered with a result with isError: true instead of JSON-RPC error -32602: ${brief(reply.result.content, 120)}`, messageIds: mids };
+        if (reply.result?.isError === true) return { verdict: 'warn', message: `tools/call without params.name got a result with isError: true instead of JSON-RPC error -32602: ${brief(reply.result.content, 120)}`, messageIds: mids };
         return { verdict: 'fail', message: `a tools/call without a name was answered with a success result: ${brief(reply.result, 160)}`, messageIds: mids };
       },
     },

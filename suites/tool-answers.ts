@@ -122,7 +122,7 @@ function normalise(text: string): string {
 }
 
 /** Words that say an answer is about the arguments (validation), not about the tool's environment. */
-const VALIDATION_WORDS = /\b(?:validat\w*|invalid|required|missing|expected|must be|should be|must have|type|types|schema|not allowed|unrecognized|unexpected|parse|parsing|argument|arguments|parameter|parameters|field)\b/gi;
+const VALIDATION_WORDS = /\b(?:validat\w*|invalid|required|missing|expected|must be|should be|must have|schema|not allowed|unrecognized|argument|arguments|parameter|parameters|field)\b/gi;
 
 function validationWords(text: string): Set<string> {
   return new Set((text.match(VALIDATION_WORDS) ?? []).map((w) => w.toLowerCase()));

@@ -140,3 +140,28 @@ describe('a real server that runs shell commands: @agent-infra/mcp-server-comman
     expect(readdirSync(cwd).filter((f) => f !== 'mcp-conform-report')).toEqual([]);
   }, 90_000);
 });
+
+describe('the policy holds where calls are made (review of issue 11 item 1)', () => {
+  it('a suite that asks to call a tool the policy leaves out is stopped before the call: no tools/call, no marker file', async () => {
+    const { runConformance, callTool } = await import('mcp-conform');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));
+    const careless = {
+      id: 'careless', title: 'a suite with a bug', description: 'calls a tool without asking the plan',
+      cases: [{
+        id: 'careless/call', title: 'calls mutate', level: 'MUST' as const, spec: 'server/tools#calling-tools', requirement: 'none',
+        async run(ctx: Parameters<typeof callTool>[0]) { const rec = await callTool(ctx, 'mutate', {}, 'call'); return { verdict: 'pass' as const, message: String(rec.reply) }; },
+      }],
+    };
+    const report = await runConformance({ stdio: `python3 ${SIDE_EFFECTS}`, env: [`SIDE_EFFECTS_DIR=${dir}`], suites: [careless], timeout: 10_000 });
+    const c = report.suites.flatMap((s) => s.cases).find((x) => x.id === 'careless/call')!;
+    expect(c.verdict).toBe('fail');
+    expect(c.message).toMatch(/harness refused to call tool "mutate" \(call\)/);
+    expect(calledNames(report)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
+  it('--call-tool with a name the server does not list is reported even when no selected suite calls tools', async () => {
+    const { r } = await runSideEffects(['--suite', 'lifecycle', '--call-tool', 'no_such_tool']);
+    expect(r.report.unknownCallTools).toEqual(['no_such_tool']);
+  }, 60_000);
+});

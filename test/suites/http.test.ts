@@ -112,6 +112,22 @@ describe('broken HTTP fixtures', () => {
     expect(r.c('http/get-stream').message).toContain('405');
   }, 60_000);
 
+  // Every Streamable HTTP version lets a server refuse input it cannot accept with an HTTP error status: the
+  // harness's unknown notification refused with 400 is no failure (review of issue 11 item 6, 2025 versions).
+  it('refuse-unknown (2025-11-25): a 400 refusal of an unknown notification is reported (info), not failed', async () => {
+    const r = await run('refuse-unknown', 'lifecycle,listing,http,robustness');
+    expect(r.c('http/accepted-202').verdict, r.c('http/accepted-202').message).toBe('info');
+    expect(r.c('http/accepted-202').message).toMatch(/notifications\/mcp-conform\/unknown .*HTTP 400/);
+    expect(r.c('robustness/unknown-notification').verdict).not.toBe('fail');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('refuse-known: a 400 refusal of notifications/initialized (a message the protocol defines) is a warn', async () => {
+    const r = await run('refuse-known');
+    expect(r.c('http/accepted-202').verdict, r.c('http/accepted-202').message).toBe('warn');
+    expect(r.c('http/accepted-202').message).toMatch(/notifications\/initialized .*refused with HTTP 400/);
+  }, 60_000);
+
   it('sloppy: unchecked sessions, versions, Origin; GET without a stream; bad JSON with 200', async () => {
     const r = await run('sloppy');
     expect(r.verdicts('http/')).toMatchObject({
