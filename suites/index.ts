@@ -11,8 +11,13 @@ import { stdio } from './stdio.js';
 import { httpSuite } from './http.js';
 import { sseSuite } from './sse.js';
 import { unknownTool } from './unknown-tool.js';
+import { resources } from './resources.js';
+import { promptsSuite } from './prompts.js';
+import { completion } from './completion.js';
+import { logging } from './logging.js';
+import { capabilities } from './capabilities.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, robustness, isError, httpSuite, sseSuite, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, robustness, isError, httpSuite, sseSuite, stdio, schema];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);
