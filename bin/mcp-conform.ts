@@ -12,7 +12,7 @@ import { VERSION } from '../core/version.js';
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'resources', 'prompts', 'completion', 'logging', 'capabilities', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'resources', 'prompts', 'completion', 'logging', 'capabilities', 'server-requests', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -37,6 +37,8 @@ function runOptions(y: Argv) {
     .option('call-tools', { choices: ['safe', 'all', 'none'], default: 'safe', describe: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none' })
     .option('call-tool', { type: 'string', array: true, describe: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported' })
     .option('unknown-tool-code', { type: 'number', describe: 'Demand exactly this JSON-RPC error code for an unknown tool' })
+    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them get canned answers (see the README)' })
+    .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
     .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
@@ -82,6 +84,8 @@ function conformanceOptions(argv: Record<string, unknown>, name?: string): impor
     callTools: argv['call-tools'] as 'safe' | 'all' | 'none',
     callTool: argv['call-tool'] === undefined ? undefined : (Array.isArray(argv['call-tool']) ? argv['call-tool'] : [argv['call-tool']]).map(String),
     unknownToolCode: argv['unknown-tool-code'] as number | undefined,
+    clientCapabilities: list(argv['client-capabilities']),
+    roots: argv.root === undefined ? undefined : list(argv.root),
     protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
     allVersions: argv['all-versions'] === true,
     schema: str('schema'),

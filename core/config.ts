@@ -19,7 +19,7 @@ export const CONFIG_FILE_NAMES = ['mcp-conform.config.json', 'mcp-conform.config
 /** Config keys (camelCase) and the `run` flag each one stands for. */
 const FLAG_OF: Record<string, string> = {
   stdio: 'stdio', cwd: 'cwd', env: 'env', suites: 'suite', cases: 'case', timeout: 'timeout', strict: 'strict',
-  callTools: 'call-tools', callTool: 'call-tool', unknownToolCode: 'unknown-tool-code', protocolVersion: 'protocol-version',
+  callTools: 'call-tools', callTool: 'call-tool', unknownToolCode: 'unknown-tool-code', clientCapabilities: 'client-capabilities', roots: 'root', protocolVersion: 'protocol-version',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',

@@ -18,6 +18,7 @@ import { taskCallsUnsupported } from './tasks.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
+import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 
 export type { HttpTarget, StdioTarget, Target } from './transport/index.js';
 
@@ -34,6 +35,10 @@ export interface RunOptions {
   /** --call-tool NAME: tools called on top of the callTools policy (whatever it is). */
   callToolNames?: string[];
   unknownToolCode?: number;
+  /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
+  clientCapabilities?: string[];
+  /** --root: the roots answered to roots/list when roots is declared. */
+  roots?: Root[];
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
@@ -129,9 +134,10 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   // (--url detection probes with initialize: it offers a version that has one.)
   const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
   const makeTransport = opts.transportFactory ?? createTransport;
+  const clientCaps = clientCapabilitiesObject(opts.clientCapabilities ?? []);
   let transport = makeTransport(opts.target, transportOptions);
   guard.transports.push(transport);
-  let session = new Session(transport, { timeoutMs, clientCapabilities: {} });
+  let session = new Session(transport, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
   const init: InitOutcome = { offered };
   let version: ProtocolVersion = offered;
   const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
@@ -185,7 +191,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   if (!aborted) {
     try {
       const n = await untilStopped(negotiate({
-        session, transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
+        session, transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO, clientCapabilities: clientCaps,
         restart: async () => {
           // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
           if (stopWhy) throw new RunStopped(stopWhy);
@@ -195,7 +201,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
           if (stopWhy) throw new RunStopped(stopWhy);
           transport = makeTransport(opts.target, transportOptions);
           guard.transports.push(transport);
-          session = new Session(transport, { timeoutMs, clientCapabilities: {} });
+          session = new Session(transport, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
           await connect(transport);
           if (stopWhy) throw new RunStopped(stopWhy);
           return { session, transport };
@@ -222,10 +228,10 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     const target: Target = opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
     const t = makeTransport(target, transportOptions);
     guard.transports.push(t);
-    const s = new Session(t, { timeoutMs, clientCapabilities: {} });
+    const s = new Session(t, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
     s.setValidator(validatorFor(version));
     if (isStateless(version)) {
-      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO));
+      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO, clientCaps));
       s.heartbeatMethod = 'server/discover';
     }
     let closing: Promise<void> | undefined;
@@ -341,6 +347,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       callTools: opts.callTools ?? 'safe',
       callTool: opts.callToolNames ?? [],
       unknownToolCode: opts.unknownToolCode,
+      clientCapabilities: opts.clientCapabilities ?? [],
+      ...(opts.roots ? { roots: opts.roots } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),

@@ -16,8 +16,9 @@ import { promptsSuite } from './prompts.js';
 import { completion } from './completion.js';
 import { logging } from './logging.js';
 import { capabilities } from './capabilities.js';
+import { serverRequestsSuite } from './server-requests.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, robustness, isError, httpSuite, sseSuite, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, serverRequestsSuite, robustness, isError, httpSuite, sseSuite, stdio, schema];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

@@ -47,10 +47,19 @@ export function promptMessageProblems(m: unknown, i: number): string[] {
   return out;
 }
 
+/**
+ * Made-up argument values are sent only with --call-tools all: a prompt may act on its arguments (the
+ * @agent-infra/mcp-server-commands prompt run_command runs its argument as a shell command).
+ */
+export function mayMakeUpArguments(ctx: CaseContext): boolean {
+  return ctx.callTools === 'all';
+}
+
 /** Values for the required arguments: the first completion the server offers, else ARGUMENT_VALUE. */
-async function argumentsFor(ctx: CaseContext, p: Prompt, skip?: string): Promise<{ args: Record<string, string>; from: string[] }> {
+async function argumentsFor(ctx: CaseContext, p: Prompt, skip?: string): Promise<{ args: Record<string, string>; from: string[]; madeUp: string[] }> {
   const args: Record<string, string> = {};
   const from: string[] = [];
+  const madeUp: string[] = [];
   for (const a of p.arguments ?? []) {
     if (!isObject(a) || typeof a.name !== 'string' || a.required !== true || a.name === skip) continue;
     let value = ARGUMENT_VALUE;
@@ -62,13 +71,17 @@ async function argumentsFor(ctx: CaseContext, p: Prompt, skip?: string): Promise
       } catch { /* a plain value then */ }
     }
     args[a.name] = value;
+    if (!from.includes(a.name)) madeUp.push(a.name);
   }
-  return { args, from };
+  return { args, from, madeUp };
 }
 
 async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
   const item = p.name;
-  const { args, from } = await argumentsFor(ctx, p);
+  const { args, from, madeUp: invented } = await argumentsFor(ctx, p);
+  if (invented.length && !mayMakeUpArguments(ctx)) {
+    return { item, verdict: 'skip', message: `not fetched: required argument${invented.length === 1 ? '' : 's'} ${invented.map((a) => `"${a}"`).join(', ')} ${invented.length === 1 ? 'has' : 'have'} no value the server offers (completion), and made-up values are sent only with --call-tools all (a prompt may act on its arguments)` };
+  }
   let reply;
   try {
     reply = await ctx.session.request('prompts/get', { name: p.name, ...(Object.keys(args).length ? { arguments: args } : {}) });
@@ -143,7 +156,7 @@ export const promptsSuite: Suite = {
       title: 'every listed prompt can be fetched, with well-formed messages',
       level: 'MUST',
       spec: 'server/prompts#getting-a-prompt',
-      requirement: `prompts/get of a listed prompt, its required arguments filled (with a value completion offers, else "${ARGUMENT_VALUE}", and "${ARGUMENT_NUMBER}" when that is refused), answers a messages array; each message has role "user" or "assistant" and one content block (text, image, audio, embedded resource, resource link) that is well-formed. An error when made-up values were sent is info. At most ${MAX_PROMPT_GETS} prompts.`,
+      requirement: `prompts/get of a listed prompt, its required arguments filled (with a value completion offers; with --call-tools all, else "${ARGUMENT_VALUE}", and "${ARGUMENT_NUMBER}" when that is refused — by default a prompt that needs a made-up value is not fetched), answers a messages array; each message has role "user" or "assistant" and one content block (text, image, audio, embedded resource, resource link) that is well-formed. An error when made-up values were sent is info. At most ${MAX_PROMPT_GETS} prompts.`,
       perItem: 'prompt',
       // applies: capability prompts
       needsCapability: 'prompts',
@@ -171,7 +184,8 @@ export const promptsSuite: Suite = {
         const p = ps.find((x) => Array.isArray(x.arguments) && x.arguments.some((a) => isObject(a) && a.required === true && typeof a.name === 'string'));
         if (!p) return { verdict: 'skip', message: 'no prompt declares a required argument' };
         const left = p.arguments!.find((a) => isObject(a) && a.required === true)!.name;
-        const { args } = await argumentsFor(ctx, p, left);
+        const { args, madeUp } = await argumentsFor(ctx, p, left);
+        if (madeUp.length && !mayMakeUpArguments(ctx)) return { verdict: 'skip', message: `not probed: prompt "${p.name}" has other required arguments (${madeUp.join(', ')}) with no value the server offers, and made-up values are sent only with --call-tools all` };
         let reply;
         try {
           reply = await ctx.session.request('prompts/get', { name: p.name, arguments: args });
