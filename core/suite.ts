@@ -89,7 +89,7 @@ export interface InitOutcome {
 export interface ToolCallRecord {
   tool: string;
   /** 'reference': a call with valid arguments made by invalid-params when the calling suite made none. */
-  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed' | 'task' | 'task-required-plain';
+  purpose: 'call' | 'reference' | 'unknown-tool' | 'missing-required' | 'wrong-type' | 'malformed' | 'task' | 'task-required-plain' | 'progress';
   reply?: Reply;
   failure?: Error;
 }
