@@ -12,7 +12,7 @@ import { VERSION } from '../core/version.js';
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
 
-const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'resources', 'prompts', 'completion', 'logging', 'capabilities', 'server-requests', 'progress', 'tasks', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
+const SUITE_IDS = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'resources', 'prompts', 'completion', 'logging', 'capabilities', 'server-requests', 'progress', 'tasks', 'surface-2026', 'robustness', 'is-error', 'http', 'sse', 'stdio', 'schema'];
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];

@@ -19,8 +19,9 @@ import { capabilities } from './capabilities.js';
 import { serverRequestsSuite } from './server-requests.js';
 import { progress } from './progress.js';
 import { tasks } from './tasks.js';
+import { surface2026 } from './surface-2026.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, robustness, isError, httpSuite, sseSuite, stdio, schema];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, httpSuite, sseSuite, stdio, schema];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);
