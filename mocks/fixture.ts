@@ -38,8 +38,43 @@ export interface FixtureTool {
   answers?: FixtureAnswer[];
 }
 
+export interface FixtureResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The contents: text, or blob (base64). */
+  text?: string;
+  blob?: string;
+}
+
+export interface FixtureTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The text of a read of a matching URI; {{variable}} is replaced by the variable's value. */
+  text?: string;
+  /** Completion values offered per variable (completion/complete with a ref/resource). */
+  complete?: Record<string, string[]>;
+}
+
+export interface FixturePrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean; values?: string[] }[];
+  /** The messages of prompts/get; {{argument}} in a text is replaced by the argument's value. */
+  messages: { role: 'user' | 'assistant'; text?: string; content?: Record<string, unknown> }[];
+}
+
 export interface Fixture {
   server: { name: string; version: string; title?: string };
+  resources?: FixtureResource[];
+  resourceTemplates?: FixtureTemplate[];
+  prompts?: FixturePrompt[];
   instructions?: string;
   protocolVersions?: string[];
   capabilities?: Record<string, unknown>;
@@ -99,6 +134,20 @@ function matches(pattern: unknown, value: unknown): boolean {
   return canonical(pattern) === canonical(value);
 }
 
+/** The variables of a URI that matches an RFC 6570 template (simple expressions only), else undefined. */
+function templateMatch(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const re = template.split(/(\{[^}]*\})/).map((part) => {
+    const m = /^\{([+#./;?&]?)([^}]*)\}$/.exec(part);
+    if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    names.push(m[2]!.split(',')[0]!.replace(/(:\d+|\*)$/, ''));
+    return m[1] === '+' || m[1] === '#' ? '(.+?)' : '([^/?#]+?)';
+  }).join('');
+  const hit = new RegExp(`^${re}$`).exec(uri);
+  if (!hit) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(hit[i + 1]!)]));
+}
+
 function interpolate(text: string, args: Record<string, unknown>): string {
   return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, k: string) => {
     const v = args[k];
@@ -125,8 +174,18 @@ export class FixtureSource implements MockSource {
   }
 
   capabilities(): Record<string, unknown> {
-    const logs = (this.fixture.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
-    return { tools: { listChanged: false }, ...(logs ? { logging: {} } : {}), ...(this.fixture.capabilities ?? {}) };
+    const f = this.fixture;
+    const logs = (f.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
+    const resources = !!(f.resources?.length || f.resourceTemplates?.length);
+    const completes = (f.prompts ?? []).some((p) => (p.arguments ?? []).some((a) => a.values)) || (f.resourceTemplates ?? []).some((t) => t.complete);
+    return {
+      tools: { listChanged: false },
+      ...(logs ? { logging: {} } : {}),
+      ...(resources ? { resources: {} } : {}),
+      ...(f.prompts?.length ? { prompts: {} } : {}),
+      ...(completes ? { completions: {} } : {}),
+      ...(f.capabilities ?? {}),
+    };
   }
 
   /** @internal */
@@ -170,6 +229,16 @@ class FixtureSession implements MockSession {
       case 'ping': return reply({});
       case 'tools/list': return this.listTools(params ?? {}, reply, fail);
       case 'tools/call': return this.callTool(id, params, reply, fail, emit);
+      case 'resources/list':
+      case 'resources/templates/list':
+      case 'resources/read':
+      case 'prompts/list':
+      case 'prompts/get':
+      case 'completion/complete': {
+        const cap = m.method.startsWith('resources/') ? 'resources' : m.method.startsWith('prompts/') ? 'prompts' : 'completions';
+        if (!this.src.capabilities()[cap]) return fail(-32601, `Method not found: ${m.method} (the fixture declares no ${cap} capability)`);
+        return this.surface(m.method, params ?? {}, reply, fail);
+      }
       case 'logging/setLevel':
         if (!this.src.capabilities().logging) return fail(-32601, 'Method not found: logging/setLevel (the fixture declares no logging capability)');
         return reply({});
@@ -215,6 +284,56 @@ class FixtureSession implements MockSession {
     }
     const page = tools.slice(start, start + size).map((t) => this.toolView(t));
     reply({ tools: page, ...(start + size < tools.length ? { nextCursor: `page-${start + size}` } : {}) });
+  }
+
+  /** Resources, templates, prompts and completion, as the fixture declares them. */
+  private surface(method: string, params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string, d?: unknown) => void): void {
+    const f = this.src.fixture;
+    const pick = <T extends object>(o: T, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+    switch (method) {
+      case 'resources/list':
+        return reply({ resources: (f.resources ?? []).map((r) => pick(r, ['uri', 'name', 'title', 'description', 'mimeType'])) });
+      case 'resources/templates/list':
+        return reply({ resourceTemplates: (f.resourceTemplates ?? []).map((t) => pick(t, ['uriTemplate', 'name', 'title', 'description', 'mimeType'])) });
+      case 'resources/read': {
+        const uri = params.uri;
+        if (typeof uri !== 'string') return fail(-32602, 'Invalid params: resources/read needs a uri');
+        const r = (f.resources ?? []).find((x) => x.uri === uri);
+        if (r) return reply({ contents: [{ uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.blob !== undefined ? { blob: r.blob } : { text: r.text ?? '' }) }] });
+        for (const t of f.resourceTemplates ?? []) {
+          const vars = templateMatch(t.uriTemplate, uri);
+          if (vars) return reply({ contents: [{ uri, ...(t.mimeType ? { mimeType: t.mimeType } : {}), text: interpolate(t.text ?? '', vars) }] });
+        }
+        return fail(-32002, `Resource not found: ${uri}`, { uri });
+      }
+      case 'prompts/list':
+        return reply({ prompts: (f.prompts ?? []).map((p) => ({ ...pick(p, ['name', 'title', 'description']), ...(p.arguments ? { arguments: p.arguments.map((a) => pick(a, ['name', 'description', 'required'])) } : {}) })) });
+      case 'prompts/get': {
+        const p = (f.prompts ?? []).find((x) => x.name === params.name);
+        if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(params.name)}`);
+        const args = isObj(params.arguments) ? params.arguments : {};
+        const missing = (p.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
+        if (missing.length) return fail(-32602, `Invalid params: prompt ${p.name} needs argument ${missing.map((a) => a.name).join(', ')}`);
+        return reply({ ...(p.description ? { description: p.description } : {}), messages: p.messages.map((m) => ({ role: m.role, content: m.content ?? { type: 'text', text: interpolate(m.text ?? '', args) } })) });
+      }
+      default: { // completion/complete
+        const ref = isObj(params.ref) ? params.ref : {};
+        const arg = isObj(params.argument) ? params.argument : {};
+        const prefix = typeof arg.value === 'string' ? arg.value.toLowerCase() : '';
+        let pool: string[] | undefined;
+        if (ref.type === 'ref/prompt') {
+          const p = (f.prompts ?? []).find((x) => x.name === ref.name);
+          if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(ref.name)}`);
+          pool = p.arguments?.find((a) => a.name === arg.name)?.values;
+        } else if (ref.type === 'ref/resource') {
+          const t = (f.resourceTemplates ?? []).find((x) => x.uriTemplate === ref.uri);
+          if (!t && !(f.resources ?? []).some((x) => x.uri === ref.uri)) return fail(-32602, `Invalid params: unknown resource ${JSON.stringify(ref.uri)}`);
+          pool = typeof arg.name === 'string' ? t?.complete?.[arg.name] : undefined;
+        } else return fail(-32602, 'Invalid params: ref.type must be ref/prompt or ref/resource');
+        const all = (pool ?? []).filter((v) => v.toLowerCase().startsWith(prefix));
+        return reply({ completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 } });
+      }
+    }
   }
 
   private async callTool(id: unknown, params: Record<string, unknown> | undefined, reply: (r: unknown) => void, fail: (c: number, m: string, d?: unknown) => void, emit: (m: Outgoing) => void): Promise<void> {
