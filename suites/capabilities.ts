@@ -82,10 +82,12 @@ export const capabilities: Suite = {
       title: 'methods of undeclared capabilities are refused with -32601',
       level: 'SHOULD',
       spec: 'basic/lifecycle#operation',
-      requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts, completions or logging answers that feature\'s method with -32601 (method not found); serving it anyway is a warn.',
+      requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts or logging answers that feature\'s method (tools/list, resources/list, prompts/list, logging/setLevel) with -32601 (method not found); serving it anyway is a warn.',
       // applies: always (each undeclared capability is probed)
       async run(ctx) {
-        const undeclared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] === undefined);
+        // completion/complete is not probed here: a server that serves it anyway answers a CompleteResult to a prompt
+        // that does not exist, and that answer would be judged (schema) for a request it should never have had.
+        const undeclared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] === undefined && p.capability !== 'completions');
         if (!undeclared.length) return { verdict: 'skip', message: 'the server declared every capability this case probes' };
         const ids: number[] = [];
         const served: string[] = [];

@@ -48,6 +48,10 @@ export function isNoiseSkip(c: Pick<CaseResult, 'verdict' | 'message'>): boolean
     /^no tool declares\b/i, // nothing of that kind to check
     /^no result with isError\b/i,
     /^no callable tool\b/i, // follows from the calling/tool/* skips, which are ledger rows
+    /^the server did not declare\b/i, // a capability the server does not claim: its cases do not apply
+    /^the server declared every capability this case probes$/i,
+    /^no (listed )?(resource template|prompt)s? (to look at|has|declares)\b/i, // nothing of that kind to check
+    /^no extension declared\b/i,
   ].some((re) => re.test(c.message));
 }
 
