@@ -230,8 +230,8 @@ export async function main(args: string[]): Promise<number> {
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' }), async (a) => { code = await listCommand(a); })
-    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette) against a protocol version, offline', (y) => y
-      .positional('file', { type: 'string', demandOption: true, describe: 'report.json or cassette (.jsonl)' })
+    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
+      .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
       .option('schema', { type: 'string', describe: 'Check against this JSON Schema file instead of the built-in one' })
       .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })

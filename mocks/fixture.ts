@@ -367,3 +367,42 @@ class FixtureSession implements MockSession {
     reply({ content, ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}), ...(answer.isError ? { isError: true } : {}) });
   }
 }
+
+/**
+ * What the fixture serves, as an exchange (`mcp-conform validate FILE` checks it offline against the protocol
+ * schema): initialize, every list (tools, resources, templates, prompts), a read of every resource, prompts/get of
+ * every prompt (arguments from its completion values, else "example") and completion/complete of every argument or
+ * variable that offers values. Tools are not called (their answers are free-form and may wait).
+ */
+export async function fixtureExchange(src: FixtureSource): Promise<{ direction: 'to-server' | 'from-server'; json: Record<string, unknown> }[]> {
+  const f = src.fixture;
+  const session = src.newSession();
+  const out: { direction: 'to-server' | 'from-server'; json: Record<string, unknown> }[] = [];
+  let id = 0;
+  const send = async (method: string, params?: Record<string, unknown>) => {
+    const msg = { jsonrpc: '2.0', id: ++id, method, ...(params ? { params } : {}) };
+    out.push({ direction: 'to-server', json: msg });
+    await session.receive(JSON.stringify(msg), (m) => out.push({ direction: 'from-server', json: m }));
+  };
+  await send('initialize', { protocolVersion: src.protocolVersions[0], capabilities: {}, clientInfo: { name: 'mcp-conform-validate', version: '0' } });
+  out.push({ direction: 'to-server', json: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+  await send('tools/list');
+  const caps = src.capabilities();
+  if (caps.resources) {
+    await send('resources/list');
+    await send('resources/templates/list');
+    for (const r of f.resources ?? []) await send('resources/read', { uri: r.uri });
+    for (const t of f.resourceTemplates ?? []) {
+      for (const v of Object.keys(t.complete ?? {})) await send('completion/complete', { ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v, value: '' } });
+    }
+  }
+  if (caps.prompts) {
+    await send('prompts/list');
+    for (const p of f.prompts ?? []) {
+      const args = Object.fromEntries((p.arguments ?? []).map((a) => [a.name, a.values?.[0] ?? 'example']));
+      await send('prompts/get', { name: p.name, arguments: args });
+      for (const a of p.arguments ?? []) if (a.values) await send('completion/complete', { ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
+    }
+  }
+  return out;
+}

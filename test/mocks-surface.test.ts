@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { parseFixture } from '../mocks/fixture.js';
-import { ROOT, run } from './helpers/cli.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { cli, ROOT, run } from './helpers/cli.js';
 
 const SURFACE = join(ROOT, 'fixtures', 'mocks', 'surface.yaml');
 
@@ -27,5 +29,20 @@ describe('fixture mocks with resources, prompts and completion', () => {
     expect(() => parseFixture('server: {name: x, version: "1"}\nresources:\n  - {uri: a://b, name: b, text: t, blob: AA==}\n', 'bad.yaml')).toThrow(/bad\.yaml:3: \/resources\/0/);
     expect(() => parseFixture('server: {name: x, version: "1"}\nresources:\n  - {uri: a://b, name: b, blob: "not base64!"}\n', 'bad.yaml')).toThrow(/\/resources\/0\/blob must match pattern/);
     expect(() => parseFixture('server: {name: x, version: "1"}\nprompts:\n  - {name: p, messages: []}\n', 'bad.yaml')).toThrow(/\/prompts\/0\/messages must NOT have fewer than 1 items/);
+  });
+
+  it('validate checks what a fixture serves against the protocol schema, offline', async () => {
+    for (const f of ['surface.yaml', 'calc.yaml', 'minimal.json']) {
+      const ok = await cli(['validate', join(ROOT, 'fixtures', 'mocks', f)]);
+      expect(ok.code, `${f}: ${ok.stdout}${ok.stderr}`).toBe(0);
+      expect(ok.stdout).toMatch(/\(fixture\): \d+ messages checked .*\nResult: all \d+ messages valid/s);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fx-'));
+    const bad = join(dir, 'bad.yaml');
+    // A prompt whose message content is a text block without text: valid for the fixture schema, not for MCP.
+    writeFileSync(bad, 'server: {name: x, version: "1"}\nprompts:\n  - name: p\n    messages: [{ role: user, content: { type: text } }]\n');
+    const r = await cli(['validate', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/prompts\/get.*\/result\/messages\/0\/content/s);
   });
 });
