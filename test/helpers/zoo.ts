@@ -41,5 +41,8 @@ export function notPassing(r: RunResult): Record<string, string> {
     .filter((c) => c.verdict !== 'pass' && !/^(http|sse)\//.test(c.id) && c.id !== 'listing/output-schema')
     // lifecycle/result-type only applies from 2026-07-28: its skip in earlier versions says nothing about the server
     .filter((c) => !(c.id === 'lifecycle/result-type' && c.verdict === 'skip'))
+    // Cases that do not apply (a capability not declared, a feature of another version, nothing of the kind to look
+    // at) say nothing about these servers either.
+    .filter((c) => !(c.verdict === 'skip' && /^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(c.message)))
     .map((c) => [c.id, c.verdict]));
 }
