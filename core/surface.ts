@@ -51,16 +51,21 @@ export interface SurfaceFacts {
   completionContext: boolean;
   /** tasks/get, tasks/result, tasks/list, tasks/cancel (2025-11-25, experimental; an extension in 2026-07-28). */
   tasks: boolean;
-  /** List results carry ttlMs and cacheScope, results carry resultType (2026-07-28). */
+  /** Cacheable results carry ttlMs and cacheScope, results carry resultType (2026-07-28). */
   cacheHints: boolean;
+  /**
+   * Server-to-client requests go through input_required results (multi round-trip requests, 2026-07-28): a server
+   * MUST NOT send sampling/createMessage, elicitation/create or roots/list as requests of its own.
+   */
+  mrtr: boolean;
 }
 
 const TABLE: Record<ProtocolVersion, SurfaceFacts> = {
-  '2024-11-05': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: false, completionContext: false, tasks: false, cacheHints: false },
-  '2025-03-26': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: false, tasks: false, cacheHints: false },
-  '2025-06-18': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: false, cacheHints: false },
-  '2025-11-25': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: true, cacheHints: false },
-  '2026-07-28': { resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', resourceSubscribe: false, setLevel: false, completionsCapability: true, completionContext: true, tasks: false, cacheHints: true },
+  '2024-11-05': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: false, completionContext: false, tasks: false, cacheHints: false, mrtr: false },
+  '2025-03-26': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: false, tasks: false, cacheHints: false, mrtr: false },
+  '2025-06-18': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: false, cacheHints: false, mrtr: false },
+  '2025-11-25': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: true, cacheHints: false, mrtr: false },
+  '2026-07-28': { resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', resourceSubscribe: false, setLevel: false, completionsCapability: true, completionContext: true, tasks: false, cacheHints: true, mrtr: true },
 };
 
 export function surfaceFacts(v: ProtocolVersion): SurfaceFacts {

@@ -1,7 +1,8 @@
 /**
  * What 2026-07-28 adds to the server surface: cache hints on list results (ttlMs, cacheScope), input_required results
  * (multi-round-trip requests) recognised, and the extensions capability.
- * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/pagination ,
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching ,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr ,
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
  */
 import type { LoggedMessage } from '../core/log.js';
@@ -29,8 +30,8 @@ export const surface2026: Suite = {
       id: 'surface-2026/cache-hints',
       title: 'cacheable results carry ttlMs and cacheScope',
       level: 'MUST',
-      spec: 'server/utilities/pagination',
-      requirement: 'In 2026-07-28 every cacheable result — of server/discover, tools/list, resources/list, resources/templates/list, prompts/list and resources/read — carries ttlMs (an integer ≥ 0: how long the client may cache it) and cacheScope ("public" or "private").',
+      spec: 'server/utilities/caching',
+      requirement: 'In 2026-07-28 every cacheable result (resultType "complete") — of server/discover, tools/list, resources/list, resources/templates/list, prompts/list and resources/read — carries ttlMs (an integer ≥ 0: how long the client may cache it) and cacheScope ("public" or "private").',
       phase: 'after-shutdown',
       // applies: from 2026-07-28 (reads the log)
       async run(ctx) {
@@ -54,12 +55,12 @@ export const surface2026: Suite = {
       id: 'surface-2026/input-required',
       title: 'input_required results are well-formed (recognised, not answered yet)',
       level: 'MUST',
-      spec: 'basic/patterns/multi-round-trip',
+      spec: 'basic/patterns/mrtr',
       requirement: 'An InputRequiredResult (resultType "input_required") carries inputRequests or requestState (at least one). The harness recognises it instead of judging it as a malformed result of the method; it does not answer it yet (the request is reported as not exercisable).',
       phase: 'after-shutdown',
       // applies: from 2026-07-28 (reads the log)
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).cacheHints) return { verdict: 'skip', message: `protocol ${ctx.version} has no input_required results (they came in 2026-07-28)` };
+        if (!surfaceFacts(ctx.version).mrtr) return { verdict: 'skip', message: `protocol ${ctx.version} has no input_required results (they came in 2026-07-28)` };
         const seen = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && resultOf(m)?.resultType === 'input_required');
         if (!seen.length) return { verdict: 'skip', message: 'an input_required result was never sent' };
         const bad = seen.filter((m) => { const r = resultOf(m)!; return r.inputRequests === undefined && r.requestState === undefined; });

@@ -49,4 +49,11 @@ describe('server-to-client requests', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--client-capabilities: "telepathy" is not one of sampling, elicitation, roots/);
   });
+
+  it('2026-07-28: a request of its own (not an input_required result) is a fail, whatever is declared', async () => {
+    const r = await run(py('broken/elicits-undeclared.py'), ['--suite', `${SUITES},listing`, '--timeout', '3000', '--env', 'STATELESS=1', '--client-capabilities', 'elicitation']);
+    expect(r.report.options.protocolVersionInForce).toBe('2026-07-28');
+    expect(r.c('server-requests/declared-only').verdict).toBe('fail');
+    expect(r.c('server-requests/declared-only').message).toMatch(/request\(s\) of its own \(elicitation\/create\); in 2026-07-28 a server asks for them through an input_required result/);
+  });
 });
