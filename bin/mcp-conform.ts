@@ -59,6 +59,8 @@ function runOptions(y: Argv, cat: Catalogue) {
   return y
     .option('providers', { type: 'string', array: true, describe: 'compat: provider profiles to check (openai, anthropic, bedrock, gemini, openai-strict, gemini-json); only these, and their rejections fail (default: the first four, as warnings)' })
     .option('max-tool-tokens', { type: 'number', describe: 'quality/token-cost fails when the tool list costs more than N tokens (estimate)' })
+    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them get canned answers (see the README)' })
+    .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
     .option('max-result-tokens', { type: 'number', describe: 'quality/result-size fails when a tool result is longer than N tokens (estimate)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
@@ -111,6 +113,8 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
     timeout: argv.timeout as number,
     strict: argv.strict === true,
     ...declared,
+    clientCapabilities: list(argv['client-capabilities']),
+    roots: argv.root === undefined ? undefined : list(argv.root),
     protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
     allVersions: argv['all-versions'] === true,
     schema: str('schema'),
@@ -281,8 +285,8 @@ export async function main(args: string[]): Promise<number> {
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
       .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
-    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette) against a protocol version, offline', (y) => y
-      .positional('file', { type: 'string', demandOption: true, describe: 'report.json or cassette (.jsonl)' })
+    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
+      .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
       .option('schema', { type: 'string', describe: 'Check against this JSON Schema file instead of the built-in one' })
       .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })

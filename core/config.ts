@@ -25,7 +25,7 @@ export const CONFIG_FILE_NAMES = ['mcp-conform.config.json', 'mcp-conform.config
 const FLAG_OF: Record<string, string> = {
   ...Object.fromEntries(declaredOptions(ALL_SUITES).map((o) => [o.key, o.flag])),
   stdio: 'stdio', cwd: 'cwd', env: 'env', suites: 'suite', cases: 'case', timeout: 'timeout', strict: 'strict',
-  protocolVersion: 'protocol-version',
+  protocolVersion: 'protocol-version', clientCapabilities: 'client-capabilities', roots: 'root',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',

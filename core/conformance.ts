@@ -6,6 +6,7 @@
  * The option names are those of the config file (camelCase: stdio, http, timeout, callTools…), except `headers`
  * (the config's `header`) and `suites`/`cases`, which may also hold your own Suite objects.
  */
+import { CLIENT_CAPABILITY_NAMES } from './client-capabilities.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadBaseline, BaselineError, type Baseline } from './baseline.js';
@@ -69,6 +70,10 @@ export interface ConformanceOptions {
    * top level too (unknownToolCode).
    */
   options?: Record<string, unknown>;
+  /** Client capabilities to declare: 'sampling', 'elicitation', 'roots' (their requests get canned answers). */
+  clientCapabilities?: string[];
+  /** Root URIs answered to roots/list when roots is declared. */
+  roots?: string[];
   /** Speak only this protocol version. */
   protocolVersion?: ProtocolVersion;
   /** Run the suites once per published protocol version (a fresh server each); the report gets a `matrix`. */
@@ -202,6 +207,9 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   const callTools = o.callTools ?? 'safe';
   if (!['safe', 'all', 'none'].includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of safe, all, none`);
   const callToolNames = asList(o.callTool);
+  const clientCapabilities = asList(o.clientCapabilities).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const cc of clientCapabilities) if (!(CLIENT_CAPABILITY_NAMES as readonly string[]).includes(cc)) throw new OptionsError(`${n('client-capabilities')}: "${cc}" is not one of ${CLIENT_CAPABILITY_NAMES.join(', ')}`);
+  const roots = o.roots === undefined ? undefined : asList(o.roots).map((uri) => ({ uri }));
   if (o.protocolVersion !== undefined && !isProtocolVersion(o.protocolVersion)) throw new OptionsError(`${n('protocol-version')}: "${String(o.protocolVersion)}" is not one of ${PROTOCOL_VERSIONS.join(', ')}`);
 
   let schema: RunOptions['schema'];
@@ -235,6 +243,8 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       callToolNames,
       optionValues,
       ...(o.suiteOptions ? { suiteOptions: o.suiteOptions } : {}),
+      clientCapabilities,
+      ...(roots ? { roots } : {}),
       protocolVersion: o.protocolVersion,
       shutdownGraceMs: grace,
       maxDurationMs: maxDuration,

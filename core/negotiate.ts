@@ -26,10 +26,10 @@ export function isStateless(v: string | undefined): boolean {
 }
 
 /** The `_meta` members every request carries in a stateless version. */
-export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }): Record<string, unknown> {
+export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }, clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
     'io.modelcontextprotocol/clientInfo': clientInfo,
   };
 }
@@ -117,6 +117,8 @@ export interface NegotiateEnv {
   timeoutMs: number;
   forced?: ProtocolVersion;
   clientInfo: { name: string; version: string };
+  /** Client capabilities the harness declares (--client-capabilities; default none). */
+  clientCapabilities?: Record<string, unknown>;
   /** End the current server and connect a fresh one (a new session over a new transport). */
   restart(): Promise<{ session: Session; transport: Transport }>;
 }
@@ -170,7 +172,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
 
   if (tryDiscover) {
     const v = STATELESS_VERSION;
-    session.setRequestMeta(requestMetaFor(v, env.clientInfo));
+    session.setRequestMeta(requestMetaFor(v, env.clientInfo, env.clientCapabilities));
     setTransportVersion(transport, v);
     const bound = forced ? env.timeoutMs : Math.min(env.timeoutMs, DISCOVER_BOUND_MS);
     try {
@@ -242,7 +244,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   let initializedSeq: number | undefined;
   let version: ProtocolVersion = initOffer;
   try {
-    reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: {}, clientInfo: env.clientInfo });
+    reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo });
     const answered = reply.result?.protocolVersion;
     if (isProtocolVersion(answered) && !isStateless(answered)) version = answered;
     if (reply.error) {

@@ -19,6 +19,7 @@ import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
+import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 
 export { caseWanted } from './run-cases.js';
 
@@ -50,6 +51,10 @@ export interface RunOptions {
   suiteOptions?: Record<string, unknown>;
   /** Surface snapshot and baseline snapshot (suite `surface`). */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
+  /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
+  clientCapabilities?: string[];
+  /** --root: the roots answered to roots/list when roots is declared. */
+  roots?: Root[];
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
@@ -187,7 +192,7 @@ interface Connected {
 }
 
 /** Start the transport and negotiate the version (restarting the server once when negotiate asks). */
-async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport }): Promise<void> {
+async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport; clientCaps: Record<string, unknown> }): Promise<void> {
   const { timeoutMs } = env;
   /**
    * Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). With --start
@@ -214,7 +219,7 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
   }
   try {
     const n = await stop.untilStopped(negotiate({
-      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO,
+      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO, clientCapabilities: env.clientCaps,
       restart: async () => {
         // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
         stop.check();
@@ -224,7 +229,7 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
         stop.check();
         conn.transport = env.makeTransport();
         guard.transports.push(conn.transport);
-        conn.session = new Session(conn.transport, { timeoutMs, clientCapabilities: {} });
+        conn.session = new Session(conn.transport, { timeoutMs, clientCapabilities: env.clientCaps, roots: opts.roots });
         await connect(conn.transport);
         stop.check();
         return { session: conn.session, transport: conn.transport };
@@ -264,11 +269,12 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
   const first = makeTransport();
   guard.transports.push(first);
-  const conn: Connected = { transport: first, session: new Session(first, { timeoutMs, clientCapabilities: {} }), version: offered, init: { offered } };
+  const clientCaps = clientCapabilitiesObject(opts.clientCapabilities ?? []);
+  const conn: Connected = { transport: first, session: new Session(first, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots }), version: offered, init: { offered } };
   const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
   const stop = new StopControl(opts, guard, (why) => conn.session.abandon(why));
 
-  await connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport });
+  await connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force.
   session.setValidator(validatorFor(version));
@@ -283,10 +289,10 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     const target: Target = opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
     const t = (opts.transportFactory ?? createTransport)(target, transportOptions);
     guard.transports.push(t);
-    const s = new Session(t, { timeoutMs, clientCapabilities: {} });
+    const s = new Session(t, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
     s.setValidator(validatorFor(version));
     if (ctx.features.requestMeta) {
-      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO));
+      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO, clientCaps));
       s.heartbeatMethod = 'server/discover';
     }
     let closing: Promise<void> | undefined;
@@ -345,6 +351,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       ...reportedOptions(declaredOptions(opts.suites), values),
       ...(opts.suiteOptions && Object.keys(opts.suiteOptions).length ? { suiteOptions: opts.suiteOptions } : {}),
       ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
+      clientCapabilities: opts.clientCapabilities ?? [],
+      ...(opts.roots ? { roots: opts.roots } : {}),
       suites: selectedSuites.map((s) => s.id),
       cases: opts.caseFilter ?? [],
       ...(opts.schema ? { schemaFile: opts.schema.file } : {}),

@@ -2,6 +2,7 @@
  * JSON-RPC session over a transport: ids, request/response matching, per-request timeouts, notifications,
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
+import { CAPABILITY_OF_REQUEST, cannedResult, type Root } from './client-capabilities.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
@@ -90,6 +91,8 @@ export interface SessionOptions {
   timeoutMs: number;
   /** Client capabilities declared in initialize: server requests for undeclared ones get -32601. */
   clientCapabilities?: Record<string, unknown>;
+  /** The roots answered to roots/list when roots is declared (default: DEFAULT_ROOTS of core/client-capabilities.ts). */
+  roots?: Root[];
   /**
    * Bounds on the message log (a server flooding notifications must not exhaust memory): once the log holds this
    * many messages or this many characters, messages from the server that answer nothing the harness waits for are
@@ -660,10 +663,11 @@ export class Session {
       return { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the id of a request must be a string or an integer, not ${what}` } };
     }
     const caps = this.opts.clientCapabilities ?? {};
-    const needs: Record<string, string> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
     if (req.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
-    if (req.method === 'roots/list' && caps.roots) return { jsonrpc: '2.0', id, result: { roots: [] } };
-    const cap = req.method ? needs[req.method] : undefined;
+    const cap = req.method ? CAPABILITY_OF_REQUEST[req.method] : undefined;
+    // A declared capability (--client-capabilities) gets its canned, documented answer.
+    const canned = cap && caps[cap] !== undefined ? cannedResult(req.method!, this.opts.roots) : undefined;
+    if (canned) return { jsonrpc: '2.0', id, result: canned };
     const why = cap ? `the client did not declare the ${cap} capability` : `the client does not implement ${req.method}`;
     return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${why}` } };
   }

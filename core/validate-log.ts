@@ -76,7 +76,8 @@ export interface CheckedMessage {
 
 export interface LogValidation {
   file: string;
-  format: 'report' | 'cassette';
+  /** fixture: a declarative mock fixture, checked by what it serves (see fixtureExchange in mocks/fixture.ts). */
+  format: 'report' | 'cassette' | 'fixture';
   /** The version checked against, and where it came from. */
   protocolVersion: ProtocolVersion;
   versionFrom: 'option' | 'file' | 'default';
@@ -100,7 +101,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /** Read a report.json (its messages) or a cassette: the messages in order, and the version the file names. */
-async function readLog(file: string): Promise<{ format: 'report' | 'cassette'; version?: string; messages: RawMessage[] }> {
+async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 'fixture'; version?: string; messages: RawMessage[] }> {
   let text: string;
   try { text = readFileSync(file, 'utf8'); } catch (e) { throw new InputError(`validate: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
   let whole: unknown;
@@ -116,6 +117,19 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette'; v
       expectedInvalid: isObj(m.schema) && typeof m.schema.expectedInvalid === 'string' ? m.schema.expectedInvalid : undefined,
     }));
     return { format: 'report', version, messages };
+  }
+  // A declarative mock fixture (YAML, or JSON with a `server` and no `messages`): what it serves is checked.
+  if (/\.ya?ml$/i.test(file) || (isJson && isObj(whole) && isObj(whole.server) && !('messages' in whole) && !('runs' in whole))) {
+    const { FixtureSource, parseFixture, fixtureExchange } = await import('../mocks/fixture.js');
+    const { MockInputError } = await import('../mocks/cassette.js');
+    try {
+      const src = new FixtureSource(parseFixture(text, file), file);
+      const exchange = await fixtureExchange(src);
+      return { format: 'fixture', version: src.protocolVersions[0], messages: exchange.map((m) => ({ direction: m.direction, json: m.json, raw: JSON.stringify(m.json) })) };
+    } catch (e) {
+      if (e instanceof MockInputError) throw new InputError(`validate: ${e.message}`);
+      throw e;
+    }
   }
   if (isJson && isObj(whole) && Array.isArray(whole.runs)) throw new InputError(`validate: ${file} is a report of several targets: validate the report of one run`);
   const { parseCassette, MockInputError } = await import('../mocks/cassette.js');

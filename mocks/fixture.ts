@@ -38,15 +38,48 @@ export interface FixtureTool {
   answers?: FixtureAnswer[];
 }
 
+export interface FixtureResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The contents: text, or blob (base64). */
+  text?: string;
+  blob?: string;
+}
+
+export interface FixtureTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The text of a read of a matching URI; {{variable}} is replaced by the variable's value. */
+  text?: string;
+  /** Completion values offered per variable (completion/complete with a ref/resource). */
+  complete?: Record<string, string[]>;
+}
+
+export interface FixturePrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean; values?: string[] }[];
+  /** The messages of prompts/get; {{argument}} in a text is replaced by the argument's value. */
+  messages: { role: 'user' | 'assistant'; text?: string; content?: Record<string, unknown> }[];
+}
+
 export interface Fixture {
   server: { name: string; version: string; title?: string };
+  resources?: FixtureResource[];
+  resourceTemplates?: FixtureTemplate[];
+  prompts?: FixturePrompt[];
   instructions?: string;
   protocolVersions?: string[];
   capabilities?: Record<string, unknown>;
   pageSize?: number;
   tools?: FixtureTool[];
-  resources?: { uri: string; name: string; title?: string; description?: string; mimeType?: string; text: string }[];
-  prompts?: { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[]; messages: { role: 'user' | 'assistant'; text: string }[] }[];
 }
 
 export const DEFAULT_FIXTURE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -101,6 +134,20 @@ function matches(pattern: unknown, value: unknown): boolean {
   return canonical(pattern) === canonical(value);
 }
 
+/** The variables of a URI that matches an RFC 6570 template (simple expressions only), else undefined. */
+function templateMatch(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const re = template.split(/(\{[^}]*\})/).map((part) => {
+    const m = /^\{([+#./;?&]?)([^}]*)\}$/.exec(part);
+    if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    names.push(m[2]!.split(',')[0]!.replace(/(:\d+|\*)$/, ''));
+    return m[1] === '+' || m[1] === '#' ? '(.+?)' : '([^/?#]+?)';
+  }).join('');
+  const hit = new RegExp(`^${re}$`).exec(uri);
+  if (!hit) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(hit[i + 1]!)]));
+}
+
 function interpolate(text: string, args: Record<string, unknown>): string {
   return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, k: string) => {
     const v = args[k];
@@ -127,9 +174,18 @@ export class FixtureSource implements MockSource {
   }
 
   capabilities(): Record<string, unknown> {
-    const logs = (this.fixture.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
     const f = this.fixture;
-    return { tools: { listChanged: false }, ...(logs ? { logging: {} } : {}), ...(f.resources?.length ? { resources: {} } : {}), ...(f.prompts?.length ? { prompts: {} } : {}), ...(f.capabilities ?? {}) };
+    const logs = (f.tools ?? []).some((t) => (t.answers ?? []).some((a) => a.log?.length));
+    const resources = !!(f.resources?.length || f.resourceTemplates?.length);
+    const completes = (f.prompts ?? []).some((p) => (p.arguments ?? []).some((a) => a.values)) || (f.resourceTemplates ?? []).some((t) => t.complete);
+    return {
+      tools: { listChanged: false },
+      ...(logs ? { logging: {} } : {}),
+      ...(resources ? { resources: {} } : {}),
+      ...(f.prompts?.length ? { prompts: {} } : {}),
+      ...(completes ? { completions: {} } : {}),
+      ...(f.capabilities ?? {}),
+    };
   }
 
   /** @internal */
@@ -178,42 +234,16 @@ class FixtureSession implements MockSession {
       case 'resources/read':
       case 'prompts/list':
       case 'prompts/get':
-        return this.resourcesAndPrompts(m.method, params ?? {}, reply, fail);
+      case 'completion/complete': {
+        const cap = m.method.startsWith('resources/') ? 'resources' : m.method.startsWith('prompts/') ? 'prompts' : 'completions';
+        if (!this.src.capabilities()[cap]) return fail(-32601, `Method not found: ${m.method} (the fixture declares no ${cap} capability)`);
+        return this.surface(m.method, params ?? {}, reply, fail);
+      }
       case 'logging/setLevel':
         if (!this.src.capabilities().logging) return fail(-32601, 'Method not found: logging/setLevel (the fixture declares no logging capability)');
         return reply({});
       default:
         return fail(-32601, `Method not found: ${m.method}`);
-    }
-  }
-
-  private resourcesAndPrompts(method: string, params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string) => void): void {
-    const f = this.src.fixture;
-    const caps = this.src.capabilities();
-    const newer = this.version >= '2025-06-18';
-    if (method.startsWith('resources/') && !caps.resources) return fail(-32601, `Method not found: ${method} (the fixture has no resources)`);
-    if (method.startsWith('prompts/') && !caps.prompts) return fail(-32601, `Method not found: ${method} (the fixture has no prompts)`);
-    const titled = <T extends { title?: string }>(o: T) => { const { title, ...rest } = o; return newer && title ? { ...rest, title } : rest; };
-    switch (method) {
-      case 'resources/list':
-        return reply({ resources: (f.resources ?? []).map(({ text, ...r }) => { void text; return titled(r); }) });
-      case 'resources/templates/list':
-        return reply({ resourceTemplates: [] });
-      case 'resources/read': {
-        const r = (f.resources ?? []).find((x) => x.uri === params.uri);
-        if (!r) return fail(-32002, `Resource not found: ${JSON.stringify(params.uri)}`);
-        return reply({ contents: [{ uri: r.uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), text: r.text }] });
-      }
-      case 'prompts/list':
-        return reply({ prompts: (f.prompts ?? []).map(({ messages, ...p }) => { void messages; return titled(p); }) });
-      default: {
-        const p = (f.prompts ?? []).find((x) => x.name === params.name);
-        if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(params.name)}`);
-        const args = (isObj(params.arguments) ? params.arguments : {}) as Record<string, unknown>;
-        const missing = (p.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-        if (missing.length) return fail(-32602, `Invalid params: prompt ${p.name} needs ${missing.join(', ')}`);
-        return reply({ ...(p.description ? { description: p.description } : {}), messages: p.messages.map((m) => ({ role: m.role, content: { type: 'text', text: interpolate(m.text, args) } })) });
-      }
     }
   }
 
@@ -256,6 +286,56 @@ class FixtureSession implements MockSession {
     reply({ tools: page, ...(start + size < tools.length ? { nextCursor: `page-${start + size}` } : {}) });
   }
 
+  /** Resources, templates, prompts and completion, as the fixture declares them. */
+  private surface(method: string, params: Record<string, unknown>, reply: (r: unknown) => void, fail: (c: number, m: string, d?: unknown) => void): void {
+    const f = this.src.fixture;
+    const pick = <T extends object>(o: T, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+    switch (method) {
+      case 'resources/list':
+        return reply({ resources: (f.resources ?? []).map((r) => pick(r, ['uri', 'name', 'title', 'description', 'mimeType'])) });
+      case 'resources/templates/list':
+        return reply({ resourceTemplates: (f.resourceTemplates ?? []).map((t) => pick(t, ['uriTemplate', 'name', 'title', 'description', 'mimeType'])) });
+      case 'resources/read': {
+        const uri = params.uri;
+        if (typeof uri !== 'string') return fail(-32602, 'Invalid params: resources/read needs a uri');
+        const r = (f.resources ?? []).find((x) => x.uri === uri);
+        if (r) return reply({ contents: [{ uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.blob !== undefined ? { blob: r.blob } : { text: r.text ?? '' }) }] });
+        for (const t of f.resourceTemplates ?? []) {
+          const vars = templateMatch(t.uriTemplate, uri);
+          if (vars) return reply({ contents: [{ uri, ...(t.mimeType ? { mimeType: t.mimeType } : {}), text: interpolate(t.text ?? '', vars) }] });
+        }
+        return fail(-32002, `Resource not found: ${uri}`, { uri });
+      }
+      case 'prompts/list':
+        return reply({ prompts: (f.prompts ?? []).map((p) => ({ ...pick(p, ['name', 'title', 'description']), ...(p.arguments ? { arguments: p.arguments.map((a) => pick(a, ['name', 'description', 'required'])) } : {}) })) });
+      case 'prompts/get': {
+        const p = (f.prompts ?? []).find((x) => x.name === params.name);
+        if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(params.name)}`);
+        const args = isObj(params.arguments) ? params.arguments : {};
+        const missing = (p.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
+        if (missing.length) return fail(-32602, `Invalid params: prompt ${p.name} needs argument ${missing.map((a) => a.name).join(', ')}`);
+        return reply({ ...(p.description ? { description: p.description } : {}), messages: p.messages.map((m) => ({ role: m.role, content: m.content ?? { type: 'text', text: interpolate(m.text ?? '', args) } })) });
+      }
+      default: { // completion/complete
+        const ref = isObj(params.ref) ? params.ref : {};
+        const arg = isObj(params.argument) ? params.argument : {};
+        const prefix = typeof arg.value === 'string' ? arg.value.toLowerCase() : '';
+        let pool: string[] | undefined;
+        if (ref.type === 'ref/prompt') {
+          const p = (f.prompts ?? []).find((x) => x.name === ref.name);
+          if (!p) return fail(-32602, `Invalid params: unknown prompt ${JSON.stringify(ref.name)}`);
+          pool = p.arguments?.find((a) => a.name === arg.name)?.values;
+        } else if (ref.type === 'ref/resource') {
+          const t = (f.resourceTemplates ?? []).find((x) => x.uriTemplate === ref.uri);
+          if (!t && !(f.resources ?? []).some((x) => x.uri === ref.uri)) return fail(-32602, `Invalid params: unknown resource ${JSON.stringify(ref.uri)}`);
+          pool = typeof arg.name === 'string' ? t?.complete?.[arg.name] : undefined;
+        } else return fail(-32602, 'Invalid params: ref.type must be ref/prompt or ref/resource');
+        const all = (pool ?? []).filter((v) => v.toLowerCase().startsWith(prefix));
+        return reply({ completion: { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 } });
+      }
+    }
+  }
+
   private async callTool(id: unknown, params: Record<string, unknown> | undefined, reply: (r: unknown) => void, fail: (c: number, m: string, d?: unknown) => void, emit: (m: Outgoing) => void): Promise<void> {
     if (!params || typeof params.name !== 'string') return fail(-32602, 'Invalid params: tools/call needs a tool name (params.name)');
     if (params.arguments !== undefined && !isObj(params.arguments)) return fail(-32602, 'Invalid params: tools/call arguments must be an object');
@@ -286,4 +366,43 @@ class FixtureSession implements MockSession {
     const content = answer.content ?? (answer.text !== undefined ? [{ type: 'text', text: interpolate(answer.text, args) }] : answer.structuredContent ? [{ type: 'text', text: JSON.stringify(answer.structuredContent) }] : []);
     reply({ content, ...(answer.structuredContent ? { structuredContent: answer.structuredContent } : {}), ...(answer.isError ? { isError: true } : {}) });
   }
+}
+
+/**
+ * What the fixture serves, as an exchange (`mcp-conform validate FILE` checks it offline against the protocol
+ * schema): initialize, every list (tools, resources, templates, prompts), a read of every resource, prompts/get of
+ * every prompt (arguments from its completion values, else "example") and completion/complete of every argument or
+ * variable that offers values. Tools are not called (their answers are free-form and may wait).
+ */
+export async function fixtureExchange(src: FixtureSource): Promise<{ direction: 'to-server' | 'from-server'; json: Record<string, unknown> }[]> {
+  const f = src.fixture;
+  const session = src.newSession();
+  const out: { direction: 'to-server' | 'from-server'; json: Record<string, unknown> }[] = [];
+  let id = 0;
+  const send = async (method: string, params?: Record<string, unknown>) => {
+    const msg = { jsonrpc: '2.0', id: ++id, method, ...(params ? { params } : {}) };
+    out.push({ direction: 'to-server', json: msg });
+    await session.receive(JSON.stringify(msg), (m) => out.push({ direction: 'from-server', json: m }));
+  };
+  await send('initialize', { protocolVersion: src.protocolVersions[0], capabilities: {}, clientInfo: { name: 'mcp-conform-validate', version: '0' } });
+  out.push({ direction: 'to-server', json: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+  await send('tools/list');
+  const caps = src.capabilities();
+  if (caps.resources) {
+    await send('resources/list');
+    await send('resources/templates/list');
+    for (const r of f.resources ?? []) await send('resources/read', { uri: r.uri });
+    for (const t of f.resourceTemplates ?? []) {
+      for (const v of Object.keys(t.complete ?? {})) await send('completion/complete', { ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v, value: '' } });
+    }
+  }
+  if (caps.prompts) {
+    await send('prompts/list');
+    for (const p of f.prompts ?? []) {
+      const args = Object.fromEntries((p.arguments ?? []).map((a) => [a.name, a.values?.[0] ?? 'example']));
+      await send('prompts/get', { name: p.name, arguments: args });
+      for (const a of p.arguments ?? []) if (a.values) await send('completion/complete', { ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
+    }
+  }
+  return out;
 }

@@ -19,6 +19,7 @@ import { BIN, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
 import { freePort } from './http-helpers.js';
 import { pythonPeers, type PythonPeers } from './helpers/python-peers.js';
 import type { Report, CaseResult } from '../core/results.js';
+import { ARGUMENT_NUMBER, ARGUMENT_VALUE } from '../suites/prompts.js';
 
 const LEDGER = join(ROOT, 'docs', 'real-servers.md');
 const PEERS = join(FIXTURES, 'peers');
@@ -48,6 +49,10 @@ export function isNoiseSkip(c: Pick<CaseResult, 'verdict' | 'message'>): boolean
     /^no tool declares\b/i, // nothing of that kind to check
     /^no result with isError\b/i,
     /^no callable tool\b/i, // follows from the calling/tool/* skips, which are ledger rows
+    /^the server did not declare\b/i, // a capability the server does not claim: its cases do not apply
+    /^the server declared every capability this case probes$/i,
+    /^no (listed )?(resource template|prompt)s? (to look at|has|declares)\b/i, // nothing of that kind to check
+    /^no extension declared\b/i,
   ].some((re) => re.test(c.message));
 }
 
@@ -198,6 +203,21 @@ export function unsafeCalls(report: Report): string[] {
   return [...new Set(out)];
 }
 
+/**
+ * prompts/get requests that carried a made-up argument value (a prompt may act on its arguments: mcp-server-commands'
+ * run_command runs its argument through the shell). By default the harness sends only values the server offered.
+ */
+export function madeUpPromptArguments(report: Report): string[] {
+  const out: string[] = [];
+  for (const m of report.messages) {
+    if (m.direction !== 'to-server' || m.method !== 'prompts/get') continue;
+    const p = (m.json as { params?: { name?: unknown; arguments?: Record<string, unknown> } })?.params;
+    const made = Object.entries(p?.arguments ?? {}).filter(([, v]) => v === ARGUMENT_VALUE || v === ARGUMENT_NUMBER);
+    if (made.length) out.push(`${String(p?.name)} ${JSON.stringify(Object.fromEntries(made))} (message ${m.seq})`);
+  }
+  return out;
+}
+
 // ---- running ----
 
 /** At most two runs at a time (two cores); each run is one server process group. */
@@ -278,5 +298,15 @@ describe('safe by default on real servers (issue 11)', () => {
     const offending = ran.map((t) => [t.id, unsafeCalls(reports.get(t.id)!)] as const).filter(([, calls]) => calls.length > 0);
     if (offending.length) console.log(`[real-servers] tools/call of tools not annotated readOnlyHint: true:\n${offending.map(([id, calls]) => `  ${id}: ${calls.join(', ')}`).join('\n')}`);
     expect(Object.fromEntries(offending)).toEqual({});
+  });
+
+  (DRAFT ? it.skip : it)('no prompts/get with a made-up argument value in a default run', () => {
+    const ran = TARGETS.filter((t) => reports.has(t.id));
+    expect(ran.length, 'no ledger run finished').toBeGreaterThan(0);
+    const offending = ran.map((t) => [t.id, madeUpPromptArguments(reports.get(t.id)!)] as const).filter(([, gets]) => gets.length > 0);
+    expect(Object.fromEntries(offending)).toEqual({});
+    // The prompt that would run a shell command was listed, and not fetched.
+    const commands = reports.get('commands/stdio');
+    if (commands) expect(commands.suites.flatMap((x) => x.cases).find((c) => c.id === 'prompts/get/run_command')?.verdict).toBe('skip');
   });
 });

@@ -26,7 +26,7 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
 describe('action.yml', () => {
   it('is a composite action with the documented inputs and outputs', () => {
     expect(action.runs.using).toBe('composite');
-    for (const k of ['stdio', 'http', 'url', 'start', 'config', 'baseline', 'suite', 'call-tools', 'call-tool', 'strict', 'reporters', 'out-dir', 'args', 'working-directory', 'version', 'upload-artifact']) expect(action.inputs).toHaveProperty(k);
+    for (const k of ['stdio', 'http', 'url', 'start', 'config', 'baseline', 'suite', 'call-tools', 'call-tool', 'client-capabilities', 'strict', 'reporters', 'out-dir', 'args', 'working-directory', 'version', 'upload-artifact']) expect(action.inputs).toHaveProperty(k);
     expect(Object.keys(action.outputs)).toEqual(['exit-code', 'report-dir']);
     // inputs never pasted into a script: only through env
     for (const s of action.runs.steps) expect(s.run ?? '').not.toContain('${{');

@@ -291,7 +291,9 @@ export class MessageValidator {
     } else if (kind === 'response' && method && REQUESTS[method] && this.has(REQUESTS[method].result)) {
       const result = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).result : undefined;
       const isTask = msg.taskAugmented === true && result !== null && typeof result === 'object' && 'task' in result && this.has('CreateTaskResult');
-      const definition = isTask ? 'CreateTaskResult' : REQUESTS[method].result;
+      // 2026-07-28 (multi-round-trip): a result of resultType "input_required" is an InputRequiredResult, whatever the method.
+      const inputRequired = !isTask && result !== null && typeof result === 'object' && (result as Record<string, unknown>).resultType === 'input_required' && this.has('InputRequiredResult');
+      const definition = isTask ? 'CreateTaskResult' : inputRequired ? 'InputRequiredResult' : REQUESTS[method].result;
       parts.push(definition);
       violations.push(...this.validateDefinition(definition, result, '/result'));
     }

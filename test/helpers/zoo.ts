@@ -43,5 +43,8 @@ export function notPassing(r: RunResult): Record<string, string> {
     .filter((c) => !(c.id === 'lifecycle/result-type' && c.verdict === 'skip'))
     // quality reports the zoo's undescribed parameters, token cost and result sizes as info: not what these servers test
     .filter((c) => !(c.id.startsWith('quality/') && c.verdict === 'info'))
+    // Cases that do not apply (a capability not declared, a feature of another version, nothing of the kind to look
+    // at) say nothing about these servers either.
+    .filter((c) => !(c.verdict === 'skip' && /^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(c.message)))
     .map((c) => [c.id, c.verdict]));
 }

@@ -1,0 +1,125 @@
+/**
+ * Capabilities are honest: a method of a declared capability is served (never -32601), a method of a capability the
+ * server did not declare is refused with -32601 (SHOULD), and list_changed notifications come only from a server that
+ * declared listChanged. https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+ */
+import type { LoggedMessage } from '../core/log.js';
+import type { Session } from '../core/session.js';
+import type { Suite } from '../core/suite.js';
+import { surfaceFacts } from '../core/surface.js';
+import { describeError, isObject, unanswered } from './helpers.js';
+import { FINAL_LEVEL } from './logging.js';
+import { UNKNOWN_PROMPT } from './prompts.js';
+
+interface Probe { capability: string; method: string; params?: Record<string, unknown> }
+
+/** One request per capability, harmless: a list, a completion of an unlisted prompt, the level the run leaves. */
+function probesFor(version: Parameters<typeof surfaceFacts>[0]): Probe[] {
+  const f = surfaceFacts(version);
+  return [
+    { capability: 'tools', method: 'tools/list' },
+    { capability: 'resources', method: 'resources/list' },
+    { capability: 'prompts', method: 'prompts/list' },
+    ...(f.completionsCapability ? [{ capability: 'completions', method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'x', value: '' } } }] : []),
+    ...(f.setLevel ? [{ capability: 'logging', method: 'logging/setLevel', params: { level: FINAL_LEVEL } }] : []),
+  ];
+}
+
+/** The answer to `method` already in the log (another suite sent it), else a fresh request. */
+async function answerTo(session: Session, p: Probe): Promise<{ answer: LoggedMessage; request: LoggedMessage }> {
+  const log = session.log;
+  for (const req of log) {
+    if (req.direction !== 'to-server' || req.kind !== 'request' || req.method !== p.method) continue;
+    const answer = log.find((m) => m.direction === 'from-server' && m.inReplyTo === req.seq && (m.kind === 'response' || m.kind === 'error'));
+    if (answer) return { answer, request: req };
+  }
+  const reply = await session.request(p.method, p.params);
+  return { answer: reply.response, request: reply.request };
+}
+
+function errorOf(m: LoggedMessage): { code: number; message: string } | undefined {
+  const e = isObject(m.json) ? (m.json as Record<string, unknown>).error : undefined;
+  if (!isObject(e)) return undefined;
+  return { code: typeof e.code === 'number' ? e.code : NaN, message: typeof e.message === 'string' ? e.message : '' };
+}
+
+const LIST_CHANGED: Record<string, string> = {
+  'notifications/tools/list_changed': 'tools',
+  'notifications/resources/list_changed': 'resources',
+  'notifications/prompts/list_changed': 'prompts',
+};
+
+export const capabilities: Suite = {
+  id: 'capabilities',
+  title: 'Capabilities are honest',
+  description: 'declared capabilities are served, undeclared ones refused, list_changed only when declared',
+  cases: [
+    {
+      id: 'capabilities/declared-served',
+      title: 'every declared capability has its methods served',
+      level: 'MUST',
+      spec: 'basic/lifecycle#capability-negotiation',
+      requirement: 'A server that declares tools, resources, prompts, completions or logging serves that feature: its method (tools/list, resources/list, prompts/list, completion/complete, logging/setLevel) is never answered -32601 (method not found).',
+      // applies: always (each declared capability is looked at)
+      async run(ctx) {
+        const declared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] !== undefined);
+        if (!declared.length) return { verdict: 'skip', message: 'the server declared none of tools, resources, prompts, completions, logging' };
+        const ids: number[] = [];
+        const bad: string[] = [];
+        for (const p of declared) {
+          let a;
+          try { a = await answerTo(ctx.session, p); } catch (e) { const u = unanswered(e as Error); return { ...u, messageIds: [...ids, ...(u.messageIds ?? [])] }; }
+          ids.push(a.request.seq, a.answer.seq);
+          const err = errorOf(a.answer);
+          if (err?.code === -32601) bad.push(`${p.capability} is declared but ${p.method} answered ${describeError(err)}`);
+        }
+        if (bad.length) return { verdict: 'fail', messageIds: ids, message: bad.join('; ') };
+        return { verdict: 'pass', messageIds: ids, message: `served: ${declared.map((p) => `${p.capability} (${p.method})`).join(', ')}` };
+      },
+    },
+    {
+      id: 'capabilities/undeclared-refused',
+      title: 'methods of undeclared capabilities are refused with -32601',
+      level: 'SHOULD',
+      spec: 'basic/lifecycle#operation',
+      requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts or logging answers that feature\'s method (tools/list, resources/list, prompts/list, logging/setLevel) with -32601 (method not found); serving it anyway is a warn.',
+      // applies: always (each undeclared capability is probed)
+      async run(ctx) {
+        // completion/complete is not probed here: a server that serves it anyway answers a CompleteResult to a prompt
+        // that does not exist, and that answer would be judged (schema) for a request it should never have had.
+        const undeclared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] === undefined && p.capability !== 'completions');
+        if (!undeclared.length) return { verdict: 'skip', message: 'the server declared every capability this case probes' };
+        const ids: number[] = [];
+        const served: string[] = [];
+        const other: string[] = [];
+        for (const p of undeclared) {
+          let reply;
+          try { reply = await ctx.session.request(p.method, p.params); } catch (e) { const u = unanswered(e as Error); return { ...u, messageIds: [...ids, ...(u.messageIds ?? [])] }; }
+          ids.push(reply.request.seq, reply.response.seq);
+          if (!reply.error) served.push(`${p.method} (${p.capability} not declared) answered a result`);
+          else if (reply.error.code !== -32601) other.push(`${p.method}: ${describeError(reply.error)}`);
+        }
+        if (served.length) return { verdict: 'warn', messageIds: ids, message: served.join('; ') };
+        return { verdict: 'pass', messageIds: ids, message: `refused: ${undeclared.map((p) => p.method).join(', ')}${other.length ? ` (not with -32601: ${other.join('; ')})` : ' (all with -32601)'}` };
+      },
+    },
+    {
+      id: 'capabilities/list-changed',
+      title: 'list_changed notifications only when listChanged is declared',
+      level: 'SHOULD',
+      spec: 'basic/lifecycle#capability-negotiation',
+      requirement: 'notifications/tools|resources|prompts/list_changed come only from a server that declared listChanged: true for that capability.',
+      phase: 'after-shutdown',
+      // applies: always (reads the log)
+      async run(ctx) {
+        const sent = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method !== undefined && LIST_CHANGED[m.method]);
+        const bad = sent.filter((m) => {
+          const cap = ctx.capabilities[LIST_CHANGED[m.method!]!];
+          return !isObject(cap) || cap.listChanged !== true;
+        });
+        if (bad.length) return { verdict: 'warn', messageIds: bad.slice(0, 10).map((m) => m.seq), message: `${bad.length} list_changed notification(s) for a capability without listChanged: true (first: ${bad[0]!.method})` };
+        return { verdict: 'pass', messageIds: sent.slice(0, 10).map((m) => m.seq), message: sent.length ? `${sent.length} list_changed notification(s), each for a capability that declared listChanged` : 'no list_changed notification was sent' };
+      },
+    },
+  ],
+};
