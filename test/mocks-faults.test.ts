@@ -150,6 +150,20 @@ describe('serve faults over stdio', () => {
     expect(s.stderr()).toMatch(/disconnecting after 2 answered requests/);
   });
 
+  it('--disconnect-after 1 with three requests written at once: exactly one is answered', async () => {
+    const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, '--disconnect-after', '1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.add(p);
+    let out = '';
+    p.stdout!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => p.once('exit', (code) => { children.delete(p); r(code); }));
+    // initialize, tools/list and ping in one write: all three arrive before the first answer goes out.
+    p.stdin!.write([init(0), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ping(2)].map((m) => JSON.stringify(m) + '\n').join(''));
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    expect(code).toBe(0);
+    const answers = out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id: unknown });
+    expect(answers.map((a) => a.id)).toEqual([0]);
+  });
+
   it('--expire-session-after over stdio is a usage error; so is a fail rate above 1', async () => {
     for (const flags of [['--expire-session-after', '2'], ['--fail-rate', '1.5'], ['--seed', '3']]) {
       const s = stdioServe(flags);
