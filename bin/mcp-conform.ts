@@ -296,6 +296,15 @@ export async function main(args: string[]): Promise<number> {
   return code;
 }
 
+// A reader that stops early (`mcp-conform tools --format gemini … | head -3`): the rest of the output has nowhere to
+// go, which is no error of ours; the command ends with the exit code its work gives.
+for (const out of [process.stdout, process.stderr]) {
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    throw e;
+  });
+}
+
 // A bug that escapes everything above is an internal error: exit 3 (the 'exit' hook of core/processes.ts ends
 // every server process group still running).
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
