@@ -210,6 +210,15 @@ describe('lint: the suites on a saved tool list, offline', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
     writeFileSync(join(dir, 'x.json'), '{"hello": 1}');
     expect((await cli(['lint', join(dir, 'x.json')])).code).toBe(2);
+    // An unknown flag is named as such, even when it swallows the file's place.
+    for (const args of [['lint', '--bogus', 'x'], ['lint', '--bogus', 'x', join(DIR, 'clean.json')]]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/Unknown argument: bogus/);
+    }
+    const none = await cli(['lint']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/lint: name the file/);
   });
 });
 

@@ -164,6 +164,18 @@ describe('serve faults over stdio', () => {
     expect(answers.map((a) => a.id)).toEqual([0]);
   });
 
+  it('--drop without a method is a usage error; a method MCP does not have is served with a warning', async () => {
+    const bare = stdioServe(['--drop']);
+    expect(await Promise.race([bare.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).toBe(2);
+    expect(bare.stderr()).toMatch(/--drop/);
+    const typo = stdioServe(['--drop', 'tool/list']);
+    typo.send(init());
+    expect(await typo.answer(0)).toBeTruthy();
+    expect(typo.stderr()).toMatch(/--drop.*tool\/list.*not a method/);
+    typo.end();
+    expect(await Promise.race([typo.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).not.toBe('still running');
+  });
+
   it('--expire-session-after over stdio is a usage error; so is a fail rate above 1', async () => {
     for (const flags of [['--expire-session-after', '2'], ['--fail-rate', '1.5'], ['--seed', '3']]) {
       const s = stdioServe(flags);

@@ -128,7 +128,7 @@ export async function runOffline(suites: Suite[], saved: SavedTools, options: Re
 
 export function lintOptions(y: Argv) {
   return y
-    .positional('file', { type: 'string', demandOption: true, describe: 'A tools/list result ({"tools": [...]}), a report.json or a cassette (.jsonl)' })
+    .positional('file', { type: 'string', describe: 'A tools/list result ({"tools": [...]}), a report.json or a cassette (.jsonl)' })
     .option('providers', { type: 'string', array: true, describe: `Provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail` })
     .option('max-tool-tokens', { type: 'number', describe: 'Fail when the tool list costs more than N tokens (estimate)' })
     .option('max-result-tokens', { type: 'number', describe: 'Fail when a recorded tool result is longer than N tokens (estimate)' })
@@ -142,7 +142,9 @@ export function lintOptions(y: Argv) {
 }
 
 export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
-  const file = resolve(String(argv.file));
+  // The file is optional to yargs, so that an unknown flag in its place (`lint --bogus x`) is reported as such.
+  if (typeof argv.file !== 'string' || !argv.file) throw err('lint: name the file to check (a tools/list result, a report.json or a cassette)');
+  const file = resolve(argv.file);
   const options = compatOptions(argv, list, err);
   let saved: SavedTools;
   try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
