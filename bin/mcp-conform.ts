@@ -166,18 +166,9 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[]): Pro
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
-  const { finalizeReport } = await import('../core/finalize.js');
-  let baseline = output.baseline;
-  if (output.updateBaseline) {
-    const { writeUpdatedBaseline } = await import('../core/baseline.js');
-    try {
-      baseline = await writeUpdatedBaseline(reports, output.updateBaseline, output.baseline ?? output.updatePrevious);
-    } catch (e) {
-      await write(process.stderr, `mcp-conform: could not write the baseline ${output.updateBaseline}: ${(e as Error).message}\n`);
-      return 2;
-    }
-  }
-  finalizeReport(reports, { baseline });
+  const { finalizeInvocation } = await import('../core/finalize.js');
+  const problem = await finalizeInvocation(reports, output);
+  if (problem) { await write(process.stderr, `mcp-conform: ${problem}\n`); return 2; }
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
