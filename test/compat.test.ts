@@ -311,3 +311,15 @@ describe('in a run, on real servers', () => {
     }
   }, 60_000);
 });
+
+describe('listedTools: the one reading of the tool list that listing, compat and quality share', () => {
+  it('gives the tools, or a skip that says why there are none (with the messages of the attempt)', async () => {
+    const { listedTools } = await import('../suites/helpers.js');
+    const tool: Tool = { name: 'add', inputSchema: { type: 'object' } } as Tool;
+    expect(await listedTools({ tools: async () => ({ tools: [tool], messageIds: [3] }) as never })).toEqual([tool]);
+    expect(await listedTools({ tools: async () => ({ tools: [], problem: 'tools/list answered -32601', messageIds: [4, 5] }) as never }))
+      .toEqual({ verdict: 'skip', message: 'no tools to look at: tools/list answered -32601', messageIds: [4, 5] });
+    // An empty list without a problem is a list (the cases say there is nothing to check).
+    expect(await listedTools({ tools: async () => ({ tools: [], messageIds: [6] }) as never })).toEqual([]);
+  });
+});
