@@ -201,6 +201,31 @@ describe('lint: the suites on a saved tool list, offline', () => {
       expect((size.details as { results: { tool: string }[] }).results.map((x) => x.tool).sort()).toEqual(['add', 'divide', 'echo', 'history', 'multiply', 'power', 'round', 'stats', 'subtract']);
     }
   }, 60_000);
+  it('counts the tool results the run counted: only the calling suite\'s calls, not the invalid-params, reference or unknown-tool ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const rec = await run(`python3 ${join(ROOT, 'fixtures', 'servers', 'calc.py')}`, ['--suite', 'calling,invalid-params,unknown-tool,quality', '--record', join(dir, 'calc.jsonl')]);
+    expect(rec.code, rec.stderr).toBe(0);
+    const sizes = (rep: import('../core/results.js').Report) => {
+      const c = rep.suites.flatMap((s) => s.cases).find((x) => x.id === 'quality/result-size')!;
+      return { message: c.message, results: (c.details as { results: { tool: string; tokens: number }[] }).results };
+    };
+    const inRun = sizes(rec.report);
+    // The run made other tools/calls (invalid arguments, an unknown tool): more calls than results counted.
+    const calls = rec.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { method?: string } | undefined)?.method === 'tools/call');
+    expect(calls.length).toBeGreaterThan(inRun.results.length);
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const r = await cli(['lint', join(rec.outDir, 'report.json'), '--reporter', 'json', '--out-dir', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const linted = sizes(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as import('../core/results.js').Report);
+    expect(linted).toEqual(inRun);
+    // A cassette has no cases: every result of a listed tool that is not an error counts (see the README).
+    const out2 = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const r2 = await cli(['lint', join(dir, 'calc.jsonl'), '--reporter', 'json', '--out-dir', out2, '--quiet']);
+    expect(r2.code, r2.stderr).toBe(0);
+    const fromCassette = sizes(JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8')) as import('../core/results.js').Report);
+    expect(fromCassette.results.length).toBeLessThan(calls.length);
+    expect(fromCassette.results.length).toBeGreaterThanOrEqual(inRun.results.length);
+  }, 90_000);
   it('--max-tool-tokens makes an expensive list fail; bad input is a usage error (exit 2)', async () => {
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '10', '--quiet'])).code).toBe(1);
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '100000', '--quiet'])).code).toBe(0);

@@ -45,9 +45,15 @@ function toolsOf(v: unknown): Tool[] | undefined {
   return undefined;
 }
 
-/** The tool lists and tool results in a sequence of JSON-RPC messages (a report's log or a cassette). */
-function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; calls: ToolCallRecord[] } {
-  const requests = new Map<string, { method: string; params: Record<string, unknown> }>();
+/**
+ * The tool lists and tool results in a sequence of JSON-RPC messages (a report's log or a cassette).
+ *
+ * Which tools/call results count as tool results (quality/result-size): `counted` says so for a request (a report:
+ * the calls its calling/tool/* cases point to, as the run counted them). Without it (a cassette, which has no cases),
+ * a result counts when its tool was listed, it is no error (isError: true) and the request was no probe nor a task.
+ */
+function fromMessages(msgs: { dir: string; json: unknown; seq?: number; probe?: boolean }[], counted?: (seq: number | undefined) => boolean): { tools: Tool[]; calls: ToolCallRecord[] } {
+  const requests = new Map<string, { method: string; params: Record<string, unknown>; seq?: number; probe?: boolean }>();
   const tools: Tool[] = [];
   const seen = new Set<string>();
   const calls: ToolCallRecord[] = [];
@@ -55,18 +61,20 @@ function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; 
     const j = m.json as Record<string, unknown> | undefined;
     if (!j || typeof j !== 'object' || Array.isArray(j)) continue;
     const key = `${String(j.id)}`;
-    if (m.dir === 'sent' && typeof j.method === 'string' && j.id !== undefined) requests.set(key, { method: j.method, params: (j.params ?? {}) as Record<string, unknown> });
+    if (m.dir === 'sent' && typeof j.method === 'string' && j.id !== undefined) requests.set(key, { method: j.method, params: (j.params ?? {}) as Record<string, unknown>, seq: m.seq, probe: m.probe });
     else if (m.dir === 'received' && j.id !== undefined && 'result' in j) {
       const req = requests.get(key);
       if (req?.method === 'tools/list') for (const t of toolsOf(j.result) ?? []) if (!seen.has(t.name)) { seen.add(t.name); tools.push(t); }
       if (req?.method === 'tools/call' && typeof req.params.name === 'string') {
         const result = j.result as Record<string, unknown>;
+        if (req.params.task !== undefined || (counted ? !counted(req.seq) : (req.probe || result?.isError === true))) continue;
         // A reply stand-in with the fields the quality suite reads (no sequence numbers offline).
         calls.push({ tool: req.params.name, purpose: 'call', reply: { result, request: { seq: -1 }, response: { seq: -1 } } as unknown as ToolCallRecord['reply'] });
       }
     }
   }
-  return { tools, calls };
+  // A cassette: only the tools the server listed (an unknown-tool probe's name is not one).
+  return { tools, calls: counted ? calls : calls.filter((c) => seen.has(c.tool)) };
 }
 
 export function readSavedTools(file: string): SavedTools {
@@ -76,7 +84,7 @@ export function readSavedTools(file: string): SavedTools {
   if (/"mcp-conform-cassette"/.test(first)) {
     const lines = text.split('\n').filter((l) => l.trim()).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } });
     const header = lines[0] as { server?: { serverInfo?: { name?: string } }; transport?: SavedTools['transport'] } | undefined;
-    const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message }));
+    const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message, probe: l!.probe !== undefined }));
     const got = fromMessages(msgs);
     if (!got.tools.length) throw new Error(`${file}: the cassette has no tools/list answer with tools`);
     return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport };
@@ -93,7 +101,10 @@ export function readSavedTools(file: string): SavedTools {
   }
   const r = doc as Partial<Report>;
   if (r && Array.isArray(r.messages)) {
-    const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json })));
+    // The tool results the run counted: the calls of its calling/tool/* cases (not the invalid-params, reference,
+    // unknown-tool or task calls), found through their messageIds.
+    const callingIds = new Set((r.suites ?? []).flatMap((s) => s.cases).filter((c) => c.id.startsWith('calling/tool/')).flatMap((c) => c.messageIds ?? []));
+    const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json, seq: m.seq })), (seq) => seq !== undefined && callingIds.has(seq));
     if (!got.tools.length) throw new Error(`${file}: the report has no tools/list answer with tools`);
     return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport };
   }
