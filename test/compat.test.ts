@@ -127,6 +127,30 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     expect(cfg.every((t) => t.type === 'function' && /^[a-zA-Z0-9_-]+$/.test(t.function.name))).toBe(true);
     expect(r.stderr).toMatch(/as openai tool configuration; nothing had to change/);
   }, 60_000);
+  it('takes every target option run takes: --start with --url, --env (and --cwd) for the server it starts', async () => {
+    const { freePort } = await import('./http-helpers.js');
+    const port = await freePort();
+    const CLI = join(ROOT, 'dist', 'bin', 'mcp-conform.js');
+    // --start + --url: the mock started on a free port, detected as Streamable HTTP; --env and --cwd reach it.
+    const r = await cli(['tools', '--format', 'anthropic', '--start', `sh -c 'exec node ${CLI} serve --fixture "$FIXTURE" --http ${port}'`, '--env', 'FIXTURE=calc.yaml',
+      '--cwd', join(ROOT, 'fixtures', 'mocks'), '--url', `http://127.0.0.1:${port}/mcp`, '--start-timeout', '20000'], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name)).toContain('add');
+    // The same rules as run: --cwd/--env without a server the harness starts is a usage error.
+    const bad = await cli(['tools', '--format', 'openai', '--http', `http://127.0.0.1:${port}/mcp`, '--env', 'A=1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--cwd and --env apply to a server the harness starts/);
+  }, 90_000);
+  it('run, snapshot and tools declare the target options once: the same flags with the same help text', async () => {
+    const help = async (cmd: string) => (await cli([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+    const [run_, snapshot, tools] = await Promise.all([help('run'), help('snapshot'), help('tools')]);
+    for (const [flag, text] of [['--stdio', 'Command that starts the server over stdio'], ['--url', 'Streamable HTTP is tried first'], ['--header', 'secret values are redacted'], ['--start', 'Command that starts the HTTP server'], ['--start-timeout', 'How long --start waits'], ['--cwd', 'Working directory'], ['--env', 'KEY=VALUE']] as const) {
+      for (const [cmd, h] of [['run', run_], ['snapshot', snapshot], ['tools', tools]] as const) {
+        expect(h, `${cmd} ${flag}`).toContain(`${flag} `);
+        expect(h, `${cmd} ${flag}`).toContain(text);
+      }
+    }
+  }, 30_000);
   it('from a Streamable HTTP server (--http): the mock serving fixtures/mocks/calc.yaml, as Anthropic tools', async () => {
     const { spawn } = await import('node:child_process');
     const serve = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'mcp-conform.js'), 'serve', '--fixture', join(ROOT, 'fixtures', 'mocks', 'calc.yaml'), '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -10,6 +10,7 @@ import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
 import type { Tool, ToolListing } from '../../core/tools.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
+import { TARGET_FLAGS, targetConformanceOptions } from '../target-options.js';
 
 type Err = (m: string) => Error;
 
@@ -224,15 +225,11 @@ export function rulesText(format: string): string {
 }
 
 // ------------------------------------------------------------------------------------------------ tools --format
-export function toolsOptions(y: Argv) {
+/** Options of `tools` besides the target options (bin/target-options.ts adds those, as for `run`). */
+export function toolsOptions<T>(y: Argv<T>) {
   return y
     .option('format', { choices: ['openai', 'anthropic', 'bedrock', 'gemini'], demandOption: true, describe: 'The provider whose tool configuration to print' })
     .option('file', { type: 'string', describe: 'Read the tool list from a file (tools/list result, report.json or cassette) instead of a server' })
-    .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio' })
-    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server' })
-    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server' })
-    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable)' })
-    .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .example('$0 tools --format openai --stdio "node server.js"', 'The server\'s tools as an OpenAI `tools` array')
     .example('$0 tools --format gemini --file tools.json', 'A saved tool list as Gemini functionDeclarations');
@@ -240,8 +237,8 @@ export function toolsOptions(y: Argv) {
 
 export async function toolsCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
   const format = String(argv.format) as import('../../suites/compat/convert.js').Format;
-  const given = (['file', 'stdio', 'http', 'sse'] as const).filter((k) => argv[k] !== undefined);
-  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL or --sse URL');
+  const given = (['file', ...TARGET_FLAGS] as const).filter((k) => argv[k] !== undefined);
+  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL, --sse URL or --url URL');
   let tools: Tool[];
   let where: string;
   if (argv.file !== undefined) {
@@ -249,33 +246,20 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
     try { tools = readSavedTools(file).tools; } catch (e) { throw err((e as Error).message); }
     where = file;
   } else {
-    const via = given[0] as 'stdio' | 'http' | 'sse';
+    const via = given[0] as (typeof TARGET_FLAGS)[number];
     const timeout = argv.timeout as number;
-    if (!Number.isFinite(timeout) || timeout <= 0) throw err('--timeout must be a positive number of milliseconds');
-    let target: import('../../core/transport/index.js').Target;
-    if (via === 'stdio') {
-      const { shellWords } = await import('../../core/shell-words.js');
-      let words: string[];
-      try { words = shellWords(String(argv.stdio)); } catch (e) { throw err(`--stdio: ${(e as Error).message}`); }
-      if (!words.length) throw err('--stdio: the command is empty');
-      target = { transport: 'stdio', command: String(argv.stdio), argv: words, cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env: {} };
-    } else {
-      let url: URL;
-      try { url = new URL(String(argv[via])); } catch { throw err(`--${via}: "${String(argv[via])}" is not a URL`); }
-      const headers: Record<string, string> = {};
-      const { parseHeader } = await import('../../core/headers.js');
-      for (const h of (argv.header === undefined ? [] : Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
-        try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw err(`--header: ${(e as Error).message}`); }
-      }
-      target = { transport: via === 'http' ? 'streamable-http' : 'sse', url: url.href, headers };
-    }
+    // The target as run takes it (the same checks and messages): core/conformance.ts prepareRun.
+    const { prepareRun, OptionsError } = await import('../../core/conformance.js');
+    let prepared: Awaited<ReturnType<typeof prepareRun>>;
+    try { prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true }); } catch (e) { throw e instanceof OptionsError ? err(e.message) : e; }
     let listing: ToolListing | undefined;
     const grab: Suite = {
       id: 'tools', title: 'tools/list', description: 'fetch the tool list',
       cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.tools(); return { verdict: 'info', message: '' }; } }],
     };
     const { runSuites } = await import('../../core/run.js');
-    const report = await runSuites({ target, suites: [grab], timeoutMs: timeout, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4) });
+    const { target, timeoutMs, shutdownGraceMs, maxMessageBytes } = prepared.run;
+    const report = await runSuites({ target, suites: [grab], timeoutMs, shutdownGraceMs, maxMessageBytes, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4 + (argv['start-timeout'] as number ?? 0)) });
     const l = listing as ToolListing | undefined;
     if (!l || (l.problem && !l.tools.length)) {
       await io.stderr(`mcp-conform: could not get the tool list: ${l?.problem ?? report.aborted ?? 'no answer'}\n`);
