@@ -224,6 +224,15 @@ describe('serve faults over Streamable HTTP', () => {
     p.kill('SIGTERM');
   });
 
+  it('--disconnect-after N with requests arriving together: only N are answered', async () => {
+    const { url, p } = await httpServe('http', ['--disconnect-after', '2']);
+    const sid = await httpSession(url); // 1 answered
+    // Both pings arrive while neither is answered: only the first slot is left.
+    const got = await Promise.allSettled([post(url, ping(1), sid, 5000), post(url, ping(2), sid, 5000)]);
+    expect(got.filter((g) => g.status === 'fulfilled' && g.value.status === 200).length).toBe(1);
+    p.kill('SIGTERM');
+  });
+
   it('--drop: no answer (the client times out); --latency: answers come late', async () => {
     const { url, p } = await httpServe('http', ['--drop', 'tools/list', '--latency', '250']);
     const sid = await httpSession(url);
