@@ -10,6 +10,7 @@ import type { Reporter } from '../reports/types.js';
 import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
+import { targetConformanceOptions, targetOptions } from './target-options.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -40,16 +41,7 @@ function list(v: unknown): string[] {
 }
 
 function runOptions(y: Argv, cat: Catalogue) {
-  y = y
-    .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio; split as a shell would (quotes respected)' })
-    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server (the MCP endpoint)' })
-    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server (protocol 2024-11-05)' })
-    .option('url', { type: 'string', describe: 'URL of an HTTP server: Streamable HTTP is tried first, then HTTP+SSE' })
-    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable); secret values are redacted in reports' })
-    .option('start', { type: 'string', describe: 'Command that starts the HTTP server (own process group); the run waits until the URL accepts connections and stops it at the end' })
-    .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
-    .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
-    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
+  y = targetOptions(y)
     .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${cat.suiteIds.join(', ')})` })
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
@@ -101,12 +93,7 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
   }
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
-    stdio: str('stdio'), http: str('http'), sse: str('sse'), url: str('url'),
-    headers: argv.header === undefined ? undefined : (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String),
-    start: str('start'),
-    startTimeout: argv['start-timeout'] as number,
-    cwd: typeof argv.cwd === 'string' ? argv.cwd : undefined,
-    env: argv.env === undefined ? undefined : list(argv.env),
+    ...targetConformanceOptions(argv, list),
     name,
     suites: list(argv.suite),
     cases: list(argv.case),
@@ -194,18 +181,9 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
-  const { finalizeReport } = await import('../core/finalize.js');
-  let baseline = output.baseline;
-  if (output.updateBaseline) {
-    const { writeUpdatedBaseline } = await import('../core/baseline.js');
-    try {
-      baseline = await writeUpdatedBaseline(reports, output.updateBaseline, output.baseline ?? output.updatePrevious);
-    } catch (e) {
-      await write(process.stderr, `mcp-conform: could not write the baseline ${output.updateBaseline}: ${(e as Error).message}\n`);
-      return 2;
-    }
-  }
-  finalizeReport(reports, { baseline });
+  const { finalizeInvocation } = await import('../core/finalize.js');
+  const problem = await finalizeInvocation(reports, output);
+  if (problem) { await write(process.stderr, `mcp-conform: ${problem}\n`); return 2; }
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
@@ -293,12 +271,12 @@ export async function main(args: string[]): Promise<number> {
       .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
-    .command('lint <file>', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(y), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
     .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli.clientOptions(y), async (a) => { code = await mockCli.clientCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
     .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
@@ -324,6 +302,15 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   return code;
+}
+
+// A reader that stops early (`mcp-conform tools --format gemini … | head -3`): the rest of the output has nowhere to
+// go, which is no error of ours; the command ends with the exit code its work gives.
+for (const out of [process.stdout, process.stderr]) {
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    throw e;
+  });
 }
 
 // A bug that escapes everything above is an internal error: exit 3 (the 'exit' hook of core/processes.ts ends

@@ -31,3 +31,31 @@ export function finalizeReport(reports: Report | Report[], o: FinalizeOptions = 
   if (o.baseline) applyBaseline(runs, o.baseline); // marks the listed failures, counts them, finds stale entries
   for (const r of runs) r.exitCode = exitCodeOf(r);
 }
+
+export interface InvocationBaseline {
+  /** --baseline: known failures. */
+  baseline?: Baseline;
+  /** --update-baseline FILE: write this invocation's failures there first, then apply it. */
+  updateBaseline?: string;
+  /** The baseline already in the --update-baseline file (its reasons are kept). */
+  updatePrevious?: Baseline;
+}
+
+/**
+ * The last step of a command that grades (run over its targets, client over its scenarios): --update-baseline is
+ * written first (from --baseline, or the file it replaces), then every report is finalized with the baseline in force.
+ * Returns why the baseline could not be written (the command then exits 2), or undefined.
+ */
+export async function finalizeInvocation(reports: Report[], o: InvocationBaseline): Promise<string | undefined> {
+  let baseline = o.baseline;
+  if (o.updateBaseline) {
+    const { writeUpdatedBaseline } = await import('./baseline.js');
+    try {
+      baseline = await writeUpdatedBaseline(reports, o.updateBaseline, o.baseline ?? o.updatePrevious);
+    } catch (e) {
+      return `could not write the baseline ${o.updateBaseline}: ${(e as Error).message}`;
+    }
+  }
+  finalizeReport(reports, { baseline });
+  return undefined;
+}

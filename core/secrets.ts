@@ -56,3 +56,54 @@ export function redactUrl(u: string | URL): string {
   const hash = url.hash ? `#${redactParams(url.hash.slice(1))}` : '';
   return `${url.protocol}${host}${url.pathname}${search}${hash}`;
 }
+
+/** Values shorter than this are left alone: they are too common to be secrets worth hiding (`1`, `true`, `dev`). */
+const MIN_SECRET_VALUE = 8;
+/**
+ * Environment variables whose names look secret by the rule above but that hold no secret: the working directory
+ * (PWD: "pwd" is also short for password), sockets and session addresses of the shell and the desktop. Their values
+ * (paths, mostly) would otherwise be hidden wherever they appear — in every command line and file path of a report.
+ */
+const ENV_NOT_SECRET = /^(OLD)?PWD$|_SOCK$|^XAUTHORITY$|^DBUS_SESSION_BUS_ADDRESS$|^XDG_SESSION_|^SESSION_MANAGER$|^DESKTOP_SESSION$|^TERM_SESSION_ID$|^KEYTIMEOUT$|^GNOME_KEYRING_CONTROL$/;
+const envSecret = (name: string) => isSecretName(name) && !ENV_NOT_SECRET.test(name);
+/** The environment given to servers the harness started (--env / env): their secret values are redacted too. */
+const serverEnvs = new Map<string, Set<string>>();
+
+/** Remembers the environment given to a server the harness starts, so that its secret values never get written. */
+export function noteServerEnv(env: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(env ?? {})) {
+    if (!envSecret(name) || typeof value !== 'string' || value.length < MIN_SECRET_VALUE) continue;
+    let s = serverEnvs.get(name);
+    if (!s) serverEnvs.set(name, (s = new Set()));
+    s.add(value);
+  }
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * Hides environment secrets in text about to be written (report.json, report.html, a cassette): the value of every
+ * environment variable whose name is secret (isSecretName; but PWD and the like, see ENV_NOT_SECRET) — the harness's own environment, which a server it starts
+ * inherits, and the --env / env values given to such a server — at least 8 characters long, is replaced wherever it
+ * appears by `[redacted: $NAME]`: as it is, and as JSON (once or twice escaped) or HTML writes it. A server that
+ * prints its environment (server-everything's get-env tool) then leaves no secret of CI in a report.
+ *
+ * Returns the function that does it (built once per file written).
+ */
+export function envSecretRedactor(env: NodeJS.ProcessEnv = process.env): (text: string) => string {
+  const byValue = new Map<string, string>();
+  const add = (name: string, value: string | undefined) => {
+    if (!envSecret(name) || typeof value !== 'string' || value.length < MIN_SECRET_VALUE) return;
+    const once = JSON.stringify(value).slice(1, -1);
+    const twice = JSON.stringify(once).slice(1, -1);
+    for (const v of [value, once, twice]) for (const w of [v, escHtml(v)]) if (!byValue.has(w)) byValue.set(w, name);
+  };
+  for (const [name, value] of Object.entries(env)) add(name, value);
+  for (const [name, values] of serverEnvs) for (const v of values) add(name, v);
+  if (!byValue.size) return (text) => text;
+  // Longest first, so that a secret containing another is replaced whole.
+  const values = [...byValue.keys()].sort((a, b) => b.length - a.length);
+  const re = new RegExp(values.map(escapeRe).join('|'), 'g');
+  return (text) => text.replace(re, (m) => `[redacted: $${byValue.get(m)}]`);
+}

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import type { ProcessInfo } from './results.js';
 import { disown, groupAlive, own, signalGroup } from './processes.js';
+import { noteServerEnv } from './secrets.js';
 
 export interface StartSpec {
   /** The command as the user gave it (for the report). */
@@ -62,6 +63,7 @@ export class ServerProcess {
   private async doStart(url: URL): Promise<void> {
     const [cmd, ...args] = this.spec.argv;
     if (!cmd) throw new Error('--start: the command is empty');
+    noteServerEnv(this.spec.env); // its secret values are redacted from what the harness writes
     const child = spawn(cmd, args, { cwd: this.spec.cwd, env: { ...process.env, ...this.spec.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
     child.stdin!.on('error', () => undefined);

@@ -10,6 +10,7 @@ import type { Direction, LoggedMessage } from '../core/log.js';
 import type { Report } from '../core/results.js';
 import { VERSION } from '../core/version.js';
 import { Redactor, type RedactionNote } from './redact.js';
+import { envSecretRedactor } from '../core/secrets.js';
 
 export const CASSETTE_FORMAT = 'mcp-conform-cassette';
 export const CASSETTE_VERSION = 1;
@@ -120,8 +121,9 @@ export function writeFileAtomic(file: string, text: string): void {
   }
 }
 
+/** Writes a cassette; the values of secret environment variables are replaced wherever they appear (core/secrets.ts). */
 export function writeCassette(file: string, c: Cassette): void {
-  writeFileAtomic(file, serializeCassette(c));
+  writeFileAtomic(file, envSecretRedactor()(serializeCassette(c)));
 }
 
 /** A cassette line for one message (redacted). `text` is the message as it crossed the wire. */

@@ -11,6 +11,7 @@ import { findSecrets, Redactor } from './redact.js';
 import { parseHeader, parseHeaders } from '../core/headers.js';
 import { isSecretName } from '../core/secrets.js';
 export { clientOptions, clientCommand } from './client-cli.js';
+import { isRequestMethod } from '../core/schema/validator.js';
 import { FaultPlan, faultProblem, faultySource, hasFaults, type FaultOptions } from './faults.js';
 
 function list(v: unknown): string[] {
@@ -97,6 +98,9 @@ export function faultsOf(argv: Record<string, unknown>): FaultOptions | undefine
     latency: num('latency'), jitter: num('jitter'), drop: list(argv.drop), failRate: num('fail-rate'), seed: num('seed'),
     disconnectAfter: num('disconnect-after'), expireSessionAfter: num('expire-session-after'),
   };
+  if (argv.drop !== undefined && (!o.drop?.length || o.drop.some((m) => !m.trim()))) throw new MockInputError('--drop: name the method whose requests are never answered (e.g. --drop tools/call)');
+  // A typo drops nothing: say so, but serve (a method of a newer draft may be meant).
+  for (const m of o.drop ?? []) if (!isRequestMethod(m)) say(`mcp-conform serve: warning: --drop ${m}: not a method of an MCP request (e.g. tools/call, resources/read); no request will be dropped by it`);
   const problem = faultProblem(o);
   if (problem) throw new MockInputError(problem);
   if (o.seed !== undefined && !o.failRate && !o.jitter) throw new MockInputError('--seed goes with --fail-rate or --jitter');

@@ -255,18 +255,9 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
   }
   if (!reports.length) return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : 1;
   // The command's baseline, over all its scenarios (--update-baseline: written first), in the one final step.
-  const { finalizeReport } = await import('../core/finalize.js');
-  let baseline = output.baseline;
-  if (output.updateBaseline) {
-    const { writeUpdatedBaseline } = await import('../core/baseline.js');
-    try {
-      baseline = await writeUpdatedBaseline(reports, output.updateBaseline, output.baseline ?? output.updatePrevious);
-    } catch (e) {
-      say(`could not write the baseline ${output.updateBaseline}: ${(e as Error).message}`);
-      return 2;
-    }
-  }
-  finalizeReport(reports, { baseline });
+  const { finalizeInvocation } = await import('../core/finalize.js');
+  const problem = await finalizeInvocation(reports, output);
+  if (problem) { say(problem); return 2; }
   const code = await finishRuns(reports, output, { stderr: (s) => new Promise<void>((r) => process.stderr.write(s, () => r())) });
   return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : code;
 }

@@ -107,10 +107,11 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   for (const s of r.suites) {
     const t0 = performance.now();
     const cases: CaseResult[] = [];
+    const suiteSkip = s.notGraded?.(ctx);
     for (const c of s.cases) {
       if (!wanted(c.id, r.caseFilter)) continue;
       const ct0 = performance.now();
-      const skip = notApplicable(c, ctx);
+      const skip = suiteSkip ?? notApplicable(c, ctx);
       let o;
       try {
         o = skip ? { verdict: 'skip' as const, message: skip } : c.run(ctx);

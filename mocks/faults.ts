@@ -8,8 +8,11 @@
  * - failRate: that share of requests is failed: a JSON-RPC -32603 error over stdio, an HTTP 503 over HTTP;
  * - seed: the failures and the jitter follow a repeatable sequence (mulberry32); without it, a random seed;
  * - disconnectAfter: once N requests have been answered, the mock goes away (stdio: the process exits; HTTP: every
- *   connection and stream is closed, and every later request has its connection closed without an answer);
- * - expireSessionAfter (HTTP): a session that has received N requests answers 404 to everything after.
+ *   connection and stream is closed, and every later request has its connection closed without an answer). The N
+ *   slots are taken when the requests arrive, not when their answers go out: requests that arrive together past the
+ *   N-th are never answered (they were once, while the first answers were still in the making);
+ * - expireSessionAfter (HTTP): a session that has received N requests answers 404 to everything after (counted on
+ *   arrival too).
  *
  * Only requests (a method and an id) are subject to faults; notifications and client responses pass untouched.
  */
@@ -76,6 +79,8 @@ export class FaultPlan {
   private readonly drop: Set<string>;
   /** Requests answered (or failed) so far. */
   answered = 0;
+  /** Requests taken to be answered (or failed) so far: the slots of disconnectAfter, counted on arrival. */
+  taken = 0;
   /** Set once disconnectAfter has been reached. */
   disconnected = false;
   private readonly onDisconnect = new Set<() => void>();
@@ -89,12 +94,18 @@ export class FaultPlan {
     this.failDraw = seededRandom(seed);
     this.jitterDraw = seededRandom(seed ^ 0x5bd1e995);
     this.drop = new Set(options.drop ?? []);
+    // --disconnect-after 0: gone before the first request.
+    if (options.disconnectAfter === 0) this.disconnected = true;
   }
 
   /** For each client request, in arrival order. */
   decide(method: string): FaultDecision {
     const fail = this.options.failRate ? this.failDraw() < this.options.failRate : false;
     if (this.drop.has(method)) return { action: 'drop' };
+    // Past the N-th request taken, nothing is answered: the disconnect comes once the N answers have gone out.
+    const n = this.options.disconnectAfter;
+    if (this.disconnected || (n !== undefined && this.taken >= n)) return { action: 'drop' };
+    this.taken++;
     const delayMs = (this.options.latency ?? 0) + (this.options.jitter ? Math.floor(this.jitterDraw() * (this.options.jitter + 1)) : 0);
     return fail ? { action: 'fail', delayMs } : { action: 'answer', delayMs };
   }

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { messageLine, newHeader, describeFromMessages, writeCassette, type Cassette, type CassetteHeader } from './cassette.js';
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { shellWords } from '../core/shell-words.js';
+import { noteServerEnv } from '../core/secrets.js';
 import { Redactor } from './redact.js';
 import { ReplaySource } from './replay.js';
 
@@ -169,6 +170,7 @@ const children = new Set<ChildProcess>();
 
 function stdioUpstream(up: Upstream, onLine: (t: string) => void, onGone: (why: string) => void): UpstreamConn {
   const argv = up.argv ?? shellWords(up.spec);
+  noteServerEnv(up.env); // its secret values are redacted from the cassette
   const child = spawn(argv[0]!, argv.slice(1), { cwd: up.cwd, env: { ...process.env, ...up.env }, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
   children.add(child);
   child.on('error', (e) => onGone(`could not start ${argv[0]}: ${e.message}`));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { LoggedMessage, SchemaViolation } from '../core/log.js';
 import type { CaseResult, Report, Summary, Verdict } from '../core/results.js';
 import { combine, runLabel, totalSummary, type Reporter, type ReportSet } from './types.js';
+import { envSecretRedactor } from '../core/secrets.js';
 
 /** Bounds that keep the page usable whatever the server sent. */
 export const HTML_LIMITS = {
@@ -361,7 +362,8 @@ export const htmlReporter: Reporter = {
   async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.html');
-    await writeFile(file, renderHtml(set));
+    // The values of secret environment variables never reach the file (a server may print its environment).
+    await writeFile(file, envSecretRedactor()(renderHtml(set)));
     return file;
   },
 };

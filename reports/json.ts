@@ -10,6 +10,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combine, type Reporter } from './types.js';
+import { envSecretRedactor } from '../core/secrets.js';
 
 export const jsonReporter: Reporter = {
   name: 'json',
@@ -35,6 +36,9 @@ const YIELD_CHARS = 4 * 1024 * 1024;
  * and then.
  */
 export async function writeJsonFile(file: string, value: unknown): Promise<void> {
+  // The values of secret environment variables never reach the file (a server may print its environment): each
+  // piece is a whole JSON token (a string is never cut), so a value is replaced wherever it appears.
+  const redact = envSecretRedactor();
   const fd = openSync(file, 'w');
   try {
     let buf: string[] = [];
@@ -48,7 +52,8 @@ export async function writeJsonFile(file: string, value: unknown): Promise<void>
       writeAll(fd, chunk);
       sinceYield += chunk.length;
     };
-    const put = (s: string) => {
+    const put = (piece: string) => {
+      const s = redact(piece);
       if (s.length >= CHUNK_CHARS) {
         // A large piece goes on its own: no copy of it is made to join it with the others.
         flush();

@@ -57,6 +57,8 @@ export interface ClientSuite {
   title: string;
   description: string;
   cases: ClientCaseDef[];
+  /** Why none of the suite's cases can be graded for this client (each is then skipped with it), or undefined. */
+  notGraded?(ctx: ClientCaseContext): string | undefined;
 }
 
 export const fromClient = (ctx: ClientCaseContext) => ctx.log.filter((m) => m.direction === 'to-server');

@@ -10,6 +10,7 @@
 import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import type { Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
+import { listedTools } from './helpers.js';
 import { DEFAULT_PROVIDERS, PROFILES, PROVIDER_IDS, RULES_VERSION, type Profile, type ProviderId } from './compat/rules.js';
 
 /**
@@ -27,12 +28,6 @@ export const COMPAT_OPTIONS = [
 export function namedProviders(ctx: Pick<CaseContext, 'options'>): ProviderId[] | undefined {
   const p = ctx.options?.providers;
   return Array.isArray(p) && p.length ? (p as ProviderId[]) : undefined;
-}
-
-export async function listedTools(ctx: CaseContext): Promise<Outcome | Tool[]> {
-  const l = await ctx.tools();
-  if (l.problem && !l.tools.length) return { verdict: 'skip', message: `no tools to look at: ${l.problem}`, messageIds: l.messageIds };
-  return l.tools;
 }
 
 function notChecked(ctx: CaseContext, p: Profile): boolean {

@@ -2,9 +2,9 @@
  * Listing tools: tools/list with every page followed, unique names, input and output schemas that are object
  * schemas and valid JSON Schema, and the tool-name rules. https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
-import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import { tools, type Tool } from '../core/tools.js';
-import { brief, isObject } from './helpers.js';
+import type { CaseContext, Suite } from '../core/suite.js';
+import type { Tool } from '../core/tools.js';
+import { brief, isObject, listedTools as listed } from './helpers.js';
 
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -16,12 +16,6 @@ function schemaProblems(ctx: CaseContext, tool: Tool, key: 'inputSchema' | 'outp
   const prepared = ctx.workbench.prepare(s);
   for (const p of prepared.problems) out.push(`${key} is not valid JSON Schema (${prepared.dialect}): ${p}`);
   return out;
-}
-
-async function listed(ctx: CaseContext): Promise<Outcome | Tool[]> {
-  const l = await ctx.service(tools);
-  if (l.problem && !l.tools.length) return { verdict: 'skip', message: `no tools to look at: ${l.problem}`, messageIds: l.messageIds };
-  return l.tools;
 }
 
 export const listing: Suite = {

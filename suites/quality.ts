@@ -7,7 +7,7 @@
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
 import { TOKENIZER, countTokens, resultText, toolCosts } from './compat/cost.js';
-import { listedTools } from './compat.js';
+import { listedTools } from './helpers.js';
 
 const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;

@@ -3,11 +3,34 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, py, ROOT } from './helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { CLI, cli, py, ROOT } from './helpers/cli.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
 
 describe('mcp-conform CLI', () => {
+  it('a reader that stops early (| head) ends the command quietly with its own exit code, not an internal error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-epipe-'));
+    const file = join(dir, 'tools.json');
+    const tools = Array.from({ length: 400 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i}.`, inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(300) } } } }));
+    writeFileSync(file, JSON.stringify({ tools }));
+    for (const args of [['tools', '--format', 'gemini', '--file', file], ['list', '--format', 'json']]) {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      // Like `head -3`: read the first chunk, then close the pipe.
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null | string>((r) => {
+        const t = setTimeout(() => { child.kill('SIGKILL'); r('still running'); }, 30_000);
+        child.on('close', (c) => { clearTimeout(t); r(c); });
+      });
+      expect(stderr, args.join(' ')).not.toMatch(/internal error|EPIPE/);
+      // The code the command gives when its output is read to the end.
+      expect(code, args.join(' ')).toBe((await cli(args)).code);
+      expect(code).toBe(0);
+    }
+  }, 70_000);
+
   it('--version prints the package version', async () => {
     const r = await cli(['--version']);
     expect(r.code).toBe(0);

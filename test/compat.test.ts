@@ -127,6 +127,30 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     expect(cfg.every((t) => t.type === 'function' && /^[a-zA-Z0-9_-]+$/.test(t.function.name))).toBe(true);
     expect(r.stderr).toMatch(/as openai tool configuration; nothing had to change/);
   }, 60_000);
+  it('takes every target option run takes: --start with --url, --env (and --cwd) for the server it starts', async () => {
+    const { freePort } = await import('./http-helpers.js');
+    const port = await freePort();
+    const CLI = join(ROOT, 'dist', 'bin', 'mcp-conform.js');
+    // --start + --url: the mock started on a free port, detected as Streamable HTTP; --env and --cwd reach it.
+    const r = await cli(['tools', '--format', 'anthropic', '--start', `sh -c 'exec node ${CLI} serve --fixture "$FIXTURE" --http ${port}'`, '--env', 'FIXTURE=calc.yaml',
+      '--cwd', join(ROOT, 'fixtures', 'mocks'), '--url', `http://127.0.0.1:${port}/mcp`, '--start-timeout', '20000'], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name)).toContain('add');
+    // The same rules as run: --cwd/--env without a server the harness starts is a usage error.
+    const bad = await cli(['tools', '--format', 'openai', '--http', `http://127.0.0.1:${port}/mcp`, '--env', 'A=1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--cwd and --env apply to a server the harness starts/);
+  }, 90_000);
+  it('run, snapshot and tools declare the target options once: the same flags with the same help text', async () => {
+    const help = async (cmd: string) => (await cli([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+    const [run_, snapshot, tools] = await Promise.all([help('run'), help('snapshot'), help('tools')]);
+    for (const [flag, text] of [['--stdio', 'Command that starts the server over stdio'], ['--url', 'Streamable HTTP is tried first'], ['--header', 'secret values are redacted'], ['--start', 'Command that starts the HTTP server'], ['--start-timeout', 'How long --start waits'], ['--cwd', 'Working directory'], ['--env', 'KEY=VALUE']] as const) {
+      for (const [cmd, h] of [['run', run_], ['snapshot', snapshot], ['tools', tools]] as const) {
+        expect(h, `${cmd} ${flag}`).toContain(`${flag} `);
+        expect(h, `${cmd} ${flag}`).toContain(text);
+      }
+    }
+  }, 30_000);
   it('from a Streamable HTTP server (--http): the mock serving fixtures/mocks/calc.yaml, as Anthropic tools', async () => {
     const { spawn } = await import('node:child_process');
     const serve = spawn(process.execPath, [join(ROOT, 'dist', 'bin', 'mcp-conform.js'), 'serve', '--fixture', join(ROOT, 'fixtures', 'mocks', 'calc.yaml'), '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -201,6 +225,31 @@ describe('lint: the suites on a saved tool list, offline', () => {
       expect((size.details as { results: { tool: string }[] }).results.map((x) => x.tool).sort()).toEqual(['add', 'divide', 'echo', 'history', 'multiply', 'power', 'round', 'stats', 'subtract']);
     }
   }, 60_000);
+  it('counts the tool results the run counted: only the calling suite\'s calls, not the invalid-params, reference or unknown-tool ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const rec = await run(`python3 ${join(ROOT, 'fixtures', 'servers', 'calc.py')}`, ['--suite', 'calling,invalid-params,unknown-tool,quality', '--record', join(dir, 'calc.jsonl')]);
+    expect(rec.code, rec.stderr).toBe(0);
+    const sizes = (rep: import('../core/results.js').Report) => {
+      const c = rep.suites.flatMap((s) => s.cases).find((x) => x.id === 'quality/result-size')!;
+      return { message: c.message, results: (c.details as { results: { tool: string; tokens: number }[] }).results };
+    };
+    const inRun = sizes(rec.report);
+    // The run made other tools/calls (invalid arguments, an unknown tool): more calls than results counted.
+    const calls = rec.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { method?: string } | undefined)?.method === 'tools/call');
+    expect(calls.length).toBeGreaterThan(inRun.results.length);
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const r = await cli(['lint', join(rec.outDir, 'report.json'), '--reporter', 'json', '--out-dir', out, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const linted = sizes(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as import('../core/results.js').Report);
+    expect(linted).toEqual(inRun);
+    // A cassette has no cases: every result of a listed tool that is not an error counts (see the README).
+    const out2 = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
+    const r2 = await cli(['lint', join(dir, 'calc.jsonl'), '--reporter', 'json', '--out-dir', out2, '--quiet']);
+    expect(r2.code, r2.stderr).toBe(0);
+    const fromCassette = sizes(JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8')) as import('../core/results.js').Report);
+    expect(fromCassette.results.length).toBeLessThan(calls.length);
+    expect(fromCassette.results.length).toBeGreaterThanOrEqual(inRun.results.length);
+  }, 90_000);
   it('--max-tool-tokens makes an expensive list fail; bad input is a usage error (exit 2)', async () => {
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '10', '--quiet'])).code).toBe(1);
     expect((await cli(['lint', join(DIR, 'clean.json'), '--max-tool-tokens', '100000', '--quiet'])).code).toBe(0);
@@ -210,6 +259,15 @@ describe('lint: the suites on a saved tool list, offline', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
     writeFileSync(join(dir, 'x.json'), '{"hello": 1}');
     expect((await cli(['lint', join(dir, 'x.json')])).code).toBe(2);
+    // An unknown flag is named as such, even when it swallows the file's place.
+    for (const args of [['lint', '--bogus', 'x'], ['lint', '--bogus', 'x', join(DIR, 'clean.json')]]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/Unknown argument: bogus/);
+    }
+    const none = await cli(['lint']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/lint: name the file/);
   });
 });
 
@@ -301,4 +359,16 @@ describe('in a run, on real servers', () => {
       }
     }
   }, 60_000);
+});
+
+describe('listedTools: the one reading of the tool list that listing, compat and quality share', () => {
+  it('gives the tools, or a skip that says why there are none (with the messages of the attempt)', async () => {
+    const { listedTools } = await import('../suites/helpers.js');
+    const tool: Tool = { name: 'add', inputSchema: { type: 'object' } } as Tool;
+    expect(await listedTools({ tools: async () => ({ tools: [tool], messageIds: [3] }) as never })).toEqual([tool]);
+    expect(await listedTools({ tools: async () => ({ tools: [], problem: 'tools/list answered -32601', messageIds: [4, 5] }) as never }))
+      .toEqual({ verdict: 'skip', message: 'no tools to look at: tools/list answered -32601', messageIds: [4, 5] });
+    // An empty list without a problem is a list (the cases say there is nothing to check).
+    expect(await listedTools({ tools: async () => ({ tools: [], messageIds: [6] }) as never })).toEqual([]);
+  });
 });

@@ -59,3 +59,27 @@ describe('finalizeReport', () => {
     expect(m.exitCode).toBe(0);
   });
 });
+
+describe('finalizeInvocation (run and client: --update-baseline, then the baseline over every report)', () => {
+  it('writes the failures of all the reports to the file and excuses them; a file that cannot be written is the reason returned', async () => {
+    const { finalizeInvocation } = await import('../core/finalize.js');
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-finalize-'));
+    const a = makeReport([kase('stdio/utf8', 'fail')], { name: 'alpha' });
+    const b = makeReport([kase('lifecycle/ping', 'fail'), kase('listing/cursor', 'pass')], { name: 'beta' });
+    const file = join(dir, 'baseline.yaml');
+    expect(await finalizeInvocation([a, b], { updateBaseline: file })).toBeUndefined();
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain('stdio/utf8');
+    expect(written).toContain('lifecycle/ping');
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    const c = makeReport([kase('stdio/utf8', 'fail')]);
+    // Under a file, not a folder: cannot be written.
+    expect(await finalizeInvocation([c], { updateBaseline: join(file, 'b.yaml') })).toMatch(/could not write the baseline/);
+    // Without a baseline the failure stands.
+    expect(await finalizeInvocation([c], {})).toBeUndefined();
+    expect(c.exitCode).toBe(1);
+  });
+});

@@ -150,6 +150,32 @@ describe('serve faults over stdio', () => {
     expect(s.stderr()).toMatch(/disconnecting after 2 answered requests/);
   });
 
+  it('--disconnect-after 1 with three requests written at once: exactly one is answered', async () => {
+    const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, '--disconnect-after', '1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.add(p);
+    let out = '';
+    p.stdout!.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => p.once('exit', (code) => { children.delete(p); r(code); }));
+    // initialize, tools/list and ping in one write: all three arrive before the first answer goes out.
+    p.stdin!.write([init(0), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ping(2)].map((m) => JSON.stringify(m) + '\n').join(''));
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+    expect(code).toBe(0);
+    const answers = out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id: unknown });
+    expect(answers.map((a) => a.id)).toEqual([0]);
+  });
+
+  it('--drop without a method is a usage error; a method MCP does not have is served with a warning', async () => {
+    const bare = stdioServe(['--drop']);
+    expect(await Promise.race([bare.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).toBe(2);
+    expect(bare.stderr()).toMatch(/--drop/);
+    const typo = stdioServe(['--drop', 'tool/list']);
+    typo.send(init());
+    expect(await typo.answer(0)).toBeTruthy();
+    expect(typo.stderr()).toMatch(/--drop.*tool\/list.*not a method/);
+    typo.end();
+    expect(await Promise.race([typo.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).not.toBe('still running');
+  });
+
   it('--expire-session-after over stdio is a usage error; so is a fail rate above 1', async () => {
     for (const flags of [['--expire-session-after', '2'], ['--fail-rate', '1.5'], ['--seed', '3']]) {
       const s = stdioServe(flags);
@@ -195,6 +221,15 @@ describe('serve faults over Streamable HTTP', () => {
     const sid = await httpSession(url); // 1 answered
     expect((await post(url, ping(1), sid)).status).toBe(200); // 2 answered
     await expect(post(url, ping(2), sid, 3000)).rejects.toThrow(/fetch failed|other side closed|socket/i);
+    p.kill('SIGTERM');
+  });
+
+  it('--disconnect-after N with requests arriving together: only N are answered', async () => {
+    const { url, p } = await httpServe('http', ['--disconnect-after', '2']);
+    const sid = await httpSession(url); // 1 answered
+    // Both pings arrive while neither is answered: only the first slot is left.
+    const got = await Promise.allSettled([post(url, ping(1), sid, 5000), post(url, ping(2), sid, 5000)]);
+    expect(got.filter((g) => g.status === 'fulfilled' && g.value.status === 200).length).toBe(1);
     p.kill('SIGTERM');
   });
 

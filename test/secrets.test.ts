@@ -10,7 +10,7 @@ import { isSecretName, redactHeaders, redactUrl } from '../core/secrets.js';
 import { parseHeader, parseHeaders } from '../core/headers.js';
 import { targetInfo } from '../core/transport/index.js';
 import { FIXTURES, startServer, type Started } from './http-helpers.js';
-import { cli } from './helpers/cli.js';
+import { BIN as BIN_DIR, ROOT as ROOT_DIR, cli } from './helpers/cli.js';
 
 const SECRETS = ['pa55-USERPW', 'QK-apikey-123', 'AT-token-456', 'xp-PASSWORD', 'xa-AUTHVALUE', 'bearer-TOKEN', 'sess-COOKIE'];
 
@@ -183,4 +183,33 @@ describe('a run with secrets in the URL and headers', () => {
     const post = (report.http.exchanges as { method: string; url: string }[]).find((x) => x.method === 'POST')!;
     expect(post.url).toMatch(new RegExp(`^http://alice:\\[redacted\\]@127\\.0\\.0\\.1:${sse.port}/message\\?sessionId=[0-9a-f-]+$`));
   }, 90_000);
+});
+
+describe('environment secrets a server prints (server-everything get-env)', () => {
+  it('never reach report.json, report.html or the cassette of run --record: [redacted: $NAME] instead', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-envsecret-'));
+    const cassette = join(out, 'session.jsonl');
+    // MY_API_TOKEN is in the harness's environment (a CI secret); SERVICE_PASSWORD is given to the server with --env.
+    const r = await cli(['run', '--stdio', `${join(BIN_DIR, 'mcp-server-everything')} stdio`, '--suite', 'calling', '--case', 'calling/tool/get-env',
+      '--env', 'SERVICE_PASSWORD=pw-9876543210-xyz', '--out-dir', out, '--reporter', 'json', '--reporter', 'html', '--record', cassette, '--quiet'],
+    { env: { MY_API_TOKEN: 'sk-test-1234567890', SHORT_TOKEN: 'abc', PWD: ROOT_DIR }, cwd: ROOT_DIR, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).not.toBe(3);
+    const json = readFileSync(join(out, 'report.json'), 'utf8');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const tape = readFileSync(cassette, 'utf8');
+    // The tool was called and answered with the environment (else the test shows nothing).
+    const report = JSON.parse(json) as { messages: { raw: string }[] };
+    expect(report.messages.some((m) => m.raw.includes('"name":"get-env"'))).toBe(true);
+    for (const [where, text] of [['report.json', json], ['report.html', html], ['cassette', tape]] as const) {
+      expect(text.includes('sk-test-1234567890'), `the harness's MY_API_TOKEN in ${where}`).toBe(false);
+      expect(text.includes('pw-9876543210-xyz'), `the --env SERVICE_PASSWORD in ${where}`).toBe(false);
+      expect(text, where).toContain('[redacted: $MY_API_TOKEN]');
+    }
+    expect(json).toContain('[redacted: $SERVICE_PASSWORD]');
+    // Shorter than 8 characters: too common a value to hide.
+    expect(json).toContain('SHORT_TOKEN');
+    // PWD ("pwd" as in password) is the working directory, no secret: the paths in the report stay readable.
+    expect(json).not.toContain('[redacted: $PWD]');
+    expect(json).toContain(BIN_DIR);
+  }, 150_000);
 });

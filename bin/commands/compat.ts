@@ -10,6 +10,7 @@ import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
 import type { Tool, ToolListing } from '../../core/tools.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
+import { TARGET_FLAGS, targetConformanceOptions } from '../target-options.js';
 
 type Err = (m: string) => Error;
 
@@ -45,9 +46,15 @@ function toolsOf(v: unknown): Tool[] | undefined {
   return undefined;
 }
 
-/** The tool lists and tool results in a sequence of JSON-RPC messages (a report's log or a cassette). */
-function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; calls: ToolCallRecord[] } {
-  const requests = new Map<string, { method: string; params: Record<string, unknown> }>();
+/**
+ * The tool lists and tool results in a sequence of JSON-RPC messages (a report's log or a cassette).
+ *
+ * Which tools/call results count as tool results (quality/result-size): `counted` says so for a request (a report:
+ * the calls its calling/tool/* cases point to, as the run counted them). Without it (a cassette, which has no cases),
+ * a result counts when its tool was listed, it is no error (isError: true) and the request was no probe nor a task.
+ */
+function fromMessages(msgs: { dir: string; json: unknown; seq?: number; probe?: boolean }[], counted?: (seq: number | undefined) => boolean): { tools: Tool[]; calls: ToolCallRecord[] } {
+  const requests = new Map<string, { method: string; params: Record<string, unknown>; seq?: number; probe?: boolean }>();
   const tools: Tool[] = [];
   const seen = new Set<string>();
   const calls: ToolCallRecord[] = [];
@@ -55,18 +62,20 @@ function fromMessages(msgs: { dir: string; json: unknown }[]): { tools: Tool[]; 
     const j = m.json as Record<string, unknown> | undefined;
     if (!j || typeof j !== 'object' || Array.isArray(j)) continue;
     const key = `${String(j.id)}`;
-    if (m.dir === 'sent' && typeof j.method === 'string' && j.id !== undefined) requests.set(key, { method: j.method, params: (j.params ?? {}) as Record<string, unknown> });
+    if (m.dir === 'sent' && typeof j.method === 'string' && j.id !== undefined) requests.set(key, { method: j.method, params: (j.params ?? {}) as Record<string, unknown>, seq: m.seq, probe: m.probe });
     else if (m.dir === 'received' && j.id !== undefined && 'result' in j) {
       const req = requests.get(key);
       if (req?.method === 'tools/list') for (const t of toolsOf(j.result) ?? []) if (!seen.has(t.name)) { seen.add(t.name); tools.push(t); }
       if (req?.method === 'tools/call' && typeof req.params.name === 'string') {
         const result = j.result as Record<string, unknown>;
+        if (req.params.task !== undefined || (counted ? !counted(req.seq) : (req.probe || result?.isError === true))) continue;
         // A reply stand-in with the fields the quality suite reads (no sequence numbers offline).
         calls.push({ method: 'tools/call', caseId: 'calling/tool', tool: req.params.name, purpose: 'call', reply: { result, request: { seq: -1 }, response: { seq: -1 } } as unknown as ToolCallRecord['reply'] });
       }
     }
   }
-  return { tools, calls };
+  // A cassette: only the tools the server listed (an unknown-tool probe's name is not one).
+  return { tools, calls: counted ? calls : calls.filter((c) => seen.has(c.tool)) };
 }
 
 export function readSavedTools(file: string): SavedTools {
@@ -76,7 +85,7 @@ export function readSavedTools(file: string): SavedTools {
   if (/"mcp-conform-cassette"/.test(first)) {
     const lines = text.split('\n').filter((l) => l.trim()).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } });
     const header = lines[0] as { server?: { serverInfo?: { name?: string } }; transport?: SavedTools['transport'] } | undefined;
-    const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message }));
+    const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message, probe: l!.probe !== undefined }));
     const got = fromMessages(msgs);
     if (!got.tools.length) throw new Error(`${file}: the cassette has no tools/list answer with tools`);
     return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport };
@@ -93,7 +102,10 @@ export function readSavedTools(file: string): SavedTools {
   }
   const r = doc as Partial<Report>;
   if (r && Array.isArray(r.messages)) {
-    const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json })));
+    // The tool results the run counted: the calls of its calling/tool/* cases (not the invalid-params, reference,
+    // unknown-tool or task calls), found through their messageIds.
+    const callingIds = new Set((r.suites ?? []).flatMap((s) => s.cases).filter((c) => c.id.startsWith('calling/tool/')).flatMap((c) => c.messageIds ?? []));
+    const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json, seq: m.seq })), (seq) => seq !== undefined && callingIds.has(seq));
     if (!got.tools.length) throw new Error(`${file}: the report has no tools/list answer with tools`);
     return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport };
   }
@@ -128,7 +140,7 @@ export async function runOffline(suites: Suite[], saved: SavedTools, options: Re
 
 export function lintOptions(y: Argv) {
   return y
-    .positional('file', { type: 'string', demandOption: true, describe: 'A tools/list result ({"tools": [...]}), a report.json or a cassette (.jsonl)' })
+    .positional('file', { type: 'string', describe: 'A tools/list result ({"tools": [...]}), a report.json or a cassette (.jsonl)' })
     .option('providers', { type: 'string', array: true, describe: `Provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail` })
     .option('max-tool-tokens', { type: 'number', describe: 'Fail when the tool list costs more than N tokens (estimate)' })
     .option('max-result-tokens', { type: 'number', describe: 'Fail when a recorded tool result is longer than N tokens (estimate)' })
@@ -142,7 +154,9 @@ export function lintOptions(y: Argv) {
 }
 
 export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
-  const file = resolve(String(argv.file));
+  // The file is optional to yargs, so that an unknown flag in its place (`lint --bogus x`) is reported as such.
+  if (typeof argv.file !== 'string' || !argv.file) throw err('lint: name the file to check (a tools/list result, a report.json or a cassette)');
+  const file = resolve(argv.file);
   const options = compatOptions(argv, list, err);
   let saved: SavedTools;
   try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
@@ -211,15 +225,11 @@ export function rulesText(format: string): string {
 }
 
 // ------------------------------------------------------------------------------------------------ tools --format
-export function toolsOptions(y: Argv) {
+/** Options of `tools` besides the target options (bin/target-options.ts adds those, as for `run`). */
+export function toolsOptions<T>(y: Argv<T>) {
   return y
     .option('format', { choices: ['openai', 'anthropic', 'bedrock', 'gemini'], demandOption: true, describe: 'The provider whose tool configuration to print' })
     .option('file', { type: 'string', describe: 'Read the tool list from a file (tools/list result, report.json or cassette) instead of a server' })
-    .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio' })
-    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server' })
-    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server' })
-    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable)' })
-    .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .example('$0 tools --format openai --stdio "node server.js"', 'The server\'s tools as an OpenAI `tools` array')
     .example('$0 tools --format gemini --file tools.json', 'A saved tool list as Gemini functionDeclarations');
@@ -227,8 +237,8 @@ export function toolsOptions(y: Argv) {
 
 export async function toolsCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
   const format = String(argv.format) as import('../../suites/compat/convert.js').Format;
-  const given = (['file', 'stdio', 'http', 'sse'] as const).filter((k) => argv[k] !== undefined);
-  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL or --sse URL');
+  const given = (['file', ...TARGET_FLAGS] as const).filter((k) => argv[k] !== undefined);
+  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL, --sse URL or --url URL');
   let tools: Tool[];
   let where: string;
   if (argv.file !== undefined) {
@@ -236,33 +246,20 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
     try { tools = readSavedTools(file).tools; } catch (e) { throw err((e as Error).message); }
     where = file;
   } else {
-    const via = given[0] as 'stdio' | 'http' | 'sse';
+    const via = given[0] as (typeof TARGET_FLAGS)[number];
     const timeout = argv.timeout as number;
-    if (!Number.isFinite(timeout) || timeout <= 0) throw err('--timeout must be a positive number of milliseconds');
-    let target: import('../../core/transport/index.js').Target;
-    if (via === 'stdio') {
-      const { shellWords } = await import('../../core/shell-words.js');
-      let words: string[];
-      try { words = shellWords(String(argv.stdio)); } catch (e) { throw err(`--stdio: ${(e as Error).message}`); }
-      if (!words.length) throw err('--stdio: the command is empty');
-      target = { transport: 'stdio', command: String(argv.stdio), argv: words, cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env: {} };
-    } else {
-      let url: URL;
-      try { url = new URL(String(argv[via])); } catch { throw err(`--${via}: "${String(argv[via])}" is not a URL`); }
-      const headers: Record<string, string> = {};
-      const { parseHeader } = await import('../../core/headers.js');
-      for (const h of (argv.header === undefined ? [] : Array.isArray(argv.header) ? argv.header : [argv.header]).map(String)) {
-        try { const [k, v] = parseHeader(h); headers[k] = v; } catch (e) { throw err(`--header: ${(e as Error).message}`); }
-      }
-      target = { transport: via === 'http' ? 'streamable-http' : 'sse', url: url.href, headers };
-    }
+    // The target as run takes it (the same checks and messages): core/conformance.ts prepareRun.
+    const { prepareRun, OptionsError } = await import('../../core/conformance.js');
+    let prepared: Awaited<ReturnType<typeof prepareRun>>;
+    try { prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true }); } catch (e) { throw e instanceof OptionsError ? err(e.message) : e; }
     let listing: ToolListing | undefined;
     const grab: Suite = {
       id: 'tools', title: 'tools/list', description: 'fetch the tool list',
       cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.tools(); return { verdict: 'info', message: '' }; } }],
     };
     const { runSuites } = await import('../../core/run.js');
-    const report = await runSuites({ target, suites: [grab], timeoutMs: timeout, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4) });
+    const { target, timeoutMs, shutdownGraceMs, maxMessageBytes } = prepared.run;
+    const report = await runSuites({ target, suites: [grab], timeoutMs, shutdownGraceMs, maxMessageBytes, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4 + (argv['start-timeout'] as number ?? 0)) });
     const l = listing as ToolListing | undefined;
     if (!l || (l.problem && !l.tools.length)) {
       await io.stderr(`mcp-conform: could not get the tool list: ${l?.problem ?? report.aborted ?? 'no answer'}\n`);

@@ -34,6 +34,11 @@ const REQUESTS: Record<string, { request: string; result: string }> = {
   'server/discover': { request: 'DiscoverRequest', result: 'DiscoverResult' },
 };
 
+/** Whether MCP (any version) has a request of this method. */
+export function isRequestMethod(method: string): boolean {
+  return Object.hasOwn(REQUESTS, method);
+}
+
 const NOTIFICATIONS: Record<string, string> = {
   'notifications/initialized': 'InitializedNotification',
   'notifications/cancelled': 'CancelledNotification',

@@ -105,18 +105,12 @@ export function surfaceForRun(argv: Record<string, unknown>): SurfaceForRun | un
   };
 }
 
-/** Options of `snapshot`: how to reach the server, as for `run` (a subset). */
-export function snapshotOptions(y: Argv) {
+/**
+ * Options of `snapshot` besides the target options (bin/target-options.ts adds those, as for `run`; the snapshot
+ * goes through run's target handling).
+ */
+export function snapshotOptions<T>(y: Argv<T>) {
   return y
-    .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio; split as a shell would' })
-    .option('http', { type: 'string', describe: 'URL of a Streamable HTTP server (the MCP endpoint)' })
-    .option('sse', { type: 'string', describe: 'URL of the SSE stream of an HTTP+SSE server (protocol 2024-11-05)' })
-    .option('url', { type: 'string', describe: 'URL of an HTTP server: Streamable HTTP is tried first, then HTTP+SSE' })
-    .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable)' })
-    .option('start', { type: 'string', describe: 'Command that starts the HTTP server; stopped at the end' })
-    .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
-    .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
-    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: as run negotiates)' })
     .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long each shutdown step waits for the server to exit (ms)' })

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ProcessInfo } from '../results.js';
 import { descendants, disown, endOutsiders, groupAlive, own, signalGroup } from '../processes.js';
+import { noteServerEnv } from '../secrets.js';
 
 export interface StdioOptions {
   argv: string[];
@@ -78,6 +79,7 @@ export class StdioTransport implements Transport {
   async start(): Promise<void> {
     const [cmd, ...args] = this.opts.argv;
     if (!cmd) throw new Error('empty server command');
+    noteServerEnv(this.opts.env); // its secret values are redacted from what the harness writes
     const child = spawn(cmd, args, {
       cwd: this.opts.cwd,
       env: { ...process.env, ...this.opts.env },
