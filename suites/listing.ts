@@ -3,7 +3,7 @@
  * schemas and valid JSON Schema, and the tool-name rules. https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
 import type { CaseContext, Suite } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { tools, type Tool } from '../core/tools.js';
 import { brief, isObject, listedTools as listed } from './helpers.js';
 
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
