@@ -272,7 +272,7 @@ describe('the command', () => {
     expect(await ask('resources/read', { uri: 'mock://readme' })).toMatchObject({ result: { contents: [{ uri: 'mock://readme', text: expect.any(String) }] } });
     expect(await ask('resources/read', { uri: 'mock://nope' })).toMatchObject({ error: { code: -32002 } });
     expect(await ask('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ result: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }] } });
-    expect(await ask('prompts/get', { name: 'greet' })).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/needs name/) } });
+    expect(await ask('prompts/get', { name: 'greet' })).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/needs argument name/) } });
     expect(await ask('tools/list', {})).toMatchObject({ result: { tools: [{ name: 'echo' }, { name: 'add' }], nextCursor: 'page-2' } });
   });
 
