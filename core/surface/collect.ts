@@ -1,12 +1,12 @@
 /**
  * Listing a server's surface in a run: tools through the run's own memoized listing (core/tools.ts listAllTools via
- * ctx.tools()), prompts, resources and resource templates through listAllPages — each only when the server declares
+ * ctx.service(tools)), prompts, resources and resource templates through listAllPages — each only when the server declares
  * the capability, every page followed, bounded and loop-safe like the tool listing. No tool is called.
  */
 import type { Reply, Session } from '../session.js';
 import { SessionError } from '../session.js';
 import type { CaseContext } from '../suite.js';
-import { MAX_PAGES } from '../tools.js';
+import { MAX_PAGES, tools } from '../tools.js';
 import { buildSnapshot, handshakeInfo, isObject, type Snapshot, type SurfaceListing } from './snapshot.js';
 
 export interface PagedListing {
@@ -103,7 +103,7 @@ export async function collectSurface(ctx: CaseContext): Promise<CollectedSurface
     capabilities: caps,
   };
   if (caps.tools) {
-    const l = await ctx.tools();
+    const l = await ctx.service(tools);
     out.messageIds.push(...l.messageIds);
     if (l.problem) out.problems.push(`tools/list: ${l.problem}`);
     else listing.tools = l.tools;
