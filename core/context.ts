@@ -36,8 +36,7 @@ export interface ContextInput {
   /** Option values by key (suite options and run options); a missing one takes its default. */
   options: OptionValues;
   caseFilter?: string[];
-  /** RunOptions.suiteOptions (compat) and RunOptions.surface (surface): suites that read them from the context. */
-  suiteOptions?: Record<string, unknown>;
+  /** RunOptions.surface (surface): read from the context by the surface suite. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
 }
 
@@ -61,7 +60,6 @@ export function makeContext(i: ContextInput): RunContext {
     capabilities: i.capabilities,
     timeoutMs: i.timeoutMs,
     forcedVersion: i.forcedVersion,
-    options: i.suiteOptions ?? {},
     surface: i.surface,
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,

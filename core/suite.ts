@@ -148,8 +148,6 @@ export interface CaseContext extends LegacyContext {
   /** Server capabilities from the initialize result ({} when none). */
   capabilities: Record<string, unknown>;
   timeoutMs: number;
-  /** Options of the suites that take them through RunOptions.suiteOptions (compat: providers, maxToolTokens, maxResultTokens). */
-  options?: Record<string, unknown>;
   forcedVersion?: ProtocolVersion;
   /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;

@@ -7,30 +7,36 @@
  * provider would reject or degrade. warn by default (the server is valid MCP; the provider is stricter);
  * --providers a,b checks only those profiles and makes their rejections fail.
  */
+import type { OptionDef } from '../core/options.js';
 import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { tools, type Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
 import { DEFAULT_PROVIDERS, PROFILES, PROVIDER_IDS, RULES_VERSION, type Profile, type ProviderId } from './compat/rules.js';
 
 /**
- * The options this suite reads from ctx.options (flag, config key, type, help). The engine reshape (issue 12) derives
- * CLI flags, config keys and config.schema.json from declarations like this one; until then bin/mcp-conform.ts,
- * core/config.ts and config.schema.json repeat them (a test checks they agree).
+ * --providers (config key and library option `providers`): the suite's own option. Reported in
+ * report.options.suiteOptions with the quality suite's token bounds (the report contract keeps them together).
  */
-export const COMPAT_OPTIONS = [
-  { name: 'providers', flag: 'providers', type: 'string[]', help: `Provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail (default: ${DEFAULT_PROVIDERS.join(', ')}, as warnings)` },
-  { name: 'maxToolTokens', flag: 'max-tool-tokens', type: 'integer', help: 'Fail quality/token-cost when the tool list costs more than N tokens (o200k_base estimate)' },
-  { name: 'maxResultTokens', flag: 'max-result-tokens', type: 'integer', help: 'Fail quality/result-size when a tool result seen in the run is longer than N tokens' },
-] as const;
+export const providersOption: OptionDef<string[] | undefined> = {
+  flag: 'providers', key: 'providers', type: 'string[]', inReport: 'when-set', reportIn: 'suiteOptions',
+  help: `compat: provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail (default: ${DEFAULT_PROVIDERS.join(', ')}, as warnings)`,
+  normalize: (v) => v && [...new Set(v.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))],
+  validate(v, name) {
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return `${name} must be a list of strings`;
+    for (const x of v) if (!PROVIDER_IDS.includes(x as ProviderId)) return `${name}: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`;
+    if (!v.length) return `${name}: name at least one provider`;
+    return undefined;
+  },
+};
 
 /** The profiles named by --providers (undefined: none named, the defaults are checked as warnings). */
-export function namedProviders(ctx: Pick<CaseContext, 'options'>): ProviderId[] | undefined {
-  const p = ctx.options?.providers;
-  return Array.isArray(p) && p.length ? (p as ProviderId[]) : undefined;
+export function namedProviders(ctx: Pick<CaseContext, 'option'>): ProviderId[] | undefined {
+  const p = ctx.option(providersOption);
+  return p?.length ? (p as ProviderId[]) : undefined;
 }
 
 export async function listedTools(ctx: CaseContext): Promise<Outcome | Tool[]> {
-  const l = await ctx.tools();
+  const l = await ctx.service(tools);
   if (l.problem && !l.tools.length) return { verdict: 'skip', message: `no tools to look at: ${l.problem}`, messageIds: l.messageIds };
   return l.tools;
 }
@@ -123,5 +129,6 @@ export const compat: Suite = {
   id: 'compat',
   title: 'Provider compatibility',
   description: 'Would OpenAI, Anthropic, Bedrock and Gemini accept the tool list as their tool configuration',
+  options: [providersOption as OptionDef],
   cases: PROFILES.flatMap(profileCases),
 };

@@ -9,24 +9,23 @@ import type { Argv } from 'yargs';
 import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
 import type { Tool, ToolListing } from '../../core/tools.js';
-import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
+import { normalizeOption, optionMessage, type OptionDef } from '../../core/options.js';
+import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION } from '../../suites/compat/rules.js';
 
 type Err = (m: string) => Error;
 
-/** --providers, --max-tool-tokens, --max-result-tokens (flags or config keys) as the suite options of a run. */
-export function compatOptions(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err): Record<string, unknown> {
+/**
+ * --providers, --max-tool-tokens, --max-result-tokens of `lint`: the compat and quality suites' declared options
+ * (`defs`), normalized and checked as a run checks them.
+ */
+export function compatOptions(argv: Record<string, unknown>, defs: readonly OptionDef[], err: Err): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (argv.providers !== undefined) {
-    const p = list(argv.providers);
-    for (const x of p) if (!PROVIDER_IDS.includes(x as ProviderId)) throw err(`--providers: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`);
-    if (!p.length) throw err('--providers: name at least one provider');
-    out.providers = [...new Set(p)];
-  }
-  for (const [flag, key] of [['max-tool-tokens', 'maxToolTokens'], ['max-result-tokens', 'maxResultTokens']] as const) {
-    const v = argv[flag];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw err(`--${flag} must be a whole number of tokens, at least 1`);
-    out[key] = v;
+  for (const o of defs) {
+    const raw = argv[o.flag];
+    const v = normalizeOption(o, o.type === 'string[]' && raw !== undefined ? (Array.isArray(raw) ? raw : [raw]).map(String) : raw);
+    const problem = optionMessage(o, v, `--${o.flag}`);
+    if (problem) throw err(problem);
+    if (v !== undefined) out[o.key] = v;
   }
   return out;
 }
@@ -104,9 +103,11 @@ export function readSavedTools(file: string): SavedTools {
 /** Runs the cases of suites that need only the tool list (and recorded results) without a server. */
 export async function runOffline(suites: Suite[], saved: SavedTools, options: Record<string, unknown>, specUrl: (p: string) => string): Promise<SuiteResult[]> {
   const listing: ToolListing = { tools: saved.tools, pages: [], messageIds: [], malformed: [] };
+  // The only run service these suites use offline is the tool list; option values are the lint's.
   const ctx = {
-    options, toolCalls: saved.calls, capabilities: { tools: {} },
-    tools: async () => listing,
+    exchanges: saved.calls, capabilities: { tools: {} },
+    service: async (s: { id: string }) => { if (s.id !== 'tools') throw new Error(`lint has no run service "${s.id}"`); return listing; },
+    option: (o: OptionDef) => options[o.key] ?? o.default,
     selected: () => true,
     spec: specUrl,
   } as unknown as CaseContext;
@@ -143,11 +144,11 @@ export function lintOptions(y: Argv) {
 
 export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
   const file = resolve(String(argv.file));
-  const options = compatOptions(argv, list, err);
-  let saved: SavedTools;
-  try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
   const { compat } = await import('../../suites/compat.js');
   const { quality } = await import('../../suites/quality.js');
+  const options = compatOptions(argv, [compat, quality].flatMap((s) => s.options ?? []), err);
+  let saved: SavedTools;
+  try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
   const { specUrl } = await import('../../core/schema/versions.js');
   const { summarize } = await import('../../core/results.js');
   const { VERSION } = await import('../../core/version.js');
@@ -257,9 +258,10 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
       target = { transport: via === 'http' ? 'streamable-http' : 'sse', url: url.href, headers };
     }
     let listing: ToolListing | undefined;
+    const { tools: toolList } = await import('../../core/tools.js');
     const grab: Suite = {
       id: 'tools', title: 'tools/list', description: 'fetch the tool list',
-      cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.tools(); return { verdict: 'info', message: '' }; } }],
+      cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.service(toolList); return { verdict: 'info', message: '' }; } }],
     };
     const { runSuites } = await import('../../core/run.js');
     const report = await runSuites({ target, suites: [grab], timeoutMs: timeout, callTools: 'none', maxDurationMs: Math.max(60_000, timeout * 4) });
