@@ -51,8 +51,6 @@ export interface VersionFeatures {
   toolNameRule: boolean;
   /** Task-augmented tools/call (2025-11-25 in the core; later the io.modelcontextprotocol/tasks extension). */
   tasks: 'core' | 'extension' | false;
-  /** tasks/get, tasks/result, tasks/list, tasks/cancel in the core protocol (2025-11-25, experimental). */
-  coreTasks: boolean;
   /** JSON-RPC code the spec names for a resources/read of an unknown URI (-32002; -32602 from 2026-07-28). */
   resourceNotFoundCode: number;
   /** How strongly: a SHOULD up to 2025-11-25, a MUST (and no empty contents) from 2026-07-28 (SEP-2164). */
@@ -105,7 +103,6 @@ function build(v: ProtocolVersion): VersionFeatures {
     validationAsToolError: at(v, '2025-11-25'),
     toolNameRule: at(v, '2025-11-25'),
     tasks: v === '2025-11-25' ? 'core' : stateless ? 'extension' : false,
-    coreTasks: v === '2025-11-25',
     resourceNotFoundCode: stateless ? -32602 : -32002,
     resourceNotFoundStrength: stateless ? 'MUST' : 'SHOULD',
     resourceSubscribe: !stateless,
@@ -150,7 +147,6 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   structuredContent: 'structured tool output',
   validationAsToolError: 'SEP-1303 rule (input validation errors as tool results)',
   toolNameRule: 'tool name rule',
-  coreTasks: 'tasks in the core protocol',
   resourceSubscribe: 'resources/subscribe (subscriptions/listen replaces it; not checked yet)',
   setLevel: 'logging/setLevel',
   completionsCapability: 'completions capability',
