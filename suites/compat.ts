@@ -8,6 +8,7 @@
  * --providers a,b checks only those profiles and makes their rejections fail.
  */
 import type { OptionDef } from '../core/options.js';
+import type { Service } from '../core/services.js';
 import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import { tools, type Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
@@ -52,10 +53,10 @@ function findingText(f: Finding): string {
   return `${f.rule}: ${f.message}${f.providerMessage ? ` — ${f.kind === 'reject' ? 'the provider answers' : 'reported as'}: "${f.providerMessage}"` : ''}`;
 }
 
-const cache = new WeakMap<object, Map<ProviderId, Finding[]>>();
-function findings(ctx: CaseContext, tools: Tool[], p: Profile): Finding[] {
-  let m = cache.get(tools);
-  if (!m) cache.set(tools, (m = new Map()));
+/** Each profile's findings on the run's tool list, computed once per run (a run service: the per-profile memo). */
+const profileFindings: Service<Map<ProviderId, Finding[]>> = { id: 'compat-findings', produce: async () => new Map() };
+async function findings(ctx: CaseContext, tools: Tool[], p: Profile): Promise<Finding[]> {
+  const m = await ctx.service(profileFindings);
   let f = m.get(p.id);
   if (!f) m.set(p.id, (f = checkProfile(tools, p.id, { enforce: !!namedProviders(ctx) })));
   return f;
@@ -80,7 +81,7 @@ function profileCases(p: Profile): CaseDef[] {
         if (!ctx.capabilities.tools) return { verdict: 'skip', message: 'the server did not declare the "tools" capability' };
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
-        const fs = findings(ctx, t, p);
+        const fs = await findings(ctx, t, p);
         const rejects = fs.filter((f) => f.kind === 'reject');
         const size = t.reduce((a, x) => a + JSON.stringify(x).length, 0);
         const head = `${plural(t.length, 'tool')}, ${size < 10_240 ? `${size} bytes` : `${Math.round(size / 1024)} KB`} of definitions`;
@@ -106,7 +107,7 @@ function profileCases(p: Profile): CaseDef[] {
         if (notChecked(ctx, p) || !ctx.capabilities.tools) return [];
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return [];
-        const fs = findings(ctx, t, p).filter((f) => f.tool !== undefined);
+        const fs = (await findings(ctx, t, p)).filter((f) => f.tool !== undefined);
         const byTool = new Map<string, Finding[]>();
         for (const f of fs) byTool.set(f.tool!, [...(byTool.get(f.tool!) ?? []), f]);
         const out: ItemOutcome[] = [];

@@ -10,6 +10,7 @@ import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
 import type { Tool, ToolListing } from '../../core/tools.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../../core/options.js';
+import type { Service } from '../../core/services.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION } from '../../suites/compat/rules.js';
 
 type Err = (m: string) => Error;
@@ -103,10 +104,16 @@ export function readSavedTools(file: string): SavedTools {
 /** Runs the cases of suites that need only the tool list (and recorded results) without a server. */
 export async function runOffline(suites: Suite[], saved: SavedTools, options: Record<string, unknown>, specUrl: (p: string) => string): Promise<SuiteResult[]> {
   const listing: ToolListing = { tools: saved.tools, pages: [], messageIds: [], malformed: [] };
-  // The only run service these suites use offline is the tool list; option values are the lint's.
+  // Run services offline: the tool list is the saved one, the others are produced once as in a run; option values
+  // are the lint's.
+  const produced = new Map<Service<unknown>, Promise<unknown>>();
   const ctx = {
     exchanges: saved.calls, capabilities: { tools: {} },
-    service: async (s: { id: string }) => { if (s.id !== 'tools') throw new Error(`lint has no run service "${s.id}"`); return listing; },
+    service: (s: Service<unknown>) => {
+      if (s.id === 'tools') return Promise.resolve(listing);
+      if (!produced.has(s)) produced.set(s, s.produce(ctx));
+      return produced.get(s)!;
+    },
     option: (o: OptionDef) => options[o.key] ?? o.default,
     selected: () => true,
     spec: specUrl,
