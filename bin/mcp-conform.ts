@@ -49,11 +49,8 @@ function runOptions(y: Argv, cat: Catalogue) {
   // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
   for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
   return y
-    .option('providers', { type: 'string', array: true, describe: 'compat: provider profiles to check (openai, anthropic, bedrock, gemini, openai-strict, gemini-json); only these, and their rejections fail (default: the first four, as warnings)' })
-    .option('max-tool-tokens', { type: 'number', describe: 'quality/token-cost fails when the tool list costs more than N tokens (estimate)' })
     .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them get canned answers (see the README)' })
     .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
-    .option('max-result-tokens', { type: 'number', describe: 'quality/result-size fails when a tool result is longer than N tokens (estimate)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
     .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
@@ -116,9 +113,8 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
-  const { compatOptions } = await import('./commands/compat.js');
   const cat = hooks.cat ?? await loadCatalogue();
-  const options = { ...conformanceOptions(argv, cat, hooks.name), suiteOptions: compatOptions(argv, list, (m) => new UsageError(m)) };
+  const options = conformanceOptions(argv, cat, hooks.name);
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   const outDir = resolve(String(argv['out-dir']));
   if (hooks.reporters?.some((r) => r.writesFiles)) {

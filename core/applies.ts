@@ -1,6 +1,6 @@
 /**
  * Whether a case applies to this run, from the data it declares (`requires`): the runner's one rule, with one
- * uniform skip reason ("does not apply: …"). Also the old shape (phase, needsCapability) read as the new one.
+ * uniform skip reason ("does not apply: …").
  */
 import { FEATURE_WORDS, versionInRange, type VersionFeatures } from './features.js';
 import type { ProtocolVersion } from './schema/versions.js';
@@ -8,14 +8,10 @@ import type { CaseDef, Requires, TransportKind } from './suite.js';
 
 const TRANSPORT_WORDS: Record<TransportKind, string> = { stdio: 'stdio', 'streamable-http': 'Streamable HTTP', sse: 'HTTP+SSE' };
 
-/** A case's requirements, with the deprecated fields of the old shape folded in. */
+/** A case's requirements, with the default of `needs` filled in. */
 export function requiresOf(c: CaseDef): Requires & { needs: NonNullable<Requires['needs']> } {
   const r = c.requires ?? {};
-  return {
-    ...r,
-    capability: r.capability ?? c.needsCapability,
-    needs: r.needs ?? (c.phase === 'after-shutdown' ? 'log' : 'server'),
-  };
+  return { ...r, needs: r.needs ?? 'server' };
 }
 
 export interface RunFacts {

@@ -30,7 +30,6 @@ const FLAG_OF: Record<string, string> = {
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
   reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
-  providers: 'providers', maxToolTokens: 'max-tool-tokens', maxResultTokens: 'max-result-tokens',
   snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */

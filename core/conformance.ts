@@ -16,7 +16,7 @@ import { runAllVersions, runSuites, type RunOptions } from './run.js';
 import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import { shellWords } from './shell-words.js';
 import type { CallToolsPolicy, Suite } from './suite.js';
-import { optionProblem } from './options.js';
+import { normalizeOption, optionMessage } from './options.js';
 import { parseHeader } from './headers.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
@@ -63,8 +63,12 @@ export interface ConformanceOptions {
   callTool?: string[];
   /** Demand exactly this JSON-RPC error code for an unknown tool (the unknown-tool suite's option). */
   unknownToolCode?: number;
-  /** Options of the suites that declare some (compat: providers, maxToolTokens, maxResultTokens). */
-  suiteOptions?: Record<string, unknown>;
+  /** compat: provider profiles to check; only these, and their rejections fail (the compat suite's option). */
+  providers?: string[];
+  /** quality/token-cost fails when the tool list costs more than this many tokens (the quality suite's option). */
+  maxToolTokens?: number;
+  /** quality/result-size fails when a tool result is longer than this many tokens (the quality suite's option). */
+  maxResultTokens?: number;
   /**
    * Options of suites (Suite.options) by key, also of your own suites; a built-in suite's option may be given at the
    * top level too (unknownToolCode).
@@ -199,9 +203,9 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   // The suites' own options (Suite.options): each read by its key, checked against its declaration.
   const optionValues: Record<string, unknown> = {};
   for (const d of [...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])) {
-    const v = (o as Record<string, unknown>)[d.key] ?? o.options?.[d.key];
-    const problem = optionProblem(d, v);
-    if (problem) throw new OptionsError(`${n(d.flag)} ${problem}`);
+    const v = normalizeOption(d, (o as Record<string, unknown>)[d.key] ?? o.options?.[d.key]);
+    const problem = optionMessage(d, v, n(d.flag));
+    if (problem) throw new OptionsError(problem);
     if (v !== undefined) optionValues[d.key] = v;
   }
   const callTools = o.callTools ?? 'safe';
@@ -242,7 +246,6 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
       callTools,
       callToolNames,
       optionValues,
-      ...(o.suiteOptions ? { suiteOptions: o.suiteOptions } : {}),
       clientCapabilities,
       ...(roots ? { roots } : {}),
       protocolVersion: o.protocolVersion,

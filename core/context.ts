@@ -7,9 +7,7 @@ import { featuresOf } from './features.js';
 import type { OptionDef, OptionValues } from './options.js';
 import { ServiceStore } from './services.js';
 import type { Session } from './session.js';
-import type { CaseContext, ExchangeRecord, InitOutcome, ToolCallRecord } from './suite.js';
-import { callTool, tools } from './tools.js';
-import { callPlan, callToolOption, callToolsOption } from './call-policy.js';
+import type { CaseContext, ExchangeRecord, InitOutcome } from './suite.js';
 import { dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
 import { DetectingTransport } from './transport/detect.js';
 import { StreamableHttpTransport } from './transport/http.js';
@@ -36,8 +34,7 @@ export interface ContextInput {
   /** Option values by key (suite options and run options); a missing one takes its default. */
   options: OptionValues;
   caseFilter?: string[];
-  /** RunOptions.suiteOptions (compat) and RunOptions.surface (surface): suites that read them from the context. */
-  suiteOptions?: Record<string, unknown>;
+  /** RunOptions.surface (surface): read from the context by the surface suite. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
 }
 
@@ -61,7 +58,6 @@ export function makeContext(i: ContextInput): RunContext {
     capabilities: i.capabilities,
     timeoutMs: i.timeoutMs,
     forcedVersion: i.forcedVersion,
-    options: i.suiteOptions ?? {},
     surface: i.surface,
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,
@@ -89,13 +85,6 @@ export function makeContext(i: ContextInput): RunContext {
     spec(path: string) {
       return specUrl(i.version, path);
     },
-    // Deprecated: the old tool members, for suites in the old shape until they are ported.
-    tools: () => ctx.service(tools),
-    callPlan: () => ctx.service(callPlan),
-    callTool: (name, args, purpose, o) => callTool(ctx, name, args, purpose, o),
-    get toolCalls() { return exchanges as ToolCallRecord[]; },
-    get callTools() { return ctx.option(callToolsOption); },
-    get callToolNames() { return ctx.option(callToolOption); },
   };
   return ctx;
 }

@@ -51,6 +51,29 @@ export interface VersionFeatures {
   toolNameRule: boolean;
   /** Task-augmented tools/call (2025-11-25 in the core; later the io.modelcontextprotocol/tasks extension). */
   tasks: 'core' | 'extension' | false;
+  /** JSON-RPC code the spec names for a resources/read of an unknown URI (-32002; -32602 from 2026-07-28). */
+  resourceNotFoundCode: number;
+  /** How strongly: a SHOULD up to 2025-11-25, a MUST (and no empty contents) from 2026-07-28 (SEP-2164). */
+  resourceNotFoundStrength: 'SHOULD' | 'MUST';
+  /** resources/subscribe and resources/unsubscribe exist (2026-07-28 replaced them by subscriptions/listen). */
+  resourceSubscribe: boolean;
+  /** logging/setLevel exists (removed in 2026-07-28). */
+  setLevel: boolean;
+  /** The `completions` server capability exists (2025-03-26 on; 2024-11-05 had completion/complete without it). */
+  completionsCapability: boolean;
+  /** completion/complete takes `context.arguments` (2025-06-18 on). */
+  completionContext: boolean;
+  /** Cacheable results carry ttlMs and cacheScope (2026-07-28). */
+  cacheHints: boolean;
+  /** The extensions capability (identifiers such as io.modelcontextprotocol/tasks mapped to settings) (2026-07-28). */
+  extensions: boolean;
+  /**
+   * Server-to-client requests go through input_required results (multi round-trip requests, 2026-07-28): a server
+   * MUST NOT send sampling/createMessage, elicitation/create or roots/list as requests of its own.
+   */
+  mrtr: boolean;
+  /** elicitation/create: a server MUST only ask a client that declared elicitation (2025-11-25 on; before, SHOULD). */
+  elicitationMust: boolean;
 }
 
 const at = (v: ProtocolVersion, from: ProtocolVersion) => PROTOCOL_VERSIONS.indexOf(v) >= PROTOCOL_VERSIONS.indexOf(from);
@@ -80,6 +103,16 @@ function build(v: ProtocolVersion): VersionFeatures {
     validationAsToolError: at(v, '2025-11-25'),
     toolNameRule: at(v, '2025-11-25'),
     tasks: v === '2025-11-25' ? 'core' : stateless ? 'extension' : false,
+    resourceNotFoundCode: stateless ? -32602 : -32002,
+    resourceNotFoundStrength: stateless ? 'MUST' : 'SHOULD',
+    resourceSubscribe: !stateless,
+    setLevel: !stateless,
+    completionsCapability: at(v, '2025-03-26'),
+    completionContext: at(v, '2025-06-18'),
+    cacheHints: stateless,
+    extensions: stateless,
+    mrtr: stateless,
+    elicitationMust: at(v, '2025-11-25'),
   };
 }
 
@@ -114,6 +147,14 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   structuredContent: 'structured tool output',
   validationAsToolError: 'SEP-1303 rule (input validation errors as tool results)',
   toolNameRule: 'tool name rule',
+  resourceSubscribe: 'resources/subscribe (subscriptions/listen replaces it; not checked yet)',
+  setLevel: 'logging/setLevel',
+  completionsCapability: 'completions capability',
+  completionContext: 'completion context arguments',
+  cacheHints: 'ttlMs/cacheScope (they came in 2026-07-28)',
+  extensions: 'extensions capability (it came in 2026-07-28)',
+  mrtr: 'input_required results (they came in 2026-07-28)',
+  elicitationMust: 'MUST rule for elicitation/create',
 };
 
 /** The first and (exclusive) last version with a boolean feature, for `list` and the README. */

@@ -15,6 +15,18 @@ export interface OptionDef<T = unknown> {
   help: string;
   /** When the value is put into report.options under `key` (default: when set). */
   inReport?: 'always' | 'when-set' | 'never';
+  /**
+   * The member of report.options the entry goes in (default: report.options itself); e.g. 'suiteOptions' for the
+   * compat and quality options, which the report contract keeps together there.
+   */
+  reportIn?: string;
+  /** Applied to a given value before it is checked (e.g. split a comma-separated list, drop duplicates). */
+  normalize?(value: T): T;
+  /**
+   * The option's own check, in place of the check by type: the whole message when the value does not fit (`name` is
+   * how the option is named to the user: '--flag' on the command line, the key in the library), else undefined.
+   */
+  validate?(value: unknown, name: string): string | undefined;
 }
 
 export type OptionValues = Readonly<Record<string, unknown>>;
@@ -31,6 +43,19 @@ export function optionProblem(o: OptionDef, v: unknown): string | undefined {
       return o.choices && !o.choices.includes(v) ? `"${v}" is not one of ${o.choices.join(', ')}` : undefined;
     case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings';
   }
+}
+
+/** The message for a value given for an option (after normalize), naming it `name`; undefined when it fits. */
+export function optionMessage(o: OptionDef, v: unknown, name: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (o.validate) return o.validate(v, name);
+  const p = optionProblem(o, v);
+  return p && `${name} ${p}`;
+}
+
+/** A given value as the option takes it (its normalize hook applied to a value of the right type). */
+export function normalizeOption(o: OptionDef, v: unknown): unknown {
+  return v === undefined || !o.normalize || optionProblem(o, v) ? v : o.normalize(v);
 }
 
 /** The JSON Schema of an option's value (config.schema.json is checked against it). */

@@ -47,8 +47,6 @@ export interface RunOptions {
   optionValues?: Record<string, unknown>;
   /** @deprecated the unknown-tool suite's option: optionValues.unknownToolCode. */
   unknownToolCode?: number;
-  /** Options of the suites that declare them (compat: providers, maxToolTokens, maxResultTokens), by option name. */
-  suiteOptions?: Record<string, unknown>;
   /** Surface snapshot and baseline snapshot (suite `surface`). */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
@@ -282,7 +280,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, suiteOptions: opts.suiteOptions, surface: opts.surface });
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).
@@ -349,7 +347,6 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
       timeoutMs,
       strict: !!opts.strict,
       ...reportedOptions(declaredOptions(opts.suites), values),
-      ...(opts.suiteOptions && Object.keys(opts.suiteOptions).length ? { suiteOptions: opts.suiteOptions } : {}),
       ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
       clientCapabilities: opts.clientCapabilities ?? [],
       ...(opts.roots ? { roots: opts.roots } : {}),
@@ -369,15 +366,20 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   return report;
 }
 
-/** report.options entries of the declared options: `always` ones with their value or default, the others when set. */
-function reportedOptions(defs: OptionDef[], values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * report.options entries of the declared options: `always` ones with their value or default, the others when set;
+ * each under its key in report.options, or in the member its declaration names (reportIn, e.g. suiteOptions).
+ */
+export function reportedOptions(defs: OptionDef[], values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const o of defs) {
     const v = values[o.key];
+    const into = o.reportIn ? ((out[o.reportIn] ??= {}) as Record<string, unknown>) : out;
     if (o.inReport === 'never') continue;
-    if (o.inReport === 'always') out[o.key] = v ?? o.default;
-    else if (v !== undefined) out[o.key] = v;
+    if (o.inReport === 'always') into[o.key] = v ?? o.default;
+    else if (v !== undefined) into[o.key] = v;
   }
+  for (const k of Object.keys(out)) if (defs.some((o) => o.reportIn === k) && !Object.keys(out[k] as object).length) delete out[k];
   return out;
 }
 

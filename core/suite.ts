@@ -81,10 +81,6 @@ export interface CaseDef {
   perItem?: string;
   /** When the case applies (versions, features, transports, capability, live server or log). */
   requires?: Requires;
-  /** @deprecated old shape, read as `requires.needs: 'log'` ('after-shutdown'). */
-  phase?: 'session' | 'after-shutdown';
-  /** @deprecated old shape, read as `requires.capability`. */
-  needsCapability?: string;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;
 }
 
@@ -133,7 +129,7 @@ export interface ToolCallRecord extends ExchangeRecord {
   tool: string;
 }
 
-export interface CaseContext extends LegacyContext {
+export interface CaseContext {
   session: Session;
   transport: Transport;
   /** The Streamable HTTP transport of the run (also when --url found it), else undefined. */
@@ -148,8 +144,6 @@ export interface CaseContext extends LegacyContext {
   /** Server capabilities from the initialize result ({} when none). */
   capabilities: Record<string, unknown>;
   timeoutMs: number;
-  /** Options of the suites that take them through RunOptions.suiteOptions (compat: providers, maxToolTokens, maxResultTokens). */
-  options?: Record<string, unknown>;
   forcedVersion?: ProtocolVersion;
   /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
@@ -170,24 +164,4 @@ export interface CaseContext extends LegacyContext {
   /** Whether a full case id (for per-item cases: stem/item) is selected by --case. */
   selected(id: string): boolean;
   spec(path: string): string;
-}
-
-/**
- * @deprecated The old CaseContext tool members, kept only so that suites written in the old shape (branches started
- * before the engine reshape) compile until they are ported; each names its replacement. No built-in suite uses them.
- * To be removed once those branches are merged and ported.
- */
-export interface LegacyContext {
-  /** @deprecated ctx.service(tools) (core/tools.ts) */
-  tools(): Promise<import('./tools.js').ToolListing>;
-  /** @deprecated ctx.service(callPlan) (core/call-policy.ts) */
-  callPlan(): Promise<import('./call-policy.js').CallPlan>;
-  /** @deprecated callTool(ctx, name, args, purpose, opts) (core/tools.ts) */
-  callTool(name: string, args: unknown, purpose: string, opts?: { expectInvalid?: string; params?: Record<string, unknown> }): Promise<ToolCallRecord>;
-  /** @deprecated toolCallsOf(ctx) (core/tools.ts); a push lands in ctx.exchanges */
-  readonly toolCalls: ToolCallRecord[];
-  /** @deprecated ctx.option(callToolsOption) */
-  readonly callTools: import('./call-policy.js').CallToolsPolicy;
-  /** @deprecated ctx.option(callToolOption) */
-  readonly callToolNames: readonly string[];
 }

@@ -1,76 +1,28 @@
 /**
- * The server's surface besides tools: resources, resource templates and prompts, each listed once per session
+ * The server's surface besides tools: resources, resource templates and prompts, each listed once per run
  * (every page, see core/listing.ts) and shared by the suites that read them (resources, prompts, completion,
- * capabilities). Plain functions, session in, data out; memoized per session so that the engine can turn them into
- * run services.
+ * capabilities) as run services (ctx.service(promptListing)…). What each version has of the surface is in the version
+ * feature table (core/features.ts: resourceNotFoundCode, setLevel, mrtr…).
  */
-import type { Session } from './session.js';
 import { hasStringMember, listAll, type Listing } from './listing.js';
-import type { ProtocolVersion } from './schema/versions.js';
+import type { Service } from './services.js';
 
 export interface Resource { uri: string; name?: string; mimeType?: string; [k: string]: unknown }
 export interface ResourceTemplate { uriTemplate: string; name?: string; mimeType?: string; [k: string]: unknown }
 export interface PromptArgument { name: string; required?: boolean; description?: string; [k: string]: unknown }
 export interface Prompt { name: string; arguments?: PromptArgument[]; [k: string]: unknown }
 
-const memo = new WeakMap<Session, Map<string, Promise<Listing<unknown>>>>();
-function once<T>(session: Session, key: string, make: () => Promise<Listing<T>>): Promise<Listing<T>> {
-  let m = memo.get(session);
-  if (!m) memo.set(session, (m = new Map()));
-  let p = m.get(key) as Promise<Listing<T>> | undefined;
-  if (!p) m.set(key, (p = make()) as Promise<Listing<unknown>>);
-  return p;
+/** A listing as a run service: listed once per run, on first use, and shared by the suites that read it. */
+function listingService<T>(id: string, method: string, key: string, valid: (x: unknown) => x is T): Service<Listing<T>> {
+  return { id, produce: (ctx) => listAll<T>(ctx.session, method, key, valid) };
 }
 
-export function listResources(session: Session): Promise<Listing<Resource>> {
-  return once(session, 'resources', () => listAll<Resource>(session, 'resources/list', 'resources', hasStringMember('uri')));
-}
-export function listResourceTemplates(session: Session): Promise<Listing<ResourceTemplate>> {
-  return once(session, 'templates', () => listAll<ResourceTemplate>(session, 'resources/templates/list', 'resourceTemplates', hasStringMember('uriTemplate')));
-}
-export function listPrompts(session: Session): Promise<Listing<Prompt>> {
-  return once(session, 'prompts', () => listAll<Prompt>(session, 'prompts/list', 'prompts', hasStringMember('name')));
-}
-
-/**
- * What each protocol version has of the surface (one table; cases consult it instead of comparing version strings).
- * Sources: the official schema of each version (methods present) and the spec pages linked by the cases.
- */
-export interface SurfaceFacts {
-  /** JSON-RPC code the spec names for a resources/read of an unknown URI. */
-  resourceNotFoundCode: number;
-  /** How strongly: a SHOULD up to 2025-11-25, a MUST (and no empty contents) from 2026-07-28 (SEP-2164). */
-  resourceNotFoundStrength: 'SHOULD' | 'MUST';
-  /** resources/subscribe and resources/unsubscribe exist (2026-07-28 replaced them by subscriptions/listen). */
-  resourceSubscribe: boolean;
-  /** logging/setLevel exists (removed in 2026-07-28). */
-  setLevel: boolean;
-  /** The `completions` server capability exists (2025-03-26 on; 2024-11-05 had completion/complete without it). */
-  completionsCapability: boolean;
-  /** completion/complete takes `context.arguments` (2025-06-18 on). */
-  completionContext: boolean;
-  /** tasks/get, tasks/result, tasks/list, tasks/cancel (2025-11-25, experimental; an extension in 2026-07-28). */
-  tasks: boolean;
-  /** Cacheable results carry ttlMs and cacheScope, results carry resultType (2026-07-28). */
-  cacheHints: boolean;
-  /**
-   * Server-to-client requests go through input_required results (multi round-trip requests, 2026-07-28): a server
-   * MUST NOT send sampling/createMessage, elicitation/create or roots/list as requests of its own.
-   */
-  mrtr: boolean;
-}
-
-const TABLE: Record<ProtocolVersion, SurfaceFacts> = {
-  '2024-11-05': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: false, completionContext: false, tasks: false, cacheHints: false, mrtr: false },
-  '2025-03-26': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: false, tasks: false, cacheHints: false, mrtr: false },
-  '2025-06-18': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: false, cacheHints: false, mrtr: false },
-  '2025-11-25': { resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', resourceSubscribe: true, setLevel: true, completionsCapability: true, completionContext: true, tasks: true, cacheHints: false, mrtr: false },
-  '2026-07-28': { resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', resourceSubscribe: false, setLevel: false, completionsCapability: true, completionContext: true, tasks: false, cacheHints: true, mrtr: true },
-};
-
-export function surfaceFacts(v: ProtocolVersion): SurfaceFacts {
-  return TABLE[v];
-}
+/** resources/list, every page (run service: ctx.service(resourceListing)). */
+export const resourceListing = listingService<Resource>('resources', 'resources/list', 'resources', hasStringMember('uri'));
+/** resources/templates/list, every page (run service). */
+export const resourceTemplateListing = listingService<ResourceTemplate>('resource-templates', 'resources/templates/list', 'resourceTemplates', hasStringMember('uriTemplate'));
+/** prompts/list, every page (run service). */
+export const promptListing = listingService<Prompt>('prompts', 'prompts/list', 'prompts', hasStringMember('name'));
 
 /**
  * RFC 6570 syntax check of a URI template (levels 1–4): balanced braces, an optional operator, variable names of

@@ -6,7 +6,7 @@
 import type { LoggedMessage } from '../core/log.js';
 import type { Session } from '../core/session.js';
 import type { Suite } from '../core/suite.js';
-import { surfaceFacts } from '../core/surface.js';
+import type { VersionFeatures } from '../core/features.js';
 import { describeError, isObject, unanswered } from './helpers.js';
 import { FINAL_LEVEL } from './logging.js';
 import { UNKNOWN_PROMPT } from './prompts.js';
@@ -14,8 +14,7 @@ import { UNKNOWN_PROMPT } from './prompts.js';
 interface Probe { capability: string; method: string; params?: Record<string, unknown> }
 
 /** One request per capability, harmless: a list, a completion of an unlisted prompt, the level the run leaves. */
-function probesFor(version: Parameters<typeof surfaceFacts>[0]): Probe[] {
-  const f = surfaceFacts(version);
+function probesFor(f: Readonly<VersionFeatures>): Probe[] {
   return [
     { capability: 'tools', method: 'tools/list' },
     { capability: 'resources', method: 'resources/list' },
@@ -62,7 +61,7 @@ export const capabilities: Suite = {
       requirement: 'A server that declares tools, resources, prompts, completions or logging serves that feature: its method (tools/list, resources/list, prompts/list, completion/complete, logging/setLevel) is never answered -32601 (method not found).',
       // applies: always (each declared capability is looked at)
       async run(ctx) {
-        const declared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] !== undefined);
+        const declared = probesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] !== undefined);
         if (!declared.length) return { verdict: 'skip', message: 'the server declared none of tools, resources, prompts, completions, logging' };
         const ids: number[] = [];
         const bad: string[] = [];
@@ -87,7 +86,7 @@ export const capabilities: Suite = {
       async run(ctx) {
         // completion/complete is not probed here: a server that serves it anyway answers a CompleteResult to a prompt
         // that does not exist, and that answer would be judged (schema) for a request it should never have had.
-        const undeclared = probesFor(ctx.version).filter((p) => ctx.capabilities[p.capability] === undefined && p.capability !== 'completions');
+        const undeclared = probesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] === undefined && p.capability !== 'completions');
         if (!undeclared.length) return { verdict: 'skip', message: 'the server declared every capability this case probes' };
         const ids: number[] = [];
         const served: string[] = [];
@@ -109,8 +108,8 @@ export const capabilities: Suite = {
       level: 'SHOULD',
       spec: 'basic/lifecycle#capability-negotiation',
       requirement: 'notifications/tools|resources|prompts/list_changed come only from a server that declared listChanged: true for that capability.',
-      phase: 'after-shutdown',
       // applies: always (reads the log)
+      requires: { needs: 'log' },
       async run(ctx) {
         const sent = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method !== undefined && LIST_CHANGED[m.method]);
         const bad = sent.filter((m) => {

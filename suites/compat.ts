@@ -7,27 +7,34 @@
  * provider would reject or degrade. warn by default (the server is valid MCP; the provider is stricter);
  * --providers a,b checks only those profiles and makes their rejections fail.
  */
+import type { OptionDef } from '../core/options.js';
+import type { Service } from '../core/services.js';
 import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { tools, type Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
 import { listedTools } from './helpers.js';
 import { DEFAULT_PROVIDERS, PROFILES, PROVIDER_IDS, RULES_VERSION, type Profile, type ProviderId } from './compat/rules.js';
 
 /**
- * The options this suite reads from ctx.options (flag, config key, type, help). The engine reshape (issue 12) derives
- * CLI flags, config keys and config.schema.json from declarations like this one; until then bin/mcp-conform.ts,
- * core/config.ts and config.schema.json repeat them (a test checks they agree).
+ * --providers (config key and library option `providers`): the suite's own option. Reported in
+ * report.options.suiteOptions with the quality suite's token bounds (the report contract keeps them together).
  */
-export const COMPAT_OPTIONS = [
-  { name: 'providers', flag: 'providers', type: 'string[]', help: `Provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail (default: ${DEFAULT_PROVIDERS.join(', ')}, as warnings)` },
-  { name: 'maxToolTokens', flag: 'max-tool-tokens', type: 'integer', help: 'Fail quality/token-cost when the tool list costs more than N tokens (o200k_base estimate)' },
-  { name: 'maxResultTokens', flag: 'max-result-tokens', type: 'integer', help: 'Fail quality/result-size when a tool result seen in the run is longer than N tokens' },
-] as const;
+export const providersOption: OptionDef<string[] | undefined> = {
+  flag: 'providers', key: 'providers', type: 'string[]', inReport: 'when-set', reportIn: 'suiteOptions',
+  help: `compat: provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail (default: ${DEFAULT_PROVIDERS.join(', ')}, as warnings)`,
+  normalize: (v) => v && [...new Set(v.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))],
+  validate(v, name) {
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return `${name} must be a list of strings`;
+    for (const x of v) if (!PROVIDER_IDS.includes(x as ProviderId)) return `${name}: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`;
+    if (!v.length) return `${name}: name at least one provider`;
+    return undefined;
+  },
+};
 
 /** The profiles named by --providers (undefined: none named, the defaults are checked as warnings). */
-export function namedProviders(ctx: Pick<CaseContext, 'options'>): ProviderId[] | undefined {
-  const p = ctx.options?.providers;
-  return Array.isArray(p) && p.length ? (p as ProviderId[]) : undefined;
+export function namedProviders(ctx: Pick<CaseContext, 'option'>): ProviderId[] | undefined {
+  const p = ctx.option(providersOption);
+  return p?.length ? (p as ProviderId[]) : undefined;
 }
 
 function notChecked(ctx: CaseContext, p: Profile): boolean {
@@ -41,10 +48,10 @@ function findingText(f: Finding): string {
   return `${f.rule}: ${f.message}${f.providerMessage ? ` — ${f.kind === 'reject' ? 'the provider answers' : 'reported as'}: "${f.providerMessage}"` : ''}`;
 }
 
-const cache = new WeakMap<object, Map<ProviderId, Finding[]>>();
-function findings(ctx: CaseContext, tools: Tool[], p: Profile): Finding[] {
-  let m = cache.get(tools);
-  if (!m) cache.set(tools, (m = new Map()));
+/** Each profile's findings on the run's tool list, computed once per run (a run service: the per-profile memo). */
+const profileFindings: Service<Map<ProviderId, Finding[]>> = { id: 'compat-findings', produce: async () => new Map() };
+async function findings(ctx: CaseContext, tools: Tool[], p: Profile): Promise<Finding[]> {
+  const m = await ctx.service(profileFindings);
   let f = m.get(p.id);
   if (!f) m.set(p.id, (f = checkProfile(tools, p.id, { enforce: !!namedProviders(ctx) })));
   return f;
@@ -69,7 +76,7 @@ function profileCases(p: Profile): CaseDef[] {
         if (!ctx.capabilities.tools) return { verdict: 'skip', message: 'the server did not declare the "tools" capability' };
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
-        const fs = findings(ctx, t, p);
+        const fs = await findings(ctx, t, p);
         const rejects = fs.filter((f) => f.kind === 'reject');
         const size = t.reduce((a, x) => a + JSON.stringify(x).length, 0);
         const head = `${plural(t.length, 'tool')}, ${size < 10_240 ? `${size} bytes` : `${Math.round(size / 1024)} KB`} of definitions`;
@@ -95,7 +102,7 @@ function profileCases(p: Profile): CaseDef[] {
         if (notChecked(ctx, p) || !ctx.capabilities.tools) return [];
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return [];
-        const fs = findings(ctx, t, p).filter((f) => f.tool !== undefined);
+        const fs = (await findings(ctx, t, p)).filter((f) => f.tool !== undefined);
         const byTool = new Map<string, Finding[]>();
         for (const f of fs) byTool.set(f.tool!, [...(byTool.get(f.tool!) ?? []), f]);
         const out: ItemOutcome[] = [];
@@ -118,5 +125,6 @@ export const compat: Suite = {
   id: 'compat',
   title: 'Provider compatibility',
   description: 'Would OpenAI, Anthropic, Bedrock and Gemini accept the tool list as their tool configuration',
+  options: [providersOption as OptionDef],
   cases: PROFILES.flatMap(profileCases),
 };

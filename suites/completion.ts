@@ -4,7 +4,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
  */
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import { listPrompts, listResourceTemplates, templateVariables } from '../core/surface.js';
+import { promptListing, resourceTemplateListing, templateVariables } from '../core/surface.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 import { UNKNOWN_PROMPT } from './prompts.js';
 
@@ -72,9 +72,9 @@ export const completion: Suite = {
       spec: 'server/utilities/completion#requesting-completions',
       requirement: 'completion/complete with a ref/prompt and one of its arguments answers completion.values, an array of at most 100 strings, with total (an integer, not less than the values sent) and hasMore (a boolean) when given and consistent.',
       // applies: capability completions (from 2025-03-26)
-      needsCapability: 'completions',
+      requires: { capability: 'completions' },
       async run(ctx) {
-        const ps = (await listPrompts(ctx.session)).items;
+        const ps = (await ctx.service(promptListing)).items;
         const asks: Ask[] = ps.flatMap((p) => (p.arguments ?? []).filter((a) => isObject(a) && typeof a.name === 'string').map((a) => ({ ref: { type: 'ref/prompt', name: p.name }, argument: a.name, label: `prompt "${p.name}" argument "${a.name}"` })));
         return ask(ctx, asks, 'no listed prompt has arguments to complete');
       },
@@ -86,9 +86,9 @@ export const completion: Suite = {
       spec: 'server/utilities/completion#requesting-completions',
       requirement: 'completion/complete with a ref/resource (a listed uriTemplate) and one of its variables answers completion.values as for prompt arguments.',
       // applies: capability completions (from 2025-03-26)
-      needsCapability: 'completions',
+      requires: { capability: 'completions' },
       async run(ctx) {
-        const ts = (await listResourceTemplates(ctx.session)).items;
+        const ts = (await ctx.service(resourceTemplateListing)).items;
         const asks: Ask[] = ts.flatMap((t) => templateVariables(t.uriTemplate).map((v) => ({ ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: v, label: `template ${t.uriTemplate} variable "${v}"` })));
         return ask(ctx, asks, 'no listed resource template has variables to complete');
       },
@@ -100,7 +100,7 @@ export const completion: Suite = {
       spec: 'server/utilities/completion#error-handling',
       requirement: 'completion/complete with a ref/prompt naming no listed prompt should be answered with error -32602 (invalid params).',
       // applies: capability completions (from 2025-03-26)
-      needsCapability: 'completions',
+      requires: { capability: 'completions' },
       async run(ctx) {
         let reply;
         try {

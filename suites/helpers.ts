@@ -2,12 +2,12 @@
 import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type JsonRpcError } from '../core/session.js';
 import type { CaseContext, Outcome } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { tools, type Tool } from '../core/tools.js';
 export { unanswered } from '../core/suite.js';
 
 /** The tools the server listed, or a skip saying why there are none to look at (for the suites that read the list). */
-export async function listedTools(ctx: Pick<CaseContext, 'tools'>): Promise<Outcome | Tool[]> {
-  const l = await ctx.tools();
+export async function listedTools(ctx: Pick<CaseContext, 'service'>): Promise<Outcome | Tool[]> {
+  const l = await ctx.service(tools);
   if (l.problem && !l.tools.length) return { verdict: 'skip', message: `no tools to look at: ${l.problem}`, messageIds: l.messageIds };
   return l.tools;
 }

@@ -3,7 +3,6 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
  */
 import type { Suite } from '../core/suite.js';
-import { surfaceFacts } from '../core/surface.js';
 import { describeError, isObject, unanswered } from './helpers.js';
 
 /** RFC 5424 severities as MCP names them, least severe first. */
@@ -23,9 +22,8 @@ export const logging: Suite = {
       spec: 'server/utilities/logging#setting-log-level',
       requirement: `A server that declares logging answers logging/setLevel with an empty result for each of the eight levels (${LOG_LEVELS.join(', ')}); the harness sets them in turn, leaves the level at "${FINAL_LEVEL}" and sends a ping.`,
       // applies: capability logging, until 2025-11-25 (2026-07-28 has no logging/setLevel)
-      needsCapability: 'logging',
+      requires: { capability: 'logging', feature: 'setLevel' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).setLevel) return { verdict: 'skip', message: `protocol ${ctx.version} has no logging/setLevel` };
         const ids: number[] = [];
         const odd: string[] = [];
         for (const level of [...LOG_LEVELS, FINAL_LEVEL]) {
@@ -57,11 +55,9 @@ export const logging: Suite = {
       level: 'SHOULD',
       spec: 'server/utilities/logging#log-levels',
       requirement: `After logging/setLevel "${FINAL_LEVEL}" is answered, the server sends notifications/message only at that level or more severe.`,
-      phase: 'after-shutdown',
-      // applies: capability logging, until 2025-11-25
-      needsCapability: 'logging',
+      // applies: capability logging, until 2025-11-25 (reads the log)
+      requires: { capability: 'logging', feature: 'setLevel', needs: 'log' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).setLevel) return { verdict: 'skip', message: `protocol ${ctx.version} has no logging/setLevel` };
         const log = ctx.session.log;
         const set = log.filter((m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'logging/setLevel');
         const last = set.at(-1);

@@ -4,7 +4,8 @@
  */
 import { generateArguments } from '../core/args/arguments.js';
 import type { Suite } from '../core/suite.js';
-import type { Tool } from '../core/tools.js';
+import { callTool, type Tool } from '../core/tools.js';
+import { callPlan } from '../core/call-policy.js';
 import { brief, unanswered } from './helpers.js';
 
 /** Tools that look long-running (the cancellation probe of robustness picks by the same words). */
@@ -25,13 +26,13 @@ export const progress: Suite = {
       spec: 'basic/utilities/progress',
       requirement: `A tool that looks long-running (by name or description: long-running, slow, sleep, delay, progress), and that the call policy allows, is called with _meta.progressToken. Every notifications/progress the server sends for it carries that token, its progress increases from one to the next, and none comes after the result (watched for ${AFTER_RESULT_MS} ms). Sending none is allowed (info).`,
       // applies: capability tools
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const plan = await ctx.callPlan();
+        const plan = await ctx.service(callPlan);
         const tool: Tool | undefined = plan.call.find((t) => SLOW_TOOL.test(`${t.name} ${t.title ?? ''} ${t.description ?? ''}`));
         if (!tool) return { verdict: 'skip', message: 'no callable tool looks long-running (by name or description: long-running, slow, sleep, delay, progress)' };
         const args = generateArguments(tool.inputSchema).value;
-        const rec = await ctx.callTool(tool.name, args, 'progress', { params: { name: tool.name, arguments: args, _meta: { progressToken: PROGRESS_TOKEN } } });
+        const rec = await callTool(ctx, tool.name, args, 'progress', { params: { name: tool.name, arguments: args, _meta: { progressToken: PROGRESS_TOKEN } } });
         if (!rec.reply) return unanswered(rec.failure!);
         await new Promise((r) => setTimeout(r, AFTER_RESULT_MS));
         const req = rec.reply.request, res = rec.reply.response;

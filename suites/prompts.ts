@@ -4,8 +4,9 @@
  * for a missing required argument and an unknown prompt. https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
  */
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
-import { isBase64, listPrompts, type Prompt } from '../core/surface.js';
+import { isBase64, promptListing, type Prompt } from '../core/surface.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { callToolsOption } from '../core/call-policy.js';
 
 /** Most prompts fetched with prompts/get (one result each). */
 export const MAX_PROMPT_GETS = 50;
@@ -52,7 +53,7 @@ export function promptMessageProblems(m: unknown, i: number): string[] {
  * @agent-infra/mcp-server-commands prompt run_command runs its argument as a shell command).
  */
 export function mayMakeUpArguments(ctx: CaseContext): boolean {
-  return ctx.callTools === 'all';
+  return ctx.option(callToolsOption) === 'all';
 }
 
 /** Values for the required arguments: the first completion the server offers, else ARGUMENT_VALUE. */
@@ -114,7 +115,7 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
 }
 
 async function prompts(ctx: CaseContext): Promise<Outcome | Prompt[]> {
-  const l = await listPrompts(ctx.session);
+  const l = await ctx.service(promptListing);
   if (l.problem && !l.items.length) return { verdict: 'skip', message: `no prompts to look at: ${l.problem}`, messageIds: l.messageIds };
   return l.items;
 }
@@ -139,9 +140,9 @@ export const promptsSuite: Suite = {
       spec: 'server/prompts#listing-prompts',
       requirement: 'A server that declares prompts answers prompts/list with a prompts array of objects with a name; pages are followed to the end (a cursor that comes back is a loop).',
       // applies: capability prompts
-      needsCapability: 'prompts',
+      requires: { capability: 'prompts' },
       async run(ctx) {
-        const l = await listPrompts(ctx.session);
+        const l = await ctx.service(promptListing);
         if (l.problem) return { verdict: 'fail', message: l.problem, messageIds: l.messageIds };
         if (l.malformed.length) return { verdict: 'fail', messageIds: l.messageIds, message: `${l.malformed.length} entries of prompts are not prompt objects with a string name, e.g. ${brief(l.malformed[0]!.value)}` };
         const names = new Map<string, number>();
@@ -159,7 +160,7 @@ export const promptsSuite: Suite = {
       requirement: `prompts/get of a listed prompt, its required arguments filled (with a value completion offers; with --call-tools all, else "${ARGUMENT_VALUE}", and "${ARGUMENT_NUMBER}" when that is refused — by default a prompt that needs a made-up value is not fetched), answers a messages array; each message has role "user" or "assistant" and one content block (text, image, audio, embedded resource, resource link) that is well-formed. An error when made-up values were sent is info. At most ${MAX_PROMPT_GETS} prompts.`,
       perItem: 'prompt',
       // applies: capability prompts
-      needsCapability: 'prompts',
+      requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
         if (!Array.isArray(ps)) return ps;
@@ -177,7 +178,7 @@ export const promptsSuite: Suite = {
       spec: 'server/prompts#error-handling',
       requirement: 'prompts/get that leaves out a required argument should be answered with error -32602 (invalid params).',
       // applies: capability prompts
-      needsCapability: 'prompts',
+      requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
         if (!Array.isArray(ps)) return ps;
@@ -202,7 +203,7 @@ export const promptsSuite: Suite = {
       spec: 'server/prompts#error-handling',
       requirement: 'prompts/get of a name the server does not list should be answered with error -32602 (invalid params).',
       // applies: capability prompts
-      needsCapability: 'prompts',
+      requires: { capability: 'prompts' },
       async run(ctx) {
         let reply;
         try {

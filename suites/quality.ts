@@ -4,19 +4,31 @@
  * adds to every model request and the size of the tool results seen in the run (info; --max-tool-tokens and
  * --max-result-tokens make an excess fail).
  */
+import type { OptionDef } from '../core/options.js';
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
 import { TOKENIZER, countTokens, resultText, toolCosts } from './compat/cost.js';
 import { listedTools } from './helpers.js';
+import { toolCallsOf } from '../core/tools.js';
 
 const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** A bound in tokens (--max-tool-tokens, --max-result-tokens): the suite's own options, reported in report.options.suiteOptions. */
+function tokenBound(flag: string, key: string, help: string): OptionDef<number | undefined> {
+  return {
+    flag, key, type: 'integer', inReport: 'when-set', reportIn: 'suiteOptions', help,
+    validate: (v, name) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? undefined : `${name} must be a whole number of tokens, at least 1`),
+  };
+}
+export const maxToolTokens = tokenBound('max-tool-tokens', 'maxToolTokens', 'quality/token-cost fails when the tool list costs more than N tokens (estimate)');
+export const maxResultTokens = tokenBound('max-result-tokens', 'maxResultTokens', 'quality/result-size fails when a tool result is longer than N tokens (estimate)');
 
 export const quality: Suite = {
   id: 'quality',
   title: 'Tool-definition quality and context cost',
   description: 'Descriptions, parameters a model can fill, naming, and the tokens the tools and their results cost',
+  options: [maxToolTokens as OptionDef, maxResultTokens as OptionDef],
   cases: [
     {
       id: 'quality/tools',
@@ -24,7 +36,7 @@ export const quality: Suite = {
       level: 'SHOULD',
       spec: 'server/tools#tool-names',
       requirement: 'Tool names should not differ only by case or separator (a model, and clients that normalise names, confuse them) and should follow one naming convention (info).',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
@@ -40,7 +52,7 @@ export const quality: Suite = {
       spec: 'server/tools#tool',
       requirement: 'A tool has a description of more than one word; its parameters are described; required names exist in properties; no enum is empty; no parameter is a framework context object (ctx, context, run_context, or an opaque object described as a runtime wrapper) that a model would have to invent. One result per tool with a finding.',
       perItem: 'tool',
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return [];
@@ -58,12 +70,12 @@ export const quality: Suite = {
       level: 'MAY',
       spec: 'server/tools#listing-tools',
       requirement: `The tool definitions are sent with every model request: their size in tokens, per tool and in total (an estimate with the ${TOKENIZER} tokenizer on the JSON of each OpenAI function definition). Info; fail when the total exceeds --max-tool-tokens.`,
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
         const { perTool, total } = await toolCosts(t);
-        const max = num(ctx.options?.maxToolTokens);
+        const max = ctx.option(maxToolTokens);
         const top = [...perTool].sort((a, b) => b.tokens - a.tokens).slice(0, 5);
         const msg = `≈${total} tokens (${TOKENIZER} estimate) for ${plural(t.length, 'tool')}${top.length ? `; largest: ${top.map((x) => `"${x.tool}" ≈${x.tokens}`).join(', ')}` : ''}`;
         const details = { tokenizer: TOKENIZER, estimate: true, total, perTool, ...(max !== undefined ? { maxToolTokens: max } : {}) };
@@ -77,9 +89,9 @@ export const quality: Suite = {
       level: 'MAY',
       spec: 'server/tools#tool-result',
       requirement: `Each tool result seen in the run goes into the model's context: its size in tokens (${TOKENIZER} estimate of the text of its content blocks). Info; fail when one exceeds --max-result-tokens.`,
-      needsCapability: 'tools',
+      requires: { capability: 'tools' },
       async run(ctx) {
-        const calls = ctx.toolCalls.filter((c) => c.purpose === 'call' && c.reply?.result);
+        const calls = toolCallsOf(ctx).filter((c) => c.purpose === 'call' && c.reply?.result);
         if (!calls.length) return { verdict: 'skip', message: 'no tool result was seen (no tool was called: see --call-tools / --call-tool)' };
         const sizes: { tool: string; tokens: number; chars: number }[] = [];
         for (const c of calls) {
@@ -87,7 +99,7 @@ export const quality: Suite = {
           sizes.push({ tool: c.tool, tokens: await countTokens(text), chars: text.length });
         }
         sizes.sort((a, b) => b.tokens - a.tokens);
-        const max = num(ctx.options?.maxResultTokens);
+        const max = ctx.option(maxResultTokens);
         const over = max === undefined ? [] : sizes.filter((s) => s.tokens > max);
         const messageIds = calls.flatMap((c) => (c.reply ? [c.reply.request.seq, c.reply.response.seq] : []));
         const details = { tokenizer: TOKENIZER, estimate: true, results: sizes, ...(max !== undefined ? { maxResultTokens: max } : {}) };

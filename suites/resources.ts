@@ -5,7 +5,7 @@
  */
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import type { Listing } from '../core/listing.js';
-import { isBase64, listResources, listResourceTemplates, surfaceFacts, templateMatches, uriTemplateProblem, type Resource } from '../core/surface.js';
+import { isBase64, resourceListing, resourceTemplateListing, templateMatches, uriTemplateProblem, type Resource } from '../core/surface.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 
 /** Most resources read by resources/read (one result each); the rest are named in one skipped item. */
@@ -62,7 +62,7 @@ async function readOne(ctx: CaseContext, r: Resource): Promise<ItemOutcome> {
 }
 
 async function readable(ctx: CaseContext): Promise<Outcome | Resource[]> {
-  const l = await listResources(ctx.session);
+  const l = await ctx.service(resourceListing);
   if (l.problem && !l.items.length) return { verdict: 'skip', message: `no resources to read: ${l.problem}`, messageIds: l.messageIds };
   return l.items;
 }
@@ -79,9 +79,9 @@ export const resources: Suite = {
       spec: 'server/resources#listing-resources',
       requirement: 'A server that declares resources answers resources/list with a resources array of objects with a uri; when it sends nextCursor, that cursor gives the next page, and the pages end (a cursor that comes back is a loop).',
       // applies: capability resources
-      needsCapability: 'resources',
+      requires: { capability: 'resources' },
       async run(ctx) {
-        return listingOutcome(await listResources(ctx.session), 'resource', 'resources/list');
+        return listingOutcome(await ctx.service(resourceListing), 'resource', 'resources/list');
       },
     },
     {
@@ -91,9 +91,9 @@ export const resources: Suite = {
       spec: 'server/resources#resource-templates',
       requirement: 'resources/templates/list answers a resourceTemplates array of objects with a uriTemplate, pages followed as for resources/list. A server without templates may refuse the method with -32601 (info).',
       // applies: capability resources
-      needsCapability: 'resources',
+      requires: { capability: 'resources' },
       async run(ctx) {
-        const l = await listResourceTemplates(ctx.session);
+        const l = await ctx.service(resourceTemplateListing);
         if (l.firstError?.code === -32601) return { verdict: 'info', message: `resources/templates/list answered -32601 (method not found): the server offers no templates`, messageIds: l.messageIds };
         return listingOutcome(l, 'resource template', 'resources/templates/list');
       },
@@ -105,9 +105,9 @@ export const resources: Suite = {
       spec: 'server/resources#resource-templates',
       requirement: 'The uriTemplate of a resource template is a URI template as RFC 6570 defines it (balanced braces, known operators, valid variable names).',
       // applies: capability resources
-      needsCapability: 'resources',
+      requires: { capability: 'resources' },
       async run(ctx) {
-        const l = await listResourceTemplates(ctx.session);
+        const l = await ctx.service(resourceTemplateListing);
         if (!l.items.length) return { verdict: 'skip', message: `no resource template to look at${l.problem ? `: ${l.problem}` : ''}`, messageIds: l.messageIds };
         const bad = l.items.map((t) => [t.uriTemplate, uriTemplateProblem(t.uriTemplate)] as const).filter(([, p]) => p);
         if (bad.length) return { verdict: 'fail', messageIds: l.messageIds, message: bad.slice(0, 5).map(([t, p]) => `${JSON.stringify(t)}: ${p}`).join('; ') };
@@ -122,7 +122,7 @@ export const resources: Suite = {
       requirement: `resources/read of a listed URI answers a contents array; each item has a uri and either text (a string) or blob (base64). A mimeType that differs from the listing's is noted (info). At most ${MAX_RESOURCE_READS} resources are read.`,
       perItem: 'resource',
       // applies: capability resources
-      needsCapability: 'resources',
+      requires: { capability: 'resources' },
       async run(ctx) {
         const rs = await readable(ctx);
         if (!Array.isArray(rs)) return rs;
@@ -143,11 +143,11 @@ export const resources: Suite = {
       spec: 'server/resources#error-handling',
       requirement: 'resources/read of a URI the server did not list and cannot resolve answers a JSON-RPC error: -32002 up to 2025-11-25 (SHOULD), -32602 from 2026-07-28 (MUST, SEP-2164, and never an empty contents array). Another error code: warn.',
       // applies: capability resources
-      needsCapability: 'resources',
+      requires: { capability: 'resources' },
       async run(ctx) {
-        const facts = surfaceFacts(ctx.version);
+        const facts = ctx.features;
         const strength = facts.resourceNotFoundStrength;
-        const templates = (await listResourceTemplates(ctx.session)).items;
+        const templates = (await ctx.service(resourceTemplateListing)).items;
         let reply;
         try {
           reply = await ctx.session.request('resources/read', { uri: MISSING_URI });
@@ -172,9 +172,8 @@ export const resources: Suite = {
       spec: 'server/resources#subscriptions',
       requirement: 'A server that declares resources.subscribe answers resources/subscribe and resources/unsubscribe of a listed resource with an empty result.',
       // applies: capability resources.subscribe, until 2025-11-25 (2026-07-28 has subscriptions/listen instead)
-      needsCapability: 'resources',
+      requires: { capability: 'resources', feature: 'resourceSubscribe' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).resourceSubscribe) return { verdict: 'skip', message: `protocol ${ctx.version} has no resources/subscribe (subscriptions/listen replaces it; not checked yet)` };
         const caps = ctx.capabilities.resources;
         if (!isObject(caps) || caps.subscribe !== true) return { verdict: 'skip', message: 'the server did not declare resources.subscribe' };
         const rs = await readable(ctx);

@@ -8,6 +8,7 @@
 import { generateArguments } from '../core/args/index.js';
 import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
+import type { Service } from '../core/services.js';
 import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';
 import type { Tool } from '../core/tools.js';
 import type { HttpExchange } from '../core/transport/http.js';
@@ -50,18 +51,16 @@ interface HttpRefusal {
 }
 
 /**
- * The ping that shows the server answers at all, once per session: without it no probe can be graded.
+ * The ping that shows the server answers at all, once per run (a run service): without it no probe can be graded.
  * An error answer counts as an answer.
  */
-const baselines = new WeakMap<Session, Promise<string | undefined>>();
+const heartbeatBaseline: Service<string | undefined> = {
+  id: 'robustness-baseline',
+  produce: (ctx) => ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message),
+};
 
 function baseline(ctx: CaseContext): Promise<string | undefined> {
-  let b = baselines.get(ctx.session);
-  if (!b) {
-    b = ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message);
-    baselines.set(ctx.session, b);
-  }
-  return b;
+  return ctx.service(heartbeatBaseline);
 }
 
 /** Send the probe, then a ping; wait briefly for answers to the probe; close it. */

@@ -5,9 +5,8 @@
  */
 import { CAPABILITY_OF_REQUEST } from '../core/client-capabilities.js';
 import type { LoggedMessage } from '../core/log.js';
-import type { ProtocolVersion } from '../core/schema/versions.js';
 import type { Suite } from '../core/suite.js';
-import { surfaceFacts } from '../core/surface.js';
+import type { VersionFeatures } from '../core/features.js';
 
 function serverRequests(log: readonly LoggedMessage[]): LoggedMessage[] {
   return log.filter((m) => m.direction === 'from-server' && m.kind === 'request' && m.method !== undefined && CAPABILITY_OF_REQUEST[m.method]);
@@ -18,8 +17,8 @@ function serverRequests(log: readonly LoggedMessage[]): LoggedMessage[] {
  * (servers MUST NOT send elicitation requests in a mode the client does not support); otherwise the lifecycle's
  * "only use capabilities that were negotiated" (SHOULD).
  */
-function strength(method: string, v: ProtocolVersion): 'MUST' | 'SHOULD' {
-  return method === 'elicitation/create' && v >= '2025-11-25' ? 'MUST' : 'SHOULD';
+function strength(method: string, f: Readonly<VersionFeatures>): 'MUST' | 'SHOULD' {
+  return method === 'elicitation/create' && f.elicitationMust ? 'MUST' : 'SHOULD';
 }
 
 export const serverRequestsSuite: Suite = {
@@ -33,18 +32,18 @@ export const serverRequestsSuite: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle#operation',
       requirement: 'A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle\'s SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).',
-      phase: 'after-shutdown',
       // applies: always (reads the log)
+      requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
         const reqs = serverRequests(ctx.session.log);
         // 2026-07-28: such requests go through input_required results (multi round-trip requests), never on their own.
-        if (surfaceFacts(ctx.version).mrtr && reqs.length) {
+        if (ctx.features.mrtr && reqs.length) {
           return { verdict: 'fail', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: `the server sent ${reqs.length} request(s) of its own (${[...new Set(reqs.map((m) => m.method))].join(', ')}); in ${ctx.version} a server asks for them through an input_required result (multi round-trip requests), never as a request` };
         }
         const bad = reqs.filter((m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] === undefined);
         if (!bad.length) return { verdict: 'pass', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: reqs.length ? `${reqs.length} server request(s), each for a declared capability` : 'the server sent no sampling, elicitation or roots request the client had not declared' };
-        const must = bad.filter((m) => strength(m.method!, ctx.version) === 'MUST');
+        const must = bad.filter((m) => strength(m.method!, ctx.features) === 'MUST');
         const methods = [...new Set(bad.map((m) => m.method))].join(', ');
         const declaredNames = Object.keys(declared);
         return {
@@ -61,8 +60,8 @@ export const serverRequestsSuite: Suite = {
       level: 'MAY',
       spec: 'client/sampling',
       requirement: 'With --client-capabilities, the server\'s sampling/createMessage, elicitation/create and roots/list requests are answered (a fixed assistant text; decline; the --root list): which ones came is reported (info).',
-      phase: 'after-shutdown',
       // applies: always (reads the log)
+      requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
         const reqs = serverRequests(ctx.session.log).filter((m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] !== undefined);

@@ -7,7 +7,6 @@
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { Suite } from '../core/suite.js';
-import { surfaceFacts } from '../core/surface.js';
 import { brief, isObject } from './helpers.js';
 
 /** Methods whose 2026-07-28 results are cacheable (CacheableResult in the schema): they carry ttlMs and cacheScope. */
@@ -32,10 +31,9 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'server/utilities/caching',
       requirement: 'In 2026-07-28 every cacheable result (resultType "complete") — of server/discover, tools/list, resources/list, resources/templates/list, prompts/list and resources/read — carries ttlMs (an integer ≥ 0: how long the client may cache it) and cacheScope ("public" or "private").',
-      phase: 'after-shutdown',
       // applies: from 2026-07-28 (reads the log)
+      requires: { feature: 'cacheHints', needs: 'log' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).cacheHints) return { verdict: 'skip', message: `protocol ${ctx.version} has no ttlMs/cacheScope (they came in 2026-07-28)` };
         const answers = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && m.method !== undefined && LIST_METHODS.includes(m.method));
         if (!answers.length) return { verdict: 'skip', message: 'a cacheable result was never sent' };
         const bad: string[] = [];
@@ -57,10 +55,9 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'basic/patterns/mrtr',
       requirement: 'An InputRequiredResult (resultType "input_required") carries inputRequests or requestState (at least one). The harness recognises it instead of judging it as a malformed result of the method; it does not answer it yet (the request is reported as not exercisable).',
-      phase: 'after-shutdown',
       // applies: from 2026-07-28 (reads the log)
+      requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).mrtr) return { verdict: 'skip', message: `protocol ${ctx.version} has no input_required results (they came in 2026-07-28)` };
         const seen = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && resultOf(m)?.resultType === 'input_required');
         if (!seen.length) return { verdict: 'skip', message: 'an input_required result was never sent' };
         const bad = seen.filter((m) => { const r = resultOf(m)!; return r.inputRequests === undefined && r.requestState === undefined; });
@@ -76,8 +73,8 @@ export const surface2026: Suite = {
       spec: 'basic/lifecycle',
       requirement: 'capabilities.extensions maps extension identifiers — _meta-style keys with a mandatory prefix, e.g. "io.modelcontextprotocol/tasks" — to settings objects ({} for none).',
       // applies: from 2026-07-28
+      requires: { feature: 'extensions' },
       async run(ctx) {
-        if (!surfaceFacts(ctx.version).cacheHints) return { verdict: 'skip', message: `protocol ${ctx.version} has no extensions capability (it came in 2026-07-28)` };
         const ext = ctx.capabilities.extensions;
         if (ext === undefined) return { verdict: 'skip', message: 'no extension declared (capabilities.extensions is absent)' };
         if (!isObject(ext)) return { verdict: 'fail', message: `capabilities.extensions is ${brief(ext, 60)}, not an object` };

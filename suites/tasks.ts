@@ -8,13 +8,15 @@ import { generateArguments } from '../core/args/arguments.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { callToolAsTask, taskCallsUnsupported, TERMINAL_TASK_STATUSES } from '../core/tasks.js';
 import type { Tool } from '../core/tools.js';
+import { callPlan } from '../core/call-policy.js';
+import type { Service } from '../core/services.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 
 /** A tool that may be called and takes task augmentation (required: plan.tasks; optional: a plain-callable tool). */
 async function taskTool(ctx: CaseContext): Promise<Tool | string> {
   const why = taskCallsUnsupported(ctx.version, ctx.capabilities);
   if (why) return why.startsWith('protocol') ? why : `not run: ${why}`;
-  const plan = await ctx.callPlan();
+  const plan = await ctx.service(callPlan);
   const optional = plan.call.find((t) => isObject(t.execution) && t.execution.taskSupport === 'optional');
   const tool = plan.tasks[0] ?? optional;
   return tool ?? 'no callable tool supports tasks (execution.taskSupport "required" or "optional" on a tool the call policy allows)';
@@ -25,8 +27,8 @@ function tasksCap(ctx: CaseContext, key: 'list' | 'cancel'): boolean {
   return isObject(t) && t[key] !== undefined;
 }
 
-/** The first task the lifecycle case followed (tasks/list looks for it). */
-const followed = new WeakMap<object, string>();
+/** The first task the lifecycle case followed (tasks/list looks for it): a per-run value. */
+const followedTask: Service<{ id?: string }> = { id: 'tasks-followed', produce: async () => ({}) };
 
 export const tasks: Suite = {
   id: 'tasks',
@@ -40,7 +42,7 @@ export const tasks: Suite = {
       spec: 'basic/utilities/tasks',
       requirement: 'A task-augmented tools/call (params.task) is answered with a CreateTaskResult; tasks/get reports the status until it is terminal (completed, failed, cancelled) within --timeout; tasks/result then answers the tool\'s result (or its error).',
       // applies: from 2025-11-25 until 2025-11-25, capability tasks.requests.tools.call
-      needsCapability: 'tasks',
+      requires: { capability: 'tasks' },
       async run(ctx) {
         const tool = await taskTool(ctx);
         if (typeof tool === 'string') return { verdict: 'skip', message: tool };
@@ -49,7 +51,7 @@ export const tasks: Suite = {
         const sent = `tools/call ${tool.name} as a task (arguments ${brief(args, 80)})`;
         if (t.failure) return { ...unanswered(t.failure), messageIds: t.messageIds };
         if (t.problem) return { verdict: 'fail', messageIds: t.messageIds, message: `${sent}: ${t.problem}` };
-        if (t.taskId) followed.set(ctx.session, t.taskId);
+        if (t.taskId) (await ctx.service(followedTask)).id = t.taskId;
         const r = t.result!;
         const outcome = r.error ? `error ${describeError(r.error)}` : `a result (${brief(r.result, 100)})`;
         return { verdict: 'pass', messageIds: t.messageIds, message: `${sent}: task ${t.taskId} was "${t.status}" after ${t.polls.length} tasks/get; tasks/result answered ${outcome}` };
@@ -62,7 +64,7 @@ export const tasks: Suite = {
       spec: 'basic/utilities/tasks',
       requirement: 'A server that declares tasks.list answers tasks/list with a tasks array (each with a taskId and a status).',
       // applies: 2025-11-25, capability tasks.list
-      needsCapability: 'tasks',
+      requires: { capability: 'tasks' },
       async run(ctx) {
         const why = taskCallsUnsupported(ctx.version, ctx.capabilities);
         if (why?.startsWith('protocol')) return { verdict: 'skip', message: why };
@@ -75,7 +77,7 @@ export const tasks: Suite = {
         if (!Array.isArray(list)) return { verdict: 'fail', messageIds, message: `tasks/list result has no tasks array (got ${brief(list, 80)})` };
         const bad = list.filter((x) => !isObject(x) || typeof x.taskId !== 'string' || typeof x.status !== 'string');
         if (bad.length) return { verdict: 'fail', messageIds, message: `${bad.length} entries of tasks lack a taskId or status, e.g. ${brief(bad[0])}` };
-        const mine = followed.get(ctx.session);
+        const mine = (await ctx.service(followedTask)).id;
         const has = mine !== undefined && list.some((x) => (x as { taskId: string }).taskId === mine);
         return { verdict: 'pass', messageIds, message: `tasks/list answered ${list.length} task${list.length === 1 ? '' : 's'}${mine ? (has ? `, the followed task ${mine} among them` : ` (the followed task ${mine} is not among them: it may have expired or the list may be paged)`) : ''}` };
       },
@@ -87,7 +89,7 @@ export const tasks: Suite = {
       spec: 'basic/utilities/tasks',
       requirement: 'A server that declares tasks.cancel answers tasks/cancel of a second task, sent right after it was created, with the task in status "cancelled" — or, when the task had already finished, with error -32602 (a terminal task cannot be cancelled).',
       // applies: 2025-11-25, capability tasks.cancel
-      needsCapability: 'tasks',
+      requires: { capability: 'tasks' },
       async run(ctx): Promise<Outcome> {
         const tool = await taskTool(ctx);
         if (typeof tool === 'string') return { verdict: 'skip', message: tool };

@@ -12,7 +12,8 @@ import { checkProfile, implementedRules, listQuality, toolQuality } from '../sui
 import { convertTools } from '../suites/compat/convert.js';
 import { toolCosts } from '../suites/compat/cost.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../suites/compat/rules.js';
-import { COMPAT_OPTIONS } from '../suites/compat.js';
+import { compat as compatSuite } from '../suites/compat.js';
+import { quality as qualitySuite } from '../suites/quality.js';
 import { BIN, ROOT, cli, run } from './helpers/cli.js';
 
 const DIR = join(ROOT, 'fixtures', 'compat');
@@ -284,9 +285,11 @@ describe('list --rules and the declared options', () => {
   it('every option the suite declares is a run flag and a config key of config.schema.json', async () => {
     const schema = JSON.parse(readFileSync(join(ROOT, 'config.schema.json'), 'utf8')) as { properties: Record<string, unknown>; definitions: { target: { properties: Record<string, unknown> } } };
     const help = (await cli(['run', '--help'])).stdout;
-    for (const o of COMPAT_OPTIONS) {
-      expect(schema.properties[o.name], o.name).toBeDefined();
-      expect(schema.definitions.target.properties[o.name], o.name).toBeDefined();
+    const declared = [...compatSuite.options!, ...qualitySuite.options!];
+    expect(declared.map((o) => o.flag)).toEqual(['providers', 'max-tool-tokens', 'max-result-tokens']);
+    for (const o of declared) {
+      expect(schema.properties[o.key], o.key).toBeDefined();
+      expect(schema.definitions.target.properties[o.key], o.key).toBeDefined();
       expect(help).toContain(`--${o.flag}`);
     }
   });
@@ -314,7 +317,7 @@ describe('list --rules and the declared options', () => {
 describe('the suite without tools', () => {
   it('a server without the tools capability: the default profiles skip, the opt-in ones leave no result', async () => {
     const { compat } = await import('../suites/compat.js');
-    const ctx = { capabilities: {}, options: {}, tools: async () => { throw new Error('tools/list must not be sent'); } } as unknown as import('../core/suite.js').CaseContext;
+    const ctx = { capabilities: {}, option: (o: { default?: unknown }) => o.default, service: async () => { throw new Error('tools/list must not be sent'); } } as unknown as import('../core/suite.js').CaseContext;
     const out: unknown[] = [];
     for (const c of compat.cases) {
       const o = await c.run(ctx);
@@ -365,10 +368,10 @@ describe('listedTools: the one reading of the tool list that listing, compat and
   it('gives the tools, or a skip that says why there are none (with the messages of the attempt)', async () => {
     const { listedTools } = await import('../suites/helpers.js');
     const tool: Tool = { name: 'add', inputSchema: { type: 'object' } } as Tool;
-    expect(await listedTools({ tools: async () => ({ tools: [tool], messageIds: [3] }) as never })).toEqual([tool]);
-    expect(await listedTools({ tools: async () => ({ tools: [], problem: 'tools/list answered -32601', messageIds: [4, 5] }) as never }))
+    expect(await listedTools({ service: (async () => ({ tools: [tool], messageIds: [3] })) as never })).toEqual([tool]);
+    expect(await listedTools({ service: (async () => ({ tools: [], problem: 'tools/list answered -32601', messageIds: [4, 5] })) as never }))
       .toEqual({ verdict: 'skip', message: 'no tools to look at: tools/list answered -32601', messageIds: [4, 5] });
     // An empty list without a problem is a list (the cases say there is nothing to check).
-    expect(await listedTools({ tools: async () => ({ tools: [], messageIds: [6] }) as never })).toEqual([]);
+    expect(await listedTools({ service: (async () => ({ tools: [], messageIds: [6] })) as never })).toEqual([]);
   });
 });

@@ -30,6 +30,6 @@ describe('2026-07-28 surface', () => {
 
   it('before 2026-07-28 the cases do not apply', async () => {
     const r = await run(py('broken/bad-extension.py'), ['--suite', 'surface-2026', '--timeout', '3000', '--protocol-version', '2025-11-25']);
-    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^protocol 2025-11-25 has no/);
+    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^does not apply: protocol 2025-11-25 has no/);
   });
 });

@@ -69,8 +69,8 @@ describe('server surface', () => {
     expect(flagged.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(r.c('resources/unknown-uri').message).toMatch(/answered with error code -32602/);
     expect(r.c('surface-2026/cache-hints').message).toMatch(/\d+ cacheable result\(s\), each with ttlMs and cacheScope \(public\)/);
-    expect(r.c('logging/set-level').message).toBe('protocol 2026-07-28 has no logging/setLevel');
-    expect(r.c('resources/subscribe').message).toMatch(/^protocol 2026-07-28 has no resources\/subscribe/);
+    expect(r.c('logging/set-level').message).toBe('does not apply: protocol 2026-07-28 has no logging/setLevel');
+    expect(r.c('resources/subscribe').message).toMatch(/^does not apply: protocol 2026-07-28 has no resources\/subscribe/);
   });
 
   it.each(Object.entries(CASES))('broken/%s', async (file, want) => {

@@ -1,6 +1,7 @@
 /** The small checks the surface suites rest on: RFC 6570 syntax, template variables and matching, base64. */
 import { describe, expect, it } from 'vitest';
-import { isBase64, templateMatches, templateVariables, uriTemplateProblem, surfaceFacts } from '../core/surface.js';
+import { isBase64, templateMatches, templateVariables, uriTemplateProblem } from '../core/surface.js';
+import { featuresOf } from '../core/features.js';
 import { contentProblems } from '../suites/resources.js';
 import { promptMessageProblems } from '../suites/prompts.js';
 import { completionProblems } from '../suites/completion.js';
@@ -53,8 +54,8 @@ describe('contents, prompt messages, completion results', () => {
     expect(completionProblems({ completion: { values: ['a', 'b'], total: 1 } }).soft).toEqual(['completion.total 1 is less than the 2 values sent']);
   });
   it('the version table: resource not found is -32002 (SHOULD) up to 2025-11-25, -32602 (MUST) in 2026-07-28', () => {
-    expect(surfaceFacts('2025-11-25')).toMatchObject({ resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', setLevel: true, mrtr: false });
-    expect(surfaceFacts('2026-07-28')).toMatchObject({ resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', setLevel: false, resourceSubscribe: false, mrtr: true });
-    expect(surfaceFacts('2024-11-05').completionsCapability).toBe(false);
+    expect(featuresOf('2025-11-25')).toMatchObject({ resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', setLevel: true, mrtr: false });
+    expect(featuresOf('2026-07-28')).toMatchObject({ resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', setLevel: false, resourceSubscribe: false, mrtr: true });
+    expect(featuresOf('2024-11-05').completionsCapability).toBe(false);
   });
 });

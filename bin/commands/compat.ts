@@ -9,25 +9,25 @@ import type { Argv } from 'yargs';
 import type { CaseResult, Report, SuiteResult } from '../../core/results.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../../core/suite.js';
 import type { Tool, ToolListing } from '../../core/tools.js';
+import { normalizeOption, optionMessage, type OptionDef } from '../../core/options.js';
+import type { Service } from '../../core/services.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
 import { TARGET_FLAGS, targetConformanceOptions } from '../target-options.js';
 
 type Err = (m: string) => Error;
 
-/** --providers, --max-tool-tokens, --max-result-tokens (flags or config keys) as the suite options of a run. */
-export function compatOptions(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err): Record<string, unknown> {
+/**
+ * --providers, --max-tool-tokens, --max-result-tokens of `lint`: the compat and quality suites' declared options
+ * (`defs`), normalized and checked as a run checks them.
+ */
+export function compatOptions(argv: Record<string, unknown>, defs: readonly OptionDef[], err: Err): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (argv.providers !== undefined) {
-    const p = list(argv.providers);
-    for (const x of p) if (!PROVIDER_IDS.includes(x as ProviderId)) throw err(`--providers: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`);
-    if (!p.length) throw err('--providers: name at least one provider');
-    out.providers = [...new Set(p)];
-  }
-  for (const [flag, key] of [['max-tool-tokens', 'maxToolTokens'], ['max-result-tokens', 'maxResultTokens']] as const) {
-    const v = argv[flag];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw err(`--${flag} must be a whole number of tokens, at least 1`);
-    out[key] = v;
+  for (const o of defs) {
+    const raw = argv[o.flag];
+    const v = normalizeOption(o, o.type === 'string[]' && raw !== undefined ? (Array.isArray(raw) ? raw : [raw]).map(String) : raw);
+    const problem = optionMessage(o, v, `--${o.flag}`);
+    if (problem) throw err(problem);
+    if (v !== undefined) out[o.key] = v;
   }
   return out;
 }
@@ -116,9 +116,17 @@ export function readSavedTools(file: string): SavedTools {
 /** Runs the cases of suites that need only the tool list (and recorded results) without a server. */
 export async function runOffline(suites: Suite[], saved: SavedTools, options: Record<string, unknown>, specUrl: (p: string) => string): Promise<SuiteResult[]> {
   const listing: ToolListing = { tools: saved.tools, pages: [], messageIds: [], malformed: [] };
+  // Run services offline: the tool list is the saved one, the others are produced once as in a run; option values
+  // are the lint's.
+  const produced = new Map<Service<unknown>, Promise<unknown>>();
   const ctx = {
-    options, toolCalls: saved.calls, capabilities: { tools: {} },
-    tools: async () => listing,
+    exchanges: saved.calls, capabilities: { tools: {} },
+    service: (s: Service<unknown>) => {
+      if (s.id === 'tools') return Promise.resolve(listing);
+      if (!produced.has(s)) produced.set(s, s.produce(ctx));
+      return produced.get(s)!;
+    },
+    option: (o: OptionDef) => options[o.key] ?? o.default,
     selected: () => true,
     spec: specUrl,
   } as unknown as CaseContext;
@@ -157,11 +165,11 @@ export async function lintCommand(argv: Record<string, unknown>, list: (v: unkno
   // The file is optional to yargs, so that an unknown flag in its place (`lint --bogus x`) is reported as such.
   if (typeof argv.file !== 'string' || !argv.file) throw err('lint: name the file to check (a tools/list result, a report.json or a cassette)');
   const file = resolve(argv.file);
-  const options = compatOptions(argv, list, err);
-  let saved: SavedTools;
-  try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
   const { compat } = await import('../../suites/compat.js');
   const { quality } = await import('../../suites/quality.js');
+  const options = compatOptions(argv, [compat, quality].flatMap((s) => s.options ?? []), err);
+  let saved: SavedTools;
+  try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
   const { specUrl } = await import('../../core/schema/versions.js');
   const { summarize } = await import('../../core/results.js');
   const { VERSION } = await import('../../core/version.js');
@@ -253,9 +261,10 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
     let prepared: Awaited<ReturnType<typeof prepareRun>>;
     try { prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true }); } catch (e) { throw e instanceof OptionsError ? err(e.message) : e; }
     let listing: ToolListing | undefined;
+    const { tools: toolList } = await import('../../core/tools.js');
     const grab: Suite = {
       id: 'tools', title: 'tools/list', description: 'fetch the tool list',
-      cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.tools(); return { verdict: 'info', message: '' }; } }],
+      cases: [{ id: 'tools/list', title: 'tools/list', level: 'MUST', spec: 'server/tools#listing-tools', requirement: 'fetch the tool list', async run(ctx) { listing = await ctx.service(toolList); return { verdict: 'info', message: '' }; } }],
     };
     const { runSuites } = await import('../../core/run.js');
     const { target, timeoutMs, shutdownGraceMs, maxMessageBytes } = prepared.run;

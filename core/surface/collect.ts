@@ -1,12 +1,13 @@
 /**
  * Listing a server's surface in a run: tools through the run's own memoized listing (core/tools.ts listAllTools via
- * ctx.tools()), prompts, resources and resource templates through listAllPages — each only when the server declares
+ * ctx.service(tools)), prompts, resources and resource templates through listAllPages — each only when the server declares
  * the capability, every page followed, bounded and loop-safe like the tool listing. No tool is called.
  */
 import type { Reply, Session } from '../session.js';
 import { SessionError } from '../session.js';
 import type { CaseContext } from '../suite.js';
-import { MAX_PAGES } from '../tools.js';
+import type { Service } from '../services.js';
+import { MAX_PAGES, tools } from '../tools.js';
 import { buildSnapshot, handshakeInfo, isObject, type Snapshot, type SurfaceListing } from './snapshot.js';
 
 export interface PagedListing {
@@ -19,15 +20,14 @@ export interface PagedListing {
   notFound?: boolean;
 }
 
-/** Listings per session and method, so that a later suite (resources, prompts) reuses the same pages. */
-const memo = new WeakMap<Session, Map<string, Promise<PagedListing>>>();
+/** The run's listings by method (a run service), so that a second look at the surface reuses the same pages. */
+const pagedListings: Service<Map<string, Promise<PagedListing>>> = { id: 'surface-paged-listings', produce: async () => new Map() };
 
-/** Every page of a list method (`prompts/list` → `prompts`…), memoized per session. */
-export function listAllPages(session: Session, method: string, key: string, maxPages = MAX_PAGES): Promise<PagedListing> {
-  let m = memo.get(session);
-  if (!m) memo.set(session, (m = new Map()));
+/** Every page of a list method (`prompts/list` → `prompts`…), once per run. */
+export async function listAllPages(ctx: CaseContext, method: string, key: string, maxPages = MAX_PAGES): Promise<PagedListing> {
+  const m = await ctx.service(pagedListings);
   let p = m.get(method);
-  if (!p) m.set(method, (p = listPages(session, method, key, maxPages)));
+  if (!p) m.set(method, (p = listPages(ctx.session, method, key, maxPages)));
   return p;
 }
 
@@ -103,7 +103,7 @@ export async function collectSurface(ctx: CaseContext): Promise<CollectedSurface
     capabilities: caps,
   };
   if (caps.tools) {
-    const l = await ctx.tools();
+    const l = await ctx.service(tools);
     out.messageIds.push(...l.messageIds);
     if (l.problem) out.problems.push(`tools/list: ${l.problem}`);
     else listing.tools = l.tools;
@@ -118,7 +118,7 @@ export async function collectSurface(ctx: CaseContext): Promise<CollectedSurface
       listing[section] = [];
       continue;
     }
-    const l = await listAllPages(ctx.session, method, key);
+    const l = await listAllPages(ctx, method, key);
     out.messageIds.push(...l.messageIds);
     if (l.problem && section === 'resourceTemplates' && l.notFound && l.pages.length === 1) {
       // Resource templates are optional for a server with resources: "method not found" means it has none.

@@ -44,7 +44,8 @@ export function notPassing(r: RunResult): Record<string, string> {
     // quality reports the zoo's undescribed parameters, token cost and result sizes as info: not what these servers test
     .filter((c) => !(c.id.startsWith('quality/') && c.verdict === 'info'))
     // Cases that do not apply (a capability not declared, a feature of another version, nothing of the kind to look
-    // at) say nothing about these servers either.
-    .filter((c) => !(c.verdict === 'skip' && /^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(c.message)))
+    // at) say nothing about these servers either. ("does not apply: …" is the runner's one reason for a case whose
+    // declared versions, features or transports do not fit the run.)
+    .filter((c) => !(c.verdict === 'skip' && /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(c.message)))
     .map((c) => [c.id, c.verdict]));
 }

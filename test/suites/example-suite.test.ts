@@ -11,6 +11,7 @@ import type { Report } from '../../core/results.js';
 import type { Service } from '../../core/services.js';
 import type { Suite } from '../../core/suite.js';
 import { tools } from '../../core/tools.js';
+import { callPlan, callToolsOption } from '../../core/call-policy.js';
 import { py } from '../helpers/cli.js';
 
 // ---- what suites/example.ts would hold ----
@@ -67,10 +68,9 @@ const example: Suite = {
     { id: 'example/http-only', title: 'only over Streamable HTTP', level: 'MUST', spec: 'basic/transports', requirement: '-', requires: { transports: ['streamable-http'] }, async run() { throw new Error('must not run over stdio'); } },
     { id: 'example/stateless-only', title: 'only in 2026-07-28', level: 'MUST', spec: 'basic', requirement: '-', requires: { feature: 'resultType' }, async run() { throw new Error('must not run in 2025-11-25'); } },
     { id: 'example/from-log', title: 'reads the whole log', level: 'SHOULD', spec: 'basic', requirement: '-', requires: { needs: 'log' }, async run(ctx) { return { verdict: ctx.session.closed ? 'pass' : 'fail', message: `the server is ${ctx.session.closed ? 'shut down' : 'still running'}; ${ctx.exchanges.filter((e) => e.purpose === 'example-heartbeat').length} example exchange(s)` }; } },
-    // The old shape (before requires) still works: needsCapability and phase.
-    { id: 'example/old-shape', title: 'old shape', level: 'MAY', spec: 'basic', requirement: '-', needsCapability: 'prompts', async run() { throw new Error('calc.py declares no prompts'); } },
-    // The deprecated tool members of the old CaseContext (ctx.tools(), ctx.toolCalls…) still work, on the same services.
-    { id: 'example/old-tools', title: 'old tool members', level: 'MAY', spec: 'basic', requirement: '-', needsCapability: 'tools', phase: 'after-shutdown', async run(ctx) { const l = await ctx.tools(); const same = l === (await ctx.service(tools)); return { verdict: same && (await ctx.callPlan()).call.length > 0 && ctx.callTools === 'safe' ? 'pass' : 'fail', message: `${l.tools.length} tools, ${same ? 'the same listing' : 'another listing'}` }; } },
+    { id: 'example/needs-prompts', title: 'needs the prompts capability', level: 'MAY', spec: 'basic', requirement: '-', requires: { capability: 'prompts' }, async run() { throw new Error('calc.py declares no prompts'); } },
+    // The tool services (core/tools.ts, core/call-policy.ts) and the call policy option, also once the server is gone.
+    { id: 'example/tool-services', title: 'tool services', level: 'MAY', spec: 'basic', requirement: '-', requires: { capability: 'tools', needs: 'log' }, async run(ctx) { const l = await ctx.service(tools); const same = l === (await ctx.service(tools)); return { verdict: same && (await ctx.service(callPlan)).call.length > 0 && ctx.option(callToolsOption) === 'safe' ? 'pass' : 'fail', message: `${l.tools.length} tools, ${same ? 'the same listing' : 'another listing'}` }; } },
   ],
 };
 // ---- end of suites/example.ts ----
@@ -85,8 +85,8 @@ describe('a suite in the documented shape', () => {
     expect(c['example/http-only']).toMatchObject({ verdict: 'skip', message: 'does not apply: the case is about Streamable HTTP; this run is over stdio' });
     expect(c['example/stateless-only']).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^does not apply: protocol 2025-11-25 has no resultType/) });
     expect(c['example/from-log']).toMatchObject({ verdict: 'pass', message: 'the server is shut down; 1 example exchange(s)' });
-    expect(c['example/old-shape']).toMatchObject({ verdict: 'skip', message: 'the server did not declare the "prompts" capability' });
-    expect(c['example/old-tools']!.verdict, c['example/old-tools']!.message).toBe('pass');
+    expect(c['example/needs-prompts']).toMatchObject({ verdict: 'skip', message: 'the server did not declare the "prompts" capability' });
+    expect(c['example/tool-services']!.verdict, c['example/tool-services']!.message).toBe('pass');
     expect(produced).toBe(1);
     expect(r.exampleToolNames).toContain('divide');
     expect(r.options.expectTool).toBe('divide');
