@@ -143,13 +143,22 @@ export async function callTool(
  */
 async function assertCallAllowed(ctx: CaseContext, name: string, purpose: string): Promise<void> {
   const { callPlan } = await import('./call-policy.js');
-  const listing = await ctx.service(tools);
-  if (!listing.tools.some((t) => t.name === name)) return;
+  if (!namesOf(await ctx.service(tools), 'tools').has(name)) return;
   const plan = await ctx.service(callPlan);
-  if (plan.call.some((t) => t.name === name)) return;
-  if (purpose === 'task-required-plain' && plan.tasks.some((t) => t.name === name)) return;
+  if (namesOf(plan, 'call').has(name)) return;
+  if (purpose === 'task-required-plain' && namesOf(plan, 'tasks').has(name)) return;
   const why = plan.skipped.find((s) => s.name === name)?.reason ?? 'the call policy does not allow it';
   throw new Error(`harness refused to call tool "${name}" (${purpose}): ${why}`);
+}
+
+/** The names of a memoized list of tools (a run's listing or call plan), as a set built once: calls check them each. */
+const nameSets = new WeakMap<object, Map<string, Set<string>>>();
+function namesOf<K extends string>(o: Record<K, readonly Tool[]>, key: K): Set<string> {
+  let byKey = nameSets.get(o);
+  if (!byKey) nameSets.set(o, (byKey = new Map()));
+  let set = byKey.get(key);
+  if (!set) byKey.set(key, (set = new Set(o[key].map((t) => t.name))));
+  return set;
 }
 
 /** The tools/call exchanges of the run so far, in the order made. */

@@ -5,7 +5,7 @@
  */
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { promptListing, resourceTemplateListing, templateVariables } from '../core/surface.js';
-import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { brief, describeError, expectInvalidParams, isObject, unanswered } from './helpers.js';
 import { UNKNOWN_PROMPT } from './prompts.js';
 
 /** Most completion requests per case. */
@@ -108,11 +108,7 @@ export const completion: Suite = {
         } catch (e) {
           return unanswered(e as Error);
         }
-        const messageIds = [reply.request.seq, reply.response.seq];
-        const sent = `completion/complete for the unlisted prompt "${UNKNOWN_PROMPT}"`;
-        if (reply.error?.code === -32602) return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(reply.error)}` };
-        if (reply.error) return { verdict: 'warn', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; the spec names -32602 (invalid params)` };
-        return { verdict: 'warn', messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error -32602` };
+        return expectInvalidParams(`completion/complete for the unlisted prompt "${UNKNOWN_PROMPT}"`, reply);
       },
     },
   ],

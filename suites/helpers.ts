@@ -55,3 +55,10 @@ export function contentSummary(content: unknown): string {
   return `${content.length} content block${content.length === 1 ? '' : 's'} (${[...new Set(types)].join(', ')})`;
 }
 
+/** A request that should be refused with -32602 (invalid params): pass for that code; another error or a result warns. */
+export function expectInvalidParams(sent: string, reply: { error?: { code: number; message: string; data?: unknown }; result?: unknown; request: { seq: number }; response: { seq: number } }): Outcome {
+  const messageIds = [reply.request.seq, reply.response.seq];
+  if (reply.error?.code === -32602) return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(reply.error)}` };
+  if (reply.error) return { verdict: 'warn', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; the spec names -32602 (invalid params)` };
+  return { verdict: 'warn', messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error -32602` };
+}

@@ -5,7 +5,7 @@
  */
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import { isBase64, promptListing, type Prompt } from '../core/surface.js';
-import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { brief, describeError, expectInvalidParams, isObject, unanswered } from './helpers.js';
 import { callToolsOption } from '../core/call-policy.js';
 
 /** Most prompts fetched with prompts/get (one result each). */
@@ -121,13 +121,6 @@ async function prompts(ctx: CaseContext): Promise<Outcome | Prompt[]> {
 }
 
 /** The verdict for a request the spec wants refused with -32602 (a SHOULD). */
-function expectInvalidParams(sent: string, reply: { error?: { code: number; message: string; data?: unknown }; result?: unknown; request: { seq: number }; response: { seq: number } }): Outcome {
-  const messageIds = [reply.request.seq, reply.response.seq];
-  if (reply.error?.code === -32602) return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(reply.error)}` };
-  if (reply.error) return { verdict: 'warn', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; the spec names -32602 (invalid params)` };
-  return { verdict: 'warn', messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error -32602` };
-}
-
 export const promptsSuite: Suite = {
   id: 'prompts',
   title: 'Prompts',
