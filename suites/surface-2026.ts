@@ -103,7 +103,7 @@ export const surface2026: Suite = {
         const declared = ctx.session.opts.clientCapabilities ?? {};
         const names = Object.keys(declared);
         const seen = inputRequiredAnswers(ctx.session.log).filter((m) => isObject(resultOf(m)!.inputRequests));
-        if (!seen.length) return { verdict: 'skip', message: 'no input_required result with inputRequests was sent' };
+        if (!seen.length) return { verdict: 'skip', message: 'an input_required result with inputRequests was never sent' };
         const bad: { m: LoggedMessage; what: string }[] = [];
         let count = 0;
         for (const m of seen) {
@@ -129,7 +129,7 @@ export const surface2026: Suite = {
       requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
         const xs = await ctx.service(mrtrExchanges);
-        if (!xs.length) return { verdict: 'skip', message: 'no request of the harness met an input_required result' };
+        if (!xs.length) return { verdict: 'skip', message: 'an input_required result was never sent to a request of the harness' };
         const ids = xs.flatMap((x) => x.rounds.flatMap((r) => [r.request.seq, r.response.seq])).slice(0, 20);
         const answered = xs.filter((x) => x.rounds.length > 1);
         const bad: string[] = [];
@@ -169,7 +169,7 @@ export const surface2026: Suite = {
       async run(ctx) {
         const xs = await ctx.service(mrtrExchanges);
         const x = xs.find((e) => e.outcome !== 'not-exercisable' && isObject(e.rounds[0]!.result?.inputRequests) && Object.keys(e.rounds[0]!.result!.inputRequests as object).length > 0);
-        if (!x) return { verdict: 'skip', message: xs.length ? 'no request that met input_required with inputRequests could be answered earlier in the run (not exercisable: see surface-2026/input-required-rounds)' : 'no request of the harness met an input_required result with inputRequests earlier in the run' };
+        if (!x) return { verdict: 'skip', message: xs.length ? 'no request that met input_required with inputRequests could be answered earlier in the run (not exercisable: see surface-2026/input-required-rounds)' : 'an input_required result with inputRequests was never sent earlier in the run' };
         const first = x.rounds[0]!;
         const sentParams = isObject(first.request.json) && isObject((first.request.json as Record<string, unknown>).params) ? { ...((first.request.json as Record<string, unknown>).params as Record<string, unknown>) } : {};
         delete sentParams._meta;
@@ -180,7 +180,7 @@ export const surface2026: Suite = {
         if (x.method === 'tools/call' && typeof sentParams.name === 'string') {
           try { await assertCallAllowed(ctx, sentParams.name, 'mrtr-missing-input'); } catch (e) { return { verdict: 'skip', message: `not probed: ${(e as Error).message}` }; }
         }
-        const sent = `${what(x)} sent again ${typeof state === 'string' ? 'with the requestState of its first answer' : 'as first sent'} and no inputResponses (the server had asked for ${Object.keys(first.result!.inputRequests as object).map((k) => `"${k}"`).join(', ')})`;
+        const sent = `${what(x)} sent again ${typeof state === 'string' ? 'with the requestState of its first answer' : 'as first sent'}, without inputResponses (the server had asked for ${Object.keys(first.result!.inputRequests as object).map((k) => `"${k}"`).join(', ')})`;
         let reply;
         try { reply = await ctx.session.request(x.method, sentParams); } catch (e) { return unanswered(e as Error); }
         const messageIds = [first.request.seq, first.response.seq, reply.request.seq, reply.response.seq];

@@ -88,7 +88,7 @@ describe('2026-07-28 surface', () => {
     const confirms = loop.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { params?: { name?: string } }).params?.name === 'confirm').map((m) => (m.json as { params: Record<string, unknown> }).params);
     expect(confirms.filter((p) => p.inputResponses !== undefined).length).toBe(3);
     expect(errorOnMissing.c('surface-2026/input-missing-reasked').verdict).toBe('warn');
-    expect(errorOnMissing.c('surface-2026/input-missing-reasked').message).toMatch(/sent again with the requestState of its first answer and no inputResponses .*answered with error code -32602/);
+    expect(errorOnMissing.c('surface-2026/input-missing-reasked').message).toMatch(/sent again with the requestState of its first answer, without inputResponses .*answered with error code -32602/);
   }, 60_000);
 
   it('the call policy holds for retries: a tool not allowed is never called, first round or retry', async () => {
