@@ -30,7 +30,7 @@ describe('2026-07-28 surface', () => {
   });
 
   const ALL_CAPS = ['--client-capabilities', 'sampling,elicitation,roots'];
-  const MRTR_SUITES = ['--suite', 'calling,prompts,surface-2026,schema', '--timeout', '3000'];
+  const MRTR_SUITES = ['--suite', 'calling,invalid-params,prompts,surface-2026,schema', '--timeout', '3000'];
 
   it('mrtr.py with sampling, elicitation, roots declared: every input request answered with the canned answer, requestState echoed, new ids; all pass', async () => {
     const r = await run(py('mrtr.py'), [...MRTR_SUITES, ...ALL_CAPS]);
@@ -38,7 +38,9 @@ describe('2026-07-28 surface', () => {
     expect(r.c('calling/tool/summarize').message).toMatch(/summarize: sampling\/createMessage → the canned assistant text/);
     expect(r.c('calling/tool/where').message).toMatch(/where: roots\/list → 1 root\(s\)/);
     expect(r.c('calling/tool/poll').message).toMatch(/after 2 input_required round\(s\)/);
-    for (const id of ['calling/tool/confirm', 'calling/tool/summarize', 'calling/tool/where', 'calling/tool/poll', 'prompts/get/greet', 'prompts/missing-argument',
+    // summarize asks before it validates its arguments: the invalid calls are answered too, and their refusal graded.
+    expect(r.c('invalid-params/missing-required/summarize').message).toMatch(/result with isError: true/);
+    for (const id of ['calling/tool/confirm', 'calling/tool/summarize', 'calling/tool/where', 'calling/tool/poll', 'prompts/get/greet', 'prompts/missing-argument', 'invalid-params/missing-required/summarize', 'invalid-params/wrong-type/summarize',
       'surface-2026/input-required', 'surface-2026/input-requests-declared', 'surface-2026/input-required-rounds', 'surface-2026/input-missing-reasked', 'schema/to-server/tools/call', 'schema/from-server/tools/call']) {
       expect(r.c(id).verdict, `${id}: ${r.c(id).message}`).toBe('pass');
     }
@@ -60,6 +62,8 @@ describe('2026-07-28 surface', () => {
     expect(r.c('prompts/get/greet').verdict).toBe('skip');
     expect(r.c('prompts/missing-argument').verdict).toBe('skip');
     expect(r.c('calling/tool/poll').verdict).toBe('pass');
+    expect(r.c('invalid-params/missing-required/summarize').verdict).toBe('skip');
+    expect(r.c('invalid-params/missing-required/summarize').message).toMatch(/^not exercisable: the server refused with error -32021/);
     expect(r.code).toBe(0);
   });
 
