@@ -23,6 +23,10 @@ describe('2026-07-28 surface', () => {
     expect(ok.c('calling/tool/confirm').verdict).toBe('pass');
     expect(ok.c('calling/tool/confirm').message).toMatch(/after 1 input_required round\(s\) answered with canned input: ok: elicitation\/create → action "decline"/);
     expect(ok.c('surface-2026/input-requests-declared').verdict).toBe('pass');
+    // The server gave no requestState: the retry carries none (the client must not invent one).
+    const retry = ok.report.messages.find((m) => m.direction === 'to-server' && (m.json as { params?: Record<string, unknown> }).params?.inputResponses !== undefined)!;
+    expect((retry.json as { params: Record<string, unknown> }).params).toMatchObject({ name: 'confirm', inputResponses: { ok: { action: 'decline' } } });
+    expect('requestState' in (retry.json as { params: Record<string, unknown> }).params).toBe(false);
     const bad = await run(py('broken/input-required.py'), ['--suite', 'calling,surface-2026', '--timeout', '3000', '--env', 'MODE=bad']);
     expect(bad.c('surface-2026/input-required').verdict).toBe('fail');
     expect(bad.c('surface-2026/input-required').message).toMatch(/neither inputRequests nor requestState/);
