@@ -49,7 +49,7 @@ function runOptions(y: Argv, cat: Catalogue) {
   // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
   for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
   return y
-    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them get canned answers (see the README)' })
+    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see the README)' })
     .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })

@@ -6,6 +6,7 @@ import { SchemaWorkbench } from './jsonschema.js';
 import { featuresOf } from './features.js';
 import type { OptionDef, OptionValues } from './options.js';
 import { ServiceStore } from './services.js';
+import { requestAnswering } from './mrtr.js';
 import type { Session } from './session.js';
 import type { CaseContext, ExchangeRecord, InitOutcome } from './suite.js';
 import { dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
@@ -72,7 +73,12 @@ export function makeContext(i: ContextInput): RunContext {
       const rec: ExchangeRecord = { method, purpose: how.purpose, caseId: ctx.currentCase, ...(how.tool !== undefined ? { tool: how.tool } : {}) };
       exchanges.push(rec); // in the order the requests were made (several may be in flight: see pipelined in core/tools.ts)
       try {
-        rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid });
+        // 2026-07-28: an input_required answer is answered (canned) and the request sent again (core/mrtr.ts); a
+        // request malformed on purpose is sent once, as it is.
+        if (ctx.features.mrtr && how.expectInvalid === undefined) {
+          const x = await requestAnswering(ctx, method, params, { beforeRetry: how.beforeRetry, onExchange: (m) => { rec.mrtr = m; } });
+          rec.reply = x.reply;
+        } else rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid });
       } catch (e) {
         rec.failure = e as Error;
       }

@@ -122,6 +122,8 @@ export interface ExchangeRecord {
   tool?: string;
   reply?: Reply;
   failure?: Error;
+  /** 2026-07-28: the request met input_required; every round, and what the harness answered (core/mrtr.ts). reply is the final one. */
+  mrtr?: import('./mrtr.js').MrtrExchange;
 }
 
 /** A tools/call exchange (core/tools.ts callTool). */
@@ -153,7 +155,7 @@ export interface CaseContext {
   /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
   option<T>(o: OptionDef<T>): T;
   /** Send a request and record it with its purpose in `exchanges`. */
-  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string }): Promise<ExchangeRecord>;
+  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string; beforeRetry?: () => Promise<void> | void }): Promise<ExchangeRecord>;
   /** Every exchange cases made through ctx.request (and any a case recorded itself), in the order made. */
   readonly exchanges: ExchangeRecord[];
   /**

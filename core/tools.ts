@@ -132,7 +132,8 @@ export async function callTool(
   ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown> } = {},
 ): Promise<ToolCallRecord> {
   await assertCallAllowed(ctx, name, purpose);
-  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid })) as ToolCallRecord;
+  // A retry after input_required (2026-07-28, core/mrtr.ts) is a tools/call too: the policy is checked again before it.
+  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid, beforeRetry: () => assertCallAllowed(ctx, name, purpose) })) as ToolCallRecord;
 }
 
 /**
@@ -141,7 +142,7 @@ export async function callTool(
  * calls it as a task. Names the server does not list (the unknown-tool probe, the nameless malformed call) carry no
  * side effect of a real tool. A suite that asks for anything else has a bug: it is stopped here, before the call.
  */
-async function assertCallAllowed(ctx: CaseContext, name: string, purpose: string): Promise<void> {
+export async function assertCallAllowed(ctx: CaseContext, name: string, purpose: string): Promise<void> {
   const { callPlan } = await import('./call-policy.js');
   if (!namesOf(await ctx.service(tools), 'tools').has(name)) return;
   const plan = await ctx.service(callPlan);

@@ -11,11 +11,23 @@ import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
 import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
 import { callAsTasks, taskRequiredPlain } from './task-required.js';
+import { notExercisable, roundIds } from '../core/mrtr.js';
 
 export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
   if (rec.failure) return unanswered(rec.failure);
-  const mids = ids(rec.reply!.request, rec.reply!.response);
+  const mids = roundIds(rec);
   const reply = rec.reply!;
+  // 2026-07-28: the server needs input the harness could not give (input_required not answered, or -32021 for a
+  // capability it did not declare): not exercisable, never a server fault (surface-2026 grades the rounds).
+  const blocked = notExercisable(ctx.features, reply, rec.mrtr);
+  if (blocked) return blocked;
+  const o = gradeAnswer(ctx, tool, rec, reply, mids, argsNote);
+  // Answered after input_required rounds: say what the harness gave the server.
+  if (rec.mrtr && rec.mrtr.rounds.length > 1) o.message = `${o.message} (final answer after ${rec.mrtr.rounds.length - 1} input_required round(s) answered with canned input: ${rec.mrtr.answered.flat().join('; ')})`;
+  return o;
+}
+
+function gradeAnswer(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, reply: NonNullable<ToolCallRecord['reply']>, mids: number[], argsNote: string): Omit<ItemOutcome, 'item'> {
   if (reply.error) {
     return {
       verdict: 'warn',
@@ -25,8 +37,6 @@ export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, arg
     };
   }
   const r = reply.result!;
-  // 2026-07-28: the server needs input first (multi-round-trip); the harness does not answer it yet (surface-2026/input-required).
-  if (r.resultType === 'input_required') return { verdict: 'skip', message: 'not exercisable: the server answered input_required (it needs input from the client first), and the harness does not send inputResponses yet', messageIds: mids };
   if (!Array.isArray(r.content)) return { verdict: 'fail', message: `the result has no content array (got ${brief(r.content, 60)})`, messageIds: mids };
   if (r.isError === true) {
     return { verdict: 'pass', message: `answered with isError: true, a valid answer to generated arguments${argsNote}: ${brief(firstText(r.content) ?? contentSummary(r.content), 200)}`, messageIds: mids };

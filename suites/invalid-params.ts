@@ -3,6 +3,7 @@
  * From 2025-11-25 input validation errors are tool errors (SEP-1303); before, either answer is allowed.
  * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
  */
+import { notExercisable, roundIds } from '../core/mrtr.js';
 import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { callTool, notJudgedAfterCrash, pipelined, toolCallsOf, tools, type Tool } from '../core/tools.js';
@@ -117,7 +118,10 @@ function argsOf(rec: ToolCallRecord): unknown {
 
 async function gradeInvalid(ctx: CaseContext, kind: Kind, tool: Tool, rec: ToolCallRecord, bad: InvalidArguments): Promise<Outcome> {
   if (rec.failure) return unanswered(rec.failure);
-  const mids = ids(rec.reply!.request, rec.reply!.response);
+  // 2026-07-28: input the harness could not give (input_required not answered, -32021): not exercisable, no verdict on validation.
+  const blocked = notExercisable(ctx.features, rec.reply, rec.mrtr);
+  if (blocked) return blocked;
+  const mids = roundIds(rec);
   const answer = classifyAnswer(rec.reply!, tool, bad.value);
   if (answer.kind !== 'success') return gradeError(ctx, tool, rec, answer, bad, await validCall(ctx, tool), mids);
   if (kind === 'wrong-type') return gradeAcceptedWrongType(ctx, tool, rec, bad, mids);

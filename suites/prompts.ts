@@ -3,6 +3,7 @@
  * (values offered by completion where the server has it, else a plain string), well-formed messages, and the errors
  * for a missing required argument and an unknown prompt. https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
  */
+import { notExercisable, requestAnswering, roundIds } from '../core/mrtr.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import { isBase64, promptListing, type Prompt } from '../core/surface.js';
 import { brief, describeError, expectInvalidParams, isObject, unanswered } from './helpers.js';
@@ -83,12 +84,15 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
   if (invented.length && !mayMakeUpArguments(ctx)) {
     return { item, verdict: 'skip', message: `not fetched: required argument${invented.length === 1 ? '' : 's'} ${invented.map((a) => `"${a}"`).join(', ')} ${invented.length === 1 ? 'has' : 'have'} no value the server offers (completion), and made-up values are sent only with --call-tools all (a prompt may act on its arguments)` };
   }
-  let reply;
+  let reply, mrtr;
   try {
-    reply = await ctx.session.request('prompts/get', { name: p.name, ...(Object.keys(args).length ? { arguments: args } : {}) });
+    // 2026-07-28: an input_required answer is answered with canned input and sent again (core/mrtr.ts).
+    ({ reply, mrtr } = await requestAnswering(ctx, 'prompts/get', { name: p.name, ...(Object.keys(args).length ? { arguments: args } : {}) }));
   } catch (e) {
     return { item, ...unanswered(e as Error) };
   }
+  const blocked = notExercisable(ctx.features, reply, mrtr);
+  if (blocked) return { item, ...blocked };
   // A made-up word refused: once more with a number in its place (arguments are strings; many are ids or counts).
   const madeUp = Object.keys(args).filter((k) => !from.includes(k));
   if (reply.error && reply.error.code !== -32601 && madeUp.length) {
@@ -100,7 +104,7 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
       return { item, ...unanswered(e as Error) };
     }
   }
-  const messageIds = [reply.request.seq, reply.response.seq];
+  const messageIds = mrtr && reply === mrtr.rounds.at(-1) ? roundIds({ reply, mrtr }) : [reply.request.seq, reply.response.seq];
   const sent = `prompts/get ${JSON.stringify(p.name)} with ${Object.keys(args).length ? `arguments ${brief(args, 120)}${from.length ? ` (from completion: ${from.join(', ')})` : ''}` : 'no arguments'}`;
   if (reply.error) {
     // The values were made up: a refusal may be about them, not a fault of the server.
@@ -180,12 +184,15 @@ export const promptsSuite: Suite = {
         const left = p.arguments!.find((a) => isObject(a) && a.required === true)!.name;
         const { args, madeUp } = await argumentsFor(ctx, p, left);
         if (madeUp.length && !mayMakeUpArguments(ctx)) return { verdict: 'skip', message: `not probed: prompt "${p.name}" has other required arguments (${madeUp.join(', ')}) with no value the server offers, and made-up values are sent only with --call-tools all` };
-        let reply;
+        let reply, mrtr;
         try {
-          reply = await ctx.session.request('prompts/get', { name: p.name, arguments: args });
+          // 2026-07-28: a server may ask for input first (input_required): answered with canned input, then judged.
+          ({ reply, mrtr } = await requestAnswering(ctx, 'prompts/get', { name: p.name, arguments: args }));
         } catch (e) {
           return unanswered(e as Error);
         }
+        const blocked = notExercisable(ctx.features, reply, mrtr);
+        if (blocked) return blocked;
         return expectInvalidParams(`prompts/get ${JSON.stringify(p.name)} without its required argument "${left}"`, reply);
       },
     },

@@ -3,6 +3,7 @@
  * templates, a read of every listed resource (up to a bound) with well-formed contents, the error for an unknown URI,
  * and subscribe/unsubscribe when declared. https://modelcontextprotocol.io/specification/2025-11-25/server/resources
  */
+import { notExercisable, requestAnswering, roundIds } from '../core/mrtr.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import type { Listing } from '../core/listing.js';
 import { isBase64, resourceListing, resourceTemplateListing, templateMatches, uriTemplateProblem, type Resource } from '../core/surface.js';
@@ -38,13 +39,16 @@ export function contentProblems(c: unknown, i: number): string[] {
 
 async function readOne(ctx: CaseContext, r: Resource): Promise<ItemOutcome> {
   const item = r.uri;
-  let reply;
+  let reply, mrtr;
   try {
-    reply = await ctx.session.request('resources/read', { uri: r.uri });
+    // 2026-07-28: an input_required answer is answered with canned input and sent again (core/mrtr.ts).
+    ({ reply, mrtr } = await requestAnswering(ctx, 'resources/read', { uri: r.uri }));
   } catch (e) {
     return { item, ...unanswered(e as Error) };
   }
-  const messageIds = [reply.request.seq, reply.response.seq];
+  const blocked = notExercisable(ctx.features, reply, mrtr);
+  if (blocked) return { item, ...blocked };
+  const messageIds = roundIds({ reply, mrtr });
   if (reply.error) {
     return { item, verdict: 'warn', level: 'SHOULD', messageIds, message: `resources/read of a listed resource answered with error ${describeError(reply.error)}: a client cannot read what the server lists` };
   }

@@ -4,6 +4,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#operation
  */
 import { CAPABILITY_OF_REQUEST } from '../core/client-capabilities.js';
+import { isDeclared, neededCapability } from '../core/mrtr.js';
 import type { LoggedMessage } from '../core/log.js';
 import type { Suite } from '../core/suite.js';
 import type { VersionFeatures } from '../core/features.js';
@@ -31,7 +32,7 @@ export const serverRequestsSuite: Suite = {
       title: 'the server asks only for client capabilities that were declared',
       level: 'MUST',
       spec: 'basic/lifecycle#operation',
-      requirement: 'A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle\'s SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).',
+      requirement: 'A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing; elicitation form mode only, sampling without tools). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle\'s SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).',
       // applies: always (reads the log)
       requires: { needs: 'log' },
       async run(ctx) {
@@ -41,16 +42,18 @@ export const serverRequestsSuite: Suite = {
         if (ctx.features.mrtr && reqs.length) {
           return { verdict: 'fail', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: `the server sent ${reqs.length} request(s) of its own (${[...new Set(reqs.map((m) => m.method))].join(', ')}); in ${ctx.version} a server asks for them through an input_required result (multi round-trip requests), never as a request` };
         }
-        const bad = reqs.filter((m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] === undefined);
+        // An elicitation in url mode needs elicitation.url declared (a bare elicitation: {} is form only), sampling
+        // with tools needs sampling.tools (core/mrtr.ts neededCapability: the same rule as for 2026-07-28 input requests).
+        const bad = reqs.filter((m) => !isDeclared(neededCapability(m.json) ?? { capability: CAPABILITY_OF_REQUEST[m.method!]! }, declared));
         if (!bad.length) return { verdict: 'pass', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: reqs.length ? `${reqs.length} server request(s), each for a declared capability` : 'the server sent no sampling, elicitation or roots request the client had not declared' };
         const must = bad.filter((m) => strength(m.method!, ctx.features) === 'MUST');
-        const methods = [...new Set(bad.map((m) => m.method))].join(', ');
+        const methods = [...new Set(bad.map((m) => { const need = neededCapability(m.json); return need?.sub ? `${m.method} (${need.label})` : m.method; }))].join(', ');
         const declaredNames = Object.keys(declared);
         return {
           verdict: must.length ? 'fail' : 'warn',
           level: must.length ? 'MUST' : 'SHOULD',
           messageIds: bad.slice(0, 10).map((m) => m.seq),
-          message: `the server sent ${bad.length} request(s) (${methods}) for client capabilities the harness did not declare (it declared ${declaredNames.length ? declaredNames.join(', ') : 'none'}); each was answered -32601`,
+          message: `the server sent ${bad.length} request(s) (${methods}) for client capabilities the harness did not declare (it declared ${declaredNames.length ? declaredNames.join(', ') : 'none'}${declaredNames.length ? '; elicitation form mode only, sampling without tools' : ''}); ${bad.every((m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] === undefined) ? 'each was answered -32601' : 'those of an undeclared capability were answered -32601, the others (a mode or feature not declared) got the canned answer'}`,
         };
       },
     },

@@ -7,7 +7,9 @@
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { Suite } from '../core/suite.js';
-import { brief, isObject } from './helpers.js';
+import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { MRTR_METHODS, isDeclared, mrtrExchanges, neededCapability, type MrtrExchange } from '../core/mrtr.js';
+import { assertCallAllowed } from '../core/tools.js';
 
 /** Methods whose 2026-07-28 results are cacheable (CacheableResult in the schema): they carry ttlMs and cacheScope. */
 const LIST_METHODS = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read'];
@@ -20,10 +22,19 @@ function resultOf(m: LoggedMessage): Record<string, unknown> | undefined {
   return isObject(r) ? r : undefined;
 }
 
+/** Every answer of the server whose result is input_required. */
+function inputRequiredAnswers(log: readonly LoggedMessage[]): LoggedMessage[] {
+  return log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && resultOf(m)?.resultType === 'input_required');
+}
+
+function what(x: MrtrExchange): string {
+  return `${x.method}${x.target !== undefined ? ` ${JSON.stringify(x.target)}` : ''}`;
+}
+
 export const surface2026: Suite = {
   id: 'surface-2026',
   title: 'The 2026-07-28 surface',
-  description: 'ttlMs/cacheScope on list results, input_required results, extensions',
+  description: 'ttlMs/cacheScope on list results, input_required results (answered with canned input), extensions',
   cases: [
     {
       id: 'surface-2026/cache-hints',
@@ -51,19 +62,134 @@ export const surface2026: Suite = {
     },
     {
       id: 'surface-2026/input-required',
-      title: 'input_required results are well-formed (recognised, not answered yet)',
+      title: 'input_required results are well-formed and only answer tools/call, prompts/get, resources/read',
       level: 'MUST',
-      spec: 'basic/patterns/mrtr',
-      requirement: 'An InputRequiredResult (resultType "input_required") carries inputRequests or requestState (at least one). The harness recognises it instead of judging it as a malformed result of the method; it does not answer it yet (the request is reported as not exercisable).',
+      spec: 'basic/patterns/mrtr#server-requirements-basic-workflow',
+      requirement: 'An InputRequiredResult (resultType "input_required") answers only tools/call, prompts/get or resources/read; it carries inputRequests or requestState (at least one); inputRequests is a map whose values are elicitation/create, sampling/createMessage or roots/list requests; requestState is a string. The harness recognises such a result (it is never judged as a malformed result of the method) and answers it where it can (surface-2026/input-required-rounds).',
       // applies: from 2026-07-28 (reads the log)
       requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
-        const seen = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && resultOf(m)?.resultType === 'input_required');
+        const seen = inputRequiredAnswers(ctx.session.log);
         if (!seen.length) return { verdict: 'skip', message: 'an input_required result was never sent' };
-        const bad = seen.filter((m) => { const r = resultOf(m)!; return r.inputRequests === undefined && r.requestState === undefined; });
+        const bad: string[] = [];
+        for (const m of seen) {
+          const r = resultOf(m)!;
+          const at = `the answer to ${m.method ?? 'a request'} (message ${m.seq})`;
+          if (m.method !== undefined && !MRTR_METHODS.includes(m.method)) bad.push(`${at}: ${m.method} may not be answered with input_required (only tools/call, prompts/get, resources/read)`);
+          if (r.inputRequests === undefined && r.requestState === undefined) bad.push(`${at} has neither inputRequests nor requestState`);
+          if (r.requestState !== undefined && typeof r.requestState !== 'string') bad.push(`${at}: requestState is ${brief(r.requestState, 40)}, not a string`);
+          if (r.inputRequests !== undefined && !isObject(r.inputRequests)) bad.push(`${at}: inputRequests is ${brief(r.inputRequests, 40)}, not a map of requests`);
+          else if (isObject(r.inputRequests)) {
+            for (const [k, v] of Object.entries(r.inputRequests)) {
+              if (!neededCapability(v)) bad.push(`${at}: inputRequests["${k}"] is ${brief(v, 60)}, not an elicitation/create, sampling/createMessage or roots/list request`);
+            }
+          }
+        }
         const ids = seen.slice(0, 10).map((m) => m.seq);
-        if (bad.length) return { verdict: 'fail', messageIds: ids, message: `${bad.length} input_required result(s) have neither inputRequests nor requestState (first: the answer to ${bad[0]!.method}, message ${bad[0]!.seq})` };
-        return { verdict: 'info', messageIds: ids, message: `${seen.length} input_required result(s) (to ${[...new Set(seen.map((m) => m.method))].join(', ')}), well-formed; not answered: the harness does not send inputResponses yet, so those requests were not exercisable` };
+        if (bad.length) return { verdict: 'fail', messageIds: ids, message: `${bad.length} problem(s) in ${seen.length} input_required result(s): ${bad.slice(0, 4).join('; ')}` };
+        const kinds = [...new Set(seen.flatMap((m) => { const r = resultOf(m)!; return isObject(r.inputRequests) ? Object.values(r.inputRequests).map((v) => String((v as Record<string, unknown>).method)) : ['requestState only']; }))];
+        return { verdict: 'pass', messageIds: ids, message: `${seen.length} input_required result(s) (to ${[...new Set(seen.map((m) => m.method))].join(', ')}; asking for ${kinds.join(', ')}), each well-formed` };
+      },
+    },
+    {
+      id: 'surface-2026/input-requests-declared',
+      title: 'input requests ask only for client capabilities that were declared',
+      level: 'MUST',
+      spec: 'basic/patterns/mrtr#server-requirements-basic-workflow',
+      requirement: 'A server puts in inputRequests only requests the client declared support for in its capabilities (the harness declares what --client-capabilities names, by default nothing): no elicitation/create without elicitation (nor in url mode without elicitation.url), no sampling/createMessage without sampling (nor with tools without sampling.tools), no roots/list without roots. A server that needs one the client lacks answers error -32021 instead.',
+      // applies: from 2026-07-28 (reads the log)
+      requires: { feature: 'mrtr', needs: 'log' },
+      async run(ctx) {
+        const declared = ctx.session.opts.clientCapabilities ?? {};
+        const names = Object.keys(declared);
+        const seen = inputRequiredAnswers(ctx.session.log).filter((m) => isObject(resultOf(m)!.inputRequests));
+        if (!seen.length) return { verdict: 'skip', message: 'an input_required result with inputRequests was never sent' };
+        const bad: { m: LoggedMessage; what: string }[] = [];
+        let count = 0;
+        for (const m of seen) {
+          for (const [k, v] of Object.entries(resultOf(m)!.inputRequests as Record<string, unknown>)) {
+            const need = neededCapability(v);
+            if (!need) continue; // not a request kind at all: surface-2026/input-required
+            count++;
+            if (!isDeclared(need, declared)) bad.push({ m, what: `"${k}" (${need.label}) in the answer to ${m.method} (message ${m.seq})` });
+          }
+        }
+        const decl = `the harness declared ${names.length ? names.map((n) => (isObject(declared[n]) && Object.keys(declared[n] as object).length ? `${n} ${JSON.stringify(declared[n])}` : n)).join(', ') : 'no client capability'} (--client-capabilities)`;
+        if (bad.length) return { verdict: 'fail', messageIds: [...new Set(bad.map((b) => b.m.seq))].slice(0, 10), message: `${bad.length} input request(s) for capabilities the client did not declare: ${bad.slice(0, 4).map((b) => b.what).join('; ')}; ${decl}, and the harness did not answer them` };
+        return { verdict: 'pass', messageIds: seen.slice(0, 10).map((m) => m.seq), message: `${count} input request(s), each for a declared capability (${decl})` };
+      },
+    },
+    {
+      id: 'surface-2026/input-required-rounds',
+      title: 'answered with canned input and sent again, the request ends in a valid result of the method',
+      level: 'MUST',
+      spec: 'basic/patterns/mrtr#basic-workflow',
+      requirement: 'When the harness can answer every input request (canned answers of --client-capabilities: a fixed assistant text, an elicitation decline, the --root list) it sends the request again with a new id, inputResponses under the server\'s keys and requestState echoed exactly — at most 3 times. The final answer is a result of the method with resultType "complete" that conforms to the schema (or a JSON-RPC error). Input it cannot give (a capability not declared, a kind it does not know) and a server that keeps asking are reported as not exercisable, not as faults.',
+      // applies: from 2026-07-28 (reads the log)
+      requires: { feature: 'mrtr', needs: 'log' },
+      async run(ctx) {
+        const xs = await ctx.service(mrtrExchanges);
+        if (!xs.length) return { verdict: 'skip', message: 'an input_required result was never sent to a request of the harness' };
+        const ids = xs.flatMap((x) => x.rounds.flatMap((r) => [r.request.seq, r.response.seq])).slice(0, 20);
+        const answered = xs.filter((x) => x.rounds.length > 1);
+        const bad: string[] = [];
+        for (const x of answered) {
+          const last = x.rounds.at(-1)!;
+          if (x.outcome !== 'complete') continue;
+          const kind = last.result?.resultType;
+          if (kind !== 'complete') bad.push(`${what(x)}: the final result (message ${last.response.seq}) has resultType ${brief(kind, 30)}, not "complete"`);
+          else if (last.response.schema.checked && !last.response.schema.valid) bad.push(`${what(x)}: the final result (message ${last.response.seq}) is not a valid ${last.response.schema.definition ?? 'result'}: ${last.response.schema.violations.slice(0, 2).map((v) => `${v.pointer || '(root)'} ${v.message}`).join('; ')}`);
+        }
+        if (bad.length) return { verdict: 'fail', messageIds: ids, message: bad.slice(0, 4).join('; ') };
+        const lines = xs.slice(0, 6).map((x) => {
+          const n = x.rounds.length - 1;
+          const last = x.rounds.at(-1)!;
+          switch (x.outcome) {
+            case 'complete': return `${what(x)}: ${n} round(s) answered (${x.answered.flat().join('; ')}), then a complete result`;
+            case 'error': return `${what(x)}: ${n} round(s) answered (${x.answered.flat().join('; ')}), then error ${last.error!.code}`;
+            case 'failure': return `${what(x)}: ${n} round(s) answered, then no answer`;
+            case 'still-asking': return `${what(x)}: ${x.note}`;
+            default: return `${what(x)}: not exercisable — ${x.note}`;
+          }
+        });
+        const more = xs.length > 6 ? ` (and ${xs.length - 6} more)` : '';
+        if (!answered.some((x) => x.outcome === 'complete' || x.outcome === 'error')) return { verdict: 'info', messageIds: ids, message: `${xs.length} request(s) met input_required; none ended in a final answer the harness could judge: ${lines.join('; ')}${more}` };
+        const stuck = xs.length - answered.length + xs.filter((x) => x.outcome === 'still-asking').length;
+        return { verdict: 'pass', messageIds: ids, message: `${answered.length} of ${xs.length} request(s) that met input_required were answered and sent again${stuck ? ` (${stuck} not exercisable)` : ''}: ${lines.join('; ')}${more}` };
+      },
+    },
+    {
+      id: 'surface-2026/input-missing-reasked',
+      title: 'a retry without the requested input is asked again, not refused',
+      level: 'SHOULD',
+      spec: 'basic/patterns/mrtr#error-handling',
+      requirement: 'When a retry lacks input the server asked for and needs, the server should answer a new input_required result asking for it again rather than an error. Probed once: a request that met input_required with inputRequests earlier in the run is sent again with its requestState (if any) and no inputResponses. A tools/call goes out only when the call policy allows the tool.',
+      // applies: from 2026-07-28
+      requires: { feature: 'mrtr' },
+      async run(ctx) {
+        const xs = await ctx.service(mrtrExchanges);
+        const x = xs.find((e) => e.outcome !== 'not-exercisable' && isObject(e.rounds[0]!.result?.inputRequests) && Object.keys(e.rounds[0]!.result!.inputRequests as object).length > 0);
+        if (!x) return { verdict: 'skip', message: xs.length ? 'no request that met input_required with inputRequests could be answered earlier in the run (not exercisable: see surface-2026/input-required-rounds)' : 'an input_required result with inputRequests was never sent earlier in the run' };
+        const first = x.rounds[0]!;
+        const sentParams = isObject(first.request.json) && isObject((first.request.json as Record<string, unknown>).params) ? { ...((first.request.json as Record<string, unknown>).params as Record<string, unknown>) } : {};
+        delete sentParams._meta;
+        delete sentParams.inputResponses;
+        delete sentParams.requestState;
+        const state = first.result!.requestState;
+        if (typeof state === 'string') sentParams.requestState = state;
+        if (x.method === 'tools/call' && typeof sentParams.name === 'string') {
+          try { await assertCallAllowed(ctx, sentParams.name, 'mrtr-missing-input'); } catch (e) { return { verdict: 'skip', message: `not probed: ${(e as Error).message}` }; }
+        }
+        const sent = `${what(x)} sent again ${typeof state === 'string' ? 'with the requestState of its first answer' : 'as first sent'}, without inputResponses (the server had asked for ${Object.keys(first.result!.inputRequests as object).map((k) => `"${k}"`).join(', ')})`;
+        let reply;
+        try { reply = await ctx.session.request(x.method, sentParams); } catch (e) { return unanswered(e as Error); }
+        const messageIds = [first.request.seq, first.response.seq, reply.request.seq, reply.response.seq];
+        if (isObject(reply.result) && reply.result.resultType === 'input_required') {
+          const keys = isObject(reply.result.inputRequests) ? Object.keys(reply.result.inputRequests) : [];
+          return { verdict: 'pass', messageIds, message: `${sent}: answered input_required again${keys.length ? ` asking for ${keys.map((k) => `"${k}"`).join(', ')}` : ' (requestState only)'}` };
+        }
+        if (reply.error) return { verdict: 'warn', messageIds, message: `${sent}: answered with error ${describeError(reply.error)}; a server should ask for missing input again with input_required rather than refuse` };
+        return { verdict: 'info', messageIds, message: `${sent}: answered with a ${String(reply.result?.resultType ?? 'result')} result — the server went on without the input (allowed when it does not need it)` };
       },
     },
     {

@@ -113,9 +113,20 @@ export const TARGETS: Target[] = [
   { id: 'python-sdk/stdio', title: 'a server on the Python MCP SDK 2.x (`MCPServer`) over stdio', python: 'sdk', args: async (py) => ['--stdio', `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} stdio`] },
   { id: 'python-sdk/streamable-http', title: 'a server on the Python MCP SDK 2.x over Streamable HTTP', python: 'sdk', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} streamable-http ${p}`, '/mcp') },
   { id: 'python-sdk/sse', title: 'a server on the Python MCP SDK 2.x over HTTP+SSE', python: 'sdk', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_sdk.py'))} sse ${p}`, '/sse', '--sse') },
+  {
+    id: 'python-sdk-mrtr/stdio',
+    title: 'a server on the Python MCP SDK 2.x whose tools and prompt ask for input by multi round-trip requests (2026-07-28), run with `--client-capabilities sampling,elicitation,roots`',
+    python: 'sdk',
+    args: async (py) => ['--stdio', `${q(py!)} ${q(join(PEERS, 'python_sdk_mrtr.py'))} stdio`, '--client-capabilities', 'sampling,elicitation,roots'],
+  },
   { id: 'python-fastmcp/stdio', title: 'a server on Python FastMCP over stdio', python: 'fastmcp', args: async (py) => ['--stdio', `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} stdio`] },
   { id: 'python-fastmcp/streamable-http', title: 'a server on Python FastMCP over Streamable HTTP', python: 'fastmcp', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} http ${p}`, '/mcp') },
   { id: 'python-fastmcp/sse', title: 'a server on Python FastMCP over HTTP+SSE', python: 'fastmcp', args: (py) => httpStart((p) => `${q(py!)} ${q(join(PEERS, 'python_fastmcp.py'))} sse ${p}`, '/sse', '--sse') },
+  {
+    id: 'tmcp-mrtr/streamable-http',
+    title: 'a server on `tmcp` whose tools and prompt ask for input by multi round-trip requests (2026-07-28) over Streamable HTTP, run with `--client-capabilities sampling,elicitation,roots`',
+    args: async () => [...(await httpStart((p) => node(join(PEERS, 'tmcp-mrtr.mjs'), p), '/mcp')), '--client-capabilities', 'sampling,elicitation,roots'],
+  },
   { id: 'sdk-mcpserver/stdio', title: "the TS SDK's McpServer (fixtures/servers/sdk-stdio.mjs) over stdio", args: async () => ['--stdio', node(join(FIXTURES, 'sdk-stdio.mjs'))] },
 ];
 

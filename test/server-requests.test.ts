@@ -42,6 +42,11 @@ describe('server-to-client requests', () => {
     expect(answers).toContainEqual({ action: 'decline' });
     expect(answers).toContainEqual(expect.objectContaining({ role: 'assistant', model: 'mcp-conform-canned', content: expect.objectContaining({ type: 'text' }) }));
     expect(ok.code).toBe(0);
+
+    // Declared elicitation is form mode only: an elicitation in url mode is still one the client does not support.
+    const url = await run(py('broken/elicits-undeclared.py'), ['--suite', SUITES, '--timeout', '3000', '--client-capabilities', 'sampling,elicitation', '--env', 'MODE=url']);
+    expect(url.c('server-requests/declared-only').verdict).toBe('fail');
+    expect(url.c('server-requests/declared-only').message).toMatch(/1 request\(s\) \(elicitation\/create \(elicitation \(url mode\)\)\) for client capabilities the harness did not declare/);
   });
 
   it('an unknown client capability is refused before anything starts', async () => {

@@ -1,22 +1,110 @@
 /**
- * 2026-07-28 surface: input_required results are recognised (never judged as a malformed tools/call result) and
- * reported as not exercisable; extensions identifiers are checked.
+ * 2026-07-28 surface: input_required results (multi round-trip requests) are recognised, never judged as a malformed
+ * result, answered with the canned client answers and sent again where the harness can, reported as not exercisable
+ * where it cannot; extensions identifiers are checked.
  */
 import { describe, expect, it } from 'vitest';
 import { py, run } from './helpers/cli.js';
 
 describe('2026-07-28 surface', () => {
-  it('an input_required tools/call result is recognised, not misjudged; a malformed one fails', async () => {
+  it('broken/input-required.py: an input_required result is recognised, never misjudged; asking for an undeclared capability fails; a malformed one fails', async () => {
     const r = await run(py('broken/input-required.py'), ['--suite', 'calling,surface-2026,schema', '--timeout', '3000']);
     expect(r.report.options.protocolVersionInForce).toBe('2026-07-28');
+    // The harness declared no client capability: it cannot answer the elicitation, so the tool is not exercisable.
     expect(r.c('calling/tool/confirm').verdict).toBe('skip');
-    expect(r.c('calling/tool/confirm').message).toMatch(/not exercisable: the server answered input_required/);
-    expect(r.c('surface-2026/input-required').verdict).toBe('info');
+    expect(r.c('calling/tool/confirm').message).toMatch(/not exercisable: the server answered input_required — not answered: "ok" asks for elicitation, which the client did not declare \(--client-capabilities elicitation declares it/);
+    expect(r.c('surface-2026/input-required').verdict).toBe('pass');
+    expect(r.c('surface-2026/input-requests-declared').verdict).toBe('fail');
+    expect(r.c('surface-2026/input-requests-declared').message).toMatch(/"ok" \(elicitation\) in the answer to tools\/call .*the harness declared no client capability/);
+    expect(r.c('surface-2026/input-required-rounds').verdict).toBe('info');
     expect(r.c('schema/from-server/tools/call').verdict).toBe('pass');
-    expect(r.code).toBe(0);
+    // Declared: the decline is sent back and the tool's final answer is graded like any call.
+    const ok = await run(py('broken/input-required.py'), ['--suite', 'calling,surface-2026', '--timeout', '3000', '--client-capabilities', 'elicitation']);
+    expect(ok.c('calling/tool/confirm').verdict).toBe('pass');
+    expect(ok.c('calling/tool/confirm').message).toMatch(/after 1 input_required round\(s\) answered with canned input: ok: elicitation\/create → action "decline"/);
+    expect(ok.c('surface-2026/input-requests-declared').verdict).toBe('pass');
+    // The server gave no requestState: the retry carries none (the client must not invent one).
+    const retry = ok.report.messages.find((m) => m.direction === 'to-server' && (m.json as { params?: Record<string, unknown> }).params?.inputResponses !== undefined)!;
+    expect((retry.json as { params: Record<string, unknown> }).params).toMatchObject({ name: 'confirm', inputResponses: { ok: { action: 'decline' } } });
+    expect('requestState' in (retry.json as { params: Record<string, unknown> }).params).toBe(false);
     const bad = await run(py('broken/input-required.py'), ['--suite', 'calling,surface-2026', '--timeout', '3000', '--env', 'MODE=bad']);
     expect(bad.c('surface-2026/input-required').verdict).toBe('fail');
     expect(bad.c('surface-2026/input-required').message).toMatch(/neither inputRequests nor requestState/);
+    expect(bad.c('calling/tool/confirm').verdict).toBe('skip');
+  });
+
+  const ALL_CAPS = ['--client-capabilities', 'sampling,elicitation,roots'];
+  const MRTR_SUITES = ['--suite', 'calling,invalid-params,prompts,surface-2026,schema', '--timeout', '3000'];
+
+  it('mrtr.py with sampling, elicitation, roots declared: every input request answered with the canned answer, requestState echoed, new ids; all pass', async () => {
+    const r = await run(py('mrtr.py'), [...MRTR_SUITES, ...ALL_CAPS]);
+    expect(r.c('calling/tool/confirm').message).toMatch(/confirm: elicitation\/create → action "decline"/);
+    expect(r.c('calling/tool/summarize').message).toMatch(/summarize: sampling\/createMessage → the canned assistant text/);
+    expect(r.c('calling/tool/where').message).toMatch(/where: roots\/list → 1 root\(s\)/);
+    expect(r.c('calling/tool/poll').message).toMatch(/after 2 input_required round\(s\)/);
+    // summarize asks before it validates its arguments: the invalid calls are answered too, and their refusal graded.
+    expect(r.c('invalid-params/missing-required/summarize').message).toMatch(/result with isError: true/);
+    for (const id of ['calling/tool/confirm', 'calling/tool/summarize', 'calling/tool/where', 'calling/tool/poll', 'prompts/get/greet', 'prompts/missing-argument', 'invalid-params/missing-required/summarize', 'invalid-params/wrong-type/summarize',
+      'surface-2026/input-required', 'surface-2026/input-requests-declared', 'surface-2026/input-required-rounds', 'surface-2026/input-missing-reasked', 'schema/to-server/tools/call', 'schema/from-server/tools/call']) {
+      expect(r.c(id).verdict, `${id}: ${r.c(id).message}`).toBe('pass');
+    }
+    // What went over the wire: the retry of `confirm` has a new id, the decline under the server's key and the requestState as issued.
+    const calls = r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call' && (m.json as { params?: { name?: string } }).params?.name === 'confirm');
+    const retry = calls.find((m) => (m.json as { params: Record<string, unknown> }).params.inputResponses !== undefined)!;
+    const first = calls[0]!;
+    expect(retry.id).not.toBe(first.id);
+    expect((retry.json as { params: Record<string, unknown> }).params).toMatchObject({ name: 'confirm', inputResponses: { confirm: { action: 'decline' } }, requestState: 'state-confirm' });
+    // poll: requestState only: echoed, and no inputResponses invented.
+    const polls = r.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { params?: { name?: string } }).params?.name === 'poll').map((m) => (m.json as { params: Record<string, unknown> }).params);
+    expect(polls.map((p) => [p.requestState, 'inputResponses' in p])).toEqual([[undefined, false], ['poll-1', false], ['poll-2', false]]);
+  });
+
+  it('mrtr.py without client capabilities: -32021 and input the harness cannot give are not exercisable, never a fault', async () => {
+    const r = await run(py('mrtr.py'), MRTR_SUITES);
+    expect(r.c('calling/tool/confirm').verdict).toBe('skip');
+    expect(r.c('calling/tool/confirm').message).toMatch(/not exercisable: the server refused with error -32021 \(missing required client capability: elicitation\); --client-capabilities elicitation declares it/);
+    expect(r.c('prompts/get/greet').verdict).toBe('skip');
+    expect(r.c('prompts/missing-argument').verdict).toBe('skip');
+    expect(r.c('calling/tool/poll').verdict).toBe('pass');
+    expect(r.c('invalid-params/missing-required/summarize').verdict).toBe('skip');
+    expect(r.c('invalid-params/missing-required/summarize').message).toMatch(/^not exercisable: the server refused with error -32021/);
+    expect(r.code).toBe(0);
+  });
+
+  it('mrtr.py, one defect each: undeclared capability, unknown kind, wrong method, bad final result fail; re-asking refused warns; a server that keeps asking is reported', async () => {
+    const mode = (m: string, extra: string[] = ALL_CAPS, suites = MRTR_SUITES) => run(py('mrtr.py'), [...suites, ...extra, '--env', `MODE=${m}`]);
+    const [undeclared, badKind, wrongMethod, badFinal, loop, errorOnMissing] = await Promise.all([
+      mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--suite', 'completion,surface-2026', '--timeout', '3000']), mode('bad-final'), mode('loop'), mode('error-on-missing'),
+    ]);
+    expect(undeclared.c('surface-2026/input-requests-declared').verdict).toBe('fail');
+    expect(undeclared.c('surface-2026/input-requests-declared').message).toMatch(/"summarize" \(sampling\) in the answer to tools\/call/);
+    expect(undeclared.c('calling/tool/summarize').verdict).toBe('skip');
+    expect(badKind.c('surface-2026/input-required').verdict).toBe('fail');
+    expect(badKind.c('surface-2026/input-required').message).toMatch(/inputRequests\["confirm"\] is \{"method":"tools\/list"\}, not an elicitation\/create/);
+    expect(badKind.c('calling/tool/confirm').message).toMatch(/not exercisable: .*asks for "tools\/list"/);
+    expect(wrongMethod.c('surface-2026/input-required').verdict).toBe('fail');
+    expect(wrongMethod.c('surface-2026/input-required').message).toMatch(/completion\/complete may not be answered with input_required/);
+    expect(badFinal.c('surface-2026/input-required-rounds').verdict).toBe('fail');
+    expect(badFinal.c('surface-2026/input-required-rounds').message).toMatch(/tools\/call "confirm": the final result \(message \d+\) is not a valid .*CallToolResult: \/result missing required property "content"/);
+    expect(badFinal.c('calling/tool/confirm').verdict).toBe('fail');
+    // Not a fault (a server may ask again): reported; `poll` (requestState only) still completes, so the case passes.
+    expect(loop.c('surface-2026/input-required-rounds').verdict).toBe('pass');
+    expect(loop.c('surface-2026/input-required-rounds').message).toMatch(/tools\/call "confirm": still input_required after 3 answered round\(s\)/);
+    expect(loop.c('calling/tool/confirm').verdict).toBe('skip');
+    expect(loop.c('calling/tool/confirm').message).toMatch(/still input_required after 3 answered round\(s\)/);
+    // Bounded: 3 retries with inputResponses, no more (the re-ask probe sends one more, without them).
+    const confirms = loop.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { params?: { name?: string } }).params?.name === 'confirm').map((m) => (m.json as { params: Record<string, unknown> }).params);
+    expect(confirms.filter((p) => p.inputResponses !== undefined).length).toBe(3);
+    expect(errorOnMissing.c('surface-2026/input-missing-reasked').verdict).toBe('warn');
+    expect(errorOnMissing.c('surface-2026/input-missing-reasked').message).toMatch(/sent again with the requestState of its first answer, without inputResponses .*answered with error code -32602/);
+  }, 60_000);
+
+  it('the call policy holds for retries: a tool not allowed is never called, first round or retry', async () => {
+    const r = await run(py('mrtr.py'), [...MRTR_SUITES, ...ALL_CAPS, '--call-tools', 'none', '--call-tool', 'poll']);
+    const names = new Set(r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call').map((m) => (m.json as { params?: { name?: string } }).params?.name));
+    expect([...names].filter((n) => n !== undefined && n !== 'mcp-conform-no-such-tool' && !/^mcp-conform/.test(n))).toEqual(['poll']);
+    // The re-ask probe takes a request it may send again: here the prompt, never a tool the policy leaves out.
+    expect(r.c('surface-2026/input-missing-reasked').message).toMatch(/^prompts\/get "greet" sent again/);
   });
 
   it('extensions: a key without prefix or settings that are no object fail; a prefixed key passes', async () => {
@@ -30,6 +118,6 @@ describe('2026-07-28 surface', () => {
 
   it('before 2026-07-28 the cases do not apply', async () => {
     const r = await run(py('broken/bad-extension.py'), ['--suite', 'surface-2026', '--timeout', '3000', '--protocol-version', '2025-11-25']);
-    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^does not apply: protocol 2025-11-25 has no/);
+    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/input-requests-declared', 'surface-2026/input-required-rounds', 'surface-2026/input-missing-reasked', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^does not apply: protocol 2025-11-25 has no/);
   });
 });

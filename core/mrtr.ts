@@ -1,0 +1,281 @@
+/**
+ * Multi round-trip requests (2026-07-28, "MRTR"): a server may answer tools/call, prompts/get or resources/read with
+ * an InputRequiredResult (resultType "input_required") carrying `inputRequests` (a map of elicitation/create,
+ * sampling/createMessage or roots/list requests, keyed by the server) and/or an opaque `requestState`. The client
+ * gathers the inputs and sends the request again — a new JSON-RPC id — with `inputResponses` under the same keys and
+ * `requestState` echoed exactly (and none when none was given).
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ *
+ * The one place the harness answers them: with the canned answers it gives server-to-client requests
+ * (core/client-capabilities.ts: a fixed assistant text, an elicitation decline, the --root list), only for the
+ * capabilities the user declared with --client-capabilities. A request it cannot answer (a capability not declared,
+ * an elicitation mode or sampling with tools it did not declare, a kind it does not know) is not answered and the
+ * exchange is reported as not exercisable. Bounded: at most MAX_INPUT_ROUNDS retries, each with the request timeout;
+ * a server that keeps asking is reported, not looped. Every message goes through the session (logged, schema-checked).
+ *
+ * answerInputRequests is exported for other users of the canned answers (tasks/update of the tasks extension).
+ */
+import { CAPABILITY_OF_REQUEST, CLIENT_CAPABILITY_NAMES, cannedResult, type ClientCapabilityName, type Root } from './client-capabilities.js';
+import type { Reply, Session } from './session.js';
+import type { Service } from './services.js';
+import type { CaseContext, ExchangeRecord } from './suite.js';
+
+/** The client requests a server may answer with input_required; on any other it MUST NOT. */
+export const MRTR_METHODS: readonly string[] = ['tools/call', 'prompts/get', 'resources/read'];
+
+/** How many times the harness answers and sends a request again before it stops (the server keeps asking). */
+export const MAX_INPUT_ROUNDS = 3;
+
+/** The flag that declares client capabilities (for messages). */
+const FLAG = '--client-capabilities';
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function isInputRequired(result: unknown): result is Record<string, unknown> {
+  return isObj(result) && result.resultType === 'input_required';
+}
+
+/**
+ * What an input request needs the client to have declared: the capability, and a sub-capability for an elicitation
+ * in url mode (`elicitation.url`; a bare `elicitation: {}` means form only) or a sampling request with tools
+ * (`sampling.tools`). undefined: not a request kind an input request may be.
+ */
+export function neededCapability(request: unknown): { capability: ClientCapabilityName; sub?: string; label: string } | undefined {
+  if (!isObj(request) || typeof request.method !== 'string') return undefined;
+  const capability = CAPABILITY_OF_REQUEST[request.method];
+  if (!capability) return undefined;
+  const params = isObj(request.params) ? request.params : {};
+  if (capability === 'elicitation' && params.mode === 'url') return { capability, sub: 'url', label: 'elicitation (url mode)' };
+  if (capability === 'sampling' && (params.tools !== undefined || params.toolChoice !== undefined)) return { capability, sub: 'tools', label: 'sampling with tools' };
+  return { capability, label: capability };
+}
+
+/** Whether the declared client capabilities cover what an input request needs. */
+export function isDeclared(need: { capability: string; sub?: string }, declared: Record<string, unknown>): boolean {
+  const cap = declared[need.capability];
+  if (cap === undefined) return false;
+  if (!need.sub) return true;
+  return isObj(cap) && cap[need.sub] !== undefined;
+}
+
+export interface InputProblem {
+  key: string;
+  /** The method the input request names (absent when it names none). */
+  method?: string;
+  /** undeclared: asks for a capability the client did not declare (the server's fault); unknown: not a kind the harness answers. */
+  kind: 'undeclared' | 'unknown';
+  /** Plain words: what is missing, and the flag that would enable it where there is one. */
+  why: string;
+}
+
+export interface CannedInputs {
+  /** The InputResponses map: key → canned result. */
+  responses: Record<string, Record<string, unknown>>;
+  /** What was answered, for messages: 'key: method → decline'. */
+  answered: string[];
+  /** Input requests the harness did not answer (then it must not retry at all). */
+  problems: InputProblem[];
+}
+
+function cannedSummary(method: string, r: Record<string, unknown>): string {
+  if (method === 'elicitation/create') return `action "${String(r.action)}"`;
+  if (method === 'sampling/createMessage') return 'the canned assistant text';
+  if (method === 'roots/list') return `${Array.isArray(r.roots) ? r.roots.length : 0} root(s)`;
+  return 'a canned result';
+}
+
+/**
+ * The canned InputResponses for an `inputRequests` map, given what the harness declared (the same answers it gives
+ * server-to-client requests: core/client-capabilities.ts cannedResult). Requests it cannot answer are listed in
+ * `problems` with the reason.
+ */
+export function answerInputRequests(inputRequests: unknown, declared: Record<string, unknown>, roots?: readonly Root[]): CannedInputs {
+  const out: CannedInputs = { responses: {}, answered: [], problems: [] };
+  if (!isObj(inputRequests)) return out;
+  for (const [key, req] of Object.entries(inputRequests)) {
+    const method = isObj(req) && typeof req.method === 'string' ? req.method : undefined;
+    const need = neededCapability(req);
+    if (!need) {
+      out.problems.push({ key, ...(method ? { method } : {}), kind: 'unknown', why: `"${key}" asks for ${method ? `"${method}"` : 'no method'}, not elicitation/create, sampling/createMessage or roots/list: the harness cannot answer it` });
+      continue;
+    }
+    if (!isDeclared(need, declared)) {
+      const how = need.sub ? `the harness declares ${need.capability} without ${need.capability}.${need.sub}, so it cannot answer it` : `${FLAG} ${need.capability} declares it and answers it with a canned result`;
+      out.problems.push({ key, method, kind: 'undeclared', why: `"${key}" asks for ${need.label}, which the client did not declare (${how})` });
+      continue;
+    }
+    const canned = cannedResult(method!, roots);
+    if (!canned) {
+      out.problems.push({ key, method, kind: 'unknown', why: `"${key}" asks for "${method}": the harness has no canned answer for it` });
+      continue;
+    }
+    out.responses[key] = canned;
+    out.answered.push(`${key}: ${method} → ${cannedSummary(method!, canned)}`);
+  }
+  return out;
+}
+
+/** One request that met input_required, with every round. */
+export interface MrtrExchange {
+  method: string;
+  /** The tool or prompt name, or the resource URI. */
+  target?: string;
+  caseId?: string;
+  /** Every reply in order (the first is the original request's, the last the final one). */
+  rounds: Reply[];
+  /** What the harness answered, round by round. */
+  answered: string[][];
+  /**
+   * complete: the last reply is a result that is no longer input_required; error: a JSON-RPC error;
+   * not-exercisable: the harness could not answer (note says why); still-asking: input_required after MAX_INPUT_ROUNDS
+   * answered rounds; failure: a retry got no answer (the request's own failure says why).
+   */
+  outcome: 'complete' | 'error' | 'not-exercisable' | 'still-asking' | 'failure';
+  /** Plain words on a not-exercisable or still-asking outcome. */
+  note?: string;
+  /** Input requests the harness did not answer. */
+  problems: InputProblem[];
+}
+
+/**
+ * The exchanges of the run that met input_required (a run service, filled as requests go): the surface-2026 cases
+ * read it.
+ */
+export const mrtrExchanges: Service<MrtrExchange[]> = {
+  id: 'mrtr-exchanges',
+  produce: async () => [],
+};
+
+export interface InputRoundsOptions {
+  timeoutMs?: number;
+  /** Called before each retry (the call policy checks a tools/call again): a throw stops the rounds. */
+  beforeRetry?: () => Promise<void> | void;
+  /** The exchange is recorded here once it met input_required. */
+  record?: (x: MrtrExchange) => void;
+  caseId?: string;
+}
+
+function targetOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  const v = method === 'resources/read' ? params?.uri : params?.name;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * Send a request; when it is one that may meet input_required (MRTR_METHODS) and the answer is input_required,
+ * answer the input requests with the canned results and send it again (new id, the original params with
+ * `inputResponses` and the echoed `requestState`), at most MAX_INPUT_ROUNDS times. Returns the final reply (which is
+ * still input_required when the harness could not answer or the server kept asking) and the exchange when there was
+ * one. A request that gets no answer rejects as session.request does (after the exchange is recorded).
+ */
+export async function requestWithInput(
+  session: Session, method: string, params: Record<string, unknown> | undefined, opts: InputRoundsOptions = {},
+): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
+  const ro = opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {};
+  let reply = await session.request(method, params, ro);
+  if (!MRTR_METHODS.includes(method) || !isInputRequired(reply.result)) return { reply };
+  const x: MrtrExchange = { method, ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}), ...(opts.caseId ? { caseId: opts.caseId } : {}), rounds: [reply], answered: [], outcome: 'not-exercisable', problems: [] };
+  opts.record?.(x);
+  const declared = session.opts.clientCapabilities ?? {};
+  const base: Record<string, unknown> = { ...(params ?? {}) };
+  delete base.inputResponses;
+  delete base.requestState;
+  for (let round = 1; ; round++) {
+    const r = reply.result!;
+    const hasRequests = r.inputRequests !== undefined;
+    const hasState = typeof r.requestState === 'string';
+    if (!hasRequests && !hasState) {
+      x.note = 'the input_required result carries neither inputRequests nor requestState: there is nothing to answer or echo';
+      return { reply, mrtr: x };
+    }
+    if (hasRequests && !isObj(r.inputRequests)) {
+      x.note = 'inputRequests is not an object (a map of input requests): the harness cannot answer it';
+      return { reply, mrtr: x };
+    }
+    const canned = answerInputRequests(r.inputRequests, declared, session.opts.roots);
+    if (canned.problems.length) {
+      x.problems.push(...canned.problems);
+      x.note = `not answered: ${canned.problems.map((p) => p.why).join('; ')}`;
+      return { reply, mrtr: x };
+    }
+    if (round > MAX_INPUT_ROUNDS) {
+      x.outcome = 'still-asking';
+      x.note = `still input_required after ${MAX_INPUT_ROUNDS} answered round(s); the harness stops there (the server may keep asking when the canned answers do not give it what it needs)`;
+      return { reply, mrtr: x };
+    }
+    try {
+      await opts.beforeRetry?.();
+    } catch (e) {
+      x.note = `not sent again: ${(e as Error).message}`;
+      return { reply, mrtr: x };
+    }
+    const retry: Record<string, unknown> = { ...base };
+    if (hasRequests) retry.inputResponses = canned.responses;
+    if (hasState) retry.requestState = r.requestState;
+    x.answered.push(hasRequests ? canned.answered : ['(requestState only)']);
+    try {
+      reply = await session.request(method, retry, ro);
+    } catch (e) {
+      x.outcome = 'failure';
+      throw e;
+    }
+    x.rounds.push(reply);
+    if (reply.error) { x.outcome = 'error'; return { reply, mrtr: x }; }
+    if (!isInputRequired(reply.result)) { x.outcome = 'complete'; return { reply, mrtr: x }; }
+  }
+}
+
+/**
+ * A request through the case context that answers input_required (requestWithInput), recorded in the run's
+ * mrtrExchanges. Only from 2026-07-28; before it, a plain request.
+ */
+export async function requestAnswering(
+  ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string }, method: string, params: Record<string, unknown> | undefined,
+  opts: Omit<InputRoundsOptions, 'record'> & { onExchange?: (x: MrtrExchange) => void } = {},
+): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
+  if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
+  const list = await ctx.service(mrtrExchanges);
+  const { onExchange, ...rest } = opts;
+  return requestWithInput(ctx.session, method, params, { ...rest, ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}), record: (x) => { list.push(x); onExchange?.(x); } });
+}
+
+/** The capabilities an error -32021 (MissingRequiredClientCapabilityError, 2026-07-28) names, in words. */
+function requiredCapabilitiesOf(data: unknown): string {
+  const req = isObj(data) && isObj(data.requiredCapabilities) ? data.requiredCapabilities : undefined;
+  if (!req) return 'a client capability (the error names none)';
+  const names = Object.entries(req).flatMap(([k, v]) => (isObj(v) && Object.keys(v).length ? Object.keys(v).map((s) => `${k}.${s}`) : [k]));
+  return names.length ? names.join(', ') : 'a client capability (requiredCapabilities is empty)';
+}
+
+export const MISSING_CAPABILITY_CODE = -32021;
+
+/**
+ * A request the harness could not exercise because of client input (2026-07-28): the final answer is still
+ * input_required (not answered, or the server kept asking), or the server refused with -32021 because the harness did
+ * not declare a capability it needs. Returns the skip a case gives (never a server fault), or undefined.
+ */
+export function notExercisable(
+  features: { mrtr: boolean }, reply: Reply | undefined, mrtr?: MrtrExchange,
+): { verdict: 'skip'; message: string; messageIds: number[] } | undefined {
+  if (!features.mrtr || !reply) return undefined;
+  const messageIds = (mrtr?.rounds ?? [reply]).flatMap((r) => [r.request.seq, r.response.seq]);
+  if (isInputRequired(reply.result)) {
+    const why = mrtr?.note ?? 'the harness did not answer it';
+    const rounds = mrtr && mrtr.rounds.length > 1 ? ` (after ${mrtr.rounds.length - 1} answered round(s))` : '';
+    return { verdict: 'skip', messageIds, message: `not exercisable: the server answered input_required${rounds} — ${why}` };
+  }
+  if (reply.error?.code === MISSING_CAPABILITY_CODE) {
+    const caps = requiredCapabilitiesOf(reply.error.data);
+    const top = [...new Set(caps.split(', ').map((c) => c.split('.')[0]!))].filter((c) => (CLIENT_CAPABILITY_NAMES as readonly string[]).includes(c));
+    const how = top.length ? `${FLAG} ${top.join(',')} declares ${top.length > 1 ? 'them' : 'it'} and the harness answers with canned results` : `the harness cannot declare it (${FLAG} knows sampling, elicitation, roots)`;
+    return { verdict: 'skip', messageIds, message: `not exercisable: the server refused with error -32021 (missing required client capability: ${caps}); ${how}` };
+  }
+  return undefined;
+}
+
+/** The reply's request and answer of every round of an exchange record (for messageIds). */
+export function roundIds(rec: Pick<ExchangeRecord, 'reply'> & { mrtr?: MrtrExchange }): number[] {
+  if (rec.mrtr) return rec.mrtr.rounds.flatMap((r) => [r.request.seq, r.response.seq]);
+  return rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [];
+}
