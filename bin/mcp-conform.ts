@@ -206,11 +206,12 @@ async function listCommand(argv: Record<string, unknown>): Promise<number> {
   const { ALL_SUITES } = await import('../suites/index.js');
   const { CLIENT_SUITES } = await import('../suites/client-index.js');
   const { specUrl } = await import('../core/schema/versions.js');
+  const { catalogueVersion } = await import('../core/applies.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
-  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined })) }))].map((s) => ({
+  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined, requires: { from: c.from, until: c.until && PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.indexOf(c.until) + 1] } })) }))].map((s) => ({
     id: s.id,
     title: s.title,
-    cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(version, c.spec), requirement: c.requirement })),
+    cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(catalogueVersion(c, version), c.spec), requirement: c.requirement })),
   }));
   if (argv.format === 'json') {
     await write(process.stdout, JSON.stringify({ protocolVersion: version, suites: rows }, null, 2) + '\n');

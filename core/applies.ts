@@ -2,14 +2,14 @@
  * Whether a case applies to this run, from the data it declares (`requires`): the runner's one rule, with one
  * uniform skip reason ("does not apply: …").
  */
-import { FEATURE_WORDS, versionInRange, type VersionFeatures } from './features.js';
-import type { ProtocolVersion } from './schema/versions.js';
+import { FEATURE_WORDS, FEATURES, versionInRange, type VersionFeatures } from './features.js';
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import type { CaseDef, Requires, TransportKind } from './suite.js';
 
 const TRANSPORT_WORDS: Record<TransportKind, string> = { stdio: 'stdio', 'streamable-http': 'Streamable HTTP', sse: 'HTTP+SSE' };
 
 /** A case's requirements, with the default of `needs` filled in. */
-export function requiresOf(c: CaseDef): Requires & { needs: NonNullable<Requires['needs']> } {
+export function requiresOf(c: Pick<CaseDef, 'requires'>): Requires & { needs: NonNullable<Requires['needs']> } {
   const r = c.requires ?? {};
   return { ...r, needs: r.needs ?? 'server' };
 }
@@ -36,4 +36,20 @@ export function notApplicable(c: CaseDef, run: RunFacts): string | undefined {
   }
   if (r.capability && !run.capabilities[r.capability]) return `the server did not declare the "${r.capability}" capability`;
   return undefined;
+}
+
+/** The protocol versions a case can apply to, by its version range and features (transport and capability aside). */
+export function versionsOfCase(c: Pick<CaseDef, 'requires'>): ProtocolVersion[] {
+  const r = requiresOf(c);
+  const feats = r.feature === undefined ? [] : Array.isArray(r.feature) ? r.feature : [r.feature];
+  return PROTOCOL_VERSIONS.filter((v) => versionInRange(v, r.from, r.until) && feats.every((f) => FEATURES[v][f]));
+}
+
+/**
+ * The version whose spec a catalogue (`list`, the README table) links a case to: the preferred one when the case
+ * applies there, else the newest version it applies to (a 2026-only case links to the 2026 page, which exists).
+ */
+export function catalogueVersion(c: Pick<CaseDef, 'requires'>, preferred: ProtocolVersion): ProtocolVersion {
+  const vs = versionsOfCase(c);
+  return vs.includes(preferred) || !vs.length ? preferred : vs[vs.length - 1]!;
 }

@@ -27,6 +27,17 @@ describe('case catalogue', () => {
     expect(m, 'README.md lacks the <!-- cases:start --> … <!-- cases:end --> markers').not.toBeNull();
     expect(m![1], 'the README table of cases is out of date: run npm run readme:cases').toBe(md.stdout);
   });
+
+  it('links each case to a spec version it applies to (a 2026-only case to the 2026-07-28 page, an old one to its own)', async () => {
+    const { ALL_SUITES } = await import('../suites/index.js');
+    const { versionsOfCase } = await import('../core/applies.js');
+    const json = await cli(['list', '--format', 'json']);
+    const listed = new Map((JSON.parse(json.stdout) as { suites: { cases: { id: string; spec: string }[] }[] }).suites.flatMap((s) => s.cases).map((c) => [c.id.replace(/\/<[^>]+>$/, ''), c.spec]));
+    const only2026 = ALL_SUITES.flatMap((s) => s.cases).filter((c) => versionsOfCase(c).join() === '2026-07-28');
+    expect(only2026.map((c) => c.id)).toContain('surface-2026/cache-hints');
+    for (const c of only2026) expect(listed.get(c.id), c.id).toMatch(/\/specification\/2026-07-28\//);
+    expect(listed.get('client-lifecycle/ping-answered')).toMatch(/\/specification\/2025-11-25\//); // applies up to and including 2025-11-25
+  });
 });
 
 describe('README examples', () => {
