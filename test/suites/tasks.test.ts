@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { extensionPollInterval, taskShapeProblems, TASKS_EXTENSION } from '../../core/tasks.js';
 import type { Report } from '../../core/results.js';
-import { cli, FIXTURES, run } from '../helpers/cli.js';
+import { cli, FIXTURES, run, runArgs } from '../helpers/cli.js';
+import { startServer } from '../http-helpers.js';
 
 const GOOD = `python3 ${join(FIXTURES, 'tasks-ext.py')}`;
 const EXT_CASES = ['tasks/extension/lifecycle', 'tasks/extension/cancel', 'tasks/extension/unknown-task', 'tasks/extension/capability-required', 'tasks/extension/not-undeclared'];
@@ -62,6 +63,16 @@ describe('tasks/extension/* on a conformant server', () => {
     expect(r.code).toBe(0);
     const v = await cli(['validate', join(r.outDir, 'report.json')]);
     expect([v.code, v.stdout]).toEqual([0, expect.stringMatching(/Result: all \d+ messages valid/)]);
+  }, 60_000);
+
+  it('over Streamable HTTP: the same, with Mcp-Name set to the taskId on every tasks/* POST (the fixture refuses it otherwise)', async () => {
+    const srv = await startServer(['python3', join(FIXTURES, 'tasks-ext.py'), '--http']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${srv.port}/mcp`, '--suite', 'tasks,schema', '--timeout', '5000']);
+      for (const id of EXT_CASES) expect(r.c(id).verdict, `${id}: ${r.c(id).message}`).toBe('pass');
+      expect(sent(r, 'tasks/get').length).toBeGreaterThan(1);
+      expect(r.c('schema/from-server/tools/call').verdict).toBe('pass');
+    } finally { await srv.stop(); }
   }, 60_000);
 
   it('a server that answers plain results (its choice): info, and the cases that need a task skip with the reason', async () => {
