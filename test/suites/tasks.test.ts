@@ -11,6 +11,11 @@ import { extensionPollInterval, taskShapeProblems, TASKS_EXTENSION } from '../..
 import type { Report } from '../../core/results.js';
 import { cli, FIXTURES, run, runArgs } from '../helpers/cli.js';
 import { startServer } from '../http-helpers.js';
+// The extension's own zod schemas (devDependency @modelcontextprotocol/ext-tasks): what the harness sends and what the
+// conformant fixture answers must match them, and the hand-written shape checks must agree with them.
+import {
+  CancelTaskRequestV2Schema, CancelTaskResultV2Schema, CreateTaskResultV2Schema, GetTaskRequestV2Schema, GetTaskResultV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
 
 const GOOD = `python3 ${join(FIXTURES, 'tasks-ext.py')}`;
 const EXT_CASES = ['tasks/extension/lifecycle', 'tasks/extension/cancel', 'tasks/extension/unknown-task', 'tasks/extension/capability-required', 'tasks/extension/not-undeclared'];
@@ -35,6 +40,40 @@ describe('the task shape checks (core/tasks.ts)', () => {
     expect(taskShapeProblems({ ...task, resultType: 'complete', status: 'failed', error: { message: 'x' } }, 'complete').join()).toMatch(/"failed" but its error field/);
     expect(taskShapeProblems({ ...task, resultType: 'complete', status: 'done' }, 'complete').join()).toMatch(/status is "done"/);
   });
+  it('agree with the extension\'s official schemas on a valid task and on each field removed or mistyped', () => {
+    const handle = { resultType: 'task', ...task, ttlMs: 60_000, pollIntervalMs: 100, statusMessage: 'on it' };
+    const views: Record<string, Record<string, unknown>> = {
+      working: { ...handle, resultType: 'complete' },
+      completed: { ...handle, resultType: 'complete', status: 'completed', result: { content: [{ type: 'text', text: 'ok' }] } },
+      failed: { ...handle, resultType: 'complete', status: 'failed', error: { code: -32603, message: 'boom' } },
+      cancelled: { ...handle, resultType: 'complete', status: 'cancelled' },
+      input_required: { ...handle, resultType: 'complete', status: 'input_required', inputRequests: {} },
+    };
+    // (no undefined: JSON has none; a missing member is the removal above)
+    const bad: unknown[] = [null, 1.5, 'x', true, {}, []];
+    const variants = (o: Record<string, unknown>) => [o, ...Object.keys(o).flatMap((k) => [
+      Object.fromEntries(Object.entries(o).filter(([key]) => key !== k)),
+      ...bad.map((v) => ({ ...o, [k]: v })),
+    ])];
+    const disagree: string[] = [];
+    for (const v of variants(handle)) {
+      const ours = taskShapeProblems(v, 'task').length === 0;
+      if (ours !== CreateTaskResultV2Schema.safeParse(v).success) disagree.push(`handle ${JSON.stringify(v)}: ours ${ours}`);
+    }
+    for (const view of Object.values(views)) {
+      for (const v of variants(view)) {
+        const ours = taskShapeProblems(v, 'complete').length === 0;
+        const official = GetTaskResultV2Schema.safeParse(v).success;
+        // Stricter on purpose: a completed task of a tools/call carries a CallToolResult (its content array), where
+        // the schema says only "an object".
+        if (ours !== official && !(official && v.status === 'completed' && !Array.isArray((v.result as { content?: unknown } | undefined)?.content))) {
+          disagree.push(`tasks/get ${JSON.stringify(v)}: ours ${ours}, official ${official}`);
+        }
+      }
+    }
+    expect(disagree).toEqual([]);
+  });
+
   it('pollIntervalMs is honoured within 50…2000 ms', () => {
     expect([extensionPollInterval({ pollIntervalMs: 10 }), extensionPollInterval({ pollIntervalMs: 700 }), extensionPollInterval({ pollIntervalMs: 60_000 }), extensionPollInterval({})]).toEqual([50, 700, 2000, 200]);
   });
@@ -55,6 +94,16 @@ describe('tasks/extension/* on a conformant server', () => {
     expect(gets.filter((m) => !declares(m))).toHaveLength(1);
     expect(sent(r, 'tasks/cancel').every(declares)).toBe(true);
     for (const m of ['tasks/result', 'tasks/list', 'tasks/update']) expect(sent(r, m)).toEqual([]);
+    // Both sides match the extension's own schemas: the requests the harness sent, the answers of the fixture.
+    for (const m of gets) expect(GetTaskRequestV2Schema.safeParse(m.json).error).toBeUndefined();
+    for (const m of sent(r, 'tasks/cancel')) {
+      expect(CancelTaskRequestV2Schema.safeParse(m.json).error).toBeUndefined();
+      expect(CancelTaskResultV2Schema.safeParse((answerTo(r, m).json as { result: unknown }).result).error).toBeUndefined();
+    }
+    for (const m of calls.filter(declares)) expect(CreateTaskResultV2Schema.safeParse((answerTo(r, m).json as { result: unknown }).result).error).toBeUndefined();
+    const answered = gets.filter(declares).map((m) => (answerTo(r, m).json as { result?: unknown }).result).filter((x) => x !== undefined);
+    expect(answered.length).toBeGreaterThan(1);
+    for (const x of answered) expect(GetTaskResultV2Schema.safeParse(x).error).toBeUndefined();
     // The task handle is checked as a Result of the extension (valid), not as a CallToolResult it cannot be.
     const handle = answerTo(r, calls[0]!);
     expect((handle.json as { result: { resultType: string } }).result.resultType).toBe('task');
@@ -128,5 +177,9 @@ describe('broken task servers (fixtures/servers/broken/task-*.py)', () => {
     const flagged = Object.fromEntries(r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => [c.id, c.verdict]));
     expect(flagged).toEqual(want.flagged);
     expect(r.code).toBe(1);
+    // Where the defect is in a message's shape, the extension's own schema rejects that message too.
+    const results = (method: string) => sent(r, method).filter(declares).map((m) => (answerTo(r, m).json as { result?: unknown }).result).filter((x) => x !== undefined);
+    if (file === 'task-handle-incomplete.py') expect(results('tools/call').map((x) => CreateTaskResultV2Schema.safeParse(x).success)).toContain(false);
+    if (file === 'task-completed-no-result.py') expect(results('tasks/get').map((x) => GetTaskResultV2Schema.safeParse(x).success)).toContain(false);
   }, 60_000);
 });
