@@ -228,6 +228,8 @@ export interface ExtensionTaskOptions {
   timeoutMs: number;
   /** Poll interval when the server suggests none (ms, default 200); a pollIntervalMs is honoured within 50…2000 ms. */
   pollMs?: number;
+  /** Send tasks/cancel when the bound runs out with the task still working (a client polls until terminal or cancels). */
+  cancelOnTimeout?: boolean;
 }
 
 export interface ExtensionTask {
@@ -244,6 +246,8 @@ export interface ExtensionTask {
   unfinished?: string;
   /** A request that failed (timeout, closed…). */
   failure?: Error;
+  /** tasks/cancel, sent when the bound ran out (cancelOnTimeout). */
+  cancel?: Reply;
   /** The poll intervals waited, ms. */
   waits: number[];
   messageIds: number[];
@@ -296,6 +300,12 @@ export async function followExtensionTask(session: Session, handle: Record<strin
     }
     if (!out.problems.length && !out.unfinished && !(TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status ?? '')) {
       out.unfinished = `the task ${taskId} was still "${out.status}" when the bound of ${opts.timeoutMs} ms ran out (after ${out.polls.length} tasks/get)`;
+      if (opts.cancelOnTimeout) {
+        try {
+          out.cancel = await session.request('tasks/cancel', { taskId, _meta: meta }, { timeoutMs: Math.min(opts.timeoutMs, 5000) });
+          out.messageIds.push(out.cancel.request.seq, out.cancel.response.seq);
+        } catch { /* the bound already says enough */ }
+      }
     }
   } catch (e) {
     out.failure = e as Error;

@@ -76,7 +76,7 @@ const extensionProbe: Service<ExtensionProbe> = {
       const result = rec.reply?.result;
       if (result && isTaskHandle(result)) {
         Object.assign(out, { tool, args, handle: result });
-        if (typeof result.taskId === 'string' && result.taskId !== '') out.followed = await followExtensionTask(ctx.session, result, { timeoutMs: ctx.timeoutMs });
+        if (typeof result.taskId === 'string' && result.taskId !== '') out.followed = await followExtensionTask(ctx.session, result, { timeoutMs: ctx.timeoutMs, cancelOnTimeout: true });
         break;
       }
     }
@@ -134,7 +134,7 @@ const extensionCases: CaseDef[] = [
       const polls = `${f.polls.length} tasks/get (waits ${f.waits.join(', ')} ms)`;
       if (f.unfinished) {
         if (f.status === 'input_required') return { verdict: 'info', messageIds: mids, message: `${created}; after ${polls}: ${f.unfinished}` };
-        return { verdict: 'skip', messageIds: mids, message: `not judged: ${created}; ${f.unfinished} (--timeout raises the bound)` };
+        return { verdict: 'skip', messageIds: mids, message: `not judged: ${created}; ${f.unfinished}${f.cancel ? `; tasks/cancel was sent (${f.cancel.error ? `error ${describeError(f.cancel.error)}` : 'acknowledged'})` : ''} (--timeout raises the bound)` };
       }
       const t = f.last;
       const outcome = f.status === 'completed' ? `"completed" with the tool's result (${contentSummary(obj(t.result)?.content)}${obj(t.result)?.isError === true ? ', isError: true' : ''})`

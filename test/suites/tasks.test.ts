@@ -140,6 +140,18 @@ describe('tasks/extension/* on a conformant server', () => {
     expect(r.c('tasks/extension/cancel').verdict).toBe('pass');
   }, 60_000);
 
+  it('a task still working when --timeout runs out: not judged, cancelled, and no tasks/get after the bound', async () => {
+    const r = await run(GOOD, ['--suite', 'tasks', '--env', 'DELAY_MS=60000', '--timeout', '1500']);
+    expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not judged: .*was still "working" when the bound of 1500 ms ran out .*; tasks\/cancel was sent \(acknowledged\)/) });
+    const gets = sent(r, 'tasks/get').filter(declares);
+    const first = sent(r, 'tools/call')[0]!;
+    // Polls of the followed task, all within the bound (plus one poll interval) of its creation.
+    const followed = gets.filter((m) => params(m).taskId === (answerTo(r, first).json as { result: { taskId: string } }).result.taskId);
+    expect(followed.length).toBeGreaterThan(3);
+    expect(Math.max(...followed.map((m) => m.t)) - answerTo(r, first).t).toBeLessThan(1500 + 300);
+    expect(sent(r, 'tasks/cancel').map((m) => params(m).taskId)).toContain(params(followed[0]!).taskId);
+  }, 60_000);
+
   it('the call policy holds: with --call-tools none no tool is called, the cases say why', async () => {
     const r = await run(GOOD, ['--suite', 'tasks', '--call-tools', 'none']);
     expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^no callable tool/) });
