@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
 import type { IncomingFrame, Transport, TransportClosed } from './transport/types.js';
+import { requestDeclaresTasks } from './tasks.js';
 
 export interface JsonRpcError {
   code: number;
@@ -726,9 +727,12 @@ function idKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
 }
 
-/** A request sent with params.task (a TaskMetadata object): task-augmented (2025-11-25 tasks). */
+/**
+ * A request sent with params.task (a TaskMetadata object): task-augmented (2025-11-25 tasks); or one that declares
+ * the io.modelcontextprotocol/tasks extension in its own client capabilities (2026-07-28: may be answered a task handle).
+ */
 function isTaskAugmented(json: unknown): boolean {
   const params = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).params : undefined;
   const task = params !== null && typeof params === 'object' ? (params as Record<string, unknown>).task : undefined;
-  return task !== null && typeof task === 'object' && !Array.isArray(task);
+  return (task !== null && typeof task === 'object' && !Array.isArray(task)) || requestDeclaresTasks(json);
 }

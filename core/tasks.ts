@@ -12,7 +12,8 @@
  * requests — elicitation, sampling — which the session answers as usual).
  *
  * In 2026-07-28 tasks left the core protocol for the `io.modelcontextprotocol/tasks` extension (SEP-2663), with
- * other methods and shapes; this module does not speak it, and says so (taskCallsUnsupported).
+ * other methods and shapes: taskCallsUnsupported (the 2025-11-25 path) says so, and the second half of this module
+ * (followExtensionTask and its helpers) speaks the extension.
  *
  * Kept small and free of grading: it returns what happened; suites judge it.
  */
@@ -26,7 +27,7 @@ export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as co
 export function taskCallsUnsupported(version: ProtocolVersion, capabilities: Record<string, unknown>): string | undefined {
   const kind = featuresOf(version).tasks;
   if (!kind) return `protocol ${version} has no tasks (they came in 2025-11-25)`;
-  if (kind === 'extension') return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, which mcp-conform does not speak yet`;
+  if (kind === 'extension') return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, where the server decides per call whether to answer with a task (no tool is called as a task up front)`;
   const tasks = obj(capabilities.tasks);
   const call = obj(obj(obj(tasks?.requests)?.tools)?.call);
   if (!call) return 'the server does not declare capabilities.tasks.requests.tools.call, so it cannot be called as a task';
@@ -145,4 +146,182 @@ function pollInterval(task: Record<string, unknown>, fallback = 200): number {
 
 function obj(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------
+ * 2026-07-28: the io.modelcontextprotocol/tasks extension.
+ * https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28/tasks.html
+ *
+ * In short: a client that lists the extension in the client capabilities of a request (params._meta
+ * "io.modelcontextprotocol/clientCapabilities".extensions) lets the server answer that tools/call with a task handle
+ * instead of a CallToolResult: a flat result `{ resultType: "task", taskId, status, createdAt, lastUpdatedAt, ttlMs,
+ * pollIntervalMs?, statusMessage? }`. The server alone decides, per request. The client polls `tasks/get { taskId }`
+ * (resultType "complete", the same task fields; a completed task carries `result` — the CallToolResult —, a failed one
+ * `error` — the JSON-RPC error —, an input_required one `inputRequests`, answered with `tasks/update`), and may send
+ * `tasks/cancel { taskId }` (an empty acknowledgement). There is no tasks/result and no tasks/list.
+ * ------------------------------------------------------------------------------------------------------------------ */
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+
+/** Whether the server declares the tasks extension (capabilities.extensions["io.modelcontextprotocol/tasks"]). */
+export function declaresTasksExtension(capabilities: Record<string, unknown>): boolean {
+  return obj(obj(capabilities.extensions)?.[TASKS_EXTENSION]) !== undefined;
+}
+
+/**
+ * params._meta for one request that declares the tasks extension in its client capabilities (2026-07-28 carries the
+ * client's capabilities on every request): the session's own client capabilities plus the extension. Its members
+ * win over the session's request meta (core/session.ts withRequestMeta), the others (version, clientInfo) stay.
+ */
+export function tasksExtensionMeta(session: Session): Record<string, unknown> {
+  const base = obj(session.opts.requestMeta?.[CLIENT_CAPABILITIES]) ?? session.opts.clientCapabilities ?? {};
+  return { [CLIENT_CAPABILITIES]: { ...base, extensions: { ...obj(base.extensions), [TASKS_EXTENSION]: {} } } };
+}
+
+/** Whether a request declares the tasks extension in its own client capabilities (params._meta). */
+export function requestDeclaresTasks(json: unknown): boolean {
+  const params = obj(obj(json)?.params);
+  return obj(obj(obj(obj(params?._meta)?.[CLIENT_CAPABILITIES])?.extensions)?.[TASKS_EXTENSION]) !== undefined;
+}
+
+/** A result that is a task handle (resultType "task"). */
+export function isTaskHandle(result: unknown): boolean {
+  return obj(result)?.resultType === 'task';
+}
+
+/**
+ * What is wrong with a task object (a handle, a tasks/get result), in plain words; [] when nothing. `expect` is the
+ * resultType it must carry ("task" on a handle, "complete" on a tasks/get answer). Hand-written from the
+ * extension's Task / DetailedTask shapes (its schema is not part of the repository).
+ */
+export function taskShapeProblems(task: Record<string, unknown>, expect: 'task' | 'complete'): string[] {
+  const out: string[] = [];
+  if (task.resultType !== expect) out.push(`resultType is ${show(task.resultType)}, not "${expect}"`);
+  if (typeof task.taskId !== 'string' || task.taskId === '') out.push(`taskId is ${show(task.taskId)}, not a non-empty string`);
+  if (!(TASK_STATUSES as readonly unknown[]).includes(task.status)) out.push(`status is ${show(task.status)}, not one of ${TASK_STATUSES.join(', ')}`);
+  for (const k of ['createdAt', 'lastUpdatedAt']) {
+    if (typeof task[k] !== 'string') out.push(`${k} is ${show(task[k])}, not an ISO 8601 timestamp string`);
+  }
+  if (!('ttlMs' in task)) out.push('ttlMs is missing (an integer number of milliseconds, or null for unlimited)');
+  else if (task.ttlMs !== null && !Number.isInteger(task.ttlMs)) out.push(`ttlMs is ${show(task.ttlMs)}, not an integer or null`);
+  if ('pollIntervalMs' in task && !Number.isInteger(task.pollIntervalMs)) out.push(`pollIntervalMs is ${show(task.pollIntervalMs)}, not an integer`);
+  if ('statusMessage' in task && typeof task.statusMessage !== 'string') out.push(`statusMessage is ${show(task.statusMessage)}, not a string`);
+  if (expect === 'task') return out;
+  // tasks/get: the fields of the status.
+  if (task.status === 'completed') {
+    const r = obj(task.result);
+    if (!r) out.push(`the task is "completed" but its result field is ${show(task.result)}, not the tool's result object`);
+    else if (!Array.isArray(r.content)) out.push(`the task is "completed" but its result is no CallToolResult (content is ${show(r.content)}, not an array)`);
+  } else if (task.status === 'failed') {
+    const e = obj(task.error);
+    if (!e || !Number.isInteger(e.code) || typeof e.message !== 'string') out.push(`the task is "failed" but its error field is ${show(task.error)}, not a JSON-RPC error (integer code, string message)`);
+  } else if (task.status === 'input_required') {
+    if (!obj(task.inputRequests)) out.push(`the task is "input_required" but its inputRequests field is ${show(task.inputRequests)}, not an object`);
+  }
+  return out;
+}
+
+export interface ExtensionTaskOptions {
+  /** How long the task may stay non-terminal, ms: no tasks/get is sent after it (each request has its own bound too). */
+  timeoutMs: number;
+  /** Poll interval when the server suggests none (ms, default 200); a pollIntervalMs is honoured within 50…2000 ms. */
+  pollMs?: number;
+  /** Send tasks/cancel when the bound runs out with the task still working (a client polls until terminal or cancels). */
+  cancelOnTimeout?: boolean;
+}
+
+export interface ExtensionTask {
+  taskId: string;
+  /** Every tasks/get exchange, in order. */
+  polls: Reply[];
+  /** The last status seen (handle, polls). */
+  status?: string;
+  /** The last task object seen (the handle, or the last tasks/get result). */
+  last: Record<string, unknown>;
+  /** Breaches of a MUST of the extension, in plain words (the first poll that failed, a malformed task, …). */
+  problems: string[];
+  /** Set when the task was left before a terminal status: why (input_required, the bound ran out). */
+  unfinished?: string;
+  /** A request that failed (timeout, closed…). */
+  failure?: Error;
+  /** tasks/cancel, sent when the bound ran out (cancelOnTimeout). */
+  cancel?: Reply;
+  /** The poll intervals waited, ms. */
+  waits: number[];
+  messageIds: number[];
+  durationMs: number;
+}
+
+/**
+ * Follows a task handle (the result of a tools/call that declared the extension) with tasks/get — each declaring the
+ * extension, as the spec asks of every task request — until the task is terminal, input_required (the harness does
+ * not answer inputRequests with tasks/update: reported in `unfinished`), or the bound runs out. Never throws for a
+ * server's answer.
+ */
+export async function followExtensionTask(session: Session, handle: Record<string, unknown>, opts: ExtensionTaskOptions): Promise<ExtensionTask> {
+  const t0 = performance.now();
+  const deadline = t0 + opts.timeoutMs;
+  const taskId = String(handle.taskId);
+  const out: ExtensionTask = { taskId, polls: [], last: handle, problems: [], waits: [], messageIds: [], durationMs: 0 };
+  if (typeof handle.status === 'string') out.status = handle.status;
+  const meta = tasksExtensionMeta(session);
+  let interval = extensionPollInterval(handle, opts.pollMs);
+  try {
+    // Always at least one tasks/get: the handle carries no result, and the task must resolve once announced.
+    for (;;) {
+      const wait = Math.min(interval, deadline - performance.now());
+      if (wait <= 0) break;
+      out.waits.push(Math.round(wait));
+      await new Promise((r) => setTimeout(r, wait));
+      const poll = await session.request('tasks/get', { taskId, _meta: meta });
+      out.polls.push(poll);
+      out.messageIds.push(poll.request.seq, poll.response.seq);
+      if (poll.error) {
+        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) was answered with error ${poll.error.code} "${poll.error.message}"${out.polls.length === 1 ? ': a server may answer a task handle only once tasks/get resolves the task' : ''}`);
+        break;
+      }
+      const task = poll.result ?? {};
+      out.last = task;
+      const bad = taskShapeProblems(task, 'complete');
+      if (task.taskId !== undefined && task.taskId !== taskId) bad.push(`taskId is ${show(task.taskId)}, not the ${show(taskId)} asked for`);
+      if (bad.length) {
+        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) answered a malformed task: ${bad.join('; ')}`);
+        break;
+      }
+      out.status = String(task.status);
+      if ((TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status)) break;
+      if (out.status === 'input_required') {
+        out.unfinished = `the task asked for input (status "input_required", inputRequests ${Object.keys(obj(task.inputRequests) ?? {}).join(', ') || 'none'}): mcp-conform does not answer inputRequests with tasks/update yet, so the task cannot be followed further`;
+        break;
+      }
+      interval = extensionPollInterval(task, opts.pollMs);
+    }
+    if (!out.problems.length && !out.unfinished && !(TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status ?? '')) {
+      out.unfinished = `the task ${taskId} was still "${out.status}" when the bound of ${opts.timeoutMs} ms ran out (after ${out.polls.length} tasks/get)`;
+      if (opts.cancelOnTimeout) {
+        try {
+          out.cancel = await session.request('tasks/cancel', { taskId, _meta: meta }, { timeoutMs: Math.min(opts.timeoutMs, 5000) });
+          out.messageIds.push(out.cancel.request.seq, out.cancel.response.seq);
+        } catch { /* the bound already says enough */ }
+      }
+    }
+  } catch (e) {
+    out.failure = e as Error;
+  }
+  out.durationMs = Math.round(performance.now() - t0);
+  return out;
+}
+
+/** The wait before the next tasks/get: the task's pollIntervalMs, kept within 50…2000 ms; else the fallback. */
+export function extensionPollInterval(task: Record<string, unknown>, fallback = 200): number {
+  const p = task.pollIntervalMs;
+  return typeof p === 'number' && Number.isFinite(p) ? Math.min(2000, Math.max(50, p)) : fallback;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'missing';
+  const s = JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

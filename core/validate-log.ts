@@ -9,6 +9,7 @@ import { newAjv } from './schema/ajv.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
+import { requestDeclaresTasks } from './tasks.js';
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
 export class InputError extends Error {}
@@ -179,7 +180,8 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
     if (c.kind === 'request' && c.id !== undefined && c.id !== null && method) {
       methodsById[m.direction].set(key(c.id), method);
       const task = ((json as { params?: { task?: unknown } }).params ?? {}).task;
-      if (task !== null && typeof task === 'object' && !Array.isArray(task)) taskIds[m.direction].add(key(c.id));
+      // 2025-11-25: params.task; 2026-07-28: the request declares the io.modelcontextprotocol/tasks extension (as the session marks them).
+      if ((task !== null && typeof task === 'object' && !Array.isArray(task)) || requestDeclaresTasks(json)) taskIds[m.direction].add(key(c.id));
     }
     if ((c.kind === 'response' || c.kind === 'error') && c.id !== undefined && c.id !== null) {
       const other = m.direction === 'to-server' ? 'from-server' : 'to-server';

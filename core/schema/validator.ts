@@ -77,7 +77,9 @@ export interface MessageToCheck {
   json: unknown;
   /**
    * A response to a request the client sent with params.task: a result carrying `task` is checked as a
-   * CreateTaskResult (2025-11-25 tasks); one without is checked as the request's usual result.
+   * CreateTaskResult (2025-11-25 tasks); one without is checked as the request's usual result. Also set for a request
+   * that declared the io.modelcontextprotocol/tasks extension (2026-07-28): a result of resultType "task" is then a
+   * task handle of the extension, checked as a Result (the core schema has no definition of it).
    */
   taskAugmented?: boolean;
 }
@@ -298,8 +300,11 @@ export class MessageValidator {
       const isTask = msg.taskAugmented === true && result !== null && typeof result === 'object' && 'task' in result && this.has('CreateTaskResult');
       // 2026-07-28 (multi-round-trip): a result of resultType "input_required" is an InputRequiredResult, whatever the method.
       const inputRequired = !isTask && result !== null && typeof result === 'object' && (result as Record<string, unknown>).resultType === 'input_required' && this.has('InputRequiredResult');
-      const definition = isTask ? 'CreateTaskResult' : inputRequired ? 'InputRequiredResult' : REQUESTS[method].result;
-      parts.push(definition);
+      // 2026-07-28: a task handle of the io.modelcontextprotocol/tasks extension, to a request that declared the
+      // extension. Its shape is not in the core schema: checked as a Result here, in full by the tasks suite.
+      const extensionTask = !isTask && !inputRequired && msg.taskAugmented === true && result !== null && typeof result === 'object' && (result as Record<string, unknown>).resultType === 'task' && !this.has('CreateTaskResult');
+      const definition = isTask ? 'CreateTaskResult' : inputRequired ? 'InputRequiredResult' : extensionTask ? 'Result' : REQUESTS[method].result;
+      parts.push(extensionTask ? 'Result (a task handle of the io.modelcontextprotocol/tasks extension)' : definition);
       violations.push(...this.validateDefinition(definition, result, '/result'));
     }
     violations = dedupe(violations);

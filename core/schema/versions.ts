@@ -16,6 +16,8 @@ export function dialectOf(v: ProtocolVersion): 'draft-07' | '2020-12' {
 
 /** Link to a section of the specification of a version, e.g. specUrl('2025-11-25', 'server/tools#calling-tools'). */
 export function specUrl(v: ProtocolVersion, path: string): string {
+  // An extension's specification lives elsewhere: its cases give the full address.
+  if (path.startsWith('https://')) return path;
   return `https://modelcontextprotocol.io/specification/${v}/${specPath(v, path)}`;
 }
 

@@ -366,6 +366,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const p = msg.params as Record<string, unknown> | undefined;
       const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
       if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
+      // The tasks extension routes its requests by task: Mcp-Name is the taskId (ext-tasks 2026-07-28, routing headers).
+      if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(p.taskId);
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
     const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
