@@ -86,13 +86,25 @@ export class Subscription {
     return this.ctx.http !== undefined && this.request.http !== undefined;
   }
 
+  /** Over HTTP: the exchange of its POST (status, headers, body or SSE events), once the request was sent. */
+  get exchange(): { status?: number; statusText?: string; responseBody?: string; error?: string; ms?: number; responseHeaders?: Record<string, unknown> } | undefined {
+    const n = this.request.http?.exchange;
+    return n === undefined ? undefined : (this.ctx.http?.exchanges[n] as Subscription['exchange']);
+  }
+
+  /** Over HTTP: its POST has ended (the server closed the response, or the harness did). */
+  get streamEnded(): boolean {
+    return this.overHttp && this.exchange?.ms !== undefined;
+  }
+
   /** The acknowledgement of this subscription: the first notification of its own that is one. */
   get ack(): LoggedMessage | undefined {
     return this.messages.find((m) => m.method === ACKNOWLEDGED);
   }
 
   private see(m: LoggedMessage): void {
-    if (m.direction !== 'from-server' || m.kind !== 'notification') return;
+    if (m.direction !== 'from-server') return;
+    if (m.kind !== 'notification') { for (const w of [...this.waiters]) w(); return; }
     if (m.method === ACKNOWLEDGED) this.acks.push(m);
     const exchange = this.request.http?.exchange;
     const mine = this.overHttp ? m.http?.exchange === exchange : subscriptionIdOf(m) === this.id;
@@ -103,13 +115,15 @@ export class Subscription {
 
   /** Resolves once pred() holds (true), or after ms, or when it was answered or the connection ended (pred() then). */
   until(pred: () => boolean, ms: number): Promise<boolean> {
-    const over = () => pred() || this.answer !== undefined || this.ctx.session.closed;
+    const over = () => pred() || this.answer !== undefined || this.ctx.session.closed || this.streamEnded;
     if (over()) return Promise.resolve(pred());
     return new Promise((resolve) => {
       let finished = false;
-      const done = () => { if (finished) return; finished = true; clearTimeout(timer); this.waiters.delete(check); resolve(pred()); };
+      const done = () => { if (finished) return; finished = true; clearTimeout(timer); clearInterval(poll); this.waiters.delete(check); resolve(pred()); };
       const check = () => { if (over()) done(); };
       const timer = setTimeout(done, Math.max(0, ms));
+      // The end of an HTTP exchange is recorded after its last frame: looked at now and then.
+      const poll = setInterval(check, 100);
       this.waiters.add(check);
       // An answer or the end of the connection wakes the probe, not the watcher.
       void this.probe.waitForAnswers(ms).then(() => { if (!finished) check(); });

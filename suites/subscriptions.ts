@@ -78,6 +78,7 @@ async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: strin
     ex.ackMs = Math.round(sub.ack!.t - sub.request.t);
     if (!sub.answer && !ctx.session.closed) await sub.watchFor(Math.min(LISTEN_WATCH_MS, ctx.timeoutMs));
     if (sub.answer) ex.endedEarly = `it answered ${answerText(sub.answer)} ${Math.round(sub.answer.t - sub.ack!.t)} ms after acknowledging, ending the subscription before the client cancelled it`;
+    else if (sub.streamEnded) ex.endedEarly = 'its response stream ended before the harness closed it';
     else if (ctx.session.closed) ex.endedEarly = `the connection ended (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`;
     else {
       const c = sub.cancel('mcp-conform: the subscription has been checked');
@@ -94,6 +95,16 @@ async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: strin
   }
 }
 
+/** Over HTTP: what the POST of a subscription got, in words ('' over stdio). */
+function postText(sub: Subscription): string {
+  const x = sub.exchange;
+  if (!x || x.status === undefined) return x?.error ? ` (its POST: ${x.error})` : '';
+  const ct = x.responseHeaders?.['content-type'];
+  const text = (x.responseBody ?? '').replace(/\s+/g, ' ').trim();
+  const body = text ? `: ${text.length > 160 ? `${text.slice(0, 160)}…` : text}` : '';
+  return ` (its POST was answered HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}${ct ? `, ${String(ct)}` : ''}${body}${x.ms !== undefined ? ', and has ended' : ''})`;
+}
+
 function noAckOutcome(ctx: CaseContext, sub: Subscription, sent: string): Outcome {
   const messageIds = sub.seqs();
   const a = sub.answer;
@@ -101,7 +112,8 @@ function noAckOutcome(ctx: CaseContext, sub: Subscription, sent: string): Outcom
   const otherText = others.length ? `; a ${ACKNOWLEDGED} came with ${subscriptionIdOf(others[0]!) === undefined ? 'no subscriptionId' : `subscriptionId ${JSON.stringify(subscriptionIdOf(others[0]!))}`} instead of ${sub.id} (message ${others[0]!.seq})` : '';
   if (a) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent} was answered with ${answerText(a)} and no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before it${otherText}` };
   if (ctx.session.closed) return { verdict: 'fail', messageIds, message: `${sent}: the connection ended before any ${ACKNOWLEDGED} (${ctx.session.transport.closeInfo?.reason ?? 'closed'})` };
-  return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} within ${ctx.timeoutMs} ms${otherText}` };
+  if (sub.streamEnded) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before the POST ended${postText(sub)}${otherText}` };
+  return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} within ${ctx.timeoutMs} ms${postText(sub)}${otherText}` };
 }
 
 /** What the notifications of a subscription did wrong (MUST rules), in words. */

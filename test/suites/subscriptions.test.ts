@@ -126,6 +126,14 @@ describe('subscriptions over Streamable HTTP', () => {
     expect(r.code).toBe(1);
   }, 60_000);
 
+  it('a listen refused with HTTP 400 and an error without id: fail as soon as the POST ends, saying what came', async () => {
+    const r = await overHttp(['python3', LISTEN_HTTP, 'refuse-400']);
+    expect(r.c('subscriptions/listen')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/no notifications\/subscriptions\/acknowledged carrying subscriptionId \d+ came before the POST ended \(its POST was answered HTTP 400 Bad Request, application\/json: \{"jsonrpc": "2\.0", "error": \{"code": -32600, "message": "Bad Request: no listen streams here"\}\}, and has ended\)$/) });
+    expect(r.c('subscriptions/unsupported-omitted').verdict).toBe('warn');
+    // Not a wait for --timeout (3000 ms) per subscription: the end of the POST ends the wait.
+    expect(r.report.suites.find((s) => s.id === 'subscriptions')!.cases.every((c) => (c.durationMs ?? 0) < 2500)).toBe(true);
+  }, 60_000);
+
   it('tmcp (a real peer, 2026-07-28): tools list changes acknowledged on the listen stream; unsupported types left out', async () => {
     const r = await overHttp(['node', TMCP]);
     expect(r.report.options.protocolVersionInForce).toBe('2026-07-28');
