@@ -216,7 +216,7 @@ export const subscriptions: Suite = {
       level: 'SHOULD',
       spec: 'basic/patterns/subscriptions#acknowledgment',
       requirement:
-        'A filter may ask for notification types the server does not support; the server acknowledges the subscription with those types left out (the acknowledgement lists only what it will send), and sends none of them. The harness asks for every type whose capability flag the server does not declare (resource updates of a URI it never listed). An acknowledgement that lists one of them, or no acknowledgement: warn; a notification of a type not asked for: fail (MUST NOT).',
+        'A filter may ask for notification types the server does not support; the server acknowledges the subscription with those types left out (the acknowledgement lists only what it will send), and sends none of them. The harness asks for every type whose capability flag the server does not declare (resource updates of a URI it never listed). An acknowledgement that lists one of them, or no acknowledgement: warn (info when the server declares no notification type at all and refuses subscriptions/listen with an error); a notification of a type not asked for: fail (MUST NOT).',
       requires: { feature: 'subscriptionsListen' },
       async run(ctx) {
         const caps = ctx.capabilities;
@@ -230,7 +230,13 @@ export const subscriptions: Suite = {
         // Worded as the other cases that probe undeclared capabilities say it (a skip that says nothing of the server).
         if (!Object.keys(filter).length) return { verdict: 'skip', message: 'the server declared every capability this case probes', details: { declared: DECLARES.map(([c, f]) => `${c}.${f}`) } };
         const ex = await exercise(ctx, filter, ` (${Object.values(because).join(', ')})`);
-        if (ex.noAck) return { ...ex.noAck, verdict: 'warn', level: 'SHOULD', message: `${ex.noAck.message}; unsupported types are to be left out of the acknowledgement, not refused` };
+        if (ex.noAck) {
+          // A server that declares no notification type at all has nothing to deliver on a subscription: refusing the
+          // request (-32601, as for the methods of a capability it does not declare) is no fault.
+          const none = DECLARES.every(([c, f]) => !declared(caps, c, f));
+          if (none && ex.sub.answer?.kind === 'error') return { ...ex.noAck, verdict: 'info', message: `${ex.noAck.message}; the server declares no notification type a subscription could carry, so refusing subscriptions/listen is not judged` };
+          return { ...ex.noAck, verdict: 'warn', level: 'SHOULD', message: `${ex.noAck.message}; unsupported types are to be left out of the acknowledgement, not refused` };
+        }
         const { sub } = ex;
         const messageIds = sub.seqs();
         const problems = streamProblems(ex);
