@@ -17,6 +17,8 @@ import { MISSING_URI } from './resources.js';
 export const LISTEN_WATCH_MS = 300;
 /** How long, after the harness ended a subscription over stdio, an answer to it is waited for (it should get none). */
 export const AFTER_CANCEL_MS = 200;
+/** subscriptions/unsupported-omitted watches its subscription this long (its point is the acknowledgement). */
+export const UNSUPPORTED_WATCH_MS = 100;
 
 /** The filter field each capability flag makes applicable: [capability, flag, filter field]. */
 const DECLARES: [string, string, string][] = [
@@ -65,7 +67,7 @@ interface Exercise {
  * Open a subscription with this filter, wait (bounded) for its acknowledgement, watch it, end it. The subscription is
  * always ended and closed before this returns.
  */
-async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: string): Promise<Exercise> {
+async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: string, how: { watchMs: number; afterCancel: boolean }): Promise<Exercise> {
   const sub = openListen(ctx, filter);
   const sent = `subscriptions/listen (id ${sub.id}) with notifications ${JSON.stringify(filter)}${why}`;
   const ex: Exercise = { sub, sent };
@@ -76,14 +78,14 @@ async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: strin
       return ex;
     }
     ex.ackMs = Math.round(sub.ack!.t - sub.request.t);
-    if (!sub.answer && !ctx.session.closed) await sub.watchFor(Math.min(LISTEN_WATCH_MS, ctx.timeoutMs));
+    if (!sub.answer && !ctx.session.closed) await sub.watchFor(Math.min(how.watchMs, ctx.timeoutMs));
     if (sub.answer) ex.endedEarly = `it answered ${answerText(sub.answer)} ${Math.round(sub.answer.t - sub.ack!.t)} ms after acknowledging, ending the subscription before the client cancelled it`;
     else if (sub.streamEnded) ex.endedEarly = 'its response stream ended before the harness closed it';
     else if (ctx.session.closed) ex.endedEarly = `the connection ended (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`;
     else {
       const c = sub.cancel('mcp-conform: the subscription has been checked');
       if (c.streamWasOpen === false) ex.endedEarly = 'its response stream had ended before the harness closed it';
-      else if (!sub.overHttp) {
+      else if (!sub.overHttp && how.afterCancel) {
         // A cancelled request should get no answer; one that comes anyway is noted.
         await sub.until(() => sub.answer !== undefined, Math.min(AFTER_CANCEL_MS, ctx.timeoutMs));
         if (sub.answer) ex.answeredAfterCancel = sub.answer;
@@ -182,7 +184,7 @@ export const subscriptions: Suite = {
         if (!Object.keys(filter).length) {
           return { verdict: 'skip', message: `the server did not declare tools.listChanged, prompts.listChanged, resources.listChanged or resources.subscribe: no notification to listen for${reasons.length ? ` (${reasons.join('; ')})` : ''}` };
         }
-        const ex = await exercise(ctx, filter, ' (the types the server declares)');
+        const ex = await exercise(ctx, filter, ' (the types the server declares)', { watchMs: LISTEN_WATCH_MS, afterCancel: true });
         if (ex.noAck) {
           const a = ex.sub.answer;
           if (a?.kind === 'error' && (a.json as { error?: { code?: unknown } }).error?.code === -32601) {
@@ -229,7 +231,7 @@ export const subscriptions: Suite = {
         }
         // Worded as the other cases that probe undeclared capabilities say it (a skip that says nothing of the server).
         if (!Object.keys(filter).length) return { verdict: 'skip', message: 'the server declared every capability this case probes', details: { declared: DECLARES.map(([c, f]) => `${c}.${f}`) } };
-        const ex = await exercise(ctx, filter, ` (${Object.values(because).join(', ')})`);
+        const ex = await exercise(ctx, filter, ` (${Object.values(because).join(', ')})`, { watchMs: UNSUPPORTED_WATCH_MS, afterCancel: false });
         if (ex.noAck) {
           // A server that declares no notification type at all has nothing to deliver on a subscription: refusing the
           // request (-32601, as for the methods of a capability it does not declare) is no fault.
