@@ -151,6 +151,7 @@ function beyondRequest(filter: SubscriptionFilter, acked: SubscriptionFilter): s
 }
 
 function endingText(ex: Exercise): string {
+  if (ex.endedEarly) return `then the server ended it (${ex.endedEarly})`;
   if (ex.sub.overHttp) return 'then ended by closing its response stream';
   return 'then ended with notifications/cancelled';
 }
@@ -251,7 +252,7 @@ export const subscriptions: Suite = {
           const bits = [...listed.map((k) => `${k} (${because[k]})`), ...extra.map((e) => `${e} (not asked for)`)];
           return { verdict: 'warn', messageIds, details, message: `${ex.sent} was acknowledged with ${show(acked)}: it lists ${bits.join(', ')}; the acknowledgement should leave out the types the server does not support` };
         }
-        return { verdict: 'pass', messageIds, details, message: `${ex.sent} was acknowledged in ${ex.ackMs} ms with ${show(acked)}: every unsupported type left out, ${endingText(ex)}${ex.endedEarly ? ` (${ex.endedEarly})` : ''}` };
+        return { verdict: 'pass', messageIds, details, message: `${ex.sent} was acknowledged in ${ex.ackMs} ms with ${show(acked)}: every unsupported type left out, ${endingText(ex)}` };
       },
     },
   ],

@@ -89,6 +89,14 @@ const BROKEN: Record<string, { exit: 0 | 1; verdicts: Record<string, V>; message
     verdicts: { 'subscriptions/listen': 'fail', 'subscriptions/unsupported-omitted': 'pass', 'capabilities/list-changed': 'warn' },
     message: { 'subscriptions/listen': /notifications\/tools\/list_changed \(message \d+, subscriptionId \d+\) is a notification the filter did not ask for/ },
   },
+  'listen-ends-at-once.py': {
+    exit: 0,
+    verdicts: { 'subscriptions/listen': 'warn', 'subscriptions/unsupported-omitted': 'pass' },
+    message: {
+      'subscriptions/listen': /was acknowledged in \d+ ms with \{"resourceSubscriptions":\["note:\/\/one"\]\}, but it answered a result .* ms after acknowledging, ending the subscription before the client cancelled it: a subscription stays open until the client cancels it$/,
+      'subscriptions/unsupported-omitted': /every unsupported type left out, then the server ended it \(it answered a result/,
+    },
+  },
 };
 
 describe('subscriptions: one defect each', () => {
