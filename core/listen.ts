@@ -57,6 +57,8 @@ export class Subscription {
   readonly acks: LoggedMessage[] = [];
   /** Over stdio: change notifications with no subscriptionId that came while it was open (they belong to no stream). */
   readonly unattributed: LoggedMessage[] = [];
+  /** Over stdio: the notifications/cancelled by which the server ended it (its way to tear a subscription down there). */
+  serverCancelled?: LoggedMessage;
   /** Set by cancel(): when, the notifications/cancelled sent (stdio), whether a response stream was still open (HTTP). */
   cancelled?: { t: number; note?: LoggedMessage; streamWasOpen?: boolean };
   private readonly waiters = new Set<() => void>();
@@ -106,6 +108,7 @@ export class Subscription {
     if (m.direction !== 'from-server') return;
     if (m.kind !== 'notification') { for (const w of [...this.waiters]) w(); return; }
     if (m.method === ACKNOWLEDGED) this.acks.push(m);
+    if (m.method === 'notifications/cancelled' && paramsOf(m).requestId === this.id && !this.serverCancelled) this.serverCancelled = m;
     const exchange = this.request.http?.exchange;
     const mine = this.overHttp ? m.http?.exchange === exchange : subscriptionIdOf(m) === this.id;
     if (mine) this.messages.push(m);
@@ -115,7 +118,7 @@ export class Subscription {
 
   /** Resolves once pred() holds (true), or after ms, or when it was answered or the connection ended (pred() then). */
   until(pred: () => boolean, ms: number): Promise<boolean> {
-    const over = () => pred() || this.answer !== undefined || this.ctx.session.closed || this.streamEnded;
+    const over = () => pred() || this.answer !== undefined || this.ctx.session.closed || this.streamEnded || this.serverCancelled !== undefined;
     if (over()) return Promise.resolve(pred());
     return new Promise((resolve) => {
       let finished = false;
@@ -159,7 +162,7 @@ export class Subscription {
 
   /** Stop watching (cancel first if it is still open). */
   close(): void {
-    if (!this.cancelled && !this.answer && !this.ctx.session.closed) this.cancel();
+    if (!this.cancelled && !this.answer && !this.serverCancelled && !this.ctx.session.closed) this.cancel();
     this.unwatch?.();
     this.unwatch = undefined;
     this.probe.close();
@@ -168,7 +171,7 @@ export class Subscription {
 
   /** Every message of the exchange, for messageIds: the request, its notifications, its answer, the cancellation. */
   seqs(): number[] {
-    const all = [this.request, ...this.messages, ...this.unattributed, ...(this.answer ? [this.answer] : []), ...(this.cancelled?.note ? [this.cancelled.note] : [])];
+    const all = [this.request, ...this.messages, ...this.unattributed, ...(this.answer ? [this.answer] : []), ...(this.cancelled?.note ? [this.cancelled.note] : []), ...(this.serverCancelled ? [this.serverCancelled] : [])];
     return [...new Set(all.map((m) => m.seq))].sort((a, b) => a - b);
   }
 

@@ -81,6 +81,7 @@ async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: strin
     if (!sub.answer && !ctx.session.closed) await sub.watchFor(Math.min(how.watchMs, ctx.timeoutMs));
     if (sub.answer) ex.endedEarly = `it answered ${answerText(sub.answer)} ${Math.round(sub.answer.t - sub.ack!.t)} ms after acknowledging, ending the subscription before the client cancelled it`;
     else if (sub.streamEnded) ex.endedEarly = 'its response stream ended before the harness closed it';
+    else if (sub.serverCancelled) ex.endedEarly = `it sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) ${Math.round(sub.serverCancelled.t - sub.ack!.t)} ms after acknowledging`;
     else if (ctx.session.closed) ex.endedEarly = `the connection ended (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`;
     else {
       const c = sub.cancel('mcp-conform: the subscription has been checked');
@@ -114,6 +115,7 @@ function noAckOutcome(ctx: CaseContext, sub: Subscription, sent: string): Outcom
   const otherText = others.length ? `; a ${ACKNOWLEDGED} came with ${subscriptionIdOf(others[0]!) === undefined ? 'no subscriptionId' : `subscriptionId ${JSON.stringify(subscriptionIdOf(others[0]!))}`} instead of ${sub.id} (message ${others[0]!.seq})` : '';
   if (a) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent} was answered with ${answerText(a)} and no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before it${otherText}` };
   if (ctx.session.closed) return { verdict: 'fail', messageIds, message: `${sent}: the connection ended before any ${ACKNOWLEDGED} (${ctx.session.transport.closeInfo?.reason ?? 'closed'})` };
+  if (sub.serverCancelled) return { verdict: 'fail', messageIds, message: `${sent}: the server sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) without any ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} before it${otherText}` };
   if (sub.streamEnded) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before the POST ended${postText(sub)}${otherText}` };
   return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} within ${ctx.timeoutMs} ms${postText(sub)}${otherText}` };
 }

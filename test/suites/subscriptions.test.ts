@@ -100,6 +100,13 @@ const BROKEN: Record<string, { exit: 0 | 1; verdicts: Record<string, V>; message
 };
 
 describe('subscriptions: one defect each', () => {
+  it('broken/listen-ends-at-once.py MODE=cancel: a subscription the server tears down at once with notifications/cancelled (warn)', async () => {
+    const r = await run(py('broken/listen-ends-at-once.py'), ['--suite', 'subscriptions', '--timeout', '3000', '--env', 'MODE=cancel']);
+    expect(r.c('subscriptions/listen')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/but it sent notifications\/cancelled for it \(message \d+\) \d+ ms after acknowledging: a subscription stays open until the client cancels it$/) });
+    // The harness sends no notifications/cancelled of its own for a subscription the server already ended.
+    expect(r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'notifications/cancelled')).toEqual([]);
+  });
+
   it.each(Object.entries(BROKEN))('broken/%s', async (file, want) => {
     const r = await run(py(`broken/${file}`), ['--suite', SUITES, '--timeout', '3000', '--shutdown-grace', '1000']);
     expect(r.report.options.protocolVersionInForce).toBe('2026-07-28');
