@@ -57,6 +57,8 @@ export interface VersionFeatures {
   resourceNotFoundStrength: 'SHOULD' | 'MUST';
   /** resources/subscribe and resources/unsubscribe exist (2026-07-28 replaced them by subscriptions/listen). */
   resourceSubscribe: boolean;
+  /** subscriptions/listen: one long-lived request per subscription carries change notifications (2026-07-28). */
+  subscriptionsListen: boolean;
   /** logging/setLevel exists (removed in 2026-07-28). */
   setLevel: boolean;
   /** The `completions` server capability exists (2025-03-26 on; 2024-11-05 had completion/complete without it). */
@@ -106,6 +108,7 @@ function build(v: ProtocolVersion): VersionFeatures {
     resourceNotFoundCode: stateless ? -32602 : -32002,
     resourceNotFoundStrength: stateless ? 'MUST' : 'SHOULD',
     resourceSubscribe: !stateless,
+    subscriptionsListen: stateless,
     setLevel: !stateless,
     completionsCapability: at(v, '2025-03-26'),
     completionContext: at(v, '2025-06-18'),
@@ -147,7 +150,8 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   structuredContent: 'structured tool output',
   validationAsToolError: 'SEP-1303 rule (input validation errors as tool results)',
   toolNameRule: 'tool name rule',
-  resourceSubscribe: 'resources/subscribe (subscriptions/listen replaces it; not checked yet)',
+  resourceSubscribe: 'resources/subscribe (subscriptions/listen replaces it: see the subscriptions suite)',
+  subscriptionsListen: 'subscriptions/listen (it came in 2026-07-28; before it, resources/subscribe and the GET stream)',
   setLevel: 'logging/setLevel',
   completionsCapability: 'completions capability',
   completionContext: 'completion context arguments',

@@ -15,6 +15,7 @@ import { sseSuite } from './sse.js';
 import { surface } from './surface.js';
 import { unknownTool } from './unknown-tool.js';
 import { resources } from './resources.js';
+import { subscriptions } from './subscriptions.js';
 import { promptsSuite } from './prompts.js';
 import { completion } from './completion.js';
 import { logging } from './logging.js';
@@ -24,7 +25,7 @@ import { progress } from './progress.js';
 import { tasks } from './tasks.js';
 import { surface2026 } from './surface-2026.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

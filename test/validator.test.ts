@@ -25,6 +25,21 @@ describe('MessageValidator', () => {
     expect(res.violations).toEqual([expect.objectContaining({ pointer: '/result/content/0', message: 'missing required property "text"' })]);
   });
 
+  it('2026-07-28 subscriptions/listen: its result, its acknowledgement and the client\'s cancellation by their own definitions', () => {
+    const v26 = v('2026-07-28');
+    const closed = { jsonrpc: '2.0', id: 7, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } } };
+    expect(v26.check({ direction: 'from-server', kind: 'response', method: 'subscriptions/listen', json: closed })).toMatchObject({ valid: true, definition: 'JSONRPCResultResponse + SubscriptionsListenResult' });
+    const noId = v26.check({ direction: 'from-server', kind: 'response', method: 'subscriptions/listen', json: { jsonrpc: '2.0', id: 7, result: { resultType: 'complete', _meta: {} } } });
+    expect(noId.valid).toBe(false);
+    expect(noId.violations).toContainEqual(expect.objectContaining({ pointer: '/result/_meta', message: expect.stringContaining('io.modelcontextprotocol/subscriptionId') }));
+    const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 }, notifications: { toolsListChanged: true } } };
+    expect(v26.check({ direction: 'from-server', kind: 'notification', method: ack.method, json: ack })).toMatchObject({ valid: true, definition: 'JSONRPCNotification + SubscriptionsAcknowledgedNotification' });
+    const noFilter = v26.check({ direction: 'from-server', kind: 'notification', method: ack.method, json: { ...ack, params: { _meta: ack.params._meta } } });
+    expect(noFilter.violations).toContainEqual(expect.objectContaining({ pointer: '/params', message: 'missing required property "notifications"' }));
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
+    expect(v26.check({ direction: 'to-server', kind: 'notification', method: cancel.method, json: cancel }).valid).toBe(true);
+  });
+
   it('accepts an error answer with id null (JSON-RPC for unreadable requests), but not a result with id null', () => {
     const err = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
     expect(v25.check({ direction: 'from-server', kind: 'error', json: err }).valid).toBe(true);

@@ -32,6 +32,7 @@ const REQUESTS: Record<string, { request: string; result: string }> = {
   'tasks/list': { request: 'ListTasksRequest', result: 'ListTasksResult' },
   'tasks/cancel': { request: 'CancelTaskRequest', result: 'CancelTaskResult' },
   'server/discover': { request: 'DiscoverRequest', result: 'DiscoverResult' },
+  'subscriptions/listen': { request: 'SubscriptionsListenRequest', result: 'SubscriptionsListenResult' },
 };
 
 /** Whether MCP (any version) has a request of this method. */
@@ -51,6 +52,7 @@ const NOTIFICATIONS: Record<string, string> = {
   'notifications/roots/list_changed': 'RootsListChangedNotification',
   'notifications/tasks/status': 'TaskStatusNotification',
   'notifications/elicitation/complete': 'ElicitationCompleteNotification',
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
 };
 
 type Side = 'client' | 'server';
