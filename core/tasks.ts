@@ -20,6 +20,7 @@
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
+import { answerInputRequests } from './mrtr.js';
 
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
@@ -250,21 +251,23 @@ export interface ExtensionTask {
   cancel?: Reply;
   /** The poll intervals waited, ms. */
   waits: number[];
+  /** tasks/update exchanges sent to answer an input_required task, with what each answered. */
+  updates: { reply: Reply; answered: string[] }[];
   messageIds: number[];
   durationMs: number;
 }
 
 /**
  * Follows a task handle (the result of a tools/call that declared the extension) with tasks/get — each declaring the
- * extension, as the spec asks of every task request — until the task is terminal, input_required (the harness does
- * not answer inputRequests with tasks/update: reported in `unfinished`), or the bound runs out. Never throws for a
- * server's answer.
+ * extension, as the spec asks of every task request — until the task is terminal or the bound runs out. An
+ * input_required task is answered with tasks/update carrying the harness's canned client answers (core/mrtr.ts), up
+ * to MAX_TASK_UPDATES times; input it cannot give is reported in `unfinished`. Never throws for a server's answer.
  */
 export async function followExtensionTask(session: Session, handle: Record<string, unknown>, opts: ExtensionTaskOptions): Promise<ExtensionTask> {
   const t0 = performance.now();
   const deadline = t0 + opts.timeoutMs;
   const taskId = String(handle.taskId);
-  const out: ExtensionTask = { taskId, polls: [], last: handle, problems: [], waits: [], messageIds: [], durationMs: 0 };
+  const out: ExtensionTask = { taskId, polls: [], last: handle, problems: [], waits: [], updates: [], messageIds: [], durationMs: 0 };
   if (typeof handle.status === 'string') out.status = handle.status;
   const meta = tasksExtensionMeta(session);
   let interval = extensionPollInterval(handle, opts.pollMs);
@@ -293,8 +296,29 @@ export async function followExtensionTask(session: Session, handle: Record<strin
       out.status = String(task.status);
       if ((TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status)) break;
       if (out.status === 'input_required') {
-        out.unfinished = `the task asked for input (status "input_required", inputRequests ${Object.keys(obj(task.inputRequests) ?? {}).join(', ') || 'none'}): mcp-conform does not answer inputRequests with tasks/update yet, so the task cannot be followed further`;
-        break;
+        // Answered with the harness's canned client answers (core/mrtr.ts: the --client-capabilities it declared), at
+        // most MAX_TASK_UPDATES times; what it cannot answer leaves the task not exercisable, never a server fault.
+        const keys = Object.keys(obj(task.inputRequests) ?? {}).join(', ') || 'none';
+        const canned = answerInputRequests(task.inputRequests, session.opts.clientCapabilities ?? {}, session.opts.roots);
+        if (canned.problems.length || !canned.answered.length) {
+          out.unfinished = `the task asked for input (status "input_required", inputRequests ${keys}) the harness cannot give: ${canned.problems.map((p) => p.why).join('; ') || 'no input request to answer'}`;
+          break;
+        }
+        if (out.updates.length >= MAX_TASK_UPDATES) {
+          out.unfinished = `the task still asked for input (inputRequests ${keys}) after ${MAX_TASK_UPDATES} tasks/update: not followed further`;
+          break;
+        }
+        const update = await session.request('tasks/update', { taskId, inputResponses: canned.responses, _meta: meta });
+        out.updates.push({ reply: update, answered: canned.answered });
+        out.messageIds.push(update.request.seq, update.response.seq);
+        if (update.error) {
+          out.problems.push(`tasks/update of task ${taskId} with the input it asked for (${canned.answered.join('; ')}) was answered with error ${update.error.code} "${update.error.message}"`);
+          break;
+        }
+        if (update.result?.resultType !== undefined && update.result.resultType !== 'complete') {
+          out.problems.push(`tasks/update of task ${taskId} was answered with resultType ${show(update.result.resultType)}, not "complete"`);
+          break;
+        }
       }
       interval = extensionPollInterval(task, opts.pollMs);
     }
@@ -313,6 +337,9 @@ export async function followExtensionTask(session: Session, handle: Record<strin
   out.durationMs = Math.round(performance.now() - t0);
   return out;
 }
+
+/** How many times an input_required task is answered with tasks/update before it is left (a server may keep asking). */
+export const MAX_TASK_UPDATES = 3;
 
 /** The wait before the next tasks/get: the task's pollIntervalMs, kept within 50…2000 ms; else the fallback. */
 export function extensionPollInterval(task: Record<string, unknown>, fallback = 200): number {

@@ -108,7 +108,7 @@ const extensionCases: CaseDef[] = [
     title: 'a tools/call that declares the tasks extension: a task handle is followed with tasks/get to its result',
     level: 'MUST',
     spec: `${EXT_SPEC}#task-creation`,
-    requirement: `When the server declares the ${TASKS_EXTENSION} extension, a callable tool (read-only ones by default; up to ${MAX_TOOLS_TRIED} tried) is called declaring the extension in the request's own client capabilities. The server decides per request: a plain result is fine (reported as info). A task handle has resultType "task", a taskId, a status, createdAt, lastUpdatedAt and ttlMs; tasks/get (polled at the task's pollIntervalMs, kept within 50…2000 ms, until --timeout) answers it with resultType "complete" from the first poll on, until a terminal status: "completed" carries the tool's result, "failed" the JSON-RPC error. An "input_required" task is reported as not exercisable (the harness does not answer it with tasks/update).`,
+    requirement: `When the server declares the ${TASKS_EXTENSION} extension, a callable tool (read-only ones by default; up to ${MAX_TOOLS_TRIED} tried) is called declaring the extension in the request's own client capabilities. The server decides per request: a plain result is fine (reported as info). A task handle has resultType "task", a taskId, a status, createdAt, lastUpdatedAt and ttlMs; tasks/get (polled at the task's pollIntervalMs, kept within 50…2000 ms, until --timeout) answers it with resultType "complete" from the first poll on, until a terminal status: "completed" carries the tool's result, "failed" the JSON-RPC error. An "input_required" task is answered with tasks/update carrying the canned answers of --client-capabilities (acknowledged with an empty result, then polled on; up to 3 times); input the harness may not give leaves it not exercisable (info).`,
     requires: { from: '2026-07-28', capability: 'tools' },
     async run(ctx): Promise<Outcome> {
       const nd = notDeclared(ctx);
@@ -131,7 +131,7 @@ const extensionCases: CaseDef[] = [
       if (f.failure) return { ...unanswered(f.failure), messageIds: mids };
       const created = `${sent} was answered with task ${f.taskId} ("${String(p.handle.status)}"${p.handle.pollIntervalMs !== undefined ? `, pollIntervalMs ${String(p.handle.pollIntervalMs)}` : ''})`;
       if (f.problems.length) return { verdict: 'fail', messageIds: mids, message: `${created}; ${f.problems.join('; ')}` };
-      const polls = `${f.polls.length} tasks/get (waits ${f.waits.join(', ')} ms)`;
+      const polls = `${f.polls.length} tasks/get (waits ${f.waits.join(', ')} ms)${f.updates.length ? `, ${f.updates.length} tasks/update giving the input it asked for (${f.updates.flatMap((u) => u.answered).join('; ')})` : ''}`;
       if (f.unfinished) {
         if (f.status === 'input_required') return { verdict: 'info', messageIds: mids, message: `${created}; after ${polls}: ${f.unfinished}` };
         return { verdict: 'skip', messageIds: mids, message: `not judged: ${created}; ${f.unfinished}${f.cancel ? `; tasks/cancel was sent (${f.cancel.error ? `error ${describeError(f.cancel.error)}` : 'acknowledged'})` : ''} (--timeout raises the bound)` };

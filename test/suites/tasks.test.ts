@@ -133,11 +133,25 @@ describe('tasks/extension/* on a conformant server', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('a task that asks for input: not exercisable (info), no tasks/update sent', async () => {
+  it('a task that asks for input the harness may not give (elicitation not declared): not exercisable (info), no tasks/update sent', async () => {
     const r = await run(GOOD, ['--suite', 'tasks', '--env', 'TASKS=input']);
-    expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/status "input_required", inputRequests confirm\): mcp-conform does not answer inputRequests with tasks\/update/) });
+    expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/status "input_required", inputRequests confirm\) the harness cannot give: .*elicitation.*which the client did not declare/) });
     expect(sent(r, 'tasks/update')).toEqual([]);
     expect(r.c('tasks/extension/cancel').verdict).toBe('pass');
+  }, 60_000);
+
+  it('with --client-capabilities elicitation: the input is given with tasks/update (the canned decline) and the task is followed to its result', async () => {
+    const r = await run(GOOD, ['--suite', 'tasks', '--env', 'TASKS=input', '--client-capabilities', 'elicitation']);
+    expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/tasks\/update.*until "completed"/) });
+    const updates = sent(r, 'tasks/update');
+    expect(updates).toHaveLength(1);
+    const p = params(updates[0]!) as { taskId: string; inputResponses: Record<string, { action?: string }> };
+    expect(Object.keys(p.inputResponses)).toEqual(['confirm']);
+    expect(p.inputResponses.confirm!.action).toBe('decline');
+    expect(declares(updates[0]!)).toBe(true);
+    // Polled again after the update, never updated twice for one request.
+    const after = sent(r, 'tasks/get').filter((m) => m.seq > updates[0]!.seq && params(m).taskId === p.taskId);
+    expect(after.length).toBeGreaterThan(0);
   }, 60_000);
 
   it('a task still working when --timeout runs out: not judged, cancelled, and no tasks/get after the bound', async () => {
@@ -169,12 +183,13 @@ describe('tasks/extension/* on a conformant server', () => {
 });
 
 /** One defect each: the case that catches it fails, and nothing else of these suites is flagged. */
-const BROKEN: Record<string, { flagged: Record<string, 'fail' | 'warn'>; message: RegExp }> = {
+const BROKEN: Record<string, { flagged: Record<string, 'fail' | 'warn'>; message: RegExp; args?: string[] }> = {
   'task-handle-incomplete.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /malformed task handle: createdAt is missing.*ttlMs is missing/ },
   'task-completed-no-result.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /answered a malformed task: the task is "completed" but its result field is missing/ },
   'task-cancel-refused.py': { flagged: { 'tasks/extension/cancel': 'fail' }, message: /tasks\/cancel of task \S+ \(add, created "working"\) was answered with error code -32603/ },
   'task-unknown-id.py': { flagged: { 'tasks/extension/unknown-task': 'fail' }, message: /answered with error code -32603 .*requires -32602/ },
   'task-capability-unchecked.py': { flagged: { 'tasks/extension/capability-required': 'fail' }, message: /without the extension .* was served .* instead of refused with error -32021/ },
+  'task-update-refused.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /tasks\/update of task \S+ with the input it asked for \(confirm: elicitation\/create .*\) was answered with error -32603/, args: ['--client-capabilities', 'elicitation'] },
   'task-undeclared.py': {
     flagged: { 'tasks/extension/not-undeclared': 'fail', 'calling/tool/report': 'fail', 'schema/from-server/tools/call': 'fail' },
     message: /1 of \d+ tools\/call without the extension .* answered with a task handle \(report\)/,
@@ -183,7 +198,7 @@ const BROKEN: Record<string, { flagged: Record<string, 'fail' | 'warn'>; message
 
 describe('broken task servers (fixtures/servers/broken/task-*.py)', () => {
   it.each(Object.entries(BROKEN))('%s', async (file, want) => {
-    const r = await run(`python3 ${join(FIXTURES, 'broken', file)}`, ['--suite', 'calling,tasks,schema', '--timeout', '5000']);
+    const r = await run(`python3 ${join(FIXTURES, 'broken', file)}`, ['--suite', 'calling,tasks,schema', '--timeout', '5000', ...(want.args ?? [])]);
     const [caseId] = Object.keys(want.flagged).filter((id) => id.startsWith('tasks/'));
     expect(r.c(caseId!).message).toMatch(want.message);
     const flagged = Object.fromEntries(r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => [c.id, c.verdict]));
