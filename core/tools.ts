@@ -161,6 +161,27 @@ function namesOf<K extends string>(o: Record<K, readonly Tool[]>, key: K): Set<s
   return set;
 }
 
+/**
+ * The first tools/call of a tool, in the order made, whose purpose is one of purposes: what
+ * `toolCallsOf(ctx).find((c) => c.tool === tool && purposes.includes(c.purpose))` gives, through an index of the
+ * run's exchanges by tool, brought up to date from where it stopped (exchanges are only appended, and a record's
+ * method, tool and purpose are set when it is made). A scan of every exchange per tool was quadratic at 5,000 tools.
+ */
+export function firstToolCall(ctx: Pick<CaseContext, 'exchanges'>, tool: string, purposes: readonly string[]): ToolCallRecord | undefined {
+  let ix = callIndexes.get(ctx.exchanges);
+  if (!ix) callIndexes.set(ctx.exchanges, (ix = { seen: 0, byTool: new Map() }));
+  const all = ctx.exchanges;
+  for (; ix.seen < all.length; ix.seen++) {
+    const e = all[ix.seen]!;
+    if (e.method !== 'tools/call' || typeof e.tool !== 'string') continue;
+    let list = ix.byTool.get(e.tool);
+    if (!list) ix.byTool.set(e.tool, (list = []));
+    list.push(e as ToolCallRecord);
+  }
+  return ix.byTool.get(tool)?.find((c) => purposes.includes(c.purpose));
+}
+const callIndexes = new WeakMap<readonly unknown[], { seen: number; byTool: Map<string, ToolCallRecord[]> }>();
+
 /** The tools/call exchanges of the run so far, in the order made. */
 export function toolCallsOf(ctx: Pick<CaseContext, 'exchanges'>): ToolCallRecord[] {
   return ctx.exchanges.filter((e): e is ToolCallRecord => e.method === 'tools/call' && typeof e.tool === 'string');
