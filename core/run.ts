@@ -15,6 +15,7 @@ import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from 
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
 import { caseWanted, runPhase, type RunState } from './run-cases.js';
+import { reportBodiesOption } from './log.js';
 import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
@@ -24,7 +25,7 @@ import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 export { caseWanted } from './run-cases.js';
 
 /** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool. */
-export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef];
+export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef];
 /** The run's own services: their report fields are always filled (report.skippedTools). */
 const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 

@@ -2,12 +2,15 @@
  * Work done for speed at scale (issue 17) that must not change what a run finds: the index of tool calls that
  * invalid-params reads, and suite warm-up (quality loads its tokenizer while the server starts).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../core/conformance.js';
 import type { ExchangeRecord, Suite } from '../core/suite.js';
 import { firstToolCall, toolCallsOf } from '../core/tools.js';
 import { quality } from '../suites/quality.js';
-import { py } from './helpers/cli.js';
+import { cli, py } from './helpers/cli.js';
 
 describe('firstToolCall', () => {
   it('finds what a scan of every exchange finds, while the log grows', () => {
@@ -75,5 +78,65 @@ describe('suite warm-up', () => {
     const perTool = (cost.details as { perTool: { tool: string; tokens: number }[] }).perTool;
     expect(perTool.length).toBe(listed.length);
     for (const t of listed) expect(perTool.find((x) => x.tool === t.name)!.tokens).toBe(countTokens(toolText(t)));
+  });
+});
+
+describe('--report-bodies', () => {
+  type Msg = { seq: number; raw?: string; json?: unknown; rawChars?: number; kind: string; schema: unknown };
+  type Doc = { options: Record<string, unknown>; messages: Msg[]; suites: { cases: { id: string; verdict: string; message: string }[] }[] };
+  async function runWith(bodies?: string): Promise<{ doc: Doc; file: string; code: number | null }> {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-bodies-'));
+    const r = await cli(['run', '--stdio', py('calc.py'), '--out-dir', dir, '--reporter', 'json', '--quiet', ...(bodies ? ['--report-bodies', bodies] : [])]);
+    const file = join(dir, 'report.json');
+    return { doc: JSON.parse(readFileSync(file, 'utf8')) as Doc, file, code: r.code };
+  }
+  const verdicts = (d: Doc) => d.suites.flatMap((s) => s.cases.map((c) => `${c.id} ${c.verdict}`));
+
+  it('full is the default: every message has its raw line and its json; none and truncated keep the rest of each message', async () => {
+    const [full, none, cut] = await Promise.all([runWith(), runWith('none'), runWith('truncated')]);
+    expect(full.doc.options.reportBodies).toBeUndefined();
+    expect(full.doc.messages.every((m) => typeof m.raw === 'string' && m.rawChars === undefined)).toBe(true);
+    expect(full.doc.messages.filter((m) => m.kind !== 'invalid').every((m) => m.json !== undefined)).toBe(true);
+
+    // none: no raw, no json; seq, kind, schema verdicts stay; the verdicts are those of a full run
+    expect(none.doc.options.reportBodies).toBe('none');
+    expect(none.doc.messages.length).toBeGreaterThan(20);
+    for (const m of none.doc.messages) {
+      expect(m).not.toHaveProperty('raw');
+      expect(m).not.toHaveProperty('json');
+      expect(m.schema).toBeDefined();
+    }
+    expect(verdicts(none.doc)).toEqual(verdicts(full.doc));
+    expect(none.code).toBe(full.code);
+
+    // truncated: a line longer than 1024 characters (the 1 MB ping of robustness/large-request) is cut there, with
+    // its length, and without json; shorter ones are whole
+    expect(cut.doc.options.reportBodies).toBe('truncated');
+    const long = cut.doc.messages.filter((m) => m.rawChars !== undefined);
+    expect(long.length).toBeGreaterThan(0);
+    for (const m of long) {
+      expect(m.raw!.length).toBe(1024);
+      expect(m.rawChars).toBeGreaterThan(1024);
+      expect(m).not.toHaveProperty('json');
+    }
+    const short = cut.doc.messages.filter((m) => m.rawChars === undefined);
+    expect(short.every((m) => typeof m.raw === 'string' && m.raw.length <= 1024)).toBe(true);
+    expect(verdicts(cut.doc)).toEqual(verdicts(full.doc));
+
+    // validate: a report without bodies is refused with the reason; a truncated one is checked except the cut messages
+    const v1 = await cli(['validate', none.file]);
+    expect(v1.code).toBe(2);
+    expect(v1.stderr + v1.stdout).toMatch(/written with --report-bodies none: its messages carry no bodies to check/);
+    const [v2, v3] = await Promise.all([cli(['validate', cut.file]), cli(['validate', full.file])]);
+    expect(v2.stdout).toContain(`${long.length} messages cut by --report-bodies truncated are not checked`);
+    const checked = (out: string) => Number(/: (\d+) messages checked against/.exec(out)?.[1]);
+    expect(checked(v2.stdout)).toBe(checked(v3.stdout) - long.length);
+    expect(v3.stdout).not.toContain('--report-bodies');
+  }, 60_000);
+
+  it('an unknown value is a usage error', async () => {
+    const r = await cli(['run', '--stdio', py('calc.py'), '--report-bodies', 'some', '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/report-bodies/);
   });
 });
