@@ -277,7 +277,9 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
   for (const s of opts.suites) {
     const wanted = opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(first.kind)) && (!s.selectedWhen || s.selectedWhen(opts));
-    if (s.warmUp && wanted && s.cases.some((c) => caseWanted(c, opts.caseFilter))) s.warmUp();
+    if (s.warmUp && wanted && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
+      try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
+    }
   }
   await negotiated;
   const { session, transport, version, init } = conn;
