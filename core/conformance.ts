@@ -16,7 +16,8 @@ import { runAllVersions, runSuites, type RunOptions } from './run.js';
 import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import { shellWords } from './shell-words.js';
 import type { CallToolsPolicy, Suite } from './suite.js';
-import { normalizeOption, optionMessage } from './options.js';
+import { normalizeOption, optionMessage, type OptionDef } from './options.js';
+import { reportBodiesOption } from './log.js';
 import { parseHeader } from './headers.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
@@ -69,6 +70,8 @@ export interface ConformanceOptions {
   maxToolTokens?: number;
   /** quality/result-size fails when a tool result is longer than this many tokens (the quality suite's option). */
   maxResultTokens?: number;
+  /** What report.json keeps of each message: 'full' (default), 'truncated' or 'none' (a run option: --report-bodies). */
+  reportBodies?: 'full' | 'truncated' | 'none';
   /**
    * Options of suites (Suite.options) by key, also of your own suites; a built-in suite's option may be given at the
    * top level too (unknownToolCode).
@@ -200,9 +203,9 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new OptionsError(`${n('max-duration')} must be a positive number of milliseconds`);
   const maxMessageBytes = o.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new OptionsError(`${n('max-message-bytes')} must be a whole number of bytes, at least 1024`);
-  // The suites' own options (Suite.options): each read by its key, checked against its declaration.
+  // The suites' own options (Suite.options) and --report-bodies: each read by its key, checked against its declaration.
   const optionValues: Record<string, unknown> = {};
-  for (const d of [...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])) {
+  for (const d of [reportBodiesOption as OptionDef, ...[...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])]) {
     const v = normalizeOption(d, (o as Record<string, unknown>)[d.key] ?? o.options?.[d.key]);
     const problem = optionMessage(d, v, n(d.flag));
     if (problem) throw new OptionsError(problem);

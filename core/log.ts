@@ -2,6 +2,7 @@
  * The message log: every line that crossed the wire, in order, with its parse and schema verdicts.
  * Suites read it; reporters print it; the JSON report contains it whole.
  */
+import type { OptionDef } from './options.js';
 
 export type Direction = 'to-server' | 'from-server';
 export type MessageKind = 'request' | 'notification' | 'response' | 'error' | 'invalid';
@@ -93,4 +94,40 @@ export function classify(json: unknown): { kind: MessageKind; method?: string; i
   if ('result' in m) return { kind: 'response', id };
   if ('error' in m) return { kind: 'error', id };
   return { kind: 'invalid', id, problem: 'an object with neither method, result nor error' };
+}
+
+export type ReportBodies = 'full' | 'truncated' | 'none';
+
+/** Characters of `raw` report.json keeps of a message with --report-bodies truncated. */
+export const TRUNCATED_RAW_CHARS = 1024;
+
+/**
+ * --report-bodies (config key and library option `reportBodies`): what report.json keeps of each message's body.
+ * A run option (core/run.ts RUN_OPTIONS); reported in report.options.reportBodies when given, which is where the JSON
+ * reporter reads it. The run itself, the other reporters and `--record` always have the whole log.
+ */
+export const reportBodiesOption: OptionDef<ReportBodies> = {
+  flag: 'report-bodies', key: 'reportBodies', type: 'string', choices: ['full', 'truncated', 'none'], inReport: 'when-set',
+  help: `What report.json keeps of each message: full (raw and json, the default); truncated (a raw line longer than ${TRUNCATED_RAW_CHARS} characters cut there, with rawChars, and its json left out); none (no raw, no json: a smaller report for huge logs)`,
+};
+
+/**
+ * A message as report.json carries it under --report-bodies `mode`: the same object for full (and for a short
+ * message under truncated), else a copy without the body (none), or with raw cut and json left out (truncated; its
+ * rawChars is the length of the whole line). The other members keep their order.
+ */
+export function messageWithBodies(m: LoggedMessage, mode: ReportBodies | undefined): LoggedMessage | Omit<LoggedMessage, 'raw'> {
+  if (!mode || mode === 'full' || (mode === 'truncated' && (typeof m.raw !== 'string' || m.raw.length <= TRUNCATED_RAW_CHARS))) return m;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(m)) {
+    if (k === 'json') continue;
+    if (k === 'raw') {
+      if (mode === 'none') continue;
+      out.raw = m.raw.slice(0, TRUNCATED_RAW_CHARS);
+      out.rawChars = m.raw.length;
+      continue;
+    }
+    out[k] = (m as unknown as Record<string, unknown>)[k];
+  }
+  return out as Omit<LoggedMessage, 'raw'>;
 }

@@ -14,7 +14,8 @@ import type { InitOutcome, Suite } from './suite.js';
 import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from './call-policy.js';
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
-import { runPhase, type RunState } from './run-cases.js';
+import { caseWanted, runPhase, type RunState } from './run-cases.js';
+import { reportBodiesOption } from './log.js';
 import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
@@ -24,7 +25,7 @@ import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 export { caseWanted } from './run-cases.js';
 
 /** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool. */
-export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef];
+export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef];
 /** The run's own services: their report fields are always filled (report.skippedTools). */
 const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 
@@ -272,7 +273,15 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
   const stop = new StopControl(opts, guard, (why) => conn.session.abandon(why));
 
-  await connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
+  const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
+  // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
+  for (const s of opts.suites) {
+    const wanted = opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(first.kind)) && (!s.selectedWhen || s.selectedWhen(opts));
+    if (s.warmUp && wanted && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
+      try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
+    }
+  }
+  await negotiated;
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force.
   session.setValidator(validatorFor(version));

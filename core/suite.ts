@@ -103,6 +103,12 @@ export interface Suite {
    * with --suite, it runs anyway.
    */
   selectedWhen?: (opts: import('./run.js').RunOptions) => boolean;
+  /**
+   * Called once as a run that will run one of the suite's cases starts, while the server starts and before its first
+   * answer (the harness waits then): begin loading what the cases will need (quality: the tokenizer), so that work
+   * overlaps the wait. It must not throw or block for long; the cases still load what they need themselves.
+   */
+  warmUp?: () => void;
 }
 
 /** The handshake outcome (ctx.init): one type, defined with the negotiation (core/negotiate.ts Handshake). */

@@ -86,6 +86,8 @@ export interface LogValidation {
   messages: CheckedMessage[];
   /** Lines that are not JSON at all (not messages; not checked). */
   notJson: number;
+  /** Messages of a report written with --report-bodies truncated whose body was cut (not checked); absent when none. */
+  truncated?: number;
   /** Messages with violations that count (not malformed on purpose). */
   invalid: number;
 }
@@ -95,6 +97,8 @@ interface RawMessage {
   json?: unknown;
   raw?: string;
   expectedInvalid?: string;
+  /** Its body was cut by --report-bodies truncated: it cannot be checked. */
+  truncated?: boolean;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -111,11 +115,13 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
   if (isJson && isObj(whole) && Array.isArray(whole.messages)) {
     const r = whole as { messages: Record<string, unknown>[]; options?: Record<string, unknown>; server?: Record<string, unknown>; runs?: unknown };
     const version = (r.options?.protocolVersionInForce ?? r.server?.protocolVersion) as string | undefined;
+    if (r.options?.reportBodies === 'none') throw new InputError(`validate: ${file} was written with --report-bodies none: its messages carry no bodies to check (run again with --report-bodies full, the default, or truncated)`);
     const messages = r.messages.map((m): RawMessage => ({
       direction: m.direction === 'from-server' ? 'from-server' : 'to-server',
       ...('json' in m ? { json: m.json } : {}),
       raw: typeof m.raw === 'string' ? m.raw : undefined,
       expectedInvalid: isObj(m.schema) && typeof m.schema.expectedInvalid === 'string' ? m.schema.expectedInvalid : undefined,
+      ...(typeof m.rawChars === 'number' && !('json' in m) ? { truncated: true } : {}),
     }));
     return { format: 'report', version, messages };
   }
@@ -168,7 +174,9 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
   const out: CheckedMessage[] = [];
   let notJson = 0;
   let invalid = 0;
+  let truncated = 0;
   log.messages.forEach((m, index) => {
+    if (m.truncated) { truncated++; return; }
     let json = m.json;
     if (json === undefined) {
       if (m.raw === undefined) return;
@@ -192,14 +200,14 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
     if (!schema.valid && !m.expectedInvalid) invalid++;
     out.push({ index, direction: m.direction, kind: c.kind, ...(method ? { method } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(m.expectedInvalid ? { expectedInvalid: m.expectedInvalid } : {}), schema });
   });
-  return { file, format: log.format, protocolVersion, versionFrom, ...(opts.schema ? { schemaFile: opts.schema.file } : {}), messages: out, notJson, invalid };
+  return { file, format: log.format, protocolVersion, versionFrom, ...(opts.schema ? { schemaFile: opts.schema.file } : {}), messages: out, notJson, invalid, ...(truncated ? { truncated } : {}) };
 }
 
 /** The console text of a validation: every message with violations, in the schema suite's words, and a total. */
 export function validationText(v: LogValidation): string {
   const lines: string[] = [];
   const from = v.versionFrom === 'option' ? '--protocol-version' : v.versionFrom === 'file' ? `named in the ${v.format}` : 'none named: the default';
-  lines.push(`${v.file} (${v.format}): ${v.messages.length} messages checked against ${v.schemaFile ? `${v.schemaFile} as ` : ''}protocol ${v.protocolVersion} (${from})${v.notJson ? `; ${v.notJson} lines are not JSON (not messages)` : ''}`);
+  lines.push(`${v.file} (${v.format}): ${v.messages.length} messages checked against ${v.schemaFile ? `${v.schemaFile} as ` : ''}protocol ${v.protocolVersion} (${from})${v.notJson ? `; ${v.notJson} lines are not JSON (not messages)` : ''}${v.truncated ? `; ${v.truncated} messages cut by --report-bodies truncated are not checked` : ''}`);
   for (const m of v.messages) {
     if (m.schema.valid) continue;
     const what = `message ${m.index} (${m.direction}, ${m.kind}${m.method ? ` ${m.method}` : ''}${m.id !== undefined ? ` id ${JSON.stringify(m.id)}` : ''}, ${m.schema.definition})`;

@@ -11,6 +11,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { combine, type Reporter } from './types.js';
 import { envSecretRedactor } from '../core/secrets.js';
+import { messageWithBodies, type ReportBodies } from '../core/log.js';
+import type { Report } from '../core/results.js';
 
 export const jsonReporter: Reporter = {
   name: 'json',
@@ -18,11 +20,22 @@ export const jsonReporter: Reporter = {
   async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.json');
-    const doc = set.runs.length === 1 ? set.runs[0] : combine(set);
+    const runs = set.runs.map(withReportBodies);
+    const doc = runs.length === 1 ? runs[0] : combine({ ...set, runs });
     await writeJsonFile(file, doc);
     return file;
   },
 };
+
+/**
+ * A run as report.json carries it: under --report-bodies truncated or none (report.options.reportBodies) a shallow
+ * copy whose messages have their bodies cut or left out (core/log.ts messageWithBodies); else the run itself.
+ */
+export function withReportBodies(r: Report): Report {
+  const mode = (r.options as { reportBodies?: ReportBodies } | undefined)?.reportBodies;
+  if (!mode || mode === 'full' || !Array.isArray(r.messages)) return r;
+  return { ...r, messages: r.messages.map((m) => messageWithBodies(m, mode)) as Report['messages'] };
+}
 
 /** Characters gathered before a write: small enough that the joined chunk is an ordinary (young) heap object. */
 const CHUNK_CHARS = 32 * 1024;

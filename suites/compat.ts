@@ -48,13 +48,20 @@ function findingText(f: Finding): string {
   return `${f.rule}: ${f.message}${f.providerMessage ? ` — ${f.kind === 'reject' ? 'the provider answers' : 'reported as'}: "${f.providerMessage}"` : ''}`;
 }
 
-/** Each profile's findings on the run's tool list, computed once per run (a run service: the per-profile memo). */
-const profileFindings: Service<Map<ProviderId, Finding[]>> = { id: 'compat-findings', produce: async () => new Map() };
+/**
+ * Each profile's findings on the run's tool list, and the list's size in JSON (the same for every profile), computed
+ * once per run (a run service: the per-profile memo).
+ */
+const profileFindings: Service<{ byProfile: Map<ProviderId, Finding[]>; bytes?: number }> = { id: 'compat-findings', produce: async () => ({ byProfile: new Map() }) };
 async function findings(ctx: CaseContext, tools: Tool[], p: Profile): Promise<Finding[]> {
-  const m = await ctx.service(profileFindings);
+  const m = (await ctx.service(profileFindings)).byProfile;
   let f = m.get(p.id);
   if (!f) m.set(p.id, (f = checkProfile(tools, p.id, { enforce: !!namedProviders(ctx) })));
   return f;
+}
+async function listBytes(ctx: CaseContext, tools: Tool[]): Promise<number> {
+  const memo = await ctx.service(profileFindings);
+  return (memo.bytes ??= tools.reduce((a, x) => a + JSON.stringify(x).length, 0));
 }
 
 function worst(fs: Finding[]): 'fail' | 'warn' | 'info' {
@@ -78,7 +85,7 @@ function profileCases(p: Profile): CaseDef[] {
         if (!Array.isArray(t)) return t;
         const fs = await findings(ctx, t, p);
         const rejects = fs.filter((f) => f.kind === 'reject');
-        const size = t.reduce((a, x) => a + JSON.stringify(x).length, 0);
+        const size = await listBytes(ctx, t);
         const head = `${plural(t.length, 'tool')}, ${size < 10_240 ? `${size} bytes` : `${Math.round(size / 1024)} KB`} of definitions`;
         const details = { provider: p.id, rulesVersion: RULES_VERSION, tools: t.length, bytes: size, findings: fs };
         if (rejects.length) {

@@ -6,7 +6,7 @@
 import { notExercisable, roundIds } from '../core/mrtr.js';
 import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, notJudgedAfterCrash, pipelined, toolCallsOf, tools, type Tool } from '../core/tools.js';
+import { callTool, firstToolCall, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
 import { callPlan } from '../core/call-policy.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
 import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';
@@ -21,7 +21,7 @@ type Kind = 'missing-required' | 'wrong-type';
  * out of invalid-params too, or its task call recorded with purpose 'call'.
  */
 async function validCall(ctx: CaseContext, tool: Tool): Promise<ToolCallRecord> {
-  const prior = toolCallsOf(ctx).find((c) => c.tool === tool.name && (c.purpose === 'call' || c.purpose === 'reference'));
+  const prior = firstToolCall(ctx, tool.name, ['call', 'reference']);
   if (prior) return prior;
   return callTool(ctx, tool.name, generateArguments(tool.inputSchema).value, 'reference');
 }
@@ -99,7 +99,7 @@ async function gradeAcceptedWrongType(ctx: CaseContext, tool: Tool, rec: ToolCal
     return { verdict: 'warn', message: `${accepted}: ${lenient}; the tool has no required argument, so whether the server checks its input at all could not be told (a call without a required argument is the other probe)`, messageIds: mids };
   }
   // The missing-required case's call of the tool, or one made here when that case did not run (--case).
-  const m = toolCallsOf(ctx).find((c) => c.tool === tool.name && c.purpose === 'missing-required')
+  const m = firstToolCall(ctx, tool.name, ['missing-required'])
     ?? await callTool(ctx, tool.name, missing.value, 'missing-required');
   if (!m.reply) return { verdict: 'warn', message: `${accepted}: ${lenient} (the call with ${missing.description} got no answer, so whether the server checks its input at all could not be told)`, messageIds: mids };
   const mAnswer = classifyAnswer(m.reply, tool, missing.value);

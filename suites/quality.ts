@@ -7,7 +7,7 @@
 import type { OptionDef } from '../core/options.js';
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
-import { TOKENIZER, countTokens, resultText, toolCosts } from './compat/cost.js';
+import { TOKENIZER, countTokens, preloadTokenizer, resultText, toolCosts } from './compat/cost.js';
 import { listedTools } from './helpers.js';
 import { toolCallsOf } from '../core/tools.js';
 
@@ -29,6 +29,8 @@ export const quality: Suite = {
   title: 'Tool-definition quality and context cost',
   description: 'Descriptions, parameters a model can fill, naming, and the tokens the tools and their results cost',
   options: [maxToolTokens as OptionDef, maxResultTokens as OptionDef],
+  // The tokenizer takes ~140 ms to load: loaded while the server starts (the harness waits for its first answer then).
+  warmUp: preloadTokenizer,
   cases: [
     {
       id: 'quality/tools',

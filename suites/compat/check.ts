@@ -25,7 +25,8 @@ export interface Finding {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const NEEDS_ESC = /[~/]/;
+const esc = (s: string) => (NEEDS_ESC.test(s) ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
 const unesc = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** Keywords whose value is a schema, a list of schemas or a map of schemas. */
@@ -82,13 +83,30 @@ const INT32_MAX = 2147483647;
 
 interface Hit { pointer: string; message: string; vars?: Record<string, string | number> }
 
-/** Checks one rule on one tool (index = its position in the list). List-level rules return [] here. */
+type Nodes = ReturnType<typeof schemaNodes>;
+
+/**
+ * schemaNodes(schema, '/inputSchema'), walked once per schema object and shared by every rule of every profile and by
+ * toolQuality (a walk per rule per profile was most of the suites' time at 5,000 tools). Callers only read the list.
+ * Keyed by the schema object (a tool list from the server is never changed after it is parsed), held weakly.
+ */
+const inputNodes = new WeakMap<object, Nodes>();
+function inputSchemaNodes(schema: unknown): Nodes {
+  if (!isObj(schema)) return [];
+  let n = inputNodes.get(schema);
+  if (!n) inputNodes.set(schema, (n = schemaNodes(schema, '/inputSchema')));
+  return n;
+}
+
+/**
+ * Checks one rule on one tool (index = its position in the list). List-level rules return [] here.
+ */
 function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined {
   void index;
   const name = tool.name;
   const schema = tool.inputSchema;
   const root = isObj(schema) ? schema : undefined;
-  const nodes = () => schemaNodes(schema, '/inputSchema');
+  const nodes = () => inputSchemaNodes(schema);
   const hits: Hit[] = [];
   const bad = (re: RegExp, s: string) => s.replace(re, '');
   switch (ruleId) {
@@ -316,7 +334,7 @@ export function toolQuality(tool: Tool): Finding[] {
       }
     }
   }
-  for (const { node, ptr } of schemaNodes(schema, '/inputSchema')) {
+  for (const { node, ptr } of inputSchemaNodes(schema)) {
     if (Array.isArray(node.required)) {
       const props = isObj(node.properties) ? node.properties : {};
       const unknown = node.required.filter((r) => typeof r !== 'string' || !(r in props));
@@ -344,7 +362,9 @@ export function listQuality(tools: Tool[]): Finding[] {
   const groups = new Map<string, string[]>();
   for (const t of tools) {
     const key = t.name.toLowerCase().replace(/[-_./ ]/g, '');
-    groups.set(key, [...(groups.get(key) ?? []), t.name]);
+    const g = groups.get(key);
+    if (g) g.push(t.name);
+    else groups.set(key, [t.name]);
   }
   for (const names of groups.values()) {
     const distinct = [...new Set(names)];
@@ -353,7 +373,10 @@ export function listQuality(tools: Tool[]): Finding[] {
   const byConv = new Map<string, string[]>();
   for (const t of tools) {
     const c = convention(t.name);
-    if (c) byConv.set(c, [...(byConv.get(c) ?? []), t.name]);
+    if (!c) continue;
+    const g = byConv.get(c);
+    if (g) g.push(t.name);
+    else byConv.set(c, [t.name]);
   }
   if (byConv.size > 1) {
     out.push(q('quality/naming-convention', undefined, '', `tool names mix ${byConv.size} conventions: ${[...byConv].map(([c, n]) => `${c} (${n.length}, e.g. "${n[0]}")`).join(', ')}`));

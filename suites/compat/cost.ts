@@ -11,14 +11,18 @@ import type { Tool } from '../../core/tools.js';
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
 
 type Counter = (text: string) => number;
-let counter: Counter | undefined;
+let loading: Promise<Counter> | undefined;
 
-async function load(): Promise<Counter> {
-  if (!counter) {
-    const m = (await import('gpt-tokenizer/encoding/o200k_base')) as { countTokens: (t: string) => number };
-    counter = (t) => m.countTokens(t);
-  }
-  return counter;
+function load(): Promise<Counter> {
+  return (loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m: { countTokens: (t: string) => number }) => (t: string) => m.countTokens(t)));
+}
+
+/**
+ * Starts loading the encoder now, without waiting (about 140 ms of the main thread: 2.4 MB of ranks to compile and a
+ * map of 200,000 entries): the quality suite's warm-up, while the server starts. A failure shows where it is used.
+ */
+export function preloadTokenizer(): void {
+  load().catch(() => undefined);
 }
 
 /** The text a tool costs: its definition as an OpenAI function tool (name, description, parameters) in JSON. */
