@@ -11,6 +11,7 @@ import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { targetConformanceOptions, targetOptions } from './target-options.js';
+import { earlyStdioArgv } from './early.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -235,30 +236,81 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
+/** The commands, in the order --help lists them. */
+const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets'] as const;
+type CommandName = (typeof COMMANDS)[number];
+
+/**
+ * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word
+ * names what to load; a command line that names no command at all (`--help`) needs none, and anything else (an option
+ * before the command) loads them all, as before.
+ */
+function commandOf(args: string[]): { cmd?: CommandName; needs: (...c: CommandName[]) => boolean } {
+  const named = args.filter((a) => (COMMANDS as readonly string[]).includes(a));
+  const cmd = (COMMANDS as readonly string[]).includes(args[0] ?? '') ? (args[0] as CommandName) : undefined;
+  return { cmd, needs: (...c) => (cmd ? c.includes(cmd) : named.length > 0) };
+}
+
 export async function main(args: string[]): Promise<number> {
   // --version loads nothing else: it is what CI scripts call to check the tool is there.
   if (args.length === 1 && args[0] === '--version') {
     await write(process.stdout, `${VERSION}\n`);
     return 0;
   }
-  const { default: yargs } = await import('yargs');
-  const mockCli = await import('../mocks/cli.js');
-  const compatCli = await import('./commands/compat.js');
-  const surfaceCli = await import('../core/surface/cli.js');
+  const { cmd, needs } = commandOf(args);
+  // `run --stdio CMD`: the server starts now, while the modules below load (it takes a Python or Node server about as
+  // long to start as the harness to load); the run takes it over, anything else ends it.
+  const early = cmd === 'run' ? await earlyStdioArgv(args, process.cwd()) : undefined;
+  const processes = early ? await import('../core/processes.js') : undefined;
+  if (early && processes) {
+    processes.earlyStart(early);
+    processes.endOwnedOnSignals(); // a signal before the run takes over ends the server too
+  }
+  try {
+    return await dispatch(args, cmd, needs);
+  } finally {
+    processes?.endEarlyStart();
+  }
+}
+
+async function dispatch(args: string[], cmd: CommandName | undefined, needs: (...c: CommandName[]) => boolean): Promise<number> {
+  // Each command's module is loaded only for that command (its options and its handler); the suites and their
+  // options for `run` only (its flags come from them).
+  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat] = await Promise.all([
+    import('yargs'),
+    needs('serve', 'client', 'record', 'check-secrets') ? import('../mocks/cli.js') : undefined,
+    needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
+    needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
+    args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
+  ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
-  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli.SurfaceInputError ? new UsageError(e.message) : e; } };
-  // The suites and their options are loaded for `run` only (its flags come from them).
-  const cat = args.includes('run') ? await loadCatalogue() : { suiteIds: [], options: [] };
-  let code = 0;
+  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
+  // The commands have no yargs handlers: yargs renders the whole help text of a command right after starting its
+  // handler (to show it on a later failure; ~50 ms for `run`), which this CLI never shows. The handler of the command
+  // parsed runs after parsing instead (below).
+  const handlers: Record<CommandName, (a: Record<string, unknown>) => Promise<number>> = {
+    run: (a) => runCommand(a, args, cat),
+    list: (a) => listCommand(a),
+    validate: (a) => validateCommand(a),
+    lint: (a) => compatCli!.lintCommand(a, list, (m) => new UsageError(m), io),
+    tools: (a) => compatCli!.toolsCommand(a, list, (m) => new UsageError(m), io),
+    serve: (a) => mockCli!.serveCommand(a),
+    client: (a) => mockCli!.clientCommand(a),
+    record: (a) => mockCli!.recordCommand(a),
+    snapshot: (a) => surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)),
+    diff: (a) => surfaceCommand(() => surfaceCli!.diffCommand(a, io)),
+    'check-secrets': (a) => mockCli!.checkSecretsCommand(a),
+  };
   let usage: string | undefined;
+  let code = 0;
   const cli = yargs(args)
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
+    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat))
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
-      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
+      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }))
     .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
       .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
@@ -266,15 +318,15 @@ export async function main(args: string[]): Promise<number> {
       .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
-      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
-    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
-    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli.clientOptions(y), async (a) => { code = await mockCli.clientCommand(a); })
-    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
-    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
-    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
+      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'))
+    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli!.lintOptions(y))
+    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)))
+    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y))
+    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y))
+    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y))
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)))
+    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y))
+    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }))
     .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
@@ -288,7 +340,10 @@ export async function main(args: string[]): Promise<number> {
     })
     .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
   try {
-    await cli.parseAsync();
+    const argv = (await cli.parseAsync()) as Record<string, unknown> & { _: unknown[] };
+    // --help or --version (of any command): yargs has printed it; nothing runs.
+    const handler = argv.help === true || argv.version === true ? undefined : handlers[String(argv._[0]) as CommandName];
+    if (handler) code = await handler(argv);
   } catch (e) {
     if (e instanceof UsageError) usage = e.message;
     else throw e;

@@ -2,7 +2,7 @@
  * Ownership of the processes a run starts. Each server runs in its own process group; the group is ended when the
  * run ends, and, as a last resort, when the harness process itself exits.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const live = new Set<number>();
@@ -129,4 +129,68 @@ export function endOutsiders(seen: SeenProcess[], pgid: number): number {
     try { process.kill(p.pid, 'SIGKILL'); n++; } catch { /* gone meanwhile */ }
   }
   return n;
+}
+
+/** A server process spawned in its own process group, with its first events already caught. */
+export interface SpawnedGroup {
+  child: ChildProcess;
+  /** Resolves once the process runs; rejects with the spawn error (ENOENT, EACCES…). */
+  spawned: Promise<void>;
+  /** Resolves with how the process ended ('exit'). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Spawns a command in its own process group (detached), stdin/stdout/stderr piped, and catches its 'spawn', 'error'
+ * and 'exit' events at once, so that whoever takes the process later (core/transport/stdio.ts) misses none of them.
+ * The output waits in the pipes until a reader attaches. Owned (ended at exit) once it runs.
+ */
+export function spawnGroup(cmd: string, args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let started = false;
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => { started = true; own(child); resolve(); });
+    child.on('error', (e) => { if (!started) reject(e); });
+  });
+  spawned.catch(() => undefined); // handled by the taker
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, spawned, exited };
+}
+
+/**
+ * The CLI's early start: `run --stdio CMD` spawns the server before the harness loads its modules (ajv, the suites,
+ * yargs…), so that the server's own start-up overlaps with the harness's. The run's stdio transport takes it
+ * (takeEarlyStart) when its command, working directory and environment are the ones it was started with; else it is
+ * ended (endEarlyStart). A library run never starts anything early.
+ */
+let early: { argv: string[]; proc: SpawnedGroup } | undefined;
+
+export function earlyStart(argv: string[]): void {
+  if (early || !argv.length) return;
+  early = { argv, proc: spawnGroup(argv[0]!, argv.slice(1), { env: process.env }) };
+}
+
+/** The early-started process, once, if it was started with exactly this command, in the current directory, with no added environment. */
+export function takeEarlyStart(argv: string[], cwd: string | undefined, env: Record<string, string> | undefined): SpawnedGroup | undefined {
+  if (!early || cwd !== undefined || (env && Object.keys(env).length) || argv.length !== early.argv.length || argv.some((w, i) => w !== early!.argv[i])) return undefined;
+  const { proc } = early;
+  early = undefined;
+  return proc;
+}
+
+/**
+ * Ends an early-started process no run took (a usage error, another command): stdin closed and its group sent
+ * SIGTERM; it stays owned, so the exit hook SIGKILLs whatever is left of the group.
+ */
+export function endEarlyStart(): void {
+  const e = early;
+  early = undefined;
+  if (!e) return;
+  const { child } = e.proc;
+  child.stdin?.destroy();
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
 }
