@@ -267,13 +267,13 @@ export async function main(args: string[]): Promise<number> {
     processes.endOwnedOnSignals(); // a signal before the run takes over ends the server too
   }
   try {
-    return await dispatch(args, cmd, needs);
+    return await dispatch(args, needs);
   } finally {
     processes?.endEarlyStart();
   }
 }
 
-async function dispatch(args: string[], cmd: CommandName | undefined, needs: (...c: CommandName[]) => boolean): Promise<number> {
+async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean): Promise<number> {
   // Each command's module is loaded only for that command (its options and its handler); the suites and their
   // options for `run` only (its flags come from them).
   const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat] = await Promise.all([
@@ -285,32 +285,16 @@ async function dispatch(args: string[], cmd: CommandName | undefined, needs: (..
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
-  // The commands have no yargs handlers: yargs renders the whole help text of a command right after starting its
-  // handler (to show it on a later failure; ~50 ms for `run`), which this CLI never shows. The handler of the command
-  // parsed runs after parsing instead (below).
-  const handlers: Record<CommandName, (a: Record<string, unknown>) => Promise<number>> = {
-    run: (a) => runCommand(a, args, cat),
-    list: (a) => listCommand(a),
-    validate: (a) => validateCommand(a),
-    lint: (a) => compatCli!.lintCommand(a, list, (m) => new UsageError(m), io),
-    tools: (a) => compatCli!.toolsCommand(a, list, (m) => new UsageError(m), io),
-    serve: (a) => mockCli!.serveCommand(a),
-    client: (a) => mockCli!.clientCommand(a),
-    record: (a) => mockCli!.recordCommand(a),
-    snapshot: (a) => surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)),
-    diff: (a) => surfaceCommand(() => surfaceCli!.diffCommand(a, io)),
-    'check-secrets': (a) => mockCli!.checkSecretsCommand(a),
-  };
-  let usage: string | undefined;
   let code = 0;
+  let usage: string | undefined;
   const cli = yargs(args)
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat))
+    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
-      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }))
+      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
     .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
       .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
@@ -318,15 +302,15 @@ async function dispatch(args: string[], cmd: CommandName | undefined, needs: (..
       .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
-      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'))
-    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli!.lintOptions(y))
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)))
-    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y))
-    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y))
-    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y))
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)))
-    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y))
-    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }))
+      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
+    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli!.lintOptions(y), async (a) => { code = await compatCli!.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y), async (a) => { code = await mockCli!.serveCommand(a); })
+    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y), async (a) => { code = await mockCli!.clientCommand(a); })
+    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y), async (a) => { code = await mockCli!.recordCommand(a); })
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
+    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
+    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
     .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
@@ -339,11 +323,12 @@ async function dispatch(args: string[], cmd: CommandName | undefined, needs: (..
       throw new UsageError(msg ?? err?.message ?? 'usage error');
     })
     .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
+  // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
+  // fail later: ~50 ms of CPU for run, in the middle of the run); this CLI never shows it then.
+  const usageInstance = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usageInstance?.cacheHelpMessage === 'function') usageInstance.cacheHelpMessage = () => undefined;
   try {
-    const argv = (await cli.parseAsync()) as Record<string, unknown> & { _: unknown[] };
-    // --help or --version (of any command): yargs has printed it; nothing runs.
-    const handler = argv.help === true || argv.version === true ? undefined : handlers[String(argv._[0]) as CommandName];
-    if (handler) code = await handler(argv);
+    await cli.parseAsync();
   } catch (e) {
     if (e instanceof UsageError) usage = e.message;
     else throw e;
