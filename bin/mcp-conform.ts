@@ -264,10 +264,11 @@ export async function main(args: string[]): Promise<number> {
   const processes = early ? await import('../core/processes.js') : undefined;
   if (early && processes) {
     processes.earlyStart(early);
-    processes.endOwnedOnSignals(); // a signal before the run takes over ends the server too
+    processes.deferSignals(); // a signal before the run begins stops the run when it begins (or ends the server)
   }
   try {
-    return await dispatch(args, needs);
+    const code = await dispatch(args, needs);
+    return processes?.deferredSignalCode() ?? code;
   } finally {
     processes?.endEarlyStart();
   }

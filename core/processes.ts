@@ -58,24 +58,60 @@ export function groupAlive(pgid: number): boolean {
  */
 let signalHandler: { onSignal?: (signal: 'SIGINT' | 'SIGTERM') => void; forceAfterMs: number } | undefined;
 let signalled = false;
+/** A signal kept while the CLI starts (deferSignals), for the run to act on when it begins. */
+let deferred: 'SIGINT' | 'SIGTERM' | undefined;
+let deferring = false;
+const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+function forceExit(sig: 'SIGINT' | 'SIGTERM', ms: number): NodeJS.Timeout {
+  return setTimeout(() => { killAllSync(); process.exit(CODES[sig]); }, ms).unref();
+}
 
 export function endOwnedOnSignals(onSignal?: (signal: 'SIGINT' | 'SIGTERM') => void, forceAfterMs = 30_000): void {
   const first = signalHandler === undefined;
   signalHandler = { onSignal, forceAfterMs };
+  deferring = false;
+  if (deferred && onSignal) {
+    // The signal came while the CLI was starting: the run stops at once (partial report), bounded as any other.
+    const sig = deferred;
+    deferred = undefined;
+    forceExit(sig, forceAfterMs);
+    onSignal(sig);
+  }
   if (!first) return;
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       const h = signalHandler;
+      if (deferring && !signalled) {
+        signalled = true;
+        deferred = sig;
+        return;
+      }
       if (h?.onSignal && !signalled) {
         signalled = true;
-        setTimeout(() => { killAllSync(); process.exit(code); }, h.forceAfterMs).unref();
+        forceExit(sig, h.forceAfterMs);
         h.onSignal(sig);
         return;
       }
       killAllSync();
-      process.exit(code);
+      process.exit(CODES[sig]);
     });
   }
+}
+
+/**
+ * While the CLI starts with an early-started server (before the run sets its own onSignal): the first SIGINT/SIGTERM
+ * is kept, and the run, when it begins, stops at once (its cases skipped as interrupted, the server shut down, the
+ * report written, exit 130/143), as if the signal had come during the run; a second signal ends everything at once.
+ */
+export function deferSignals(): void {
+  endOwnedOnSignals();
+  deferring = true;
+}
+
+/** The exit code of a signal deferSignals kept that no run took (the CLI ended before a run began), else undefined. */
+export function deferredSignalCode(): number | undefined {
+  return deferred ? CODES[deferred] : undefined;
 }
 
 /** A process seen in /proc: pid, and its start time (so that a reused pid is never mistaken for it). */

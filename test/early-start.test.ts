@@ -11,6 +11,7 @@ import { earlyStdioArgv, EARLY_CONFIG_NAMES } from '../bin/early.js';
 import { CONFIG_FILE_NAMES } from '../core/config.js';
 import { CLI, cli, FIXTURES, ROOT, runArgs } from './helpers/cli.js';
 import { remaining } from './helpers/proc.js';
+import type { Report } from '../core/results.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-conform-early-'));
 /** A server command that appends its pid and start time (ns) to file, then becomes `then`. */
@@ -50,14 +51,18 @@ describe('early start of the stdio server', () => {
     expect(await gone(s[0]![0])).toBe(true);
   }, 60_000);
 
-  it('SIGTERM while the harness is starting ends the server too (exit 143)', async () => {
+  it('SIGTERM while the harness is starting: the run stops as it begins, writes its report, ends the server (exit 143)', async () => {
     const file = join(tmp(), 'starts');
-    const child = spawn(process.execPath, [CLI, 'run', '--stdio', logged(file, 'sleep 30'), '--quiet', '--out-dir', tmp()], { cwd: ROOT, stdio: 'ignore' });
+    const outDir = tmp();
+    const child = spawn(process.execPath, [CLI, 'run', '--stdio', logged(file, 'sleep 30'), '--quiet', '--reporter', 'json', '--out-dir', outDir], { cwd: ROOT, stdio: 'ignore' });
     const until = Date.now() + 20_000;
     while (!starts(file).length && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-    child.kill('SIGTERM');
+    child.kill('SIGTERM'); // the server has just started: the harness is still loading its modules (or, on a slow machine, already running)
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(143);
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report;
+    expect(report.aborted).toBe('the run was interrupted (SIGTERM)');
+    expect(report.exitCode).toBe(143);
     const s = starts(file);
     expect(s).toHaveLength(1);
     expect(await gone(s[0]![0])).toBe(true);
