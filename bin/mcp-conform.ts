@@ -138,10 +138,27 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     if (surface) prepared.run.surface = surface.options;
   }
   Object.assign(prepared.run, hooks.extra);
-  const { endOwnedOnSignals } = await import('../core/processes.js');
+  const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
-  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * prepared.run.shutdownGraceMs! + 15_000);
+  const forceAfterMs = 4 * prepared.run.shutdownGraceMs! + 15_000;
+  endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
+  const early = takeDeferredSignal(forceAfterMs);
+  if (early) {
+    // The signal came while the CLI was starting, its server already started (bin/early.ts): the run takes that
+    // server over first, so that its shutdown is the run's and the report describes it, then stops.
+    const make = prepared.run.transportFactory ?? (await import('../core/transport/index.js')).createTransport;
+    let first = true;
+    prepared.run.transportFactory = (target, opts) => {
+      const t = make(target, opts);
+      if (first) {
+        first = false;
+        const start = t.start.bind(t);
+        t.start = () => start().finally(() => interrupt.abort(early));
+      }
+      return t;
+    };
+  }
   const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
   surface?.finish(report, (s) => process.stderr.write(s));
   return report;

@@ -71,13 +71,6 @@ export function endOwnedOnSignals(onSignal?: (signal: 'SIGINT' | 'SIGTERM') => v
   const first = signalHandler === undefined;
   signalHandler = { onSignal, forceAfterMs };
   deferring = false;
-  if (deferred && onSignal) {
-    // The signal came while the CLI was starting: the run stops at once (partial report), bounded as any other.
-    const sig = deferred;
-    deferred = undefined;
-    forceExit(sig, forceAfterMs);
-    onSignal(sig);
-  }
   if (!first) return;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
@@ -101,12 +94,24 @@ export function endOwnedOnSignals(onSignal?: (signal: 'SIGINT' | 'SIGTERM') => v
 
 /**
  * While the CLI starts with an early-started server (before the run sets its own onSignal): the first SIGINT/SIGTERM
- * is kept, and the run, when it begins, stops at once (its cases skipped as interrupted, the server shut down, the
- * report written, exit 130/143), as if the signal had come during the run; a second signal ends everything at once.
+ * is kept (takeDeferredSignal), and the run, when it begins, takes the server over and stops at once (its cases
+ * skipped as interrupted, the server shut down as at the end of any run, the report written, exit 130/143), as if the
+ * signal had come during the run; a second signal ends everything at once.
  */
 export function deferSignals(): void {
   endOwnedOnSignals();
   deferring = true;
+}
+
+/**
+ * The signal deferSignals kept, for the run that now begins (after its endOwnedOnSignals): taken once, with the
+ * force-exit bound of that run armed as for a signal during the run (a second signal still ends everything at once).
+ */
+export function takeDeferredSignal(forceAfterMs: number): 'SIGINT' | 'SIGTERM' | undefined {
+  const sig = deferred;
+  deferred = undefined;
+  if (sig) forceExit(sig, forceAfterMs);
+  return sig;
 }
 
 /** The exit code of a signal deferSignals kept that no run took (the CLI ended before a run began), else undefined. */

@@ -65,6 +65,8 @@ describe('early start of the stdio server', () => {
     expect(report.exitCode).toBe(143);
     const s = starts(file);
     expect(s).toHaveLength(1);
+    expect(report.process.pid).toBe(s[0]![0]); // the run took the server over and shut it down as at any end
+    expect(report.process.shutdown).toBe('SIGTERM'); // sleep does not end at stdin EOF
     expect(await gone(s[0]![0])).toBe(true);
   }, 60_000);
 
