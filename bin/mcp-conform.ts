@@ -11,6 +11,7 @@ import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { targetConformanceOptions, targetOptions } from './target-options.js';
+import { earlyStdioArgv } from './early.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -137,10 +138,27 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     if (surface) prepared.run.surface = surface.options;
   }
   Object.assign(prepared.run, hooks.extra);
-  const { endOwnedOnSignals } = await import('../core/processes.js');
+  const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
   const interrupt = new AbortController();
-  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * prepared.run.shutdownGraceMs! + 15_000);
+  const forceAfterMs = 4 * prepared.run.shutdownGraceMs! + 15_000;
+  endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
+  const early = takeDeferredSignal(forceAfterMs);
+  if (early) {
+    // The signal came while the CLI was starting, its server already started (bin/early.ts): the run takes that
+    // server over first, so that its shutdown is the run's and the report describes it, then stops.
+    const make = prepared.run.transportFactory ?? (await import('../core/transport/index.js')).createTransport;
+    let first = true;
+    prepared.run.transportFactory = (target, opts) => {
+      const t = make(target, opts);
+      if (first) {
+        first = false;
+        const start = t.start.bind(t);
+        t.start = () => start().finally(() => interrupt.abort(early));
+      }
+      return t;
+    };
+  }
   const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
   surface?.finish(report, (s) => process.stderr.write(s));
   return report;
@@ -236,20 +254,56 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
+/** The commands, in the order --help lists them. */
+const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets'] as const;
+type CommandName = (typeof COMMANDS)[number];
+
+/**
+ * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word
+ * names what to load; a command line that names no command at all (`--help`) needs none, and anything else (an option
+ * before the command) loads them all, as before.
+ */
+function commandOf(args: string[]): { cmd?: CommandName; needs: (...c: CommandName[]) => boolean } {
+  const named = args.filter((a) => (COMMANDS as readonly string[]).includes(a));
+  const cmd = (COMMANDS as readonly string[]).includes(args[0] ?? '') ? (args[0] as CommandName) : undefined;
+  return { cmd, needs: (...c) => (cmd ? c.includes(cmd) : named.length > 0) };
+}
+
 export async function main(args: string[]): Promise<number> {
   // --version loads nothing else: it is what CI scripts call to check the tool is there.
   if (args.length === 1 && args[0] === '--version') {
     await write(process.stdout, `${VERSION}\n`);
     return 0;
   }
-  const { default: yargs } = await import('yargs');
-  const mockCli = await import('../mocks/cli.js');
-  const compatCli = await import('./commands/compat.js');
-  const surfaceCli = await import('../core/surface/cli.js');
+  const { cmd, needs } = commandOf(args);
+  // `run --stdio CMD`: the server starts now, while the modules below load (it takes a Python or Node server about as
+  // long to start as the harness to load); the run takes it over, anything else ends it.
+  const early = cmd === 'run' ? await earlyStdioArgv(args, process.cwd()) : undefined;
+  const processes = early ? await import('../core/processes.js') : undefined;
+  if (early && processes) {
+    processes.earlyStart(early);
+    processes.deferSignals(); // a signal before the run begins stops the run when it begins (or ends the server)
+  }
+  try {
+    const code = await dispatch(args, needs);
+    return processes?.deferredSignalCode() ?? code;
+  } finally {
+    processes?.endEarlyStart();
+  }
+}
+
+async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean): Promise<number> {
+  // Each command's module is loaded only for that command (its options and its handler); the suites and their
+  // options for `run` only (its flags come from them).
+  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat] = await Promise.all([
+    import('yargs'),
+    needs('serve', 'client', 'record', 'check-secrets') ? import('../mocks/cli.js') : undefined,
+    needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
+    needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
+    args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
+  ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
-  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli.SurfaceInputError ? new UsageError(e.message) : e; } };
-  // The suites and their options are loaded for `run` only (its flags come from them).
-  const cat = args.includes('run') ? await loadCatalogue() : { suiteIds: [], options: [] };
+  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
@@ -268,14 +322,14 @@ export async function main(args: string[]): Promise<number> {
       .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
-    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli.lintOptions(y), async (a) => { code = await compatCli.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli.serveOptions(y), async (a) => { code = await mockCli.serveCommand(a); })
-    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli.clientOptions(y), async (a) => { code = await mockCli.clientCommand(a); })
-    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli.recordOptions(y), async (a) => { code = await mockCli.recordCommand(a); })
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli.snapshotCommand(a, runTarget, io)); })
-    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli.diffCommand(a, io)); })
-    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli.checkSecretsCommand(a); })
+    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli!.lintOptions(y), async (a) => { code = await compatCli!.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y), async (a) => { code = await mockCli!.serveCommand(a); })
+    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y), async (a) => { code = await mockCli!.clientCommand(a); })
+    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y), async (a) => { code = await mockCli!.recordCommand(a); })
+    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
+    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
+    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
     .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
@@ -288,6 +342,10 @@ export async function main(args: string[]): Promise<number> {
       throw new UsageError(msg ?? err?.message ?? 'usage error');
     })
     .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
+  // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
+  // fail later: ~50 ms of CPU for run, in the middle of the run); this CLI never shows it then.
+  const usageInstance = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usageInstance?.cacheHelpMessage === 'function') usageInstance.cacheHelpMessage = () => undefined;
   try {
     await cli.parseAsync();
   } catch (e) {

@@ -2,7 +2,7 @@
  * Ownership of the processes a run starts. Each server runs in its own process group; the group is ended when the
  * run ends, and, as a last resort, when the harness process itself exits.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const live = new Set<number>();
@@ -58,24 +58,65 @@ export function groupAlive(pgid: number): boolean {
  */
 let signalHandler: { onSignal?: (signal: 'SIGINT' | 'SIGTERM') => void; forceAfterMs: number } | undefined;
 let signalled = false;
+/** A signal kept while the CLI starts (deferSignals), for the run to act on when it begins. */
+let deferred: 'SIGINT' | 'SIGTERM' | undefined;
+let deferring = false;
+const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+function forceExit(sig: 'SIGINT' | 'SIGTERM', ms: number): NodeJS.Timeout {
+  return setTimeout(() => { killAllSync(); process.exit(CODES[sig]); }, ms).unref();
+}
 
 export function endOwnedOnSignals(onSignal?: (signal: 'SIGINT' | 'SIGTERM') => void, forceAfterMs = 30_000): void {
   const first = signalHandler === undefined;
   signalHandler = { onSignal, forceAfterMs };
+  deferring = false;
   if (!first) return;
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       const h = signalHandler;
+      if (deferring && !signalled) {
+        signalled = true;
+        deferred = sig;
+        return;
+      }
       if (h?.onSignal && !signalled) {
         signalled = true;
-        setTimeout(() => { killAllSync(); process.exit(code); }, h.forceAfterMs).unref();
+        forceExit(sig, h.forceAfterMs);
         h.onSignal(sig);
         return;
       }
       killAllSync();
-      process.exit(code);
+      process.exit(CODES[sig]);
     });
   }
+}
+
+/**
+ * While the CLI starts with an early-started server (before the run sets its own onSignal): the first SIGINT/SIGTERM
+ * is kept (takeDeferredSignal), and the run, when it begins, takes the server over and stops at once (its cases
+ * skipped as interrupted, the server shut down as at the end of any run, the report written, exit 130/143), as if the
+ * signal had come during the run; a second signal ends everything at once.
+ */
+export function deferSignals(): void {
+  endOwnedOnSignals();
+  deferring = true;
+}
+
+/**
+ * The signal deferSignals kept, for the run that now begins (after its endOwnedOnSignals): taken once, with the
+ * force-exit bound of that run armed as for a signal during the run (a second signal still ends everything at once).
+ */
+export function takeDeferredSignal(forceAfterMs: number): 'SIGINT' | 'SIGTERM' | undefined {
+  const sig = deferred;
+  deferred = undefined;
+  if (sig) forceExit(sig, forceAfterMs);
+  return sig;
+}
+
+/** The exit code of a signal deferSignals kept that no run took (the CLI ended before a run began), else undefined. */
+export function deferredSignalCode(): number | undefined {
+  return deferred ? CODES[deferred] : undefined;
 }
 
 /** A process seen in /proc: pid, and its start time (so that a reused pid is never mistaken for it). */
@@ -129,4 +170,68 @@ export function endOutsiders(seen: SeenProcess[], pgid: number): number {
     try { process.kill(p.pid, 'SIGKILL'); n++; } catch { /* gone meanwhile */ }
   }
   return n;
+}
+
+/** A server process spawned in its own process group, with its first events already caught. */
+export interface SpawnedGroup {
+  child: ChildProcess;
+  /** Resolves once the process runs; rejects with the spawn error (ENOENT, EACCES…). */
+  spawned: Promise<void>;
+  /** Resolves with how the process ended ('exit'). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Spawns a command in its own process group (detached), stdin/stdout/stderr piped, and catches its 'spawn', 'error'
+ * and 'exit' events at once, so that whoever takes the process later (core/transport/stdio.ts) misses none of them.
+ * The output waits in the pipes until a reader attaches. Owned (ended at exit) once it runs.
+ */
+export function spawnGroup(cmd: string, args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv }): SpawnedGroup {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let started = false;
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => { started = true; own(child); resolve(); });
+    child.on('error', (e) => { if (!started) reject(e); });
+  });
+  spawned.catch(() => undefined); // handled by the taker
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, spawned, exited };
+}
+
+/**
+ * The CLI's early start: `run --stdio CMD` spawns the server before the harness loads its modules (ajv, the suites,
+ * yargs…), so that the server's own start-up overlaps with the harness's. The run's stdio transport takes it
+ * (takeEarlyStart) when its command, working directory and environment are the ones it was started with; else it is
+ * ended (endEarlyStart). A library run never starts anything early.
+ */
+let early: { argv: string[]; proc: SpawnedGroup } | undefined;
+
+export function earlyStart(argv: string[]): void {
+  if (early || !argv.length) return;
+  early = { argv, proc: spawnGroup(argv[0]!, argv.slice(1), { env: process.env }) };
+}
+
+/** The early-started process, once, if it was started with exactly this command, in the current directory, with no added environment. */
+export function takeEarlyStart(argv: string[], cwd: string | undefined, env: Record<string, string> | undefined): SpawnedGroup | undefined {
+  if (!early || cwd !== undefined || (env && Object.keys(env).length) || argv.length !== early.argv.length || argv.some((w, i) => w !== early!.argv[i])) return undefined;
+  const { proc } = early;
+  early = undefined;
+  return proc;
+}
+
+/**
+ * Ends an early-started process no run took (a usage error, another command): stdin closed and its group sent
+ * SIGTERM; it stays owned, so the exit hook SIGKILLs whatever is left of the group.
+ */
+export function endEarlyStart(): void {
+  const e = early;
+  early = undefined;
+  if (!e) return;
+  const { child } = e.proc;
+  child.stdin?.destroy();
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
 }

@@ -4,7 +4,7 @@
  * type-checked with tsc against the package's declarations (strict, skipLibCheck off).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,4 +124,19 @@ export { verdict, code, no, session, kind };
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
+
+  it('the installed command (the bundled CLI) lists the cases as the checkout does and tests the demo server', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'mcp-conform');
+    const here = await sh(process.execPath, [join(ROOT, 'dist', 'bin', 'mcp-conform.js'), 'list', '--format', 'json'], ROOT, 30_000);
+    const there = await sh(bin, ['list', '--format', 'json'], project, 30_000);
+    expect(there.code, there.stderr).toBe(0);
+    expect(there.stdout).toBe(here.stdout);
+    expect((await sh(bin, ['--version'], project, 30_000)).stdout).toBe('0.1.0\n');
+    const run = await sh(bin, ['run', '--stdio', 'python3 node_modules/mcp-conform/fixtures/servers/calc.py', '--suite', 'lifecycle,listing', '--quiet', '--out-dir', 'out'], project, 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(project, 'out', 'report.json'), 'utf8')) as { tool: { version: string }; summary: { fail: number; pass: number } };
+    expect(report.tool.version).toBe('0.1.0');
+    expect(report.summary.fail).toBe(0);
+    expect(report.summary.pass).toBeGreaterThan(5);
+  }, 90_000);
 });

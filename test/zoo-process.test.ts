@@ -21,7 +21,11 @@ import { notPassing, zoo } from './helpers/zoo.js';
  * Start the CLI; once its server process is up, send it signals at the given times (ms after that), and collect
  * the exit code, the report, and every process the run had started just before the first signal.
  */
-function interrupted(file: string, extra: string[], signals: [number, NodeJS.Signals][]) {
+/**
+ * The CLI on a zoo server, signals sent at the given times after the server has appeared (at least minProcesses
+ * descendants of the CLI: 2 for a server that starts a child, so that the child exists before the signals).
+ */
+function interrupted(file: string, extra: string[], signals: [number, NodeJS.Signals][], minProcesses = 1) {
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-signal-'));
   const t0 = Date.now();
   const child = spawn(process.execPath, [CLI, 'run', '--stdio', py(file), '--out-dir', outDir, '--reporter', 'json', '--quiet', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,7 +33,7 @@ function interrupted(file: string, extra: string[], signals: [number, NodeJS.Sig
   child.stderr.on('data', (b) => (stderr += b));
   let started: number[] = [];
   const poll = setInterval(() => {
-    if (descendants(child.pid!).length === 0) return;
+    if (descendants(child.pid!).length < minProcesses) return;
     clearInterval(poll);
     setTimeout(() => { started = descendants(child.pid!).map((p) => p.pid); }, Math.max(0, signals[0]![0] - 50));
     for (const [at, sig] of signals) setTimeout(() => child.kill(sig), at);
@@ -106,7 +110,7 @@ describe('zoo: process ownership and bounds', () => {
   });
 
   it('a second SIGINT ends everything at once (no waiting for a slow shutdown), exit 130', async () => {
-    const r = await interrupted('broken/ignore-sigterm.py', ['--shutdown-grace', '20000'], [[700, 'SIGINT'], [1200, 'SIGINT']]);
+    const r = await interrupted('broken/ignore-sigterm.py', ['--shutdown-grace', '20000'], [[700, 'SIGINT'], [1200, 'SIGINT']], 2);
     expect(r.code).toBe(130);
     expect(r.ms).toBeLessThan(6_000);
     expect(r.started.length).toBeGreaterThanOrEqual(2); // the server and its child

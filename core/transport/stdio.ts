@@ -3,11 +3,11 @@
  * and shuts down as the spec asks (close stdin, wait, SIGTERM, wait, SIGKILL), to the whole group.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ProcessInfo } from '../results.js';
-import { descendants, disown, endOutsiders, groupAlive, own, signalGroup } from '../processes.js';
+import { descendants, disown, endOutsiders, groupAlive, signalGroup, spawnGroup, takeEarlyStart } from '../processes.js';
 import { noteServerEnv } from '../secrets.js';
 
 export interface StdioOptions {
@@ -80,39 +80,32 @@ export class StdioTransport implements Transport {
     const [cmd, ...args] = this.opts.argv;
     if (!cmd) throw new Error('empty server command');
     noteServerEnv(this.opts.env); // its secret values are redacted from what the harness writes
-    const child = spawn(cmd, args, {
-      cwd: this.opts.cwd,
-      env: { ...process.env, ...this.opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    // The CLI may have started this very command already, while it loaded its modules (core/processes.ts earlyStart).
+    const proc = takeEarlyStart(this.opts.argv, this.opts.cwd, this.opts.env) ?? spawnGroup(cmd, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env } });
+    const child = proc.child;
     this.child = child;
     child.stdin!.on('error', () => { this.writeFailed = true; });
     child.stdout!.on('data', (b: Buffer) => this.onStdout(b));
     child.stderr!.on('data', (b: Buffer) => this.onStderr(b));
     const stdoutEnded = once(child.stdout!, 'end').catch(() => undefined);
-    this.exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.exitCode = code;
-        this.signal = signal;
-        disown(child.pid);
-        // Let stdout drain (bounded: a grandchild may hold it open) before announcing the end.
-        const drained = Promise.race([stdoutEnded, new Promise((r) => setTimeout(r, 200))]);
-        void drained.then(() => {
-          this.flushPartial();
-          this.finish(code === null ? `the server was ended by ${signal}` : `the server exited with code ${code}`);
-          resolve();
-        });
+    this.exited = proc.exited.then(({ code, signal }) => {
+      this.exitCode = code;
+      this.signal = signal;
+      disown(child.pid);
+      // Let stdout drain (bounded: a grandchild may hold it open) before announcing the end.
+      let timer: NodeJS.Timeout | undefined;
+      const drained = Promise.race([stdoutEnded, new Promise((r) => { timer = setTimeout(r, 200); })]);
+      return drained.then(() => {
+        clearTimeout(timer); // a pending timer would keep the harness alive after its work is done
+        this.flushPartial();
+        this.finish(code === null ? `the server was ended by ${signal}` : `the server exited with code ${code}`);
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => { own(child); resolve(); });
-      child.once('error', (e: NodeJS.ErrnoException) => {
-        const why = e.code === 'ENOENT' ? `command not found: ${cmd}` : e.code === 'EACCES' ? `permission denied: ${cmd}` : e.message;
-        this.shutdownHow = 'not-started';
-        this.finish(`the server could not be started: ${why}`);
-        reject(new Error(`could not start the server (${this.opts.argv.join(' ')}): ${why}`));
-      });
+    await proc.spawned.catch((e: NodeJS.ErrnoException) => {
+      const why = e.code === 'ENOENT' ? `command not found: ${cmd}` : e.code === 'EACCES' ? `permission denied: ${cmd}` : e.message;
+      this.shutdownHow = 'not-started';
+      this.finish(`the server could not be started: ${why}`);
+      throw new Error(`could not start the server (${this.opts.argv.join(' ')}): ${why}`);
     });
   }
 
