@@ -10,7 +10,7 @@
 // for what each row means.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -145,20 +145,28 @@ async function overhead(tools, target, rounds) {
   const pingFile = join(work, `ping-${tools}.json`);
   writeFileSync(pingFile, JSON.stringify(pingScript(requests)));
   const h = []; const f = []; const p = []; const b = [];
-  for (let i = 0; i < rounds; i++) {
-    // Interleaved: the harness, the replay floor, the ping floor (and --before's build) in every round.
-    const a = await timed(process.execPath, harnessArgs(tools, outDir), { timeoutMs });
-    if (a.code !== 0) throw new Error(`harness exited ${a.code}: ${a.stderr.slice(-2000)}`);
-    h.push(a.ms);
-    f.push((await timed(process.execPath, [RAW, scriptFile, '--', PY, SERVER, String(tools)], { timeoutMs })).ms);
-    const q = await timed(process.execPath, [RAW, pingFile, '--', PY, SERVER, String(tools)], { timeoutMs });
-    if (q.code !== 0 || JSON.parse(q.stdout).roundTrips !== requests) throw new Error(`the ping floor did not make ${requests} round trips: ${q.stdout} ${q.stderr.slice(-2000)}`);
-    p.push(q.ms);
-    if (BEFORE) {
+  const steps = {
+    harness: async () => {
+      const a = await timed(process.execPath, harnessArgs(tools, outDir), { timeoutMs });
+      if (a.code !== 0) throw new Error(`harness exited ${a.code}: ${a.stderr.slice(-2000)}`);
+      h.push(a.ms);
+    },
+    raw: async () => { f.push((await timed(process.execPath, [RAW, scriptFile, '--', PY, SERVER, String(tools)], { timeoutMs })).ms); },
+    ping: async () => {
+      const q = await timed(process.execPath, [RAW, pingFile, '--', PY, SERVER, String(tools)], { timeoutMs });
+      if (q.code !== 0 || JSON.parse(q.stdout).roundTrips !== requests) throw new Error(`the ping floor did not make ${requests} round trips: ${q.stdout} ${q.stderr.slice(-2000)}`);
+      p.push(q.ms);
+    },
+    before: async () => {
       const o = await timed(process.execPath, harnessArgs(tools, join(work, `before-${tools}`), BEFORE), { timeoutMs });
       if (o.code !== 0) throw new Error(`--before ${BEFORE} exited ${o.code}: ${o.stderr.slice(-2000)}`);
       b.push(o.ms);
-    }
+    },
+  };
+  const order = ['harness', 'raw', 'ping', ...(BEFORE ? ['before'] : [])];
+  for (let i = 0; i < rounds; i++) {
+    // Interleaved: every measurement in every round, the order reversed every other round (no place is favoured).
+    for (const step of i % 2 ? [...order].reverse() : order) await steps[step]();
   }
   const ratio = median(h) / median(f);
   row('overhead', `full run / raw floor, ${tools} tools`, ratio, '×', `≤ ${target}×`, ratio <= target, { harnessMs: r2(median(h)), floorMs: r2(median(f)), roundTrips: requests, messages });
@@ -382,7 +390,9 @@ async function conformance(rounds) {
 
 const t0 = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
-process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}\n`);
+// The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
+const loadAtStart = r2(loadavg()[0]);
+process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}; load average ${loadAtStart}\n`);
 process.stderr.write(`  ${'group'.padEnd(10)} ${'row'.padEnd(48)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'target'.padEnd(26)}\n`);
 if (ONLY.includes('startup')) await startup();
 if (ONLY.includes('overhead')) { await overhead(10, 2, ROUNDS); await overhead(QUICK ? 1000 : 5000, 1.3, Math.max(2, Math.min(ROUNDS, 3))); }
@@ -391,9 +401,9 @@ if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
-const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine, totalSeconds: r2(totalS), rows };
+const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');
 const missed = rows.filter((r) => r.met === false);
 process.stdout.write(`\n${'row'.padEnd(58)} ${'value'.padStart(10)} ${'target'.padEnd(26)} met\n`);
 for (const r of rows) process.stdout.write(`${`${r.group}: ${r.name}`.padEnd(58)} ${`${r.value} ${r.unit}`.padStart(12)} ${r.target.padEnd(26)} ${r.met === undefined ? '-' : r.met ? 'yes' : 'NO'}\n`);
-process.stdout.write(`\n${rows.filter((r) => r.met).length} targets met, ${missed.length} not met; ${r2(totalS)} s; written to ${OUT}\n`);
+process.stdout.write(`\n${rows.filter((r) => r.met).length} targets met, ${missed.length} not met; ${r2(totalS)} s; load average ${doc.machine.loadAverage1m.start} → ${doc.machine.loadAverage1m.end} (${machine.cpus} cores); written to ${OUT}\n`);
