@@ -2,12 +2,15 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay] [--out FILE]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,conformance]
+//                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--out FILE]
 //
-// Needs dist/ (npm run bench builds it first) and python3. See bench/README.md for what each row means.
+// Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
+// and @modelcontextprotocol/conformance, installed from npm into --conformance-dir on first use. See bench/README.md
+// for what each row means.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +28,13 @@ const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
 const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay').split(',');
+/** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
+const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
+/** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
+const CONFORMANCE_DIR = resolve(opt('--conformance-dir', join(tmpdir(), 'mcp-conform-bench-conformance')));
+const CONFORMANCE_PKG = '@modelcontextprotocol/conformance@0.1.16';
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const LOOPBACK = join(ROOT, 'bench/loopback-port.mjs');
 const OUT = resolve(opt('--out', join(ROOT, 'bench/results.json')));
 const PY = process.env.PYTHON ?? 'python3';
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -82,7 +92,17 @@ function timed(cmd, args, { cwd = ROOT, rss = false, timeoutMs } = {}) {
   });
 }
 
-const harnessArgs = (tools, outDir) => [CLI, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--quiet', '--out-dir', outDir];
+const harnessArgs = (tools, outDir, cli = CLI) => [cli, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--call-tools', 'all', '--quiet', '--out-dir', outDir];
+
+/** The ping floor's script: initialize, notifications/initialized, then pings up to `roundTrips` round trips in all, one at a time. */
+function pingScript(roundTrips) {
+  const script = [
+    { raw: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }), wait: 0 },
+    { raw: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
+  ];
+  for (let i = 1; i < roundTrips; i++) script.push({ raw: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }), wait: i });
+  return script;
+}
 
 /** The raw client's script for the same exchange: the harness's own to-server messages, from its report. */
 function scriptFromReport(file) {
@@ -116,21 +136,46 @@ async function startup() {
 
 async function overhead(tools, target, rounds) {
   const outDir = join(work, `overhead-${tools}`);
-  const warm = await timed(process.execPath, harnessArgs(tools, outDir));
+  const timeoutMs = 300_000;
+  const warm = await timed(process.execPath, harnessArgs(tools, outDir), { timeoutMs });
   if (warm.code !== 0) throw new Error(`the harness run against ${tools} tools exited ${warm.code}: ${warm.stderr.slice(-2000)}`);
   const { script, requests, messages } = scriptFromReport(join(outDir, 'report.json'));
   const scriptFile = join(work, `script-${tools}.json`);
   writeFileSync(scriptFile, JSON.stringify(script));
-  const h = []; const f = [];
+  const pingFile = join(work, `ping-${tools}.json`);
+  writeFileSync(pingFile, JSON.stringify(pingScript(requests)));
+  const h = []; const f = []; const p = []; const b = [];
+  const steps = {
+    harness: async () => {
+      const a = await timed(process.execPath, harnessArgs(tools, outDir), { timeoutMs });
+      if (a.code !== 0) throw new Error(`harness exited ${a.code}: ${a.stderr.slice(-2000)}`);
+      h.push(a.ms);
+    },
+    raw: async () => { f.push((await timed(process.execPath, [RAW, scriptFile, '--', PY, SERVER, String(tools)], { timeoutMs })).ms); },
+    ping: async () => {
+      const q = await timed(process.execPath, [RAW, pingFile, '--', PY, SERVER, String(tools)], { timeoutMs });
+      if (q.code !== 0 || JSON.parse(q.stdout).roundTrips !== requests) throw new Error(`the ping floor did not make ${requests} round trips: ${q.stdout} ${q.stderr.slice(-2000)}`);
+      p.push(q.ms);
+    },
+    before: async () => {
+      const o = await timed(process.execPath, harnessArgs(tools, join(work, `before-${tools}`), BEFORE), { timeoutMs });
+      if (o.code !== 0) throw new Error(`--before ${BEFORE} exited ${o.code}: ${o.stderr.slice(-2000)}`);
+      b.push(o.ms);
+    },
+  };
+  const order = ['harness', 'raw', 'ping', ...(BEFORE ? ['before'] : [])];
   for (let i = 0; i < rounds; i++) {
-    const a = await timed(process.execPath, harnessArgs(tools, outDir));
-    if (a.code !== 0) throw new Error(`harness exited ${a.code}`);
-    h.push(a.ms);
-    const b = await timed(process.execPath, [RAW, scriptFile, '--', PY, SERVER, String(tools)]);
-    f.push(b.ms);
+    // Interleaved: every measurement in every round, the order reversed every other round (no place is favoured).
+    for (const step of i % 2 ? [...order].reverse() : order) await steps[step]();
   }
   const ratio = median(h) / median(f);
   row('overhead', `full run / raw floor, ${tools} tools`, ratio, '×', `≤ ${target}×`, ratio <= target, { harnessMs: r2(median(h)), floorMs: r2(median(f)), roundTrips: requests, messages });
+  const pr = median(h) / median(p);
+  row('overhead', `full run / ping floor, ${tools} tools`, pr, '×', '(info)', undefined, { harnessMs: r2(median(h)), pingFloorMs: r2(median(p)), roundTrips: requests });
+  if (BEFORE) {
+    const br = median(b) / median(h);
+    row('overhead', `--before / this build, ${tools} tools`, br, '×', '(info)', undefined, { beforeMs: r2(median(b)), harnessMs: r2(median(h)), before: BEFORE });
+  }
 }
 
 async function scale(sizes, rounds) {
@@ -214,9 +259,9 @@ async function validation() {
 }
 
 /** Starts an HTTP server that prints "listening <port>" (fixtures/servers/sdk-http.mjs) in a process group of its own; resolves { url, stop }. */
-function startHttpServer(cmd, args, waitMs = 20_000) {
+function startHttpServer(cmd, args, waitMs = 20_000, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...env } });
     groups.add(child.pid);
     const exited = new Promise((r) => child.once('exit', r));
     const stop = async () => {
@@ -283,19 +328,82 @@ async function replay(calls, rounds) {
   row('replay', 'HTTP: mock / SDK McpServer (calls/s)', `${Math.round(median(mockHttp))} / ${Math.round(median(sdkHttp))}`, 'calls/s', '(info)', undefined);
 }
 
+/**
+ * Node 22 and the official conformance suite (npm: `node@22`, CONFORMANCE_PKG), in CONFORMANCE_DIR: installed there
+ * with npm on first use (bounded). Resolves { node, cli, nodeVersion, version }.
+ */
+async function conformanceTools() {
+  const node = join(CONFORMANCE_DIR, 'node_modules/.bin/node');
+  const cli = join(CONFORMANCE_DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+  if (!existsSync(node) || !existsSync(cli)) {
+    process.stderr.write(`  (installing node@22 and ${CONFORMANCE_PKG} into ${CONFORMANCE_DIR} with npm)\n`);
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = await timed(npm, ['install', '--prefix', CONFORMANCE_DIR, '--no-audit', '--no-fund', '--no-save', 'node@22', CONFORMANCE_PKG], { timeoutMs: 300_000 });
+    if (r.code !== 0 || !existsSync(node) || !existsSync(cli)) throw new Error(`npm install of node@22 and ${CONFORMANCE_PKG} into ${CONFORMANCE_DIR} failed (${r.code}): ${r.stderr.slice(-2000)}`);
+  }
+  const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  if (!/^v(2[2-9]|[3-9]\d)\./.test(nodeVersion)) throw new Error(`${node} is ${nodeVersion || 'not runnable'}; the official suite needs Node 22`);
+  const version = JSON.parse(readFileSync(join(CONFORMANCE_DIR, 'node_modules/@modelcontextprotocol/conformance/package.json'), 'utf8')).version;
+  return { node, cli, nodeVersion, version };
+}
+
+/**
+ * server-everything over Streamable HTTP: a full mcp-conform run (`--call-tools all`, this Node) against the official
+ * conformance suite's server run (`conformance server --url`, Node 22), each on a fresh server started before the
+ * clock starts, interleaved, medians. Both exit 1 (each finds failures: the official scenarios expect their own
+ * fixture tools); what each checked is in the row.
+ */
+async function conformance(rounds) {
+  if (!existsSync(EVERYTHING)) throw new Error(`${EVERYTHING} is missing (npm install)`);
+  const tools = await conformanceTools();
+  const timeoutMs = 180_000;
+  const ours = []; const theirs = []; let ourReport; let theirSummary;
+  for (let i = 0; i < rounds; i++) {
+    for (const which of i % 2 ? ['theirs', 'ours'] : ['ours', 'theirs']) {
+      const server = await startHttpServer(process.execPath, ['--import', LOOPBACK, EVERYTHING, 'streamableHttp'], 20_000, { PORT: '0' });
+      try {
+        if (which === 'ours') {
+          const outDir = join(work, 'conformance-ours');
+          const a = await timed(process.execPath, [CLI, 'run', '--http', server.url, '--call-tools', 'all', '--quiet', '--out-dir', outDir], { timeoutMs });
+          if (!existsSync(join(outDir, 'report.json')) || a.code > 1) throw new Error(`mcp-conform against server-everything exited ${a.code}: ${a.stderr.slice(-2000)}`);
+          ours.push(a.ms);
+          ourReport = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8'));
+        } else {
+          const b = await timed(tools.node, [tools.cli, 'server', '--url', server.url, '-o', join(work, 'conformance-theirs')], { timeoutMs });
+          const m = /Total: (\d+) passed, (\d+) failed/.exec(b.stdout + b.stderr);
+          if (!m || b.code > 1) throw new Error(`the official conformance suite exited ${b.code}: ${(b.stdout + b.stderr).slice(-2000)}`);
+          theirs.push(b.ms);
+          theirSummary = { passed: Number(m[1]), failed: Number(m[2]), scenarios: (b.stdout.match(/^[✓✗] /gmu) ?? []).length };
+        }
+      } finally { await server.stop(); }
+    }
+  }
+  const ratio = median(ours) / median(theirs);
+  row('conformance', 'server-everything, HTTP: mcp-conform / official suite', ratio, '×', '(info)', undefined, {
+    oursMs: r2(median(ours)), officialMs: r2(median(theirs)),
+    ours: { results: ourReport.summary.total, pass: ourReport.summary.pass, warn: ourReport.summary.warn, fail: ourReport.summary.fail, messages: ourReport.messages.length, node: process.version },
+    official: { package: `@modelcontextprotocol/conformance@${tools.version}`, node: tools.nodeVersion, ...theirSummary },
+  });
+  const slow = ourReport.suites.flatMap((s) => s.cases).filter((c) => c.durationMs >= 1000).sort((a, b) => b.durationMs - a.durationMs).slice(0, 6);
+  row('conformance', 'mcp-conform / official suite (ms)', `${Math.round(median(ours))} / ${Math.round(median(theirs))}`, 'ms', '(info)', undefined, { slowestCases: slow.map((c) => `${c.id} ${Math.round(c.durationMs)} ms`) });
+}
+
 const t0 = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
-process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}\n`);
+// The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
+const loadAtStart = r2(loadavg()[0]);
+process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}; load average ${loadAtStart}\n`);
 process.stderr.write(`  ${'group'.padEnd(10)} ${'row'.padEnd(48)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'target'.padEnd(26)}\n`);
 if (ONLY.includes('startup')) await startup();
 if (ONLY.includes('overhead')) { await overhead(10, 2, ROUNDS); await overhead(QUICK ? 1000 : 5000, 1.3, Math.max(2, Math.min(ROUNDS, 3))); }
 if (ONLY.includes('scale')) await scale(QUICK ? [100, 1000, 10000] : [100, 1000, 10000], QUICK ? 1 : Math.min(ROUNDS, 3));
 if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
+if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
-const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine, totalSeconds: r2(totalS), rows };
+const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');
 const missed = rows.filter((r) => r.met === false);
 process.stdout.write(`\n${'row'.padEnd(58)} ${'value'.padStart(10)} ${'target'.padEnd(26)} met\n`);
 for (const r of rows) process.stdout.write(`${`${r.group}: ${r.name}`.padEnd(58)} ${`${r.value} ${r.unit}`.padStart(12)} ${r.target.padEnd(26)} ${r.met === undefined ? '-' : r.met ? 'yes' : 'NO'}\n`);
-process.stdout.write(`\n${rows.filter((r) => r.met).length} targets met, ${missed.length} not met; ${r2(totalS)} s; written to ${OUT}\n`);
+process.stdout.write(`\n${rows.filter((r) => r.met).length} targets met, ${missed.length} not met; ${r2(totalS)} s; load average ${doc.machine.loadAverage1m.start} → ${doc.machine.loadAverage1m.end} (${machine.cpus} cores); written to ${OUT}\n`);

@@ -88,6 +88,7 @@ export async function runPhase(
   phase: Phase, suites: Suite[], results: Map<string, SuiteResult>, ctx: RunContext, st: RunState, filter: string[] | undefined,
   onSuite?: (suite: SuiteResult, phase: Phase, added: CaseResult[]) => void,
 ): Promise<void> {
+  if (phase === 'session') startEarly(suites, ctx, st, filter);
   for (const suite of suites) {
     const st0 = performance.now();
     const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
@@ -96,6 +97,24 @@ export async function runPhase(
     for (const c of suite.cases) if (phaseOf(c) === phase) await runCase(c, ctx, st, filter, res.cases);
     res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
     onSuite?.(res, phase, res.cases.slice(before));
+  }
+}
+
+/**
+ * Before the first case: let every selected, applicable case of the session phase that has early work (CaseDef.start)
+ * start it, so that it runs while the cases ahead of it do. Whether the case runs is still decided when its turn comes.
+ */
+function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): void {
+  for (const suite of suites) {
+    for (const c of suite.cases) {
+      if (!c.start || phaseOf(c) !== 'session' || !caseWanted(c, filter)) continue;
+      if (notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities })) continue;
+      try {
+        c.start(ctx);
+      } catch {
+        // The case does the work itself when its turn comes (and reports what goes wrong then).
+      }
+    }
   }
 }
 

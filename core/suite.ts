@@ -82,6 +82,12 @@ export interface CaseDef {
   /** When the case applies (versions, features, transports, capability, live server or log). */
   requires?: Requires;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;
+  /**
+   * Work the case may start when the session phase begins, so that it overlaps the cases ahead of it (a second
+   * connection, say): called once, before any case runs, when the case is selected and applies; run() collects it
+   * (typically through a run service). It must not send on the main session; what it opens is ended with the run.
+   */
+  start?(ctx: CaseContext): void;
 }
 
 export interface Suite {

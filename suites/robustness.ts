@@ -331,9 +331,18 @@ export const robustness: Suite = {
       spec: 'basic/lifecycle#initialization',
       requirement: 'What a server does with a request that comes before initialize is not specified: reported as info (a server that dies of it: warn). The probe uses a second connection (over stdio a second server process), closed right after.',
       requires: { feature: 'initialize' },
+      // Over stdio the second connection is a process of its own: it is started with the run's first case and works
+      // while the other cases do (its start-up is most of its cost). Over HTTP it reaches the same server process,
+      // so it is opened when the case's turn comes, as before: a server that dies of it must not take the other cases
+      // with it.
+      start(ctx) {
+        if (ctx.openSession && ctx.transport.kind === 'stdio') void ctx.service(secondConnection);
+      },
       async run(ctx) {
         if (!ctx.openSession) return { verdict: 'skip', message: 'this run cannot open a second connection to the server' };
-        return beforeInitialize(ctx);
+        const r = await ctx.service(secondConnection);
+        if ('error' in r) throw r.error;
+        return r.outcome;
       },
     },
     probeCase({
@@ -463,6 +472,15 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const answered = probe.answers.length ? 'answered anyway (it was quick, which is allowed)' : 'not answered';
   return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; the server still answers ${hb} (only that is graded)`, messageIds: withNote(mids(run), c) };
 }
+
+/**
+ * robustness/request-before-initialize's probe on its second connection, once per run (a run service, so that the
+ * case's early start and its run share it). Never rejects: an error is handed to the case, which throws it.
+ */
+const secondConnection: Service<{ outcome: Outcome } | { error: unknown }> = {
+  id: 'robustness-before-initialize',
+  produce: (ctx) => beforeInitialize(ctx).then((outcome) => ({ outcome }), (error: unknown) => ({ error })),
+};
 
 async function beforeInitialize(ctx: CaseContext): Promise<Outcome> {
   let second: Awaited<ReturnType<NonNullable<CaseContext['openSession']>>>;

@@ -171,6 +171,29 @@ describe('robustness suite: grading per the policy table', () => {
     expect(crashing.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/the server died/) });
   });
 
+  it('over stdio the second connection is opened when the run starts, works while the other cases run, and is closed', async () => {
+    const seen: { conn: number; what: string }[] = [];
+    let conns = 0;
+    const r = await probe((raw, msg, api) => {
+      const conn = (api.state.conn ??= ++conns) as number;
+      seen.push({ conn, what: msg === undefined ? 'unreadable' : String(msg.method ?? 'answer') });
+      standard(raw, msg, api);
+    }, ['listing', 'calling', 'robustness']);
+    expect(r.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/tools\/list sent before initialize on a second connection was served/) });
+    // The second connection's request came before the main connection's first tool call (calling suite), not when
+    // the robustness suite got to the case.
+    const second = seen.findIndex((e) => e.conn === 2);
+    const firstCall = seen.findIndex((e) => e.conn === 1 && e.what === 'tools/call');
+    expect(second).toBeGreaterThanOrEqual(0);
+    expect(firstCall).toBeGreaterThan(second);
+    expect(seen.filter((e) => e.conn === 2).map((e) => e.what)).toEqual(['tools/list', 'initialize']);
+    expect(r.transports).toHaveLength(2);
+    expect(r.transports.every((t) => t.closed)).toBe(true);
+    // A run whose --case leaves the probe out opens no second connection.
+    const one = await probe(standard, 'invalid-json');
+    expect(one.transports).toHaveLength(1);
+  });
+
   it('a server that does not answer ping: the probes are skipped with the reason', async () => {
     const r = await probe((raw, msg, api) => { if (msg?.method !== 'ping') standard(raw, msg, api); });
     expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/need a server that answers ping/) });
