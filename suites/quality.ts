@@ -7,7 +7,7 @@
 import type { OptionDef } from '../core/options.js';
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
-import { TOKENIZER, countTokens, preloadTokenizer, resultText, toolCosts } from './compat/cost.js';
+import { TOKENIZER, countTokensOf, preloadTokenizer, releaseTokenizer, resultText, toolCosts } from './compat/cost.js';
 import { listedTools } from './helpers.js';
 import { toolCallsOf } from '../core/tools.js';
 
@@ -29,7 +29,7 @@ export const quality: Suite = {
   title: 'Tool-definition quality and context cost',
   description: 'Descriptions, parameters a model can fill, naming, and the tokens the tools and their results cost',
   options: [maxToolTokens as OptionDef, maxResultTokens as OptionDef],
-  // The tokenizer takes ~140 ms to load: loaded while the server starts (the harness waits for its first answer then).
+  // The tokenizer takes ~140 ms to load: started as the run starts, on its own thread (suites/compat/cost.ts).
   warmUp: preloadTokenizer,
   cases: [
     {
@@ -95,11 +95,10 @@ export const quality: Suite = {
       async run(ctx) {
         const calls = toolCallsOf(ctx).filter((c) => c.purpose === 'call' && c.reply?.result);
         if (!calls.length) return { verdict: 'skip', message: 'no tool result was seen (no tool was called: see --call-tools / --call-tool)' };
-        const sizes: { tool: string; tokens: number; chars: number }[] = [];
-        for (const c of calls) {
-          const text = resultText(c.reply!.result);
-          sizes.push({ tool: c.tool, tokens: await countTokens(text), chars: text.length });
-        }
+        const texts = calls.map((c) => resultText(c.reply!.result));
+        const counts = await countTokensOf(texts);
+        releaseTokenizer(); // the last count of the run (the cases run in order): its thread's memory is freed before the report is written
+        const sizes = calls.map((c, i) => ({ tool: c.tool, tokens: counts[i]!, chars: texts[i]!.length }));
         sizes.sort((a, b) => b.tokens - a.tokens);
         const max = ctx.option(maxResultTokens);
         const over = max === undefined ? [] : sizes.filter((s) => s.tokens > max);

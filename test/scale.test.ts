@@ -81,6 +81,28 @@ describe('suite warm-up', () => {
   });
 });
 
+describe('token counting on its own thread (the CLI: suites/compat/cost.ts)', () => {
+  it('counts the tool list and every tool result as gpt-tokenizer does in this thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-tokens-'));
+    const r = await cli(['run', '--stdio', py('calc.py'), '--suite', 'calling,quality', '--call-tools', 'all', '--out-dir', dir, '--reporter', 'json', '--quiet']);
+    expect(r.code).toBe(0);
+    type Case = { id: string; details?: Record<string, unknown> };
+    const doc = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { messages: { direction: string; method?: string; kind: string; json: { result?: Record<string, unknown> } }[]; suites: { cases: Case[] }[] };
+    const cases = doc.suites.flatMap((x) => x.cases);
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    const { toolText, resultText } = await import('../suites/compat/cost.js');
+    const listed = doc.messages.filter((m) => m.method === 'tools/list' && m.direction === 'from-server').flatMap((m) => (m.json.result!.tools as { name: string }[]));
+    const perTool = cases.find((c) => c.id === 'quality/token-cost')!.details!.perTool as { tool: string; tokens: number }[];
+    expect(perTool.length).toBe(listed.length);
+    for (const t of listed) expect(perTool.find((x) => x.tool === t.name)!.tokens).toBe(countTokens(toolText(t as never)));
+    const results = cases.find((c) => c.id === 'quality/result-size')!.details!.results as { tool: string; tokens: number; chars: number }[];
+    const answers = doc.messages.filter((m) => m.method === 'tools/call' && m.direction === 'from-server' && m.kind === 'response' && m.json.result);
+    expect(results.length).toBeGreaterThan(0);
+    const expected = answers.map((m) => countTokens(resultText(m.json.result))).sort((a, b) => b - a);
+    expect(results.map((x) => x.tokens)).toEqual(expected.slice(0, results.length));
+  }, 60_000);
+});
+
 describe('--report-bodies', () => {
   type Msg = { seq: number; raw?: string; json?: unknown; rawChars?: number; kind: string; schema: unknown };
   type Doc = { options: Record<string, unknown>; messages: Msg[]; suites: { cases: { id: string; verdict: string; message: string }[] }[] };
