@@ -100,6 +100,11 @@ interface RunGuard {
 
 /** Close a transport once: every later call (restart, end of run, internal error) waits for the same shutdown. */
 const closings = new WeakMap<Transport, Promise<void>>();
+/** Whether a suite runs: named by --suite, else by default on this transport (and when its own condition holds). */
+function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind']): boolean {
+  return opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(kind)) && (!s.selectedWhen || s.selectedWhen(opts));
+}
+
 function closeOnce(t: Transport): Promise<void> {
   let p = closings.get(t);
   if (!p) {
@@ -276,8 +281,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
   // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
   for (const s of opts.suites) {
-    const wanted = opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(first.kind)) && (!s.selectedWhen || s.selectedWhen(opts));
-    if (s.warmUp && wanted && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
+    if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
       try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
     }
   }
@@ -309,7 +313,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     return handle;
   };
   const results = new Map<string, SuiteResult>();
-  const selectedSuites = opts.suites.filter((s) => (opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(transport.kind)) && (!s.selectedWhen || s.selectedWhen(opts))));
+  const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
   const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport };
 
