@@ -33,6 +33,8 @@ export interface Requires {
   transports?: TransportKind[];
   /** A server capability the case needs (skipped when the server did not declare it). */
   capability?: string;
+  /** An extension the case needs in capabilities.extensions (2026-07-28: e.g. io.modelcontextprotocol/tasks). */
+  extension?: string;
   /**
    * What the case reads. 'server' (default): it talks to the live server (skipped once the server is gone or the
    * handshake failed). 'handshake': only the handshake outcome (runs in order even when the handshake failed).

@@ -166,11 +166,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
-/** Whether the server declares the tasks extension (capabilities.extensions["io.modelcontextprotocol/tasks"]). */
-export function declaresTasksExtension(capabilities: Record<string, unknown>): boolean {
-  return obj(obj(capabilities.extensions)?.[TASKS_EXTENSION]) !== undefined;
-}
-
 /**
  * params._meta for one request that declares the tasks extension in its client capabilities (2026-07-28 carries the
  * client's capabilities on every request): the session's own client capabilities plus the extension. Its members

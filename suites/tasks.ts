@@ -11,7 +11,7 @@
 import { generateArguments } from '../core/args/arguments.js';
 import type { CaseContext, CaseDef, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
 import {
-  callToolAsTask, declaresTasksExtension, followExtensionTask, isTaskHandle, requestDeclaresTasks, taskCallsUnsupported, taskShapeProblems,
+  callToolAsTask, followExtensionTask, isTaskHandle, requestDeclaresTasks, taskCallsUnsupported, taskShapeProblems,
   tasksExtensionMeta, TASKS_EXTENSION, TERMINAL_TASK_STATUSES, type ExtensionTask,
 } from '../core/tasks.js';
 import { callTool, type Tool } from '../core/tools.js';
@@ -41,7 +41,6 @@ const followedTask: Service<{ id?: string }> = { id: 'tasks-followed', produce: 
 /* 2026-07-28: the io.modelcontextprotocol/tasks extension. */
 
 const EXT_SPEC = 'https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28/tasks.html';
-const NOT_DECLARED = `the server did not declare the ${TASKS_EXTENSION} extension (capabilities.extensions)`;
 /** How many callable tools are tried (each called once, declaring the extension) before concluding no call gets a task. */
 const MAX_TOOLS_TRIED = 3;
 
@@ -98,10 +97,6 @@ function describeTried(p: ExtensionProbe): string {
 }
 
 /** The extension's cases need the server's declaration and a task; undefined when they can go on. */
-function notDeclared(ctx: CaseContext): Outcome | undefined {
-  return declaresTasksExtension(ctx.capabilities) ? undefined : { verdict: 'skip', message: NOT_DECLARED };
-}
-
 const extensionCases: CaseDef[] = [
   {
     id: 'tasks/extension/lifecycle',
@@ -109,10 +104,8 @@ const extensionCases: CaseDef[] = [
     level: 'MUST',
     spec: `${EXT_SPEC}#task-creation`,
     requirement: `When the server declares the ${TASKS_EXTENSION} extension, a callable tool (read-only ones by default; up to ${MAX_TOOLS_TRIED} tried) is called declaring the extension in the request's own client capabilities. The server decides per request: a plain result is fine (reported as info). A task handle has resultType "task", a taskId, a status, createdAt, lastUpdatedAt and ttlMs; tasks/get (polled at the task's pollIntervalMs, kept within 50…2000 ms, until --timeout) answers it with resultType "complete" from the first poll on, until a terminal status: "completed" carries the tool's result, "failed" the JSON-RPC error. An "input_required" task is answered with tasks/update carrying the canned answers of --client-capabilities (acknowledged with an empty result, then polled on; up to 3 times); input the harness may not give leaves it not exercisable (info).`,
-    requires: { from: '2026-07-28', capability: 'tools' },
+    requires: { from: '2026-07-28', capability: 'tools', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
-      const nd = notDeclared(ctx);
-      if (nd) return nd;
       const p = await ctx.service(extensionProbe);
       if (p.none) return { verdict: 'skip', message: p.none };
       const ids = callIds(p);
@@ -148,10 +141,8 @@ const extensionCases: CaseDef[] = [
     level: 'MUST',
     spec: `${EXT_SPEC}#task-cancellation`,
     requirement: 'The tool that was answered with a task is called again declaring the extension; when that too is answered with a task handle, tasks/cancel of it (sent at once) is acknowledged with an empty result of resultType "complete". Cancelling is cooperative: the task may still finish otherwise, which is reported, not judged. An error for a task already terminal when created warns; for a task in flight it fails.',
-    requires: { from: '2026-07-28', capability: 'tools' },
+    requires: { from: '2026-07-28', capability: 'tools', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
-      const nd = notDeclared(ctx);
-      if (nd) return nd;
       const p = await ctx.service(extensionProbe);
       if (p.none) return { verdict: 'skip', message: p.none };
       if (!p.handle || !p.tool) return { verdict: 'skip', message: 'no tools/call was answered with a task handle (see tasks/extension/lifecycle), so there is no task to cancel' };
@@ -186,10 +177,8 @@ const extensionCases: CaseDef[] = [
     level: 'MUST',
     spec: `${EXT_SPEC}#protocol-errors`,
     requirement: 'tasks/get (declaring the extension) of a taskId the server never issued is answered with error -32602 (invalid params).',
-    requires: { from: '2026-07-28' },
+    requires: { from: '2026-07-28', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
-      const nd = notDeclared(ctx);
-      if (nd) return nd;
       const taskId = `mcp-conform-unknown-${randomUUID()}`;
       let reply;
       try { reply = await ctx.session.request('tasks/get', { taskId, _meta: tasksExtensionMeta(ctx.session) }); } catch (e) { return unanswered(e as Error); }
@@ -206,10 +195,8 @@ const extensionCases: CaseDef[] = [
     level: 'MUST',
     spec: `${EXT_SPEC}#protocol-errors`,
     requirement: 'tasks/get of the task followed by tasks/extension/lifecycle, sent without the extension in the request\'s client capabilities, is answered with error -32021 (missing required client capability), whose data.requiredCapabilities names what is missing (when it does not name the extension: warn).',
-    requires: { from: '2026-07-28', capability: 'tools' },
+    requires: { from: '2026-07-28', capability: 'tools', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
-      const nd = notDeclared(ctx);
-      if (nd) return nd;
       const p = await ctx.service(extensionProbe);
       const taskId = p.followed?.taskId;
       if (!taskId) return { verdict: 'skip', message: p.none ?? 'no tools/call was answered with a task handle (see tasks/extension/lifecycle), so there is no task to ask about' };
@@ -232,10 +219,8 @@ const extensionCases: CaseDef[] = [
     level: 'MUST',
     spec: `${EXT_SPEC}#capability-negotiation`,
     requirement: 'A tools/call whose client capabilities do not list the extension is never answered with a task handle (resultType "task"): every such call of the run is looked at; when the tool that was answered with a task has no such call yet, it is called once without the extension.',
-    requires: { from: '2026-07-28', capability: 'tools' },
+    requires: { from: '2026-07-28', capability: 'tools', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
-      const nd = notDeclared(ctx);
-      if (nd) return nd;
       const p = await ctx.service(extensionProbe);
       const plainCalls = () => {
         const bySeq = new Map(ctx.session.log.map((m) => [m.seq, m]));
