@@ -3,6 +3,7 @@
  * uniform skip reason ("does not apply: …").
  */
 import { FEATURE_WORDS, FEATURES, versionInRange, type VersionFeatures } from './features.js';
+import { isObject } from './objects.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import type { CaseDef, Requires, TransportKind } from './suite.js';
 
@@ -35,15 +36,10 @@ export function notApplicable(c: CaseDef, run: RunFacts): string | undefined {
     if (!run.features[f]) return `does not apply: protocol ${run.version} has no ${FEATURE_WORDS[f]}`;
   }
   if (r.capability && !run.capabilities[r.capability]) return `the server did not declare the "${r.capability}" capability`;
-  if (r.extension && !isSettings((run.capabilities.extensions as Record<string, unknown> | undefined)?.[r.extension])) {
+  if (r.extension && !isObject((run.capabilities.extensions as Record<string, unknown> | undefined)?.[r.extension])) {
     return `the server did not declare the ${r.extension} extension (capabilities.extensions)`;
   }
   return undefined;
-}
-
-/** An extension's settings as declared: an object ({} for none). */
-function isSettings(v: unknown): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The protocol versions a case can apply to, by its version range and features (transport and capability aside). */

@@ -16,6 +16,7 @@
  * answerInputRequests is exported for other users of the canned answers (tasks/update of the tasks extension).
  */
 import { CAPABILITY_OF_REQUEST, CLIENT_CAPABILITY_NAMES, cannedResult, type ClientCapabilityName, type Root } from './client-capabilities.js';
+import { isObject as isObj } from './objects.js';
 import type { Reply, Session } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ExchangeRecord } from './suite.js';
@@ -28,10 +29,6 @@ export const MAX_INPUT_ROUNDS = 3;
 
 /** The flag that declares client capabilities (for messages). */
 const FLAG = '--client-capabilities';
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 export function isInputRequired(result: unknown): result is Record<string, unknown> {
   return isObj(result) && result.resultType === 'input_required';

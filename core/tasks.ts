@@ -20,6 +20,7 @@
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
+import { isObject } from './objects.js';
 import { answerInputRequests } from './mrtr.js';
 
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
@@ -146,7 +147,7 @@ function pollInterval(task: Record<string, unknown>, fallback = 200): number {
 }
 
 function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return isObject(v) ? v : undefined;
 }
 
 /* ------------------------------------------------------------------------------------------------------------------

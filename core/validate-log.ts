@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { classify, type Direction, type LoggedMessage, type SchemaVerdict } from './log.js';
 import { newAjv } from './schema/ajv.js';
 import { MessageValidator } from './schema/validator.js';
+import { isObject as isObj } from './objects.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import { requestDeclaresTasks } from './tasks.js';
@@ -99,10 +100,6 @@ interface RawMessage {
   expectedInvalid?: string;
   /** Its body was cut by --report-bodies truncated: it cannot be checked. */
   truncated?: boolean;
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Read a report.json (its messages) or a cassette: the messages in order, and the version the file names. */

@@ -1,9 +1,11 @@
 /** Small helpers shared by the suites. */
+import { isObject } from '../core/objects.js';
 import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type JsonRpcError } from '../core/session.js';
 import type { CaseContext, Outcome } from '../core/suite.js';
 import { tools, type Tool } from '../core/tools.js';
 export { unanswered } from '../core/suite.js';
+export { isObject };
 
 /** The tools the server listed, or a skip saying why there are none to look at (for the suites that read the list). */
 export async function listedTools(ctx: Pick<CaseContext, 'service'>): Promise<Outcome | Tool[]> {
@@ -12,9 +14,6 @@ export async function listedTools(ctx: Pick<CaseContext, 'service'>): Promise<Ou
   return l.tools;
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** seq numbers of the given messages, skipping absent ones. */
 export function ids(...ms: (LoggedMessage | undefined)[]): number[] {

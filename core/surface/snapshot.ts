@@ -14,6 +14,7 @@
  * and templates (a timestamp), list-level fields (`nextCursor`, `ttlMs`, `cacheScope`), and fields of a definition
  * that the spec does not define (vendor extensions).
  */
+import { isObject } from '../objects.js';
 import type { Report } from '../results.js';
 
 export const SNAPSHOT_VERSION = 1;
@@ -60,9 +61,7 @@ const RESOURCE_FIELDS = ['uri', 'name', 'title', 'description', 'mimeType', 'ann
 const TEMPLATE_FIELDS = ['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons'];
 const SERVER_FIELDS = ['name', 'title', 'version', 'description', 'websiteUrl', 'icons'];
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObject };
 
 /** Object keys in code-point order at every depth (arrays keep their order). */
 export function sortKeys(v: unknown): unknown {
