@@ -84,4 +84,4 @@ export function ending(ctx: ClientCaseContext): string {
   return `the client exited with code ${c.exitCode}`;
 }
 
-export const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+export { isObject as isObj } from '../core/objects.js';
