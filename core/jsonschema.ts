@@ -2,8 +2,9 @@
  * JSON Schemas that servers send (tool inputSchema / outputSchema): meta-validation and compilation, with the
  * dialect chosen from `$schema`, else by the protocol version (2020-12 from 2025-11-25 on, draft-07 before).
  */
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv, type Dialect } from './schema/ajv.js';
+import { META_SCHEMA_ID, precompiledMetaSchema, workbenchAjvOptions } from './schema/precompiled.js';
 import { toViolations } from './schema/validator.js';
 import type { SchemaViolation } from './log.js';
 
@@ -27,9 +28,26 @@ export class SchemaWorkbench {
   constructor(private readonly defaultDialect: Dialect) {}
 
   private instance(d: Dialect): Ajv {
-    const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false };
-    if (d === 'draft-07') return (this.ajv07 ??= newAjv(d, options));
-    return (this.ajv2020 ??= newAjv(d, options));
+    if (d === 'draft-07') return (this.ajv07 ??= newAjv(d, workbenchAjvOptions()));
+    return (this.ajv2020 ??= newAjv(d, workbenchAjvOptions()));
+  }
+
+  /**
+   * The meta-schema check of ajv.validateSchema(s), by the validator the build generated for the dialect's
+   * meta-schema when there is one and `$schema` names that meta-schema (or is absent): ajv would pick the same
+   * schema. Anything else (another spelling, a fragment, a non-string) goes through ajv itself.
+   */
+  private metaCheck(d: Dialect, s: Record<string, unknown>): { ok: boolean; errors: ErrorObject[] | null | undefined } {
+    const declared = s.$schema;
+    const id = META_SCHEMA_ID[d];
+    const pre = declared === undefined || declared === id || declared === `${id}#` ? precompiledMetaSchema(d) : undefined;
+    if (pre) {
+      const ok = pre(s) as boolean;
+      return { ok, errors: pre.errors };
+    }
+    const ajv = this.instance(d);
+    const ok = ajv.validateSchema(s) as boolean;
+    return { ok, errors: ajv.errors };
   }
 
   prepare(schema: unknown): PreparedSchema {
@@ -61,22 +79,23 @@ export class SchemaWorkbench {
       }
     }
     if ('$id' in s) { s = { ...s }; delete s.$id; } // a server's $id must not collide with another tool's in one ajv
-    const ajv = this.instance(dialect);
     const problems: string[] = [];
     let metaOk: boolean;
+    let metaErrors: ErrorObject[] | null | undefined;
     try {
-      metaOk = ajv.validateSchema(s) as boolean;
+      ({ ok: metaOk, errors: metaErrors } = this.metaCheck(dialect, s));
     } catch (e) {
       metaOk = false;
+      metaErrors = undefined;
       problems.push(`meta-schema check failed: ${(e as Error).message}`);
     }
-    if (!metaOk && ajv.errors) {
-      for (const v of toViolations(ajv.errors)) problems.push(`${v.pointer || '(root)'}: ${v.message}`);
+    if (!metaOk && metaErrors) {
+      for (const v of toViolations(metaErrors)) problems.push(`${v.pointer || '(root)'}: ${v.message}`);
     }
     let fn: ValidateFunction | undefined;
     if (problems.length === 0) {
       try {
-        fn = ajv.compile(s);
+        fn = this.instance(dialect).compile(s);
       } catch (e) {
         problems.push(`does not compile: ${(e as Error).message}`);
       }

@@ -1,10 +1,12 @@
 /**
  * Schema check of single messages: picks the definition for a message from its direction, kind and method, and
  * validates with ajv against the schema document of the protocol version in force.
- * Definitions are compiled on first use, so a run pays only for the kinds of message it sees.
+ * Definitions of the built-in documents come precompiled from the build (./precompiled.ts) where the files exist;
+ * otherwise they are compiled on first use, so a run pays only for the kinds of message it sees.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { newAjv } from './ajv.js';
+import { newAjv, type Dialect } from './ajv.js';
+import { messageAjvOptions, precompiledDefinitions } from './precompiled.js';
 import type { Direction, MessageKind, SchemaVerdict, SchemaViolation } from '../log.js';
 import { isBuiltInDocument } from './documents/index.js';
 import { dialectOf, type ProtocolVersion } from './versions.js';
@@ -87,45 +89,70 @@ export interface MessageToCheck {
 }
 
 /** Compiled definitions of the built-in documents, by document and dialect (see the MessageValidator constructor). */
-const sharedCompilers = new WeakMap<object, Map<string, { ajv: Ajv; compiled: Map<string, ValidateFunction> }>>();
+interface Compilers {
+  /** Created on first need: a validator whose definitions are all precompiled never builds one. */
+  ajv?: Ajv;
+  compiled: Map<string, ValidateFunction>;
+  /** Validators generated at build time, by reference (#/definitions/Name), when the build left them. */
+  precompiled?: Record<string, ValidateFunction>;
+}
+const sharedCompilers = new WeakMap<object, Map<string, Compilers>>();
 
 export class MessageValidator {
-  private readonly ajv: Ajv;
+  private readonly compilers: Compilers;
   private readonly id: string;
   private readonly defsKey: string;
   private readonly defs: Record<string, unknown>;
-  private readonly compiled: Map<string, ValidateFunction>;
+  private readonly document: Record<string, unknown>;
+  private readonly dialect: Dialect;
   /** undefined: the document has no unions by direction (a --schema FILE may lack them): direction is not checked. */
   private readonly sides: DirectionSets | undefined;
 
   /** dialect: of the document (default: the dialect of the version's official schema; --schema FILE gives its own). */
-  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: 'draft-07' | '2020-12' = dialectOf(version)) {
+  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: Dialect = dialectOf(version)) {
+    this.document = document;
+    this.dialect = dialect;
     this.defsKey = document.$defs ? '$defs' : 'definitions';
     this.defs = (document[this.defsKey] ?? {}) as Record<string, unknown>;
     this.id = typeof document.$id === 'string' ? document.$id : `urn:mcp-conform:schema:${version}`;
     // The project's own documents (frozen, one object per version) are compiled once per process: every validator of
     // that document and dialect shares the compiled definitions (sessions of a run, runs of --all-versions).
-    const shared = isBuiltInDocument(document) ? sharedCompilers.get(document)?.get(dialect) : undefined;
+    const builtIn = isBuiltInDocument(document);
+    const shared = builtIn ? sharedCompilers.get(document)?.get(dialect) : undefined;
     if (shared) {
-      this.ajv = shared.ajv;
-      this.compiled = shared.compiled;
+      this.compilers = shared;
     } else {
-      // code.optimize off: ajv's optimisation passes over the generated code cost more at start-up than they save
-      // (what a definition accepts and the errors it gives are the same).
-      // validateSchema off: the wrappers compiled for each definition ({ $ref }) need no check against the
-      // meta-schema (compiling the meta-schema's own validator was most of the cost of the first check).
-      const opts = { strict: false, allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } };
-      this.ajv = newAjv(dialect, opts);
-      // A built-in document is checked against the meta-schema by the tests; others (--schema FILE) here.
-      this.ajv.addSchema({ ...document, $id: this.id }, undefined, undefined, !isBuiltInDocument(document));
-      this.compiled = new Map();
-      if (isBuiltInDocument(document)) {
+      // The build's validators exist for each built-in document in its version's own dialect.
+      const precompiled = builtIn && dialect === dialectOf(version) && this.id === `urn:mcp-conform:schema:${version}`
+        ? precompiledDefinitions(version, document, dialect)
+        : undefined;
+      this.compilers = { compiled: new Map(), precompiled };
+      // Without them, the document is added now: a --schema FILE that is not a valid JSON Schema fails here.
+      if (!precompiled) this.runtimeAjv();
+      if (builtIn) {
         let byDialect = sharedCompilers.get(document);
         if (!byDialect) sharedCompilers.set(document, (byDialect = new Map()));
-        byDialect.set(dialect, { ajv: this.ajv, compiled: this.compiled });
+        byDialect.set(dialect, this.compilers);
       }
     }
     this.sides = this.directionSets();
+  }
+
+  /** True when the definitions are checked by validators generated at build time (not compiled in this process). */
+  get precompiled(): boolean {
+    return this.compilers.precompiled !== undefined;
+  }
+
+  /** The ajv instance that compiles at runtime, with the document added (created on first need). */
+  private runtimeAjv(): Ajv {
+    if (!this.compilers.ajv) {
+      const ajv = newAjv(this.dialect, messageAjvOptions());
+      // A built-in document is checked against the meta-schema by the tests; others (--schema FILE) here.
+      const builtIn = isBuiltInDocument(this.document);
+      ajv.addSchema({ ...this.document, $id: this.id }, undefined, undefined, !builtIn);
+      this.compilers.ajv = ajv;
+    }
+    return this.compilers.ajv;
   }
 
   /** The methods of the unions by direction; undefined when the document has none of them. */
@@ -217,10 +244,12 @@ export class MessageValidator {
   }
 
   private compiledRef(ref: string): ValidateFunction {
-    let fn = this.compiled.get(ref);
+    const pre = this.compilers.precompiled;
+    if (pre && Object.hasOwn(pre, ref)) return pre[ref]!;
+    let fn = this.compilers.compiled.get(ref);
     if (!fn) {
-      fn = this.ajv.compile({ $ref: `${this.id}${ref}` });
-      this.compiled.set(ref, fn);
+      fn = this.runtimeAjv().compile({ $ref: `${this.id}${ref}` });
+      this.compilers.compiled.set(ref, fn);
     }
     return fn;
   }

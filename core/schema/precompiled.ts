@@ -1,0 +1,126 @@
+/**
+ * Validators compiled ahead of time. `npm run build` (scripts/precompile-schemas.mjs, after tsc) writes ajv's
+ * standalone code of every definition of the project's own schema documents (one file per protocol version) and of
+ * the two JSON Schema meta-schemas (draft-07, 2020-12) into dist/core/schema/precompiled/. A run then loads the file
+ * of the version in force instead of compiling with ajv at start-up, which was most of a small run's fixed cost.
+ *
+ * The files are generated with the very options below and the document built by the same code, and each carries a
+ * fingerprint (ajv's version, the options, the dialect and the document): a file whose fingerprint does not match
+ * what this process would compile is not used. Where a file is missing (vitest running from source, a build
+ * without the step) or does not match, the callers compile at runtime as before: the results are the same either way
+ * (test/precompiled.test.ts).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Options, ValidateFunction } from 'ajv';
+import type { Dialect } from './ajv.js';
+
+/** ajv options of the protocol-message validators (core/schema/validator.ts). */
+export function messageAjvOptions(): Options {
+  // code.optimize off: ajv's optimisation passes over the generated code cost more at start-up than they save
+  // (what a definition accepts and the errors it gives are the same).
+  // validateSchema off: the wrappers compiled for each definition ({ $ref }) need no check against the
+  // meta-schema (compiling the meta-schema's own validator was most of the cost of the first check).
+  return { strict: false, allErrors: true, verbose: true, validateSchema: false, code: { optimize: false } };
+}
+
+/** ajv options of the checks of the JSON Schemas servers send (core/jsonschema.ts). */
+export function workbenchAjvOptions(): Options {
+  return { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false };
+}
+
+/** The `$id` of each dialect's meta-schema, as ajv registers it (the validator is exported under this name). */
+export const META_SCHEMA_ID: Record<Dialect, string> = {
+  'draft-07': 'http://json-schema.org/draft-07/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+};
+
+/** Folder of the generated files, relative to the build output. */
+export const PRECOMPILED_FOLDER = 'precompiled';
+
+export function messagesFile(version: string): string {
+  return `messages-${version}.cjs`;
+}
+
+export function metaFile(dialect: Dialect): string {
+  return `meta-${dialect}.cjs`;
+}
+
+/**
+ * What a generated file must have been made from: the ajv version, the options (without the code-generation
+ * ones), the dialect and, for a protocol version, the schema document.
+ */
+export function fingerprint(ajvVersion: string, options: Options, dialect: Dialect, document: unknown): string {
+  return createHash('sha256').update(JSON.stringify({ ajvVersion, options, dialect, document })).digest('hex');
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/**
+ * dist/core/schema/precompiled.js finds them beside itself; the bundled CLI (dist/cli/<chunk>.js, see
+ * scripts/bundle.mjs) through ../core/schema. From source (core/schema/*.ts) neither exists: the build writes only
+ * into dist/.
+ */
+const FOLDERS = [join(here, PRECOMPILED_FOLDER), join(here, '..', 'core', 'schema', PRECOMPILED_FOLDER)];
+
+let ajvVersionCache: string | null | undefined;
+/** The version of the ajv this process compiles with (the one in node_modules; the bundle is built from it). */
+function ajvVersion(): string | null {
+  if (ajvVersionCache === undefined) {
+    try { ajvVersionCache = (require('ajv/package.json') as { version: string }).version; } catch { ajvVersionCache = null; }
+  }
+  return ajvVersionCache;
+}
+
+interface GeneratedModule {
+  fingerprint?: unknown;
+  [exported: string]: unknown;
+}
+
+const loaded = new Map<string, GeneratedModule | null>();
+
+function load(file: string): GeneratedModule | null {
+  if (loaded.has(file)) return loaded.get(file)!;
+  let mod: GeneratedModule | null = null;
+  for (const dir of FOLDERS) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    try { mod = require(path) as GeneratedModule; } catch { mod = null; }
+    break;
+  }
+  loaded.set(file, mod);
+  return mod;
+}
+
+/** How often this process used a precompiled file (the tests read it; nothing else does). */
+export const precompiledUse = { messages: [] as string[], meta: [] as string[] };
+
+/**
+ * The precompiled validators of a built-in schema document, by reference (`#/definitions/Name` or `#/$defs/Name`),
+ * or undefined when there is no matching file. `document` must be the object core/schema/documents built for
+ * `version`, validated in that version's own dialect.
+ */
+export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Record<string, ValidateFunction> | undefined {
+  const mod = load(messagesFile(version));
+  if (!mod) return undefined;
+  const v = ajvVersion();
+  if (!v || mod.fingerprint !== fingerprint(v, messageAjvOptions(), dialect, document)) return undefined;
+  precompiledUse.messages.push(version);
+  return mod as Record<string, ValidateFunction>;
+}
+
+/** The precompiled validator of a dialect's meta-schema, or undefined when there is no matching file. */
+export function precompiledMetaSchema(dialect: Dialect): ValidateFunction | undefined {
+  const mod = load(metaFile(dialect));
+  if (!mod) return undefined;
+  const v = ajvVersion();
+  if (!v || mod.fingerprint !== fingerprint(v, workbenchAjvOptions(), dialect, null)) return undefined;
+  const fn = mod[META_SCHEMA_ID[dialect]];
+  if (typeof fn !== 'function') return undefined;
+  precompiledUse.meta.push(dialect);
+  return fn as ValidateFunction;
+}
