@@ -23,7 +23,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv } from '../core/schema/ajv.js';
 import { definitionNames, hasSchemaDocument, schemaDocument } from '../core/schema/documents/index.js';
 import { MessageValidator, type MessageToCheck } from '../core/schema/validator.js';
-import { fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse } from '../core/schema/precompiled.js';
+import { codeCacheFile, fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
 import { PROTOCOL_VERSIONS, dialectOf, type ProtocolVersion } from '../core/schema/versions.js';
 import { SchemaWorkbench, type PreparedSchema } from '../core/jsonschema.js';
 import { generateVariants, mutations, type Json } from './helpers/schema-generate.js';
@@ -129,6 +129,9 @@ describe('precompiled validators', () => {
       const run = new MessageValidator(v, schemaDocument(v));
       expect(pre.precompiled).toBe(true);
       expect(run.precompiled).toBe(false);
+      // Loaded with its code cache (the same Node built it).
+      const builtPre = await fromDist<BuiltPrecompiledModule>('core/schema/precompiled.js');
+      expect(builtPre.precompiledUse.codeCacheRejected).toEqual([]);
       const messages = messageCorpus(v);
       const differences: string[] = [];
       let invalid = 0;
@@ -147,6 +150,19 @@ describe('precompiled validators', () => {
       expect(pre.check(msg).violations).toContainEqual(expect.objectContaining({ pointer: '/result/content/0', message: 'missing required property "text"' }));
       expect(pre.check(msg).violations.filter((x) => x.pointer.startsWith('/result/content'))).toHaveLength(1);
     });
+  });
+
+  it('a code cache V8 rejects (another Node, a damaged file) only costs time: the module loads from its source', () => {
+    const file = join(FOLDER, metaFile('draft-07'));
+    const good = runCommonJs(file, readFileSync(join(FOLDER, codeCacheFile(metaFile('draft-07')))));
+    const bad = runCommonJs(file, Buffer.from('not a code cache'));
+    expect([good.script.cachedDataRejected, bad.script.cachedDataRejected]).toEqual([false, true]);
+    const id = 'http://json-schema.org/draft-07/schema';
+    for (const s of [{ type: 'object' }, { type: 'objekt' }, { required: 'a' }]) {
+      const a = good.exports[id] as ValidateFunction;
+      const b = bad.exports[id] as ValidateFunction;
+      expect([b(s), b.errors]).toEqual([a(s), a.errors]);
+    }
   });
 
   it('a --schema FILE (a copy of a built-in document) and another dialect are compiled at runtime, with the same results', async () => {

@@ -11,10 +11,11 @@
  * (test/precompiled.test.ts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Dialect } from './ajv.js';
 
@@ -49,6 +50,31 @@ export function metaFile(dialect: Dialect): string {
   return `meta-${dialect}.cjs`;
 }
 
+/** V8's code cache of a generated file (its top-level code compiled), beside it. */
+export function codeCacheFile(file: string): string {
+  return `${file}.v8-cache`;
+}
+
+/** A generated file's source as it is compiled: CommonJS's function wrapper (the code cache is of this text). */
+export function wrapCommonJs(source: string): string {
+  return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+}
+
+/**
+ * Runs a generated file as CommonJS would, compiled with its code cache (which V8 rejects, and then compiles the
+ * source, when it was made by another Node or with other flags), and registers it in require.cache.
+ */
+export function runCommonJs(path: string, cachedData: Buffer | undefined): { exports: Record<string, unknown>; script: Script } {
+  const script = new Script(wrapCommonJs(readFileSync(path, 'utf8')), { filename: path, cachedData });
+  const fn = script.runInThisContext() as (this: unknown, ...args: unknown[]) => void;
+  const mod = new Module(path);
+  mod.filename = path;
+  fn.call(mod.exports, mod.exports, createRequire(path), mod, path, dirname(path));
+  mod.loaded = true;
+  require.cache[path] = mod;
+  return { exports: mod.exports as Record<string, unknown>, script };
+}
+
 /**
  * What a generated file must have been made from: the ajv version, the options (without the code-generation
  * ones), the dialect and, for a protocol version, the schema document.
@@ -76,9 +102,10 @@ function ajvVersion(): string | null {
   return ajvVersionCache;
 }
 
+/** A generated file: its validators by export name (references, or a meta-schema's id) and its fingerprint. */
 interface GeneratedModule {
-  fingerprint?: unknown;
-  [exported: string]: unknown;
+  fingerprint: unknown;
+  validators: Map<string, ValidateFunction>;
 }
 
 const loaded = new Map<string, GeneratedModule | null>();
@@ -89,7 +116,22 @@ function load(file: string): GeneratedModule | null {
   for (const dir of FOLDERS) {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
-    try { mod = require(path) as GeneratedModule; } catch { mod = null; }
+    try {
+      const cache = join(dir, codeCacheFile(file));
+      let exports: Record<string, unknown>;
+      if (existsSync(cache)) {
+        const run = runCommonJs(path, readFileSync(cache));
+        exports = run.exports;
+        if (run.script.cachedDataRejected) precompiledUse.codeCacheRejected.push(file);
+      } else {
+        exports = require(path) as Record<string, unknown>;
+      }
+      const validators = new Map<string, ValidateFunction>();
+      for (const [name, fn] of Object.entries(exports)) if (typeof fn === 'function') validators.set(name, fn as ValidateFunction);
+      mod = { fingerprint: exports.fingerprint, validators };
+    } catch {
+      mod = null;
+    }
     break;
   }
   loaded.set(file, mod);
@@ -97,20 +139,20 @@ function load(file: string): GeneratedModule | null {
 }
 
 /** How often this process used a precompiled file (the tests read it; nothing else does). */
-export const precompiledUse = { messages: [] as string[], meta: [] as string[] };
+export const precompiledUse = { messages: [] as string[], meta: [] as string[], codeCacheRejected: [] as string[] };
 
 /**
  * The precompiled validators of a built-in schema document, by reference (`#/definitions/Name` or `#/$defs/Name`),
  * or undefined when there is no matching file. `document` must be the object core/schema/documents built for
  * `version`, validated in that version's own dialect.
  */
-export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Record<string, ValidateFunction> | undefined {
+export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Map<string, ValidateFunction> | undefined {
   const mod = load(messagesFile(version));
   if (!mod) return undefined;
   const v = ajvVersion();
   if (!v || mod.fingerprint !== fingerprint(v, messageAjvOptions(), dialect, document)) return undefined;
   precompiledUse.messages.push(version);
-  return mod as Record<string, ValidateFunction>;
+  return mod.validators;
 }
 
 /** The precompiled validator of a dialect's meta-schema, or undefined when there is no matching file. */
@@ -119,8 +161,8 @@ export function precompiledMetaSchema(dialect: Dialect): ValidateFunction | unde
   if (!mod) return undefined;
   const v = ajvVersion();
   if (!v || mod.fingerprint !== fingerprint(v, workbenchAjvOptions(), dialect, null)) return undefined;
-  const fn = mod[META_SCHEMA_ID[dialect]];
-  if (typeof fn !== 'function') return undefined;
+  const fn = mod.validators.get(META_SCHEMA_ID[dialect]);
+  if (!fn) return undefined;
   precompiledUse.meta.push(dialect);
-  return fn as ValidateFunction;
+  return fn;
 }

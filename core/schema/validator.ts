@@ -94,7 +94,7 @@ interface Compilers {
   ajv?: Ajv;
   compiled: Map<string, ValidateFunction>;
   /** Validators generated at build time, by reference (#/definitions/Name), when the build left them. */
-  precompiled?: Record<string, ValidateFunction>;
+  precompiled?: Map<string, ValidateFunction>;
 }
 const sharedCompilers = new WeakMap<object, Map<string, Compilers>>();
 
@@ -244,9 +244,7 @@ export class MessageValidator {
   }
 
   private compiledRef(ref: string): ValidateFunction {
-    const pre = this.compilers.precompiled;
-    if (pre && Object.hasOwn(pre, ref)) return pre[ref]!;
-    let fn = this.compilers.compiled.get(ref);
+    let fn = this.compilers.precompiled?.get(ref) ?? this.compilers.compiled.get(ref);
     if (!fn) {
       fn = this.runtimeAjv().compile({ $ref: `${this.id}${ref}` });
       this.compilers.compiled.set(ref, fn);
