@@ -199,6 +199,17 @@ describe('precompiled validators', () => {
     expect(precompiledUse.meta).toEqual([]);
   });
 
+  it('a schema whose $schema ajv cannot look up gets that one problem, not the errors of the schema checked before it', async () => {
+    // (Before the meta-schema check was precompiled, ajv.errors of the previous check leaked into this one's problems.)
+    const built = await fromDist<BuiltWorkbenchModule>('core/jsonschema.js');
+    for (const wb of [new built.SchemaWorkbench('draft-07'), new SchemaWorkbench('draft-07')]) {
+      expect(wb.prepare({ type: 5 }).problems).toEqual(['/type: matches none of the allowed shapes']);
+      expect(wb.prepare({ $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' }).problems).toEqual(['meta-schema check failed: no schema with key or ref "http://json-schema.org/draft-06/schema#"']);
+      expect(wb.prepare({ required: 'a' }).problems).toEqual(['/required: expected array']);
+      expect(wb.prepare({ $schema: 5 }).problems).toEqual(['meta-schema check failed: $schema must be a string']);
+    }
+  });
+
   it('the precompiled meta-schema validators give ajv.validateSchema\'s verdicts and errors', () => {
     for (const dialect of ['draft-07', '2020-12'] as const) {
       const mod = requireDist(join(FOLDER, metaFile(dialect))) as Record<string, ValidateFunction>;
