@@ -307,13 +307,17 @@ describe('the built CLI uses the precompiled validators', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'mcp-conform-aot-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   // Preloaded into the CLI: counts the functions ajv generates (every compilation ends in new Function with a body
-  // that declares vErrors) and lists the precompiled files the process required.
+  // that declares vErrors), lists the precompiled files the process required and the code caches V8 was given.
   const preload = join(tmp, 'count.cjs');
   writeFileSync(preload, `
 const Original = globalThis.Function;
 let compiles = 0;
 globalThis.Function = new Proxy(Original, { construct(t, args, nt) { if (String(args[args.length - 1]).includes('vErrors')) compiles++; return Reflect.construct(t, args, nt); } });
-process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_COUNT_FILE, JSON.stringify({ compiles, loaded: Object.keys(require.cache).filter((k) => k.includes(${JSON.stringify(`/dist/core/schema/${PRECOMPILED_FOLDER}/`)})).map((k) => require('path').basename(k)).sort() })); });
+const vm = require('vm');
+const caches = [];
+vm.Script = class extends vm.Script { constructor(source, options) { super(source, options); if (options && options.cachedData) caches.push([require('path').basename(options.filename), this.cachedDataRejected]); } };
+require('module').syncBuiltinESMExports();
+process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_COUNT_FILE, JSON.stringify({ compiles, caches, loaded: Object.keys(require.cache).filter((k) => k.includes(${JSON.stringify(`/dist/core/schema/${PRECOMPILED_FOLDER}/`)})).map((k) => require('path').basename(k)).sort() })); });
 `);
   // The same build without the files: a package folder with a copy of dist/ less the precompiled folder.
   const bare = join(tmp, 'bare');
@@ -321,7 +325,7 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
   cpSync(join(ROOT, 'package.json'), join(bare, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(bare, 'node_modules'), 'dir');
 
-  function run(root: string, fixture: string, label: string): { compiles: number; loaded: string[]; report: Record<string, unknown> } {
+  function run(root: string, fixture: string, label: string): { compiles: number; loaded: string[]; caches: [string, boolean][]; report: Record<string, unknown> } {
     const out = join(tmp, label);
     const count = join(tmp, `${label}.json`);
     const r = spawnSync(process.execPath, ['--require', preload, join(root, 'dist', 'bin', 'mcp-conform.js'), 'run', '--stdio', `python3 ${join(ROOT, 'fixtures', 'servers', 'broken', fixture)}`, '--call-tools', 'all', '--quiet', '--timeout', '5000', '--out-dir', out], { env: { ...process.env, NO_COLOR: '1', MCP_CONFORM_COUNT_FILE: count }, encoding: 'utf8', timeout: 90_000 });
@@ -347,6 +351,9 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
     const bareRun = run(bare, fixture, `${label}-bare`);
     expect(pre.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
     expect(bareRun.loaded).toEqual([]);
+    // Compiled with the build's code cache, which V8 accepted (the same Node built it).
+    expect(pre.caches).toEqual([['messages-2025-11-25.cjs', false], ['meta-2020-12.cjs', false]]);
+    expect(bareRun.caches).toEqual([]);
     // Without the files, ajv compiles the protocol definitions and the meta-schema (dozens of functions); with
     // them, only the tools' own input schemas (a few: the workbench's and the argument checker's).
     expect(bareRun.compiles).toBeGreaterThan(30);
