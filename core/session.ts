@@ -155,6 +155,11 @@ export class Probe {
   readonly unattributed: LoggedMessage[] = [];
   /** seq of the probe's last own message (see ProbeOptions.overlapped). */
   lastOwnSeq = -1;
+  /**
+   * Set when the connection ended while the probe was open: when (ms since the session began), and whether other
+   * messages had been sent since the probe's own (then the end cannot be laid on the probe: ProbeOptions.overlapped).
+   */
+  connectionLost?: { t: number; othersSent: boolean };
   open = true;
   private readonly waiters = new Set<() => void>();
 
@@ -747,7 +752,10 @@ export class Session {
       p.reject(new SessionError('closed', `${what} not answered: ${info.reason}${tail}`, p.request, info));
       this.pending.delete(k);
     }
-    for (const p of this.probes) p.close();
+    for (const p of this.probes) {
+      if (p.open) p.connectionLost = { t: this.now(), othersSent: this.lastSentSeq > p.lastOwnSeq };
+      p.close();
+    }
   }
 }
 

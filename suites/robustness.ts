@@ -41,6 +41,8 @@ interface ProbeRun {
   refusal?: HttpRefusal;
   /** The connection ended while the harness watched for an answer (after the ping was answered): when, in ms after the probe. */
   diedAfterMs?: number;
+  /** The watch for answers: from the ping's answer until the wait ended (ms since the session began, as messages[].t). */
+  watched?: { from: number; until: number };
 }
 
 /** An HTTP error status that answered a probe's POST, with what its body said. */
@@ -91,12 +93,25 @@ async function runProbe(ctx: CaseContext, values: unknown[], opts: ProbeOptions)
 
 /**
  * The wait for an answer to a probe, once the ping after it was answered: ANSWER_GRACE_MS (less when the answers
- * came); notes a connection that ended meanwhile.
+ * came); notes a connection that ended meanwhile (the server died), unless other messages had been sent meanwhile.
  */
 async function watchWindow(ctx: CaseContext, run: ProbeRun, count: number): Promise<void> {
-  const answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS, count);
+  const s = ctx.session;
+  const start = s.now();
+  let answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS, count);
+  // Never shorter than ANSWER_GRACE_MS on the log's clock (a timer may fire a fraction of a millisecond early).
+  while (!answered && run.probe.open && s.now() - start < ANSWER_GRACE_MS) answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS - (s.now() - start) + 0.5, count);
+  // What arrived before the window ended is read before it closes: when other work kept the harness busy past its
+  // end, the timer comes first in the event loop and the input that waited would otherwise be read after the close.
+  for (let i = 0; i < 2 && !answered && run.probe.open; i++) {
+    await new Promise((r) => setImmediate(r));
+    answered = run.probe.answers.length >= count;
+  }
+  run.watched = { from: run.ping?.response.t ?? start, until: s.now() };
   const first = run.probe.sent[0];
-  if (!answered && ctx.transport.closed && first) run.diedAfterMs = Math.round(ctx.session.now() - first.t);
+  const lost = run.probe.connectionLost;
+  // Overlapped (an early window): an end that came after other cases had sent something may be theirs, not the probe's.
+  if (!answered && lost && first && !(run.probe.opts.overlapped && lost.othersSent)) run.diedAfterMs = Math.round(lost.t - first.t);
 }
 
 /**
@@ -284,9 +299,20 @@ function probeCase(def: Omit<CaseDef, 'run'> & { probe(ctx: CaseContext): Promis
   return {
     ...rest,
     async run(ctx) {
+      // One catch-all probe at a time: robustness/unknown-notification's early window may still be open; the server
+      // may have died meanwhile (then this case is not run, as the runner says of any case after the server is gone).
+      await ctx.session.catchAllIdle();
+      if (ctx.session.closed) throw serverGone(ctx);
       return (await notProbed(ctx)) ?? probe(ctx);
     },
   };
+}
+
+/** "the server exited with code 5; last stderr lines: …" as an error that makes the case a skip ("not run: …"). */
+function serverGone(ctx: CaseContext): SessionError {
+  const info = ctx.transport.closeInfo;
+  const tail = info?.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
+  return new SessionError('closed', `${info?.reason ?? 'the server is gone'}${tail}`, undefined, info, true);
 }
 
 /** Why a probe case is skipped: ping does not work at all, or the server had already stopped answering. */
@@ -376,7 +402,9 @@ export const robustness: Suite = {
       early: earlyUnknownNotification,
       sawLoss(ctx) {
         const w = earlyWatches.get(ctx.session);
-        return !!w && (!!w.run.lost || w.run.diedAfterMs !== undefined || (!w.closed && ctx.session.closed));
+        if (!w) return false;
+        const lost = w.run.probe.connectionLost;
+        return !!w.run.lost || w.run.diedAfterMs !== undefined || (!w.closed && !!lost && !lost.othersSent);
       },
       async run(ctx) {
         const w = earlyWatches.get(ctx.session);
@@ -492,15 +520,18 @@ export const robustness: Suite = {
   ],
 };
 
-/** robustness/unknown-notification's verdict from its probe's run. */
+/** robustness/unknown-notification's verdict from its probe's run, with when the watch for an answer ran (details.watch). */
 function gradeUnknownNotification(ctx: CaseContext, run: ProbeRun): Outcome {
+  const o = unknownNotificationOutcome(ctx, run);
+  return run.watched ? { ...o, details: { ...o.details, watch: run.watched } } : o;
+}
+
+function unknownNotificationOutcome(ctx: CaseContext, run: ProbeRun): Outcome {
   const method = UNKNOWN_NOTIFICATION;
   const lost = lostOutcome(run, 'an unknown notification');
   if (lost) return lost;
   if (run.diedAfterMs !== undefined) {
-    const info = ctx.transport.closeInfo;
-    const tail = info?.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
-    return { verdict: 'fail', message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer after the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${info?.reason ?? 'the connection ended'}${tail}`, messageIds: mids(run) };
+    return { verdict: 'fail', message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer once the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${serverGone(ctx).message}`, messageIds: mids(run) };
   }
   const alive = stillAnswers(ctx);
   const r = run.refusal;
