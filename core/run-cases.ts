@@ -40,6 +40,7 @@ export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]
  */
 function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefined {
   const needs = requiresOf(c).needs;
+  const lostEarly = earlyLosses.get(ctx);
   const stopWhy = st.stopped();
   const aborted = st.aborted();
   if (stopWhy && aborted === stopWhy && needs !== 'log') return `not run: ${stopWhy}`; // stopped before the handshake ended
@@ -49,8 +50,14 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   if (c.early && c.sawLoss?.(ctx)) return undefined;
   if (ctx.session.closed) return `not run: ${st.transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(st.transport)}`;
   if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
+  // The server stopped answering on what a case sent before the first case (nothing has come from it since): the
+  // other cases are not blamed for it, as they are not once it died.
+  if (lostEarly && ctx.session.isStalled) return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
   return undefined;
 }
+
+/** Per run: the case whose early work saw the server stop answering or die (CaseDef.sawLoss right after early()). */
+const earlyLosses = new WeakMap<RunContext, string>();
 
 export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
   if (!caseWanted(c, filter)) return;
@@ -126,6 +133,7 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
     ctx.currentCase = c.id;
     try {
       await st.untilStopped(c.early(ctx));
+      if (c.sawLoss?.(ctx) && !earlyLosses.has(ctx)) earlyLosses.set(ctx, c.id);
     } catch {
       // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
     }

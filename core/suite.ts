@@ -102,7 +102,8 @@ export interface CaseDef {
   early?(ctx: CaseContext): Promise<void>;
   /**
    * With early(): whether the early work saw the server die or stop answering (that is the case's verdict). The runner
-   * then runs the case at its turn although the server is gone, instead of skipping it ("not run: …").
+   * then runs the case at its turn although the server is gone, instead of skipping it ("not run: …"); and while the
+   * server stays silent after such a loss (Session.isStalled), it does not run the other cases that need the server.
    */
   sawLoss?(ctx: CaseContext): boolean;
 }
