@@ -34,19 +34,30 @@ export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]
   return filter.some((f) => c.id.startsWith(f) || (c.perItem !== undefined && f.startsWith(c.id + '/')));
 }
 
-/** Why a case is not run because of the state of the run (the handshake failed, the run stopped, the server is gone). */
+/**
+ * Why a case is not run because of the state of the run (the handshake failed, the run stopped, the server is gone).
+ * A case whose early work saw the server die or stop answering (CaseDef.sawLoss) runs anyway: that is its verdict.
+ */
 function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefined {
   const needs = requiresOf(c).needs;
+  const lostEarly = earlyLosses.get(ctx);
   const stopWhy = st.stopped();
   const aborted = st.aborted();
   if (stopWhy && aborted === stopWhy && needs !== 'log') return `not run: ${stopWhy}`; // stopped before the handshake ended
   if (needs !== 'server') return undefined;
   if (aborted) return `not run: ${aborted}`;
   if (stopWhy) return `not run: ${stopWhy}`;
+  if (c.early && c.sawLoss?.(ctx)) return undefined;
   if (ctx.session.closed) return `not run: ${st.transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(st.transport)}`;
   if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
+  // The server stopped answering on what a case sent before the first case (nothing has come from it since): the
+  // other cases are not blamed for it, as they are not once it died.
+  if (lostEarly && ctx.session.isStalled) return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
   return undefined;
 }
+
+/** Per run: the case whose early work saw the server stop answering or die (CaseDef.sawLoss right after early()). */
+const earlyLosses = new WeakMap<RunContext, string>();
 
 export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
   if (!caseWanted(c, filter)) return;
@@ -88,7 +99,7 @@ export async function runPhase(
   phase: Phase, suites: Suite[], results: Map<string, SuiteResult>, ctx: RunContext, st: RunState, filter: string[] | undefined,
   onSuite?: (suite: SuiteResult, phase: Phase, added: CaseResult[]) => void,
 ): Promise<void> {
-  if (phase === 'session') startEarly(suites, ctx, st, filter);
+  if (phase === 'session') await startEarly(suites, ctx, st, filter);
   for (const suite of suites) {
     const st0 = performance.now();
     const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
@@ -101,19 +112,30 @@ export async function runPhase(
 }
 
 /**
- * Before the first case: let every selected, applicable case of the session phase that has early work (CaseDef.start)
- * start it, so that it runs while the cases ahead of it do. Whether the case runs is still decided when its turn comes.
+ * Before the first case: let every selected, applicable case of the session phase that has early work start it, so
+ * that it runs while the cases ahead of it do: CaseDef.start (off the main session, not awaited), then CaseDef.early
+ * (on the main session, one case at a time, awaited). Whether the case runs is still decided when its turn comes.
  */
-function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): void {
-  for (const suite of suites) {
-    for (const c of suite.cases) {
-      if (!c.start || phaseOf(c) !== 'session' || !caseWanted(c, filter)) continue;
-      if (notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities })) continue;
-      try {
-        c.start(ctx);
-      } catch {
-        // The case does the work itself when its turn comes (and reports what goes wrong then).
-      }
+async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
+  const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
+    && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
+  const cases = suites.flatMap((s) => s.cases);
+  for (const c of cases) {
+    if (!c.start || !wanted(c)) continue;
+    try {
+      c.start(ctx);
+    } catch {
+      // The case does the work itself when its turn comes (and reports what goes wrong then).
+    }
+  }
+  for (const c of cases) {
+    if (!c.early || !wanted(c)) continue;
+    ctx.currentCase = c.id;
+    try {
+      await st.untilStopped(c.early(ctx));
+      if (c.sawLoss?.(ctx) && !earlyLosses.has(ctx)) earlyLosses.set(ctx, c.id);
+    } catch {
+      // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
     }
   }
 }

@@ -129,8 +129,19 @@ export interface ProbeOptions {
   id?: string | number;
   /** How many answers with that id are expected (more are duplicate answers). Default 1. */
   expectAnswers?: number;
-  /** While the probe is open, every answer that matches nothing awaited (id null or absent, unknown id) belongs to it. */
+  /**
+   * While the probe is open, every answer that matches nothing awaited (id null or absent, unknown id) belongs to it.
+   * Only one catch-all probe may be open on a session at a time (Session.catchAllIdle waits for the open one to close).
+   */
   catchAll?: boolean;
+  /**
+   * The catch-all probe stays open while other cases send on the session (an early watch window, CaseDef.early):
+   * an answer that matches nothing is the probe's only while nothing else has been sent since the probe's own
+   * messages (its values, and what Session.claimLastSent gave it). One that comes later cannot be told apart from a
+   * wrong answer to another message: it is left as it would be without the probe (an id anomaly, say) and listed in
+   * Probe.unattributed, so that the case can repeat its probe alone.
+   */
+  overlapped?: boolean;
 }
 
 /**
@@ -140,6 +151,15 @@ export interface ProbeOptions {
 export class Probe {
   readonly sent: LoggedMessage[] = [];
   readonly answers: LoggedMessage[] = [];
+  /** Overlapped probes: answers that matched nothing but came after other messages were sent (not claimed). */
+  readonly unattributed: LoggedMessage[] = [];
+  /** seq of the probe's last own message (see ProbeOptions.overlapped). */
+  lastOwnSeq = -1;
+  /**
+   * Set when the connection ended while the probe was open: when (ms since the session began), and whether other
+   * messages had been sent since the probe's own (then the end cannot be laid on the probe: ProbeOptions.overlapped).
+   */
+  connectionLost?: { t: number; othersSent: boolean };
   open = true;
   private readonly waiters = new Set<() => void>();
 
@@ -153,6 +173,15 @@ export class Probe {
       const done = (v: boolean) => { clearTimeout(timer); this.waiters.delete(check); resolve(v); };
       const check = () => { if (this.answers.length >= count) done(true); else if (!this.open) done(false); };
       const timer = setTimeout(() => done(false), Math.max(0, ms));
+      this.waiters.add(check);
+    });
+  }
+
+  /** Resolves once the probe is closed (never rejects). */
+  whenClosed(): Promise<void> {
+    if (!this.open) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => { if (!this.open) { this.waiters.delete(check); resolve(); } };
       this.waiters.add(check);
     });
   }
@@ -265,6 +294,8 @@ export class Session {
   /** Every probe sent (with an id or not): all are closed when the connection ends. */
   private readonly probes = new Set<Probe>();
   private logChars = 0;
+  /** seq of the last message the harness sent of its own (requests, notifications, probes; not its answers). */
+  private lastSentSeq = -1;
   /** Set by abandon(): no request is sent any more. */
   private abandoned?: string;
   /** Messages left out of the log once it reached its bounds. */
@@ -346,12 +377,24 @@ export class Session {
       p.close();
       return p;
     }
+    if (opts.catchAll && lastOpen(this.catchAllProbes)) throw new Error('a catch-all probe is already open on this session (wait for catchAllIdle())');
     if (opts.id !== undefined) this.probesById.set(idKey(opts.id), p);
     if (opts.catchAll) this.catchAllProbes.push(p);
     this.probes.add(p);
     for (const v of values) p.sent.push(this.emit(v, opts.expectInvalid, opts.rawText));
+    p.lastOwnSeq = this.lastSentSeq;
     if (this.transport.closed) p.close();
     return p;
+  }
+
+  /** Resolves once no catch-all probe is open on the session (each one's wait is bounded by whoever opened it). */
+  async catchAllIdle(): Promise<void> {
+    for (let p = lastOpen(this.catchAllProbes); p; p = lastOpen(this.catchAllProbes)) await p.whenClosed();
+  }
+
+  /** The message the harness sent last (the heartbeat that bounds a probe, say) belongs to the probe (ProbeOptions.overlapped). */
+  claimLastSent(probe: Probe): void {
+    probe.lastOwnSeq = Math.max(probe.lastOwnSeq, this.lastSentSeq);
   }
 
   request(method: string, params?: unknown, opts: RequestOptions = {}): Promise<Reply> {
@@ -460,6 +503,7 @@ export class Session {
       try { json = JSON.parse(raw); } catch { parsed = false; }
     } else json = value;
     const entry = this.record('to-server', raw, parsed ? json : undefined, parsed, undefined, expectInvalid);
+    this.lastSentSeq = entry.seq;
     if (entry.kind === 'request' && isTaskAugmented(entry.json)) this.taskAugmented.add(entry.seq);
     this.settle(entry);
     const http = this.transport.send(raw);
@@ -598,7 +642,13 @@ export class Session {
     if (!hasId || !this.pending.has(idKey(m.id))) {
       // A late or second answer to a request sent stays what it is; anything else unmatched may be a probe's.
       const known = hasId && (this.timedOut.has(idKey(m.id)) || this.answered.has(idKey(m.id)));
-      const probe = (hasId ? this.probesById.get(idKey(m.id)) : undefined) ?? (known ? undefined : lastOpen(this.catchAllProbes));
+      const byId = hasId ? this.probesById.get(idKey(m.id)) : undefined;
+      let probe = byId ?? (known ? undefined : lastOpen(this.catchAllProbes));
+      if (probe && !byId && probe.opts.overlapped && this.lastSentSeq > probe.lastOwnSeq) {
+        // Other messages went out since the probe's own: this answer may be theirs. Left as it would be without the probe.
+        probe.unattributed.push(entry);
+        probe = undefined;
+      }
       if (probe) return this.claim(probe, entry, hasId ? idKey(m.id) : undefined);
     }
     if (!hasId) {
@@ -702,7 +752,10 @@ export class Session {
       p.reject(new SessionError('closed', `${what} not answered: ${info.reason}${tail}`, p.request, info));
       this.pending.delete(k);
     }
-    for (const p of this.probes) p.close();
+    for (const p of this.probes) {
+      if (p.open) p.connectionLost = { t: this.now(), othersSent: this.lastSentSeq > p.lastOwnSeq };
+      p.close();
+    }
   }
 }
 

@@ -90,6 +90,22 @@ export interface CaseDef {
    * (typically through a run service). It must not send on the main session; what it opens is ended with the run.
    */
   start?(ctx: CaseContext): void;
+  /**
+   * Work the case does on the main session before the first case runs, so that what it must wait for overlaps the
+   * cases ahead of it (robustness/unknown-notification: its message, and the watch for an answer that must not come).
+   * Called once when the session phase begins, for a selected, applicable case, and awaited (bounded by the run's
+   * stop) before any case runs: it sends, makes sure the server still answers (so that a server that dies of the
+   * message is caught before other cases), and leaves only a bounded wait running, ended by itself. It may open a
+   * catch-all probe only with ProbeOptions.overlapped (answers it cannot tell apart from other cases' stay theirs).
+   * run() collects the result at the case's turn; if early() threw, run() does the work itself then.
+   */
+  early?(ctx: CaseContext): Promise<void>;
+  /**
+   * With early(): whether the early work saw the server die or stop answering (that is the case's verdict). The runner
+   * then runs the case at its turn although the server is gone, instead of skipping it ("not run: …"); and while the
+   * server stays silent after such a loss (Session.isStalled), it does not run the other cases that need the server.
+   */
+  sawLoss?(ctx: CaseContext): boolean;
 }
 
 export interface Suite {

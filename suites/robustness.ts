@@ -19,6 +19,9 @@ import { callPlan } from '../core/call-policy.js';
 
 /** How long to wait, once the ping sent after a probe is answered, for an answer to the probe itself. */
 const ANSWER_GRACE_MS = 150;
+/** How long the early heartbeat (before the unknown notification is sent early) may take; slower: the case waits for its turn. */
+const EARLY_BASELINE_MS = 1000;
+const UNKNOWN_NOTIFICATION = 'notifications/mcp-conform/unknown';
 /** How long a tool call must stay unanswered to count as in flight (worth cancelling). */
 const IN_FLIGHT_MS = 300;
 /** How long to watch for an answer to a cancelled request. */
@@ -36,6 +39,10 @@ interface ProbeRun {
   lost?: SessionError | Error;
   /** Over HTTP: the probe's POST was refused with an HTTP error status (itself an answer). */
   refusal?: HttpRefusal;
+  /** The connection ended while the harness watched for an answer (after the ping was answered): when, in ms after the probe. */
+  diedAfterMs?: number;
+  /** The watch for answers: from the ping's answer until the wait ended (ms since the session began, as messages[].t). */
+  watched?: { from: number; until: number };
 }
 
 /** An HTTP error status that answered a probe's POST, with what its body said. */
@@ -56,8 +63,12 @@ interface HttpRefusal {
  */
 const heartbeatBaseline: Service<string | undefined> = {
   id: 'robustness-baseline',
-  produce: (ctx) => ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message),
+  // Answered already when robustness/unknown-notification's early work began (it asks first).
+  produce: (ctx) => (earlyBaseline.has(ctx.session) ? Promise.resolve(undefined) : ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message)),
 };
+
+/** Sessions whose heartbeat was answered before the unknown notification was sent early. */
+const earlyBaseline = new WeakSet<Session>();
 
 function baseline(ctx: CaseContext): Promise<string | undefined> {
   return ctx.service(heartbeatBaseline);
@@ -65,17 +76,96 @@ function baseline(ctx: CaseContext): Promise<string | undefined> {
 
 /** Send the probe, then a ping; wait briefly for answers to the probe; close it. */
 async function runProbe(ctx: CaseContext, values: unknown[], opts: ProbeOptions): Promise<ProbeRun> {
+  // One catch-all probe at a time: an early watch window (robustness/unknown-notification) may still be open.
+  if (opts.catchAll) await ctx.session.catchAllIdle();
   const probe = ctx.session.probe(values, opts);
   const run: ProbeRun = { probe };
   try {
     run.ping = await ctx.session.heartbeat(); // ping; server/discover from 2026-07-28 (ping was removed)
-    await probe.waitForAnswers(ANSWER_GRACE_MS, opts.expectAnswers ?? 1);
+    await watchWindow(ctx, run, opts.expectAnswers ?? 1);
   } catch (e) {
     run.lost = e as Error;
   }
   run.refusal = await httpRefusal(ctx.transport, probe.sent, probe.answers);
   probe.close();
   return run;
+}
+
+/**
+ * The wait for an answer to a probe, once the ping after it was answered: ANSWER_GRACE_MS (less when the answers
+ * came); notes a connection that ended meanwhile (the server died), unless other messages had been sent meanwhile.
+ */
+async function watchWindow(ctx: CaseContext, run: ProbeRun, count: number): Promise<void> {
+  const s = ctx.session;
+  const start = s.now();
+  let answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS, count);
+  // Never shorter than ANSWER_GRACE_MS on the log's clock (a timer may fire a fraction of a millisecond early).
+  while (!answered && run.probe.open && s.now() - start < ANSWER_GRACE_MS) answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS - (s.now() - start) + 0.5, count);
+  // What arrived before the window ended is read before it closes: when other work kept the harness busy past its
+  // end, the timer comes first in the event loop and the input that waited would otherwise be read after the close.
+  for (let i = 0; i < 2 && !answered && run.probe.open; i++) {
+    await new Promise((r) => setImmediate(r));
+    answered = run.probe.answers.length >= count;
+  }
+  run.watched = { from: run.ping?.response.t ?? start, until: s.now() };
+  const first = run.probe.sent[0];
+  const lost = run.probe.connectionLost;
+  // Overlapped (an early window): an end that came after other cases had sent something may be theirs, not the probe's.
+  if (!answered && lost && first && !(run.probe.opts.overlapped && lost.othersSent)) run.diedAfterMs = Math.round(lost.t - first.t);
+}
+
+/**
+ * Per run (by session): robustness/unknown-notification's probe, sent when the session phase begins (its early()):
+ * its watch window closes while the other cases run; the case reads it at its turn.
+ */
+interface EarlyWatch {
+  run: ProbeRun;
+  /** The run once the window has closed (bounded: the window, then the wait for the notification's POST). */
+  done: Promise<ProbeRun>;
+  /** Set once the window has closed. */
+  closed?: boolean;
+}
+const earlyWatches = new WeakMap<Session, EarlyWatch>();
+
+/**
+ * robustness/unknown-notification's early work: the heartbeat (as a probe: it has no timeout of its own, so a server
+ * that never answers it is not marked as stalled before the other cases run; no answer within EARLY_BASELINE_MS:
+ * nothing more is done early, the case does it all at its turn, as before), then the notification and a heartbeat,
+ * awaited (a server that dies of the notification is caught before any other case runs), and over HTTP the end of the
+ * notification's POST. The window of ANSWER_GRACE_MS from the heartbeat's answer then runs on its own.
+ */
+async function earlyUnknownNotification(ctx: CaseContext): Promise<void> {
+  const s = ctx.session;
+  const id = s.newId();
+  const base = s.probe([jsonrpc(id, s.heartbeatMethod)], { id });
+  if (!(await base.waitForAnswers(Math.min(ctx.timeoutMs, EARLY_BASELINE_MS)))) return;
+  earlyBaseline.add(s);
+  if (s.isStalled || s.closed) return;
+  const probe = s.probe([{ jsonrpc: '2.0', method: UNKNOWN_NOTIFICATION, params: {} }], { catchAll: true, overlapped: true });
+  const run: ProbeRun = { probe };
+  const watch: EarlyWatch = { run, done: Promise.resolve(run) };
+  earlyWatches.set(s, watch);
+  try {
+    const hb = s.heartbeat();
+    s.claimLastSent(probe); // answers that come before the next case sends are the notification's
+    run.ping = await hb;
+    await postsSettled(ctx.transport, probe.sent);
+  } catch (e) {
+    run.lost = e as Error;
+    probe.close();
+    watch.closed = true;
+    return;
+  }
+  watch.done = (async () => {
+    try {
+      await watchWindow(ctx, run, 1);
+      run.refusal = await httpRefusal(ctx.transport, probe.sent, probe.answers);
+    } finally {
+      probe.close();
+      watch.closed = true;
+    }
+    return run;
+  })();
 }
 
 /** The transport's record of the HTTP exchange that carried a message (over HTTP only). */
@@ -91,12 +181,7 @@ function exchangeOf(transport: Transport, m: LoggedMessage): HttpExchange | unde
  * the POSTs still under way to end. undefined over stdio and when every POST was accepted.
  */
 async function httpRefusal(transport: Transport, sent: LoggedMessage[], answers: LoggedMessage[]): Promise<HttpRefusal | undefined> {
-  const posts = sent.filter((m) => m.http?.method === 'POST');
-  if (!posts.length) return undefined;
-  const until = performance.now() + ANSWER_GRACE_MS;
-  while (posts.some((m) => { const x = exchangeOf(transport, m); return !!x && x.ms === undefined && x.error === undefined; }) && performance.now() < until) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  const posts = await postsSettled(transport, sent);
   for (const m of posts) {
     const status = m.http!.status;
     if (status === undefined || status < 400) continue;
@@ -106,6 +191,17 @@ async function httpRefusal(transport: Transport, sent: LoggedMessage[], answers:
     return { status, statusText: x?.statusText ?? '', body: (x?.responseBody ?? '').trim(), ...(error ? { error } : {}), ...(answer ? { answer } : {}) };
   }
   return undefined;
+}
+
+/** Over HTTP: wait (at most ANSWER_GRACE_MS) for the POSTs that carried these messages to end; returns those messages. */
+async function postsSettled(transport: Transport, sent: LoggedMessage[]): Promise<LoggedMessage[]> {
+  const posts = sent.filter((m) => m.http?.method === 'POST');
+  if (!posts.length) return posts;
+  const until = performance.now() + ANSWER_GRACE_MS;
+  while (posts.some((m) => { const x = exchangeOf(transport, m); return !!x && x.ms === undefined && x.error === undefined; }) && performance.now() < until) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return posts;
 }
 
 /** "HTTP 400 Bad Request with error -32700 "Parse error"" / "HTTP 400 Bad Request (body: "…"; no JSON-RPC error)". */
@@ -203,13 +299,29 @@ function probeCase(def: Omit<CaseDef, 'run'> & { probe(ctx: CaseContext): Promis
   return {
     ...rest,
     async run(ctx) {
-      const broken = await baseline(ctx);
-      if (broken !== undefined) return { verdict: 'skip', message: `the probes need a server that answers ${ctx.session.heartbeatMethod}, and this one did not: ${broken}` };
-      // A probe can only be blamed for what happens after it: not when the server had already stopped answering.
-      if (ctx.session.isStalled) return { verdict: 'skip', message: 'not run: the server had already stopped answering (an earlier request timed out, and nothing has come from it since)' };
-      return probe(ctx);
+      // One catch-all probe at a time: robustness/unknown-notification's early window may still be open; the server
+      // may have died meanwhile (then this case is not run, as the runner says of any case after the server is gone).
+      await ctx.session.catchAllIdle();
+      if (ctx.session.closed) throw serverGone(ctx);
+      return (await notProbed(ctx)) ?? probe(ctx);
     },
   };
+}
+
+/** "the server exited with code 5; last stderr lines: …" as an error that makes the case a skip ("not run: …"). */
+function serverGone(ctx: CaseContext): SessionError {
+  const info = ctx.transport.closeInfo;
+  const tail = info?.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
+  return new SessionError('closed', `${info?.reason ?? 'the server is gone'}${tail}`, undefined, info, true);
+}
+
+/** Why a probe case is skipped: ping does not work at all, or the server had already stopped answering. */
+async function notProbed(ctx: CaseContext): Promise<Outcome | undefined> {
+  const broken = await baseline(ctx);
+  if (broken !== undefined) return { verdict: 'skip', message: `the probes need a server that answers ${ctx.session.heartbeatMethod}, and this one did not: ${broken}` };
+  // A probe can only be blamed for what happens after it: not when the server had already stopped answering.
+  if (ctx.session.isStalled) return { verdict: 'skip', message: 'not run: the server had already stopped answering (an earlier request timed out, and nothing has come from it since)' };
+  return undefined;
 }
 
 const GRADING = 'graded per the policy table (README, "Verdicts")';
@@ -280,29 +392,36 @@ export const robustness: Suite = {
         return { verdict: 'fail', message: `${method}, which no MCP server has, was answered with a success result: ${cut(a.raw, 160)}`, messageIds: mids(run) };
       },
     }),
-    probeCase({
+    {
       id: 'robustness/unknown-notification',
       title: 'an unknown notification is ignored: no answer, and the server keeps answering',
       level: 'MUST',
       spec: 'basic#notifications',
-      requirement: 'A notification is never answered, not even one the server does not know; the server must not die or stop answering. Over Streamable HTTP a server that cannot accept a notification answers its POST with an HTTP error status (its body may carry a JSON-RPC error without id): in 2026-07-28 that passes; before, it is reported (http/accepted-202 judges the status).',
-      async probe(ctx) {
-        const method = 'notifications/mcp-conform/unknown';
-        const run = await runProbe(ctx, [{ jsonrpc: '2.0', method, params: {} }], { catchAll: true });
-        const lost = lostOutcome(run, 'an unknown notification');
-        if (lost) return lost;
-        const alive = stillAnswers(ctx);
-        const r = run.refusal;
-        // The refusal of the notification's own POST is the transport's answer, not a JSON-RPC answer to it.
-        const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
-        if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
-        if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
-        if (r && ctx.features.notificationRefusalByStatus) return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
-        if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
-        const post = run.probe.sent[0]?.http?.status;
-        return { verdict: 'pass', message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`, messageIds: mids(run) };
+      requirement: `A notification is never answered, not even one the server does not know; the server must not die or stop answering (once the ping — server/discover from 2026-07-28 — sent after it is answered, the harness watches ${ANSWER_GRACE_MS} ms for an answer; a server that dies meanwhile fails). Over Streamable HTTP a server that cannot accept a notification answers its POST with an HTTP error status (its body may carry a JSON-RPC error without id): in 2026-07-28 that passes; before, it is reported (http/accepted-202 judges the status). The notification is sent when the session begins, and the watch runs while the other cases do.`,
+      // Sent before the first case (the window overlaps the other cases), judged at its turn.
+      early: earlyUnknownNotification,
+      sawLoss(ctx) {
+        const w = earlyWatches.get(ctx.session);
+        if (!w) return false;
+        const lost = w.run.probe.connectionLost;
+        return !!w.run.lost || w.run.diedAfterMs !== undefined || (!w.closed && !!lost && !lost.othersSent);
       },
-    }),
+      async run(ctx) {
+        const w = earlyWatches.get(ctx.session);
+        const early = w ? await w.done : undefined;
+        if (early && (early.lost || early.diedAfterMs !== undefined)) return gradeUnknownNotification(ctx, early);
+        const skip = await notProbed(ctx);
+        if (skip) return skip;
+        if (early && !early.probe.unattributed.length) return gradeUnknownNotification(ctx, early);
+        // Not sent early, or answers that matched nothing came while other cases were sending (they may be theirs):
+        // the notification is sent now, alone, and watched as before.
+        const run = await runProbe(ctx, [{ jsonrpc: '2.0', method: UNKNOWN_NOTIFICATION, params: {} }], { catchAll: true });
+        const o = gradeUnknownNotification(ctx, run);
+        if (!early) return o;
+        const seen = early.probe.unattributed.map((m) => m.seq);
+        return { ...o, details: { ...o.details, repeated: `the notification sent when the session began (message ${early.probe.sent[0]?.seq}) was followed by answers that matched nothing (messages ${seen.join(', ')}) while other cases were sending, which could be theirs: it was sent again, alone` } };
+      },
+    },
     probeCase({
       id: 'robustness/duplicate-id',
       title: 'two requests with the same id do not break the server',
@@ -400,6 +519,31 @@ export const robustness: Suite = {
     },
   ],
 };
+
+/** robustness/unknown-notification's verdict from its probe's run, with when the watch for an answer ran (details.watch). */
+function gradeUnknownNotification(ctx: CaseContext, run: ProbeRun): Outcome {
+  const o = unknownNotificationOutcome(ctx, run);
+  return run.watched ? { ...o, details: { ...o.details, watch: run.watched } } : o;
+}
+
+function unknownNotificationOutcome(ctx: CaseContext, run: ProbeRun): Outcome {
+  const method = UNKNOWN_NOTIFICATION;
+  const lost = lostOutcome(run, 'an unknown notification');
+  if (lost) return lost;
+  if (run.diedAfterMs !== undefined) {
+    return { verdict: 'fail', message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer once the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${serverGone(ctx).message}`, messageIds: mids(run) };
+  }
+  const alive = stillAnswers(ctx);
+  const r = run.refusal;
+  // The refusal of the notification's own POST is the transport's answer, not a JSON-RPC answer to it.
+  const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
+  if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
+  if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
+  if (r && ctx.features.notificationRefusalByStatus) return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
+  if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
+  const post = run.probe.sent[0]?.http?.status;
+  return { verdict: 'pass', message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`, messageIds: mids(run) };
+}
 
 async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const s = ctx.session;
