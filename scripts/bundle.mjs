@@ -13,7 +13,7 @@
 import { build } from 'esbuild';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,12 +28,34 @@ const yargsDir = dirname(createRequire(import.meta.url).resolve('yargs'));
 const yargsLocales = {
   name: 'yargs-locales',
   setup(b) {
-    b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
+    b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/, namespace: 'file' }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const from = "resolve(__dirname, '../../../locales')";
       if (!text.includes(from)) throw new Error(`${args.path}: yargs no longer reads its locales from ${from}: update scripts/bundle.mjs`);
       return { contents: text.replace(from, "resolve(dirname(__dirname), 'yargs-locales')"), loader: 'js' };
     });
+  },
+};
+
+/**
+ * string-width (yargs' and cliui's, two versions) builds an Intl.Segmenter and several Unicode-property regular
+ * expressions (\\p{RGI_Emoji} with the v flag…) when its module is evaluated: ~15–30 ms of CPU at every start, for a
+ * function only --help and usage messages call. Each `import stringWidth from 'string-width'` gets a stand-in that
+ * evaluates the real module (resolved from the same importer, so each keeps its own version) on its first call; esbuild
+ * bundles a require() of an ES module as a lazily evaluated one.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (args.namespace === 'lazy-string-width') return undefined; // the stand-in's own require: the real module
+      return { path: relative(root, args.importer), namespace: 'lazy-string-width', pluginData: { resolveDir: args.resolveDir } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: "let real;\nexport default function stringWidth(string, options) {\n  real ??= require('string-width').default;\n  return real(string, options);\n}\n",
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
   },
 };
 
@@ -53,7 +75,7 @@ await build({
   banner: { js: "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);" },
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
-  plugins: [yargsLocales],
+  plugins: [yargsLocales, lazyStringWidth],
 });
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");
