@@ -74,6 +74,9 @@ await build({
   // Some bundled dependencies are CommonJS and call require() (of node: modules): give the ESM chunks one.
   banner: { js: "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);" },
   chunkNames: '[name]-[hash]',
+  // Less text for V8 to scan at every start (~10 ms of a run's CPU); names stay, so stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   plugins: [yargsLocales, lazyStringWidth],
 });
