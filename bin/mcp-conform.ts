@@ -301,6 +301,8 @@ async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean)
     needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
     needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
     args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
+    // What `run` imports after parsing (runCommand, runTarget), fetched and compiled in the same batch as the above.
+    needs('run') ? Promise.all([import('../core/config.js'), import('../reports/index.js'), import('../core/conformance.js'), import('../core/finalize.js')]) : undefined,
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
