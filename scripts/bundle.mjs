@@ -1,7 +1,8 @@
 // After tsc: bundle the CLI (dist/bin/mcp-conform.js and everything it imports, yargs, ajv and yaml included) into
-// dist/cli/, one chunk per group of lazily imported modules, and make dist/bin/mcp-conform.js a two-line entry that
-// loads it. A run loads ~15 files instead of ~400 (module resolution, file reads and the ESM linker were ~100 ms of
-// CPU of a small run); the modules a command does not use are still not loaded (the dynamic imports stay chunks).
+// dist/cli/ in two parts, and make dist/bin/mcp-conform.js a two-line entry that loads it: the entry (dist/cli/
+// mcp-conform.js and a few small chunks: --version, the early start of a `run --stdio` server) and the commands
+// (dist/cli/cli.js, one file, loaded by the entry after that). A run loads ~8 files instead of ~400 (module
+// resolution, file reads and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
 // The library (dist/index.js and the rest of dist/) stays as tsc wrote it.
 //
 // Left out of the bundle: gpt-tokenizer (2.4 MB of token ranks, loaded from node_modules when the quality suite
@@ -11,7 +12,7 @@
 // code resolves from import.meta.url (package.json, config.schema.json, fixtures/mocks/…, ../bin/mcp-conform.js) are
 // the same.
 import { build } from 'esbuild';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,26 +60,78 @@ const lazyStringWidth = {
   },
 };
 
+/** Gives a chunk the `require` its bundled CommonJS code calls (see dropUnusedBanners). */
+const BANNER = "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);";
+
+/**
+ * esbuild puts the banner on every chunk; a chunk whose code never names `require` does without (each createRequire
+ * costs ~0.1 ms, and a run loads ~45 chunks). The test is textual and errs towards keeping it: any `require` not
+ * written as a member (`x.require`) or part of a longer name counts.
+ */
+function dropUnusedBanners(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.js')) continue;
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+    const hashbang = /^#!.*\n/.exec(text)?.[0] ?? '';
+    if (!text.startsWith(BANNER, hashbang.length)) throw new Error(`${file} does not start with the banner: update scripts/bundle.mjs`);
+    const rest = text.slice(hashbang.length + BANNER.length);
+    if (!/(?<![\w$.])require(?![\w$])/.test(rest)) writeFileSync(file, hashbang + rest.replace(/^\n/, ''));
+  }
+}
+
 const source = readFileSync(entry, 'utf8');
 if (!source.includes('function main(')) throw new Error(`${entry} is not tsc's output of bin/mcp-conform.ts: run tsc first`);
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { 'mcp-conform': entry },
+
+const cliModule = join(root, 'dist', 'bin', 'cli.js');
+const processesModule = join(root, 'dist', 'core', 'processes.js');
+/**
+ * A module both parts share as one file of dist/cli/ (not a copy in each): core/processes.ts, whose state (the
+ * early-started server, the signal handlers, the process groups to end at exit) the entry sets and the run uses; and,
+ * from the entry, bin/cli.js, the second part itself.
+ */
+const shared = (files) => ({
+  name: 'shared-modules',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.kind === 'entry-point' || !args.path.startsWith('.')) return undefined;
+      const file = join(args.resolveDir, args.path);
+      return files[file] ? { path: files[file], external: true } : undefined;
+    });
+  },
+});
+const common = {
   outdir,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'msw', 'msw/*'],
   // Some bundled dependencies are CommonJS and call require() (of node: modules): give the ESM chunks one.
-  banner: { js: "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);" },
-  chunkNames: '[name]-[hash]',
+  banner: { js: BANNER },
   // Less text for V8 to scan at every start (~10 ms of a run's CPU); names stay, so stack traces still name functions.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-  plugins: [yargsLocales, lazyStringWidth],
+};
+// The entry: --version, and the early start of `run --stdio` (bin/early.ts, core/processes.ts) before the rest loads.
+await build({
+  ...common,
+  entryPoints: { 'mcp-conform': entry, processes: processesModule },
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  plugins: [shared({ [cliModule]: './cli.js' })],
 });
+// The rest (bin/cli.ts and everything it imports, the modules a command loads lazily included) as one file: a run
+// loads nearly all of it anyway, and one file instead of ~45 chunks saves ~25 ms of the ESM loader's work per module
+// (resolving, reading, linking) at every start. A lazily imported module is still evaluated only when imported.
+await build({
+  ...common,
+  entryPoints: { cli: cliModule },
+  splitting: false,
+  plugins: [yargsLocales, lazyStringWidth, shared({ [processesModule]: './processes.js' })],
+});
+dropUnusedBanners(outdir);
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");
