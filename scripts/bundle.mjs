@@ -167,6 +167,8 @@ const script = new Script('(function (exports, require, module, __filename, __di
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
 export const { dispatch, UsageError } = module.exports;
+/** Whether cli.cjs was compiled from the code cache (false: no cache, or V8 rejected it). */
+export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache of what has been compiled so far (scripts/bundle.mjs writes it after a warm-up). */
 export const codeCache = () => script.createCachedData();
 `);
