@@ -67,7 +67,21 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 
+/**
+ * The command is done: the process exits as soon as stdout and stderr have handed their last bytes to the system,
+ * rather than when the event loop runs dry. Node would first run the tasks V8 still has queued (a garbage collection
+ * it scheduled while the report was written: ~25 ms after a small run) and tear the heap down. Whatever the command
+ * waits for is over when main resolves (servers ended, files written); the 'exit' hooks still run.
+ */
+function exitWhenFlushed(code: number): void {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  let left = pending.length;
+  if (!left) { process.exit(code); return; }
+  for (const s of pending) s.once('drain', () => { if (--left === 0) process.exit(code); });
+  setTimeout(() => process.exit(code), 50).unref(); // a reader that stopped reading holds nothing up for long
+}
+
 main(process.argv.slice(2)).then( // what yargs' hideBin gives under node
-  (code) => { process.exitCode = code; setTimeout(() => process.exit(code), 50).unref(); },
+  (code) => { process.exitCode = code; exitWhenFlushed(code); },
   (e) => { process.stderr.write(`mcp-conform: internal error: ${(e as Error).stack ?? String(e)}\n`); process.exit(3); },
 );
