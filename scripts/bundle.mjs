@@ -87,6 +87,8 @@ if (!source.includes('function main(')) throw new Error(`${entry} is not tsc's o
 rmSync(outdir, { recursive: true, force: true });
 
 const cliModule = join(root, 'dist', 'bin', 'cli.js');
+/** The parameters of the function cli.cjs is (those of a CommonJS module, and import.meta's url and resolve). */
+const CLI_PARAMS = 'exports, require, module, __filename, __dirname, __mcpImportMetaUrl, __mcpImportMetaResolve';
 const processesModule = join(root, 'dist', 'core', 'processes.js');
 /**
  * A module both parts share as one file of dist/cli/ (not a copy in each): core/processes.ts, whose state (the
@@ -135,7 +137,9 @@ await build({
   entryPoints: { cli: cliModule },
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
-  banner: {},
+  // The function the loader calls, written round the code here (the loader would otherwise copy 1.3 MB to wrap it).
+  banner: { js: `(function (${CLI_PARAMS}) {` },
+  footer: { js: '})' },
   define: { 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
   // import() becomes require() (of an ES module too: Node ≥ 20.19): code compiled from a V8 code cache loses the
   // dynamic-import callback a vm.Script is given (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
@@ -163,7 +167,8 @@ import { Script, constants } from 'node:vm';
 const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
 let cachedData;
 try { cachedData = readFileSync(new URL('./${cacheName}', import.meta.url)); } catch { /* compiled without */ }
-const script = new Script('(function (exports, require, module, __filename, __dirname, __mcpImportMetaUrl, __mcpImportMetaResolve) {' + readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }).
+const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
 export const { dispatch, UsageError } = module.exports;
