@@ -1,254 +1,11 @@
 #!/usr/bin/env node
 /**
- * The command line: `run` tests a server, `list` prints the case catalogue. Heavy modules are imported inside the
- * handlers so that --help and --version stay fast.
+ * The command line: `run` tests a server, `list` prints the case catalogue. This entry answers --version and starts
+ * the server of a `run --stdio` early (bin/early.ts); the commands themselves are in bin/cli.ts, loaded after that so
+ * that --version stays fast and the server starts before the harness loads its modules.
  */
-import type { Argv } from 'yargs';
-import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
-import type { Report } from '../core/results.js';
-import type { Reporter } from '../reports/types.js';
-import type { RunOptions } from '../core/run.js';
 import { VERSION } from '../core/version.js';
-import type { OptionDef } from '../core/options.js';
-import { targetConformanceOptions, targetOptions } from './target-options.js';
 import { earlyStdioArgv } from './early.js';
-
-/** A usage or configuration error: exit code 2. */
-export class UsageError extends Error {}
-
-/**
- * What `run` needs to build its flags: the suite ids and the declared options (the run's own and every suite's),
- * loaded only for `run` so that the other commands stay fast.
- */
-interface Catalogue {
-  suiteIds: string[];
-  options: readonly OptionDef[];
-}
-
-async function loadCatalogue(): Promise<Catalogue> {
-  const [{ ALL_SUITES }, { callToolsOption, callToolOption }, { reportBodiesOption }] = await Promise.all([import('../suites/index.js'), import('../core/call-policy.js'), import('../core/log.js')]);
-  return { suiteIds: ALL_SUITES.map((s) => s.id), options: [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, ...ALL_SUITES.flatMap((s) => s.options ?? [])] };
-}
-
-/** A declared option as a yargs option. */
-function yargsOption(o: OptionDef): Record<string, unknown> {
-  const t = o.type === 'string[]' ? { type: 'string', array: true } : o.choices ? { choices: [...o.choices] } : { type: o.type === 'integer' ? 'number' : o.type };
-  return { ...t, describe: o.help, ...(o.default !== undefined && o.type !== 'string[]' ? { default: o.default } : {}) };
-}
-
-function list(v: unknown): string[] {
-  const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
-  return a.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
-}
-
-function runOptions(y: Argv, cat: Catalogue) {
-  y = targetOptions(y)
-    .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${cat.suiteIds.join(', ')})` })
-    .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add' })
-    .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
-    .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' });
-  // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
-  for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
-  return y
-    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see the README)' })
-    .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
-    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
-    .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
-    .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
-    .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
-    .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
-    .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: server/discover for 2026-07-28, else initialize offering 2025-11-25, accepting any published version the server answers)' })
-    .option('all-versions', { type: 'boolean', describe: 'Run the suites once per published protocol version (a fresh server each); report.json gets a matrix, the console a version × suite table' })
-    .option('schema', { type: 'string', describe: 'Validate messages with this JSON Schema file instead of the built-in schema of the version in force (dialect from its $schema)' })
-    .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long each shutdown step waits for the server to exit (ms)' })
-    .option('max-duration', { type: 'number', default: 600000, describe: 'Bound on the whole run (ms): when it runs out, the remaining cases are skipped, the server is stopped and the report written (exit 1)' })
-    .option('max-message-bytes', { type: 'number', default: 64 * 1024 * 1024, describe: 'Longest message accepted from the server (bytes); a longer one is cut there and reported' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
-    .option('record', { type: 'string', describe: 'Write the session of this run to a cassette (JSON Lines) for `serve --cassette`' })
-    .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
-    .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
-    .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
-    .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
-    .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
-    .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
-    .example('$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out', 'Write report.json and junit.xml for CI')
-    .example('$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing', 'Only two suites')
-    .example('$0 run --stdio "node server.js" --case calling/tool/add --strict', 'One case, warnings fail')
-    .example('$0 run --stdio "python server.py" --reporter html --baseline known-failures.yaml', 'An HTML report; known failures do not fail the run')
-    .example('$0 run --config mcp-conform.config.yaml', 'The targets and options of a config file')
-    .example('$0 run --http https://example.test/mcp --header "Authorization: Bearer $TOKEN"', 'A Streamable HTTP server')
-    .example('$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp', 'Start an HTTP server, test it, stop it');
-}
-
-/** The options of a command line (or of one config target), as the library takes them (core/conformance.ts). */
-function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?: string): import('../core/conformance.js').ConformanceOptions {
-  // Every declared option (the suites' and the call policy) by its key; the library checks the values.
-  const declared: Record<string, unknown> = {};
-  for (const o of cat.options) {
-    const v = argv[o.flag];
-    if (v !== undefined) declared[o.key] = o.type === 'string[]' ? (Array.isArray(v) ? v : [v]).map(String) : v;
-  }
-  const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
-  return {
-    ...targetConformanceOptions(argv, list),
-    name,
-    suites: list(argv.suite),
-    cases: list(argv.case),
-    timeout: argv.timeout as number,
-    strict: argv.strict === true,
-    ...declared,
-    clientCapabilities: list(argv['client-capabilities']),
-    roots: argv.root === undefined ? undefined : list(argv.root),
-    protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
-    allVersions: argv['all-versions'] === true,
-    schema: str('schema'),
-    shutdownGrace: argv['shutdown-grace'] as number,
-    maxDuration: argv['max-duration'] as number,
-    maxMessageBytes: argv['max-message-bytes'] as number,
-  };
-}
-
-/** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions> } = {}): Promise<Report> {
-  const { resolve } = await import('node:path');
-  const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
-  let prepared: Awaited<ReturnType<typeof prepareRun>>;
-  const cat = hooks.cat ?? await loadCatalogue();
-  const options = conformanceOptions(argv, cat, hooks.name);
-  try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
-  const outDir = resolve(String(argv['out-dir']));
-  if (hooks.reporters?.some((r) => r.writesFiles)) {
-    // Find out now, not after the run, that the reports cannot be written.
-    const { mkdir, access, constants } = await import('node:fs/promises');
-    try {
-      await mkdir(outDir, { recursive: true });
-      await access(outDir, constants.W_OK);
-    } catch (e) {
-      throw new UsageError(`--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-  }
-  let surface: import('../core/surface/cli.js').SurfaceForRun | undefined;
-  if (argv.snapshot !== undefined || argv['baseline-snapshot'] !== undefined) {
-    const { surfaceForRun } = await import('../core/surface/cli.js');
-    try { surface = surfaceForRun(argv); } catch (e) { throw new UsageError((e as Error).message); }
-    const suites = prepared.run.suiteFilter;
-    if (suites?.length && !suites.includes('surface')) suites.push('surface');
-    if (surface && prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, 'surface/'];
-    if (surface) prepared.run.surface = surface.options;
-  }
-  Object.assign(prepared.run, hooks.extra);
-  const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
-  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
-  const interrupt = new AbortController();
-  const forceAfterMs = 4 * prepared.run.shutdownGraceMs! + 15_000;
-  endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
-  const early = takeDeferredSignal(forceAfterMs);
-  if (early) {
-    // The signal came while the CLI was starting, its server already started (bin/early.ts): the run takes that
-    // server over first, so that its shutdown is the run's and the report describes it, then stops.
-    const make = prepared.run.transportFactory ?? (await import('../core/transport/index.js')).createTransport;
-    let first = true;
-    prepared.run.transportFactory = (target, opts) => {
-      const t = make(target, opts);
-      if (first) {
-        first = false;
-        const start = t.start.bind(t);
-        t.start = () => start().finally(() => interrupt.abort(early));
-      }
-      return t;
-    };
-  }
-  const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
-  surface?.finish(report, (s) => process.stderr.write(s));
-  return report;
-}
-
-/**
- * `run`: the targets of the command line, or of a config file (flags override it), one after another; then the
- * baseline, and the reporters (report files, GitHub annotations, the console report), once for all of them.
- */
-async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat: Catalogue): Promise<number> {
-  const { planRuns, ConfigError } = await import('../core/config.js');
-  const { BaselineError } = await import('../core/baseline.js');
-  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
-  let plan: ReturnType<typeof planRuns>;
-  let output: Awaited<ReturnType<typeof prepareOutput>>;
-  try {
-    plan = planRuns(argv, rawArgs, process.cwd());
-    output = await prepareOutput(plan.shared, list, plan.configFile);
-  } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
-    throw e;
-  }
-  const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
-  if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
-  const reports: Report[] = [];
-  let recordFailed = false;
-  for (const t of plan.targets) {
-    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
-    reports.push(report);
-    if (argv.record !== undefined && reports.length === 1) {
-      const { recordRun } = await import('../mocks/cli.js');
-      recordFailed = recordRun(report, argv) !== 0;
-    }
-    if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
-  }
-  // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
-  const { finalizeInvocation } = await import('../core/finalize.js');
-  const problem = await finalizeInvocation(reports, output);
-  if (problem) { await write(process.stderr, `mcp-conform: ${problem}\n`); return 2; }
-  // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
-  if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
-  return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
-}
-
-/** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */
-async function validateCommand(argv: Record<string, unknown>): Promise<number> {
-  const { resolve } = await import('node:path');
-  const { validateLog, validationText, loadSchemaFile, InputError } = await import('../core/validate-log.js');
-  try {
-    const schema = argv.schema !== undefined ? loadSchemaFile(resolve(String(argv.schema))) : undefined;
-    const v = await validateLog(String(argv.file), { protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined, schema });
-    if (argv.format === 'json') await write(process.stdout, JSON.stringify(v, null, 2) + '\n');
-    else if (!argv.quiet) await write(process.stdout, validationText(v));
-    return v.invalid ? 1 : 0;
-  } catch (e) {
-    if (e instanceof InputError) throw new UsageError(e.message);
-    throw e;
-  }
-}
-
-async function listCommand(argv: Record<string, unknown>): Promise<number> {
-  if (argv.rules === true) return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
-  const { ALL_SUITES } = await import('../suites/index.js');
-  const { CLIENT_SUITES } = await import('../suites/client-index.js');
-  const { specUrl } = await import('../core/schema/versions.js');
-  const { catalogueVersion } = await import('../core/applies.js');
-  const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
-  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined, requires: { from: c.from, until: c.until && PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.indexOf(c.until) + 1] } })) }))].map((s) => ({
-    id: s.id,
-    title: s.title,
-    cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(catalogueVersion(c, version), c.spec), requirement: c.requirement })),
-  }));
-  if (argv.format === 'json') {
-    await write(process.stdout, JSON.stringify({ protocolVersion: version, suites: rows }, null, 2) + '\n');
-    return 0;
-  }
-  if (argv.format === 'markdown') {
-    const { casesMarkdown } = await import('../reports/catalogue.js');
-    await write(process.stdout, casesMarkdown(rows));
-    return 0;
-  }
-  const out: string[] = [];
-  for (const s of rows) {
-    out.push(`${s.id} — ${s.title}`);
-    for (const c of s.cases) out.push(`  ${c.id.padEnd(44)} ${c.level.padEnd(6)} ${c.spec}\n  ${''.padEnd(44)} ${c.title}`);
-    out.push('');
-  }
-  await write(process.stdout, out.join('\n'));
-  return 0;
-}
 
 function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
@@ -256,7 +13,7 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
 
 /** The commands, in the order --help lists them. */
 const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets'] as const;
-type CommandName = (typeof COMMANDS)[number];
+export type CommandName = (typeof COMMANDS)[number];
 
 /**
  * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word
@@ -268,7 +25,6 @@ function commandOf(args: string[]): { cmd?: CommandName; needs: (...c: CommandNa
   const cmd = (COMMANDS as readonly string[]).includes(args[0] ?? '') ? (args[0] as CommandName) : undefined;
   return { cmd, needs: (...c) => (cmd ? c.includes(cmd) : named.length > 0) };
 }
-
 export async function main(args: string[]): Promise<number> {
   // --version loads nothing else: it is what CI scripts call to check the tool is there.
   if (args.length === 1 && args[0] === '--version') {
@@ -285,78 +41,12 @@ export async function main(args: string[]): Promise<number> {
     processes.deferSignals(); // a signal before the run begins stops the run when it begins (or ends the server)
   }
   try {
+    const { dispatch } = await import('./cli.js');
     const code = await dispatch(args, needs);
     return processes?.deferredSignalCode() ?? code;
   } finally {
     processes?.endEarlyStart();
   }
-}
-
-async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean): Promise<number> {
-  // Each command's module is loaded only for that command (its options and its handler); the suites and their
-  // options for `run` only (its flags come from them).
-  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat] = await Promise.all([
-    import('yargs'),
-    needs('serve', 'client', 'record', 'check-secrets') ? import('../mocks/cli.js') : undefined,
-    needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
-    needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
-    args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
-  ]);
-  const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
-  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
-  let code = 0;
-  let usage: string | undefined;
-  const cli = yargs(args)
-    .scriptName('mcp-conform')
-    .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
-    .command('list', 'List every suite and case with its id, level and spec link', (y) => y
-      .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in the README)' })
-      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
-      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
-    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
-      .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
-      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
-      .option('schema', { type: 'string', describe: 'Check against this JSON Schema file instead of the built-in one' })
-      .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
-      .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
-      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
-    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality and context cost, offline', (y) => compatCli!.lintOptions(y), async (a) => { code = await compatCli!.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y), async (a) => { code = await mockCli!.serveCommand(a); })
-    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y), async (a) => { code = await mockCli!.clientCommand(a); })
-    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y), async (a) => { code = await mockCli!.recordCommand(a); })
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
-    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
-    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
-    .strict()
-    .version(VERSION)
-    .help()
-    .alias('h', 'help')
-    .wrap(Math.min(110, process.stdout.columns || 110))
-    .exitProcess(false)
-    .fail((msg, err) => {
-      if (err && !(err instanceof UsageError)) throw err;
-      throw new UsageError(msg ?? err?.message ?? 'usage error');
-    })
-    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
-  // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
-  // fail later: ~50 ms of CPU for run, in the middle of the run); this CLI never shows it then.
-  const usageInstance = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
-  if (typeof usageInstance?.cacheHelpMessage === 'function') usageInstance.cacheHelpMessage = () => undefined;
-  try {
-    await cli.parseAsync();
-  } catch (e) {
-    if (e instanceof UsageError) usage = e.message;
-    else throw e;
-  }
-  if (usage) {
-    process.stderr.write(`mcp-conform: ${usage}\nRun "mcp-conform --help" for usage.\n`);
-    return 2;
-  }
-  return code;
 }
 
 // A reader that stops early (`mcp-conform tools --format gemini … | head -3`): the rest of the output has nowhere to
@@ -377,7 +67,21 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   });
 }
 
+/**
+ * The command is done: the process exits as soon as stdout and stderr have handed their last bytes to the system,
+ * rather than when the event loop runs dry. Node would first run the tasks V8 still has queued (a garbage collection
+ * it scheduled while the report was written: ~25 ms after a small run) and tear the heap down. Whatever the command
+ * waits for is over when main resolves (servers ended, files written); the 'exit' hooks still run.
+ */
+function exitWhenFlushed(code: number): void {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  let left = pending.length;
+  if (!left) { process.exit(code); return; }
+  for (const s of pending) s.once('drain', () => { if (--left === 0) process.exit(code); });
+  setTimeout(() => process.exit(code), 50).unref(); // a reader that stopped reading holds nothing up for long
+}
+
 main(process.argv.slice(2)).then( // what yargs' hideBin gives under node
-  (code) => { process.exitCode = code; setTimeout(() => process.exit(code), 50).unref(); },
+  (code) => { process.exitCode = code; exitWhenFlushed(code); },
   (e) => { process.stderr.write(`mcp-conform: internal error: ${(e as Error).stack ?? String(e)}\n`); process.exit(3); },
 );

@@ -280,12 +280,19 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
 
   const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
   // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
-  for (const s of opts.suites) {
-    if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
-      try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
+  // After the first message is written, not before: a server started early (bin/early.ts) is taken and sent its first
+  // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up (starting the
+  // token-counting thread, ~7 ms) would hold it; it overlaps the wait for the answer instead.
+  const warmedUp = new Promise<void>((resolve) => setImmediate(() => setImmediate(() => {
+    for (const s of opts.suites) {
+      if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
+        try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
+      }
     }
-  }
+    resolve();
+  })));
   await negotiated;
+  await warmedUp;
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force.
   session.setValidator(validatorFor(version));

@@ -1,7 +1,8 @@
 // After tsc: bundle the CLI (dist/bin/mcp-conform.js and everything it imports, yargs, ajv and yaml included) into
-// dist/cli/, one chunk per group of lazily imported modules, and make dist/bin/mcp-conform.js a two-line entry that
-// loads it. A run loads ~15 files instead of ~400 (module resolution, file reads and the ESM linker were ~100 ms of
-// CPU of a small run); the modules a command does not use are still not loaded (the dynamic imports stay chunks).
+// dist/cli/ in two parts, and make dist/bin/mcp-conform.js a two-line entry that loads it: the entry (dist/cli/
+// mcp-conform.js and a few small chunks: --version, the early start of a `run --stdio` server) and the commands
+// (dist/cli/cli.js, one file, loaded by the entry after that). A run loads ~8 files instead of ~400 (module
+// resolution, file reads and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
 // The library (dist/index.js and the rest of dist/) stays as tsc wrote it.
 //
 // Left out of the bundle: gpt-tokenizer (2.4 MB of token ranks, loaded from node_modules when the quality suite
@@ -11,10 +12,12 @@
 // code resolves from import.meta.url (package.json, config.schema.json, fixtures/mocks/…, ../bin/mcp-conform.js) are
 // the same.
 import { build } from 'esbuild';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist', 'bin', 'mcp-conform.js');
@@ -28,7 +31,7 @@ const yargsDir = dirname(createRequire(import.meta.url).resolve('yargs'));
 const yargsLocales = {
   name: 'yargs-locales',
   setup(b) {
-    b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, (args) => {
+    b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/, namespace: 'file' }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const from = "resolve(__dirname, '../../../locales')";
       if (!text.includes(from)) throw new Error(`${args.path}: yargs no longer reads its locales from ${from}: update scripts/bundle.mjs`);
@@ -37,23 +40,154 @@ const yargsLocales = {
   },
 };
 
+/**
+ * string-width (yargs' and cliui's, two versions) builds an Intl.Segmenter and several Unicode-property regular
+ * expressions (\\p{RGI_Emoji} with the v flag…) when its module is evaluated: ~15–30 ms of CPU at every start, for a
+ * function only --help and usage messages call. Each `import stringWidth from 'string-width'` gets a stand-in that
+ * evaluates the real module (resolved from the same importer, so each keeps its own version) on its first call; esbuild
+ * bundles a require() of an ES module as a lazily evaluated one.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (args.namespace === 'lazy-string-width') return undefined; // the stand-in's own require: the real module
+      return { path: relative(root, args.importer), namespace: 'lazy-string-width', pluginData: { resolveDir: args.resolveDir } };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: "let real;\nexport default function stringWidth(string, options) {\n  real ??= require('string-width').default;\n  return real(string, options);\n}\n",
+      resolveDir: args.pluginData.resolveDir,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Gives a chunk the `require` its bundled CommonJS code calls (see dropUnusedBanners). */
+const BANNER = "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);";
+
+/**
+ * esbuild puts the banner on every chunk; a chunk whose code never names `require` does without (each createRequire
+ * costs ~0.1 ms, and a run loads ~45 chunks). The test is textual and errs towards keeping it: any `require` not
+ * written as a member (`x.require`) or part of a longer name counts.
+ */
+function dropUnusedBanners(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.js')) continue;
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+    const hashbang = /^#!.*\n/.exec(text)?.[0] ?? '';
+    if (!text.startsWith(BANNER, hashbang.length)) throw new Error(`${file} does not start with the banner: update scripts/bundle.mjs`);
+    const rest = text.slice(hashbang.length + BANNER.length);
+    if (!/(?<![\w$.])require(?![\w$])/.test(rest)) writeFileSync(file, hashbang + rest.replace(/^\n/, ''));
+  }
+}
+
 const source = readFileSync(entry, 'utf8');
 if (!source.includes('function main(')) throw new Error(`${entry} is not tsc's output of bin/mcp-conform.ts: run tsc first`);
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { 'mcp-conform': entry },
+
+const cliModule = join(root, 'dist', 'bin', 'cli.js');
+/** The parameters of the function cli.cjs is (those of a CommonJS module, and import.meta's url and resolve). */
+const CLI_PARAMS = 'exports, require, module, __filename, __dirname, __mcpImportMetaUrl, __mcpImportMetaResolve';
+const processesModule = join(root, 'dist', 'core', 'processes.js');
+/**
+ * A module both parts share as one file of dist/cli/ (not a copy in each): core/processes.ts, whose state (the
+ * early-started server, the signal handlers, the process groups to end at exit) the entry sets and the run uses; and,
+ * from the entry, bin/cli.js, the second part itself.
+ */
+const shared = (files) => ({
+  name: 'shared-modules',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.kind === 'entry-point' || !args.path.startsWith('.')) return undefined;
+      const file = join(args.resolveDir, args.path);
+      return files[file] ? { path: files[file], external: true } : undefined;
+    });
+  },
+});
+const common = {
   outdir,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'msw', 'msw/*'],
   // Some bundled dependencies are CommonJS and call require() (of node: modules): give the ESM chunks one.
-  banner: { js: "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);" },
-  chunkNames: '[name]-[hash]',
+  banner: { js: BANNER },
+  // Less text for V8 to scan at every start (~10 ms of a run's CPU); names stay, so stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
-  plugins: [yargsLocales],
+};
+// The entry: --version, and the early start of `run --stdio` (bin/early.ts, core/processes.ts) before the rest loads.
+await build({
+  ...common,
+  entryPoints: { 'mcp-conform': entry, processes: processesModule },
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  plugins: [shared({ [cliModule]: './cli-loader.js' })],
 });
+// The rest (bin/cli.ts and everything it imports, the modules a command loads lazily included) as one file: a run
+// loads nearly all of it anyway, and one file instead of ~45 chunks saves ~25 ms of the ESM loader's work per module
+// (resolving, reading, linking) at every start. A lazily imported module is still evaluated only when imported.
+// CommonJS, so that cli-loader.js can compile it with V8's code cache (Node 20 has no code cache for ES modules):
+// import.meta.url and import.meta.resolve become parameters the loader passes (those of a file in the same directory).
+await build({
+  ...common,
+  entryPoints: { cli: cliModule },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  // The function the loader calls, written round the code here (the loader would otherwise copy 1.3 MB to wrap it).
+  banner: { js: `(function (${CLI_PARAMS}) {` },
+  footer: { js: '})' },
+  define: { 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
+  // import() becomes require() (of an ES module too: Node ≥ 20.19): code compiled from a V8 code cache loses the
+  // dynamic-import callback a vm.Script is given (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
+  supported: { 'dynamic-import': false },
+  splitting: false,
+  plugins: [yargsLocales, lazyStringWidth, shared({ [processesModule]: './processes.js' })],
+});
+dropUnusedBanners(outdir);
+const cliCode = readFileSync(join(outdir, 'cli.cjs'));
+const cacheName = `cli-${createHash('sha256').update(cliCode).digest('hex').slice(0, 16)}.cache`;
+/**
+ * dist/cli/cli-loader.js: compiles cli.cjs with the code cache made below (the bytecode of what a start compiles:
+ * ~20 ms less compiling at every start) and exports what cli.cjs exports. The cache's name holds a hash of cli.cjs, so
+ * it never goes with another build of it; V8 itself rejects a cache made by another version or with other flags (then
+ * it compiles as without one). Dynamic import() in cli.cjs goes through Node's own ESM loader.
+ */
+writeFileSync(join(outdir, 'cli-loader.js'), `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script, constants } from 'node:vm';
+const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
+let cachedData;
+try { cachedData = readFileSync(new URL('./${cacheName}', import.meta.url)); } catch { /* compiled without */ }
+// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }).
+const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
+export const { dispatch, UsageError } = module.exports;
+/** Whether cli.cjs was compiled from the code cache (false: no cache, or V8 rejected it). */
+export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
+/** The code cache of what has been compiled so far (scripts/bundle.mjs writes it after a warm-up). */
+export const codeCache = () => script.createCachedData();
+`);
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
+// The code cache: cli.cjs compiled in a fresh node (default flags, as the CLI runs), then the commands' set-up and
+// option checks run (the `run` flags built and parsed, a usage error; `list`), so that the cache also holds the
+// bytecode of the functions every run calls at start. Nothing is started; the output goes nowhere.
+const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  import { writeFileSync } from 'node:fs';
+  const cli = await import(${JSON.stringify(pathToFileURL(join(outdir, 'cli-loader.js')).href)});
+  await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
+  await cli.dispatch(['list', '--format', 'json'], () => true);
+  writeFileSync(${JSON.stringify(join(outdir, cacheName))}, cli.codeCache());
+`], { cwd: outdir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+// Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
+if (warm.status !== 0) process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${warm.stderr.trim() || `exit ${warm.status}`})\n`);
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");

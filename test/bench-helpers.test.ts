@@ -20,6 +20,18 @@ const samples: unknown[] = [
     big: 'x'.repeat(70_000),
     messages: Array.from({ length: 300 }, (_, i) => ({ seq: i, raw: 'é'.repeat(i * 50), json: { id: i } })),
   },
+  // Items written several to a piece: an item with toJSON (given its own index) or one that is walked into ends a
+  // run of them; a long raw goes on its own; primitives, undefined and functions in between; nested arrays of them.
+  {
+    messages: Array.from({ length: 700 }, (_, i) => (i % 97 === 5 ? { toJSON: (k: string) => `item ${k}` }
+      : i % 89 === 7 ? { seq: i, list: Array.from({ length: 40 }, (_, j) => j) }
+      : i % 83 === 3 ? { seq: i, raw: 'r'.repeat(70_000) }
+      : i % 13 === 1 ? (i % 2 ? undefined : () => i)
+      : i % 11 === 2 ? i
+      : { seq: i, raw: 'x'.repeat(i * 3), json: { id: i, at: new Date(i), nested: [[i], { s: 'é\n' }] } })),
+    suites: [{ id: 's', cases: Array.from({ length: 600 }, (_, i) => ({ id: `c${i}`, note: i % 50 === 0 ? new Date(i) : undefined, rows: i % 200 === 9 ? Array.from({ length: 33 }, (_, j) => ({ j })) : [i] })) }],
+  },
+  [Array.from({ length: 600 }, (_, i) => ({ i, d: { e: [i] } }))],
 ];
 
 describe('report.json written as a stream', () => {

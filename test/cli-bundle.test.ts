@@ -1,0 +1,44 @@
+/**
+ * The bundled CLI (scripts/bundle.mjs): its commands part is compiled from a V8 code cache made at build time. The
+ * cache must fit the build (else every start compiles it all again, silently), and a start whose cache V8 rejects
+ * (another Node version, other V8 flags) must work and print the same.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI, ROOT, py } from './helpers/cli.js';
+
+function node(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (e, stdout, stderr) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const loader = pathToFileURL(join(ROOT, 'dist', 'cli', 'cli-loader.js')).href;
+
+describe('the bundled CLI and its code cache', () => {
+  it('the code cache in dist/cli is the one of this build: node with default flags compiles from it', async () => {
+    const r = await node(['--input-type=module', '-e', `const m = await import(${JSON.stringify(loader)}); console.log(JSON.stringify({ used: m.codeCacheUsed, dispatch: typeof m.dispatch }));`]);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ used: true, dispatch: 'function' });
+  });
+
+  it('with V8 flags that make V8 reject the cache, the CLI prints the same and runs the demo server', async () => {
+    const rejected = await node(['--max-semi-space-size=32', '--input-type=module', '-e', `const m = await import(${JSON.stringify(loader)}); console.log(m.codeCacheUsed);`]);
+    expect(rejected.stdout.trim()).toBe('false');
+    const [cached, uncached] = await Promise.all([node([CLI, 'list', '--format', 'json']), node(['--max-semi-space-size=32', CLI, 'list', '--format', 'json'])]);
+    expect(cached.code).toBe(0);
+    expect(uncached.stdout).toBe(cached.stdout);
+    const usage = await node(['--max-semi-space-size=32', CLI, 'run', '--stdio', py('calc.py'), '--suite', 'bogus']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/unknown suite "bogus"/);
+    const run = await node(['--max-semi-space-size=32', CLI, 'run', '--stdio', py('calc.py'), '--suite', 'lifecycle', '--reporter', 'console', '--out-dir', mkdtempSync(join(tmpdir(), 'mcp-conform-bundle-'))]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/lifecycle\/initialize/);
+  });
+});
