@@ -352,8 +352,10 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
     expect(pre.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
     expect(bareRun.loaded).toEqual([]);
     // Compiled with the build's code cache, which V8 accepted (the same Node built it).
-    expect(pre.caches).toEqual([['messages-2025-11-25.cjs', false], ['meta-2020-12.cjs', false]]);
-    expect(bareRun.caches).toEqual([]);
+    // (The CLI's own bundle, dist/cli/cli.cjs, is compiled with its code cache too: left out here.)
+    const schemaCaches = (caches: [string, boolean][]) => caches.filter(([f]) => f.endsWith('.cjs') && f !== 'cli.cjs');
+    expect(schemaCaches(pre.caches)).toEqual([['messages-2025-11-25.cjs', false], ['meta-2020-12.cjs', false]]);
+    expect(schemaCaches(bareRun.caches)).toEqual([]);
     // Without the files, ajv compiles the protocol definitions and the meta-schema (dozens of functions); with
     // them, only the tools' own input schemas (a few: the workbench's and the argument checker's).
     expect(bareRun.compiles).toBeGreaterThan(30);
