@@ -283,11 +283,17 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   // After the first message is written, not before: a server started early (bin/early.ts) is taken and sent its first
   // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up (starting the
   // token-counting thread, ~7 ms) would hold it; it overlaps the wait for the answer instead.
+  // The schema check of the version offered is made ready then too (loading the build's precompiled validators,
+  // ~15 ms): it is what the version in force turns out to be for most servers, and it is shared by every validator of
+  // that version in the process, so the handshake's end waits for none of it.
   const warmedUp = new Promise<void>((resolve) => setImmediate(() => setImmediate(() => {
     for (const s of opts.suites) {
       if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
         try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
       }
+    }
+    if (!opts.schema) {
+      try { validatorFor(offered); } catch { /* made (and any error reported) when the version in force is known */ }
     }
     resolve();
   })));
