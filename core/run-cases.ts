@@ -113,13 +113,29 @@ export async function runPhase(
 
 /**
  * Before the first case: let every selected, applicable case of the session phase that has early work start it, so
- * that it runs while the cases ahead of it do: CaseDef.start (off the main session, not awaited), then CaseDef.early
- * (on the main session, one case at a time, awaited). Whether the case runs is still decided when its turn comes.
+ * that it runs while the cases ahead of it do: CaseDef.early (on the main session, one case at a time, awaited; the
+ * first one's first message goes out before anything else starts) and CaseDef.start (off the main session, not
+ * awaited). Whether the case runs is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
   const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
     && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
   const cases = suites.flatMap((s) => s.cases);
+  // The early work goes first (its first message is sent before the loop below starts anything): what it starts
+  // (a watch window) is on the run's critical path; what CaseDef.start starts (a second server, say) has until the
+  // case's turn.
+  const early = (async () => {
+    for (const c of cases) {
+      if (!c.early || !wanted(c)) continue;
+      ctx.currentCase = c.id;
+      try {
+        await st.untilStopped(c.early(ctx));
+        if (c.sawLoss?.(ctx) && !earlyLosses.has(ctx)) earlyLosses.set(ctx, c.id);
+      } catch {
+        // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
+      }
+    }
+  })();
   for (const c of cases) {
     if (!c.start || !wanted(c)) continue;
     try {
@@ -128,16 +144,7 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
       // The case does the work itself when its turn comes (and reports what goes wrong then).
     }
   }
-  for (const c of cases) {
-    if (!c.early || !wanted(c)) continue;
-    ctx.currentCase = c.id;
-    try {
-      await st.untilStopped(c.early(ctx));
-      if (c.sawLoss?.(ctx) && !earlyLosses.has(ctx)) earlyLosses.set(ctx, c.id);
-    } catch {
-      // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
-    }
-  }
+  await early;
 }
 
 function tailOf(t: Transport): string {
