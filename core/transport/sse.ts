@@ -149,8 +149,10 @@ export class SseTransport extends HttpTransportBase implements Transport {
         }
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
+        // Cut by the run's own end (close() aborts what is still under way; the answer may well have come on the
+        // stream already): no problem of the server's, so the message carries none (sse/post-accepted skips it).
+        if (this.closing) { x.error = `${err.message} (the run ended before the POST was answered)`; return; }
         x.error = info.problem = err.message;
-        if (this.closing) return;
         if (isUnreachable(err)) this.finish(`the server cannot be reached: ${err.message}`);
         else if (id !== undefined) this.onRequestFailed?.(id, `the POST failed: ${err.message}`);
       } finally {
