@@ -100,6 +100,12 @@ export interface Report {
   exitCode: number;
   /** Set when the run ended early (server died, never answered, ...). */
   aborted?: string;
+  /**
+   * The run was repeated without early work (robustness/unknown-notification's notification sent before the first
+   * case): the server died or went silent while that wait was open, so the first attempt was set aside (why, and how
+   * long it took). The report is the repeat's.
+   */
+  repeated?: { reason: string; firstAttemptMs: number };
   summary: Summary;
   server: ServerInfo;
   target: TargetInfo;

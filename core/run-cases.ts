@@ -23,6 +23,8 @@ export interface RunState {
   /** Wait for a promise, or throw once the run is stopped. */
   untilStopped<T>(p: Promise<T>): Promise<T>;
   transport: Transport;
+  /** false: the cases' early work (CaseDef.early) is not done; each case does it all at its turn. Default true. */
+  early?: boolean;
 }
 
 /** A case with needs 'log' runs after shutdown; the others while the server runs. */
@@ -58,6 +60,45 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
 
 /** Per run: the case whose early work saw the server stop answering or die (CaseDef.sawLoss right after early()). */
 const earlyLosses = new WeakMap<RunContext, string>();
+/** Per run: the cases whose early work was started. */
+const earlyCases = new WeakMap<RunContext, CaseDef[]>();
+
+/**
+ * Whether what the cases sent early (CaseDef.early) may have cost other cases their verdicts: 'clean' when no early
+ * work left a wait open, or the server was heard from after the last such wait ended (it was alive then, so nothing
+ * the other cases met before is the early message's doing); 'open' while that cannot be told yet; else why the run
+ * must be repeated without early work: the early work itself saw the server die or stop answering, or the connection
+ * ended, or the server went silent (a request unanswered, nothing heard since) from before the last wait ended. A
+ * server that behaves so would, in a run without early work, have met the early message only at its case's turn,
+ * after the cases that ran meanwhile: only a repeat gives those cases the verdicts they would have had.
+ */
+export function earlyTrouble(ctx: RunContext, final: boolean): 'clean' | 'open' | string {
+  const ran = earlyCases.get(ctx);
+  if (!ran?.length) return 'clean';
+  const lost = earlyLosses.get(ctx);
+  if (lost) return `the server died or stopped answering right after what ${lost} sent before the first case`;
+  const s = ctx.session;
+  let until = -1;
+  let who: string | undefined;
+  for (const c of ran) {
+    const w = c.earlyWindow?.(ctx);
+    if (!w) continue;
+    const end = w.until ?? Infinity;
+    if (end > until) { until = end; who = c.id; }
+  }
+  if (!who) return 'clean';
+  const what = `while the wait of ${who}'s early work (sent before the first case) was open`;
+  if (s.closedAt !== undefined && s.closedAt <= until) return `the connection ended ${Math.round(s.closedAt)} ms into the session, ${what}`;
+  if (until !== Infinity && s.heardLast > until) return 'clean';
+  // Ended later, with nothing heard from the server since the wait began: whether the early message did it cannot be
+  // told apart, so it is treated as if it had.
+  if (s.closedAt !== undefined) return `the connection ended ${Math.round(s.closedAt)} ms into the session with nothing heard from the server after the wait of ${who}'s early work (sent before the first case) ended`;
+  if (!final) return 'open';
+  // Silent since before the wait ended, with a request unanswered (a timeout): whether the early message did it
+  // cannot be told from a slow request, so it is treated as if it had (a repeat costs time, never a verdict).
+  if ((s.isStalled || s.unresponsive) && s.heardLast <= until) return `the server stopped answering (nothing came from it after ${Math.round(s.heardLast)} ms into the session) ${what}`;
+  return 'clean';
+}
 
 export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
   if (!caseWanted(c, filter)) return;
@@ -126,8 +167,10 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
   // case's turn.
   const early = (async () => {
     for (const c of cases) {
-      if (!c.early || !wanted(c)) continue;
+      if (!c.early || st.early === false || !wanted(c)) continue;
       ctx.currentCase = c.id;
+      const ran = earlyCases.get(ctx) ?? [];
+      earlyCases.set(ctx, [...ran, c]);
       try {
         await st.untilStopped(c.early(ctx));
         if (c.sawLoss?.(ctx) && !earlyLosses.has(ctx)) earlyLosses.set(ctx, c.id);

@@ -14,7 +14,7 @@ import type { InitOutcome, Suite } from './suite.js';
 import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from './call-policy.js';
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
-import { caseWanted, runPhase, type RunState } from './run-cases.js';
+import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
 import { reportBodiesOption } from './log.js';
 import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
@@ -263,9 +263,17 @@ export function declaredOptions(suites: readonly Suite[]): OptionDef[] {
   return [...RUN_OPTIONS, ...suites.flatMap((s) => s.options ?? [])];
 }
 
-async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
+/**
+ * One attempt at a run. `early`: whether the cases do their early work (CaseDef.early: robustness/unknown-notification
+ * sends its notification before the first case and watches while the others run). It is done where a repeat can start
+ * the server afresh (stdio, --start, a transport factory); when the server died or went silent while such a wait was
+ * open (core/run-cases.ts earlyTrouble), the run is repeated once without it, so that every case gets the verdict a
+ * run without early work gives (report.repeated says why).
+ */
+async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: boolean; repeated?: { reason: string; firstAttemptMs: number } } = { early: opts.target.transport === 'stdio' || !!opts.target.start || !!opts.transportFactory }): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
+  if (attempt.early) { const ms = opts.maxDurationMs ?? 600_000; guard.bound ??= { at: t0 + ms, ms }; } // a repeat stays within the run's bound
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
   // (--url detection probes with initialize: it offers a version that has one.)
@@ -328,9 +336,29 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   const results = new Map<string, SuiteResult>();
   const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
-  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport };
+  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early };
+  // With early work, the suites' results reach onSuite (the console's progress) once it is clear that the run will not
+  // be repeated (earlyTrouble 'clean'), so that no result is shown that a repeat replaces.
+  const held: Parameters<NonNullable<RunOptions['onSuite']>>[] = [];
+  let streaming = !attempt.early;
+  const release = () => { streaming = true; for (const a of held.splice(0)) opts.onSuite?.(...a); };
+  const onSuite: RunOptions['onSuite'] = opts.onSuite && ((suite, phase, added) => {
+    if (!streaming && earlyTrouble(ctx, false) === 'clean') release();
+    if (streaming) opts.onSuite!(suite, phase, added);
+    else held.push([suite, phase, added]);
+  });
 
-  await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, opts.onSuite);
+  await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
+  const trouble = attempt.early && !stop.why && !conn.aborted ? earlyTrouble(ctx, true) : 'clean';
+  if (trouble !== 'clean') {
+    // Ended as at the end of a run (every server and connection of this attempt), then run again without early work.
+    session.abandon(`repeated without early work: ${trouble}`);
+    await Promise.all(guard.extras.map((x) => x.close()));
+    await Promise.all(guard.transports.map((t) => closeOnce(t).catch(() => undefined)));
+    guard.dispose();
+    return runGuarded(opts, guard, { early: false, repeated: { reason: trouble, firstAttemptMs: Math.round(performance.now() - t0) } });
+  }
+  if (!streaming) release();
   // --call-tool names are checked against the tool list even when no selected suite needed the plan, so a misspelt
   // name is always reported (report.unknownCallTools, the console); bounded like every request.
   if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why) await ctx.service(callPlan).catch(() => undefined);
@@ -342,7 +370,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
   await closeOnce(transport);
   await Promise.all(others);
   conn.aborted ??= stop.why;
-  await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, opts.onSuite);
+  await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
@@ -355,6 +383,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard): Promise<Report> {
     durationMs: Math.round(performance.now() - t0),
     exitCode: 0, // set by finalizeReport below
     ...(conn.aborted ? { aborted: conn.aborted } : {}),
+    ...(attempt.repeated ? { repeated: attempt.repeated } : {}),
     summary: summarize(suites, session.log),
     server: {
       name: str(serverInfo.name),

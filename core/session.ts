@@ -286,6 +286,7 @@ export class Session {
   private unansweredInStall = 0;
   /** When the last frame came from the server (ms since the session began). */
   private lastHeard = 0;
+  private closedAtMs?: number;
   /** When the last answer to a pending request came (ms since the session began). */
   private lastAnswered = 0;
   private readonly listeners = new Set<(m: LoggedMessage) => void>();
@@ -319,6 +320,16 @@ export class Session {
 
   get closed(): boolean {
     return this.transport.closed;
+  }
+
+  /** When the last frame came from the server (ms since the session began; 0: nothing yet). */
+  get heardLast(): number {
+    return this.lastHeard;
+  }
+
+  /** When the connection ended (ms since the session began), once it has. */
+  get closedAt(): number | undefined {
+    return this.closedAtMs;
   }
 
   /** Schema-check every message logged so far and from now on against this validator. */
@@ -745,6 +756,7 @@ export class Session {
   }
 
   private onClose(info: TransportClosed): void {
+    this.closedAtMs ??= this.now();
     const tail = info.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);

@@ -101,6 +101,13 @@ export interface CaseDef {
    */
   early?(ctx: CaseContext): Promise<void>;
   /**
+   * With early(): the wait the early work left running, on the session's clock: undefined when it sent nothing (or
+   * nothing is left to wait for), `{}` while the wait is open, `{ until }` once it ended. The runner repeats the run
+   * without early work when the server died, or stopped answering, before such a wait had ended (other cases' verdicts
+   * would otherwise carry what the early message did): see core/run-cases.ts earlyTrouble.
+   */
+  earlyWindow?(ctx: CaseContext): { until?: number } | undefined;
+  /**
    * With early(): whether the early work saw the server die or stop answering (that is the case's verdict). The runner
    * then runs the case at its turn although the server is gone, instead of skipping it ("not run: …"); and while the
    * server stays silent after such a loss (Session.isStalled), it does not run the other cases that need the server.

@@ -147,6 +147,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   }
   out.push('');
   if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
+  if (report.repeated) out.push(paint(COLOR.warn, `Run repeated without the early unknown notification (first attempt ${(report.repeated.firstAttemptMs / 1000).toFixed(1)} s set aside): ${safeText(report.repeated.reason)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
   out.push(...notCalledLines(report, paint));
   return out;

@@ -397,9 +397,14 @@ export const robustness: Suite = {
       title: 'an unknown notification is ignored: no answer, and the server keeps answering',
       level: 'MUST',
       spec: 'basic#notifications',
-      requirement: `A notification is never answered, not even one the server does not know; the server must not die or stop answering (once the ping — server/discover from 2026-07-28 — sent after it is answered, the harness watches ${ANSWER_GRACE_MS} ms for an answer; a server that dies meanwhile fails). Over Streamable HTTP a server that cannot accept a notification answers its POST with an HTTP error status (its body may carry a JSON-RPC error without id): in 2026-07-28 that passes; before, it is reported (http/accepted-202 judges the status). The notification is sent when the session begins, and the watch runs while the other cases do.`,
+      requirement: `A notification is never answered, not even one the server does not know; the server must not die or stop answering (once the ping — server/discover from 2026-07-28 — sent after it is answered, the harness watches ${ANSWER_GRACE_MS} ms for an answer; a server that dies meanwhile fails). Over Streamable HTTP a server that cannot accept a notification answers its POST with an HTTP error status (its body may carry a JSON-RPC error without id): in 2026-07-28 that passes; before, it is reported (http/accepted-202 judges the status). Over stdio (and with --start) the notification is sent when the session begins and the watch runs while the other cases do; a run whose server dies or goes silent meanwhile is repeated with the notification sent at this case's turn.`,
       // Sent before the first case (the window overlaps the other cases), judged at its turn.
       early: earlyUnknownNotification,
+      earlyWindow(ctx) {
+        const w = earlyWatches.get(ctx.session);
+        if (!w || w.run.lost) return undefined; // nothing left open (a loss right after the notification: sawLoss)
+        return w.run.watched ? { until: w.run.watched.until } : w.closed ? { until: ctx.session.now() } : {};
+      },
       sawLoss(ctx) {
         const w = earlyWatches.get(ctx.session);
         if (!w) return false;

@@ -7,7 +7,10 @@ import type { CaseResult, Report } from '../../core/results.js';
 import type { RunOptions } from '../../core/run.js';
 import { runFake, standard, TOOLS, type Handler } from '../helpers/fake-server.js';
 import { notPassing, zoo } from '../helpers/zoo.js';
-import { py, run } from '../helpers/cli.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, py, run } from '../helpers/cli.js';
 
 /** The robustness suite (or the suites named) against a fake server; a string selects one robustness case. */
 async function probe(handler: Handler, suites: string[] | string = ['robustness'], opts: Partial<RunOptions> = {}) {
@@ -181,7 +184,7 @@ describe('robustness suite: grading per the policy table', () => {
       const conn = (api.state.conn ??= ++conns) as number;
       seen.push({ conn, what: msg === undefined ? 'unreadable' : String(msg.method ?? 'answer') });
       standard(raw, msg, api);
-    }, ['listing', 'calling', 'robustness']);
+    }, ['listing', 'calling', 'robustness'], { timeoutMs: 3000 }); // the fake's sleep tool (1 s) answers in time: no stall, no repeat
     expect(r.c('robustness/request-before-initialize')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/tools\/list sent before initialize on a second connection was served/) });
     // The second connection's request came before the main connection's first tool call (calling suite), not when
     // the robustness suite got to the case.
@@ -281,27 +284,47 @@ describe('robustness/unknown-notification: the watch window overlaps the other s
     expect(c.messageIds).toContain(again!.seq);
   }, 60_000);
 
-  it('a server that dies 30 ms after the notification: laid on the notification when nothing else was sent meanwhile (--suite robustness)', async () => {
+  // A server that dies or goes silent while the early window is open would, in a run without early work, have met the
+  // notification only at its case's turn: the run is repeated without early work (report.repeated), so every case
+  // gets that run's verdict.
+  it('a server that dies 30 ms after the notification (--suite robustness): the run is repeated without early work; the probes before the case pass, the case fails with the death', async () => {
     const r = await zoo('zoo/dies-after-notification.py', ['--suite', 'robustness'], { code: 1, withinMs: 20_000 });
+    expect(r.report.repeated).toMatchObject({ reason: expect.stringMatching(/^the connection ended \d+ ms into the session, while the wait of robustness\/unknown-notification's early work/) });
     expect(r.c('robustness/unknown-notification')).toMatchObject({
       verdict: 'fail',
       message: expect.stringMatching(/^the server died \d+ ms after an unknown notification \(notifications\/mcp-conform\/unknown\), while the harness watched 150 ms .*: the server exited with code 5; last stderr lines: .*fatal: unknown notification/),
     });
-    // The probes that waited for the window to close are not blamed: they were not run, as after any death.
-    for (const id of ['invalid-json', 'not-a-message', 'wrong-jsonrpc', 'unknown-method', 'duplicate-id', 'large-request']) {
+    // The repeat sends the notification at the case's turn: the probes ahead of it are graded, the ones after it are
+    // not run, as after any death.
+    for (const id of ['invalid-json', 'not-a-message', 'wrong-jsonrpc', 'unknown-method']) expect(r.c(`robustness/${id}`).verdict).toBe('pass');
+    for (const id of ['duplicate-id', 'large-request']) {
       expect(r.c(`robustness/${id}`)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: the server exited with code 5/) });
     }
   }, 60_000);
 
-  it('a server that dies 30 ms after the notification while other suites are sending: the death is not laid on the notification; whatever was running reports it', async () => {
+  it('a server that dies 30 ms after the notification while other suites are sending: repeated without early work, the cases before robustness keep their verdicts', async () => {
     const r = await run(py('zoo/dies-after-notification.py'), ['--shutdown-grace', '500'], { timeoutMs: 50_000 });
-    // Other messages went out between the notification and the death: either may have caused it.
-    expect(r.c('robustness/unknown-notification')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: the server exited with code 5; last stderr lines: .*fatal: unknown notification/) });
+    expect(r.report.repeated?.reason).toMatch(/robustness\/unknown-notification's early work/);
+    // In the report (the repeat's), the notification went out at the case's turn, after the other suites' messages.
     const note = notes(r)[0]!;
-    expect(r.report.messages.some((m) => m.direction === 'to-server' && m.seq > note.seq + 1 && m.method !== 'ping')).toBe(true);
-    // Every failure there is, is the exit itself (the request in flight when it came), never a verdict on an answer.
-    const fails = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail');
-    for (const c of fails) expect(c.message).toMatch(/the server exited with code 5/);
+    expect(note.seq).toBeGreaterThan(firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/call').seq);
+    expect(r.c('robustness/unknown-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^the server died \d+ ms after an unknown notification/) });
+    // The only fail is the case's own; the suites before robustness were graded on a live server.
+    const fails = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail').map((c) => c.id);
+    expect(fails).toEqual(['robustness/unknown-notification']);
+    expect(r.c('lifecycle/ping').verdict).toBe('pass');
+    expect(r.c('calling/tool/add').verdict).toBe('pass');
+    // The console shows each suite once (the first attempt's progress was held back) and says why the run was repeated.
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-repeat-'));
+    try {
+      const c = await cli(['run', '--stdio', py('zoo/dies-after-notification.py'), '--suite', 'lifecycle,listing,robustness', '--out-dir', out, '--reporter', 'console'], { env: { NO_COLOR: '1' }, timeoutMs: 50_000 });
+      expect(c.code).toBe(1);
+      expect(c.stdout.match(/^robustness {2}/gm)).toHaveLength(1);
+      expect(c.stdout.match(/^listing {2}/gm)).toHaveLength(1);
+      expect(c.stdout).toMatch(/Run repeated without the early unknown notification \(first attempt [\d.]+ s set aside\): the connection ended/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
@@ -330,27 +353,41 @@ describe('robustness/unknown-notification early: 2026-07-28', () => {
 });
 
 describe('robustness/unknown-notification early: attribution (fake server)', () => {
-  it('a server that dies of the notification at once: the case fails with the death; every other case is not run', async () => {
+  it('a server that dies of the notification at once: repeated without early work; the cases before the notification pass, the case fails with the death', async () => {
     const r = await runFake((raw, msg, api) => {
       if (msg?.method === NOTE) return api.die(6, 'fatal: unknown notification');
       standard(raw, msg, api);
     }, ['lifecycle', 'listing', 'robustness']);
+    expect(r.report.repeated?.reason).toMatch(/^the server died or stopped answering right after what robustness\/unknown-notification sent before the first case/);
     expect(r.c('robustness/unknown-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^the server died after an unknown notification: ping \(id \d+\) not answered: the server exited with code 6.*fatal: unknown notification/) });
-    expect(r.c('lifecycle/ping')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: the server exited with code 6/) });
-    expect(r.c('robustness/invalid-json').verdict).toBe('skip');
+    expect(r.c('lifecycle/ping').verdict).toBe('pass');
+    expect(r.c('listing/tools-list').verdict).toBe('pass');
+    expect(r.c('robustness/invalid-json').verdict).toBe('pass');
+    expect(r.c('robustness/duplicate-id')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: the server exited with code 6/) });
     expect(r.report.exitCode).toBe(1);
   });
 
-  it('a server that stops answering after the notification: the case fails ("stopped answering"), not skipped', async () => {
+  it('a server that stops answering after the notification: repeated without early work; the case fails ("stopped answering"), the cases before it pass', async () => {
     const r = await runFake((raw, msg, api) => {
       if (msg?.method === NOTE) return api.hang();
       standard(raw, msg, api);
     }, ['lifecycle', 'robustness']);
+    expect(r.report.repeated?.reason).toMatch(/robustness\/unknown-notification sent before the first case/);
     expect(r.c('robustness/unknown-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^the server stopped answering after an unknown notification: ping \(id \d+\) not answered within 400 ms/) });
-    // The cases after it are not blamed for the silence (as they are not once a server died).
-    for (const id of ['lifecycle/initialized-notification', 'lifecycle/ping', 'robustness/invalid-json']) {
-      expect(r.c(id)).toMatchObject({ verdict: 'skip', message: 'not run: the server stopped answering after what robustness/unknown-notification sent before the first case (nothing has come from it since)' });
-    }
+    for (const id of ['lifecycle/initialized-notification', 'lifecycle/ping', 'robustness/invalid-json']) expect(r.c(id).verdict).toBe('pass');
+  });
+
+  it('a server that goes silent 30 ms after the notification, while other cases send: repeated; the other cases are graded as without early work', async () => {
+    const handler = (raw: string, msg: Record<string, unknown> | undefined, api: Parameters<Parameters<typeof runFake>[0]>[2]) => {
+      if (msg?.method === NOTE) return api.later(30, () => api.hang());
+      standard(raw, msg, api);
+    };
+    const r = await runFake(handler, ['lifecycle', 'listing', 'calling', 'robustness']);
+    expect(r.report.repeated?.reason).toMatch(/^the server stopped answering .* while the wait of robustness\/unknown-notification's early work/);
+    // In the repeat the notification comes at its case's turn, after the other suites: what ran before it was graded
+    // on a server that still answered.
+    expect(notes(r)[0]!.seq).toBeGreaterThan(firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/call').seq);
+    for (const id of ['lifecycle/ping', 'lifecycle/initialized-notification', 'listing/tools-list']) expect(r.c(id).verdict).toBe('pass');
   });
 
   it('an answer with id null to another case\'s request during the window is not taken for an answer to the notification', async () => {
