@@ -105,8 +105,15 @@ const shared = (files) => ({
     });
   },
 });
+/**
+ * The version of the ajv bundled (the one dist/core/schema/ajv.js resolves, as esbuild does), baked into the bundle:
+ * the precompiled validators' fingerprint names the compiler that made them, and in the CLI that is this copy, whatever
+ * version node_modules holds later (core/schema/precompiled.ts).
+ */
+const bundledAjvVersion = createRequire(join(root, 'dist', 'core', 'schema', 'ajv.js'))('ajv/package.json').version;
 const common = {
   outdir,
+  define: { __MCP_CONFORM_BUNDLED_AJV_VERSION__: JSON.stringify(bundledAjvVersion) },
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -140,7 +147,7 @@ await build({
   // The function the loader calls, written round the code here (the loader would otherwise copy 1.3 MB to wrap it).
   banner: { js: `(function (${CLI_PARAMS}) {` },
   footer: { js: '})' },
-  define: { 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
+  define: { ...common.define, 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
   // import() becomes require() (of an ES module too: Node ≥ 20.19): code compiled from a V8 code cache loses the
   // dynamic-import callback a vm.Script is given (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
   supported: { 'dynamic-import': false },

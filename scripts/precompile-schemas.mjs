@@ -12,7 +12,6 @@
 // before using it; without the files (or with a stale one) the runtime compiles as before. Nothing here is
 // committed: dist/ is build output.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { _ } from 'ajv';
@@ -26,7 +25,11 @@ const { newAjv } = await load('ajv.js');
 const { PROTOCOL_VERSIONS, dialectOf } = await load('versions.js');
 const { hasSchemaDocument, schemaDocument } = await load('documents/index.js');
 const pre = await load('precompiled.js');
-const ajvVersion = createRequire(import.meta.url)('ajv/package.json').version;
+// The ajv this script compiles with is node_modules' (dist/core/schema/ajv.js imports it), the one scripts/bundle.mjs
+// bundles into the CLI: precompiled.js reads node_modules' versions here (tsc's output, not bundled).
+const versions = pre.compilerVersions();
+if (!versions) throw new Error('ajv/package.json or ajv-formats/package.json not found');
+const ajvVersion = versions.ajv;
 
 /** The code-generation options: keep the source, formats from ajv-formats' full set (what addFormats adds). */
 function withCode(options) {
@@ -72,12 +75,12 @@ for (const version of PROTOCOL_VERSIONS) {
     ajv.addSchema({ $ref: `${document.$id}${ref}` }, key, undefined, false);
     exports[ref] = key;
   }
-  sizes.push(`${version} ${Math.round(write(pre.messagesFile(version), standaloneCode(ajv, exports), pre.fingerprint(ajvVersion, options, dialect, document)) / 1024)} kB`);
+  sizes.push(`${version} ${Math.round(write(pre.messagesFile(version), standaloneCode(ajv, exports), pre.fingerprint(versions, options, dialect, document)) / 1024)} kB`);
 }
 for (const dialect of ['draft-07', '2020-12']) {
   const options = pre.workbenchAjvOptions();
   const ajv = newAjv(dialect, withCode(options));
   const id = pre.META_SCHEMA_ID[dialect];
-  sizes.push(`meta ${dialect} ${Math.round(write(pre.metaFile(dialect), standaloneCode(ajv, { [id]: id }), pre.fingerprint(ajvVersion, options, dialect, null)) / 1024)} kB`);
+  sizes.push(`meta ${dialect} ${Math.round(write(pre.metaFile(dialect), standaloneCode(ajv, { [id]: id }), pre.fingerprint(versions, options, dialect, null)) / 1024)} kB`);
 }
 console.log(`precompiled schema validators: ${sizes.join(', ')}`);

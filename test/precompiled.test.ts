@@ -12,7 +12,7 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,11 +80,11 @@ const BROKEN_SHAPES: [string, Json][] = [
 
 describe('precompiled validators', () => {
   it('the build wrote a file per version and per dialect, made from the documents this source builds', () => {
-    const ajvVersion = requireDist('ajv/package.json').version as string;
+    const versions = { ajv: requireDist('ajv/package.json').version as string, 'ajv-formats': requireDist('ajv-formats/package.json').version as string };
     for (const v of VERSIONS) {
       const file = join(FOLDER, messagesFile(v));
       expect(existsSync(file), `${file} (run npm run build)`).toBe(true);
-      expect(requireDist(file).fingerprint, v).toBe(fingerprint(ajvVersion, messageAjvOptions(), dialectOf(v), schemaDocument(v)));
+      expect(requireDist(file).fingerprint, v).toBe(fingerprint(versions, messageAjvOptions(), dialectOf(v), schemaDocument(v)));
     }
     for (const d of ['draft-07', '2020-12'] as const) expect(existsSync(join(FOLDER, metaFile(d))), d).toBe(true);
   });
@@ -344,6 +344,26 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
       schema: messages.map((m) => [m.direction, m.method, m.schema]),
     };
   }
+
+  it('an install whose node_modules holds another ajv version: the CLI still uses the files (its own bundled ajv made them)', () => {
+    // A package folder with this build's dist/ and node_modules, except ajv: a copy that says it is another version.
+    const other = join(tmp, 'other-ajv');
+    cpSync(DIST, join(other, 'dist'), { recursive: true, preserveTimestamps: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(join(ROOT, 'package.json'), join(other, 'package.json'));
+    const modules = join(other, 'node_modules');
+    mkdirSync(modules);
+    for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+      if (name !== 'ajv') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+    }
+    cpSync(join(ROOT, 'node_modules', 'ajv'), join(modules, 'ajv'), { recursive: true });
+    const pkg = JSON.parse(readFileSync(join(modules, 'ajv', 'package.json'), 'utf8')) as { version: string };
+    writeFileSync(join(modules, 'ajv', 'package.json'), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
+    const r = run(other, 'schema-violation.py', 'other-ajv');
+    const same = run(ROOT, 'schema-violation.py', 'other-ajv-root');
+    expect(r.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
+    expect(r.compiles).toBeLessThan(15);
+    expect(verdicts(r.report)).toEqual(verdicts(same.report));
+  });
 
   it.each(['schema-violation.py', 'bad-input-schema.py'])('%s: same report, files of the version in force loaded, only the server\'s schemas compiled', (fixture) => {
     const label = fixture.replace('.py', '');

@@ -5,7 +5,7 @@
  * of the version in force instead of compiling with ajv at start-up, which was most of a small run's fixed cost.
  *
  * The files are generated with the very options below and the document built by the same code, and each carries a
- * fingerprint (ajv's version, the options, the dialect and the document): a file whose fingerprint does not match
+ * fingerprint (the versions of ajv and ajv-formats, the options, the dialect and the document): a file whose fingerprint does not match
  * what this process would compile is not used. Where a file is missing (vitest running from source, a build
  * without the step) or does not match, the callers compile at runtime as before: the results are the same either way
  * (test/precompiled.test.ts).
@@ -76,11 +76,21 @@ export function runCommonJs(path: string, cachedData: Buffer | undefined): { exp
 }
 
 /**
- * What a generated file must have been made from: the ajv version, the options (without the code-generation
+ * The versions a generated file depends on: `ajv`, the compiler (the one this process compiles with at runtime: the
+ * bundled CLI's own copy, whose version the bundle bakes in, or the library's in node_modules), and `ajv-formats`, whose
+ * formats the generated code requires from node_modules when it runs.
+ */
+export interface CompilerVersions {
+  ajv: string;
+  'ajv-formats': string;
+}
+
+/**
+ * What a generated file must have been made from: the versions above, the options (without the code-generation
  * ones), the dialect and, for a protocol version, the schema document.
  */
-export function fingerprint(ajvVersion: string, options: Options, dialect: Dialect, document: unknown): string {
-  return createHash('sha256').update(JSON.stringify({ ajvVersion, options, dialect, document })).digest('hex');
+export function fingerprint(versions: CompilerVersions, options: Options, dialect: Dialect, document: unknown): string {
+  return createHash('sha256').update(JSON.stringify({ versions, options, dialect, document })).digest('hex');
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -93,13 +103,26 @@ const require = createRequire(import.meta.url);
  */
 const FOLDERS = [join(here, PRECOMPILED_FOLDER), join(here, '..', 'core', 'schema', PRECOMPILED_FOLDER)];
 
-let ajvVersionCache: string | null | undefined;
-/** The version of the ajv this process compiles with (the one in node_modules; the bundle is built from it). */
-function ajvVersion(): string | null {
-  if (ajvVersionCache === undefined) {
-    try { ajvVersionCache = (require('ajv/package.json') as { version: string }).version; } catch { ajvVersionCache = null; }
+/**
+ * The version of the ajv bundled into the CLI: scripts/bundle.mjs defines it (esbuild `define`) in dist/cli/cli.cjs;
+ * undefined in tsc's output (the library, which compiles with the ajv in node_modules).
+ */
+declare const __MCP_CONFORM_BUNDLED_AJV_VERSION__: string | undefined;
+
+let versionsCache: CompilerVersions | null | undefined;
+/** The versions a file made for this process must carry (null: a package.json not found). */
+export function compilerVersions(): CompilerVersions | null {
+  if (versionsCache === undefined) {
+    try {
+      versionsCache = {
+        ajv: typeof __MCP_CONFORM_BUNDLED_AJV_VERSION__ === 'string' ? __MCP_CONFORM_BUNDLED_AJV_VERSION__ : (require('ajv/package.json') as { version: string }).version,
+        'ajv-formats': (require('ajv-formats/package.json') as { version: string }).version,
+      };
+    } catch {
+      versionsCache = null;
+    }
   }
-  return ajvVersionCache;
+  return versionsCache;
 }
 
 /** A generated file: its validators by export name (references, or a meta-schema's id) and its fingerprint. */
@@ -149,7 +172,7 @@ export const precompiledUse = { messages: [] as string[], meta: [] as string[], 
 export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Map<string, ValidateFunction> | undefined {
   const mod = load(messagesFile(version));
   if (!mod) return undefined;
-  const v = ajvVersion();
+  const v = compilerVersions();
   if (!v || mod.fingerprint !== fingerprint(v, messageAjvOptions(), dialect, document)) return undefined;
   precompiledUse.messages.push(version);
   return mod.validators;
@@ -159,7 +182,7 @@ export function precompiledDefinitions(version: string, document: Record<string,
 export function precompiledMetaSchema(dialect: Dialect): ValidateFunction | undefined {
   const mod = load(metaFile(dialect));
   if (!mod) return undefined;
-  const v = ajvVersion();
+  const v = compilerVersions();
   if (!v || mod.fingerprint !== fingerprint(v, workbenchAjvOptions(), dialect, null)) return undefined;
   const fn = mod.validators.get(META_SCHEMA_ID[dialect]);
   if (!fn) return undefined;
