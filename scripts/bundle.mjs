@@ -185,16 +185,19 @@ export const codeCacheUsed = cachedData !== undefined && script.cachedDataReject
 export const codeCache = () => script.createCachedData();
 `);
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
-// The code cache: cli.cjs compiled in a fresh node (default flags, as the CLI runs), then the commands' set-up and
+// The code cache: cli.cjs compiled in a fresh node with default V8 flags (NODE_OPTIONS cleared, no exec flags: V8
+// accepts a cache only from the same flags, and the CLI normally runs without any), then the commands' set-up and
 // option checks run (the `run` flags built and parsed, a usage error; `list`), so that the cache also holds the
 // bytecode of the functions every run calls at start. Nothing is started; the output goes nowhere.
+const warmEnv = { ...process.env };
+delete warmEnv.NODE_OPTIONS;
 const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
   import { writeFileSync } from 'node:fs';
   const cli = await import(${JSON.stringify(pathToFileURL(join(outdir, 'cli-loader.js')).href)});
   await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
   await cli.dispatch(['list', '--format', 'json'], () => true);
   writeFileSync(${JSON.stringify(join(outdir, cacheName))}, cli.codeCache());
-`], { cwd: outdir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+`], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
 // Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
 if (warm.status !== 0) process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${warm.stderr.trim() || `exit ${warm.status}`})\n`);
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");
