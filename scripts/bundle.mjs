@@ -156,28 +156,37 @@ await build({
 });
 dropUnusedBanners(outdir);
 const cliCode = readFileSync(join(outdir, 'cli.cjs'));
+// The only file of the bundle cli.cjs requires is the shared ES module the loader hands it (see cli-loader.js below).
+for (const [, spec] of cliCode.toString('utf8').matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
+  if (spec !== './processes.js') throw new Error(`dist/cli/cli.cjs requires ${spec}: the loader hands it only ./processes.js: update scripts/bundle.mjs`);
+}
 const cacheName = `cli-${createHash('sha256').update(cliCode).digest('hex').slice(0, 16)}.cache`;
 /**
  * dist/cli/cli-loader.js: compiles cli.cjs with the code cache made below (the bytecode of what a start compiles:
  * ~20 ms less compiling at every start) and exports what cli.cjs exports. The cache's name holds a hash of cli.cjs, so
  * it never goes with another build of it; V8 itself rejects a cache made by another version or with other flags (then
- * it compiles as without one). Dynamic import() in cli.cjs goes through Node's own ESM loader.
+ * it compiles as without one). cli.cjs has no import(): esbuild made its dynamic imports require() calls.
+ *
+ * The ES module cli.cjs shares with the entry (./processes.js) is imported here and handed to cli.cjs through its
+ * `require`, so that nothing depends on Node's require() of ES modules (off with --no-experimental-require-module).
  */
 writeFileSync(join(outdir, 'cli-loader.js'), `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
+import * as processes from './processes.js';
 const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
 let cachedData;
 try { cachedData = readFileSync(new URL('./${cacheName}', import.meta.url)); } catch { /* compiled without */ }
 // cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }).
-const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
+// cli.cjs's require: ./processes.js is the module loaded above (the one the entry uses), the rest Node's require.
+const nodeRequire = createRequire(file);
+const require = Object.assign((id) => (id === './processes.js' ? processes : nodeRequire(id)), nodeRequire);
+script.runInThisContext()(module.exports, require, module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
 export const { dispatch, UsageError } = module.exports;
 /** Whether cli.cjs was compiled from the code cache (false: no cache, or V8 rejected it). */
 export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;

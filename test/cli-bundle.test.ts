@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, py } from './helpers/cli.js';
 
-function node(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function node(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (e, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (e, stdout, stderr) => {
       resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr });
     });
   });
@@ -38,6 +38,21 @@ describe('the bundled CLI and its code cache', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/unknown suite "bogus"/);
     const run = await node(['--max-semi-space-size=32', CLI, 'run', '--stdio', py('calc.py'), '--suite', 'lifecycle', '--reporter', 'console', '--out-dir', mkdtempSync(join(tmpdir(), 'mcp-conform-bundle-'))]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/lifecycle\/initialize/);
+  });
+
+  it('without require() of ES modules (NODE_OPTIONS=--no-experimental-require-module), every command works as by default', async () => {
+    const env = { NODE_OPTIONS: '--no-experimental-require-module' };
+    const [plain, flagged] = await Promise.all([node([CLI, 'list', '--format', 'json']), node([CLI, 'list', '--format', 'json'], env)]);
+    expect(flagged.stderr).toBe('');
+    expect(flagged.code).toBe(0);
+    expect(flagged.stdout).toBe(plain.stdout);
+    const usage = await node([CLI, 'run', '--stdio', py('calc.py'), '--suite', 'bogus'], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/unknown suite "bogus"/);
+    const run = await node([CLI, 'run', '--stdio', py('calc.py'), '--suite', 'lifecycle', '--reporter', 'console', '--out-dir', mkdtempSync(join(tmpdir(), 'mcp-conform-bundle-'))], env);
+    expect(run.stderr).not.toMatch(/ERR_REQUIRE_ESM|internal error/);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/lifecycle\/initialize/);
   });
