@@ -198,6 +198,8 @@ cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: tr
 // accepts a cache only from the same flags, and the CLI normally runs without any), then the commands' set-up and
 // option checks run (the `run` flags built and parsed, a usage error; `list`), so that the cache also holds the
 // bytecode of the functions every run calls at start. Nothing is started; the output goes nowhere.
+/** The warm-up's bound (it takes ~1 s). */
+const WARM_UP_TIMEOUT_MS = 120_000;
 const warmEnv = { ...process.env };
 delete warmEnv.NODE_OPTIONS;
 const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
@@ -206,7 +208,12 @@ const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
   await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
   await cli.dispatch(['list', '--format', 'json'], () => true);
   writeFileSync(${JSON.stringify(join(outdir, cacheName))}, cli.codeCache());
-`], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+`], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: WARM_UP_TIMEOUT_MS });
 // Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
-if (warm.status !== 0) process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${warm.stderr.trim() || `exit ${warm.status}`})\n`);
+// A warm-up that fails or does not end within WARM_UP_TIMEOUT_MS (ended then with SIGTERM) leaves no cache, not half of one.
+if (warm.status !== 0) {
+  rmSync(join(outdir, cacheName), { force: true });
+  const why = warm.error?.code === 'ETIMEDOUT' ? `it did not end within ${WARM_UP_TIMEOUT_MS / 1000} s` : warm.error?.message ?? (warm.stderr.trim() || `exit ${warm.status ?? warm.signal}`);
+  process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${why})\n`);
+}
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");

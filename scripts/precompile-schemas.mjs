@@ -105,5 +105,5 @@ const caching = spawnSync(process.execPath, ['--input-type=module', '-e', `
 `], { env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
 if (caching.status !== 0) {
   for (const file of written) rmSync(join(outDir, pre.codeCacheFile(file)), { force: true });
-  process.stderr.write(`scripts/precompile-schemas.mjs: no V8 code caches for the precompiled validators (${caching.error?.message ?? (caching.stderr.trim() || `exit ${caching.status}`)})\n`);
+  process.stderr.write(`scripts/precompile-schemas.mjs: no V8 code caches for the precompiled validators (${caching.error?.code === 'ETIMEDOUT' ? 'the child making them did not end within 120 s' : caching.error?.message ?? (caching.stderr.trim() || `exit ${caching.status ?? caching.signal}`)})\n`);
 }
