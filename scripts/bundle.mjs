@@ -14,7 +14,6 @@
 import { build } from 'esbuild';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,6 +89,8 @@ const cliModule = join(root, 'dist', 'bin', 'cli.js');
 /** The parameters of the function cli.cjs is (those of a CommonJS module, and import.meta's url and resolve). */
 const CLI_PARAMS = 'exports, require, module, __filename, __dirname, __mcpImportMetaUrl, __mcpImportMetaResolve';
 const processesModule = join(root, 'dist', 'core', 'processes.js');
+/** The code-cache check and compile of core/schema/code-cache.ts, for cli-loader.js (written below). */
+const codeCacheModule = join(root, 'dist', 'core', 'schema', 'code-cache.js');
 /**
  * A module both parts share as one file of dist/cli/ (not a copy in each): core/processes.ts, whose state (the
  * early-started server, the signal handlers, the process groups to end at exit) the entry sets and the run uses; and,
@@ -129,7 +130,7 @@ const common = {
 // The entry: --version, and the early start of `run --stdio` (bin/early.ts, core/processes.ts) before the rest loads.
 await build({
   ...common,
-  entryPoints: { 'mcp-conform': entry, processes: processesModule },
+  entryPoints: { 'mcp-conform': entry, processes: processesModule, 'code-cache': codeCacheModule },
   splitting: true,
   chunkNames: '[name]-[hash]',
   plugins: [shared({ [cliModule]: './cli-loader.js' })],
@@ -155,17 +156,22 @@ await build({
   plugins: [yargsLocales, lazyStringWidth, shared({ [processesModule]: './processes.js' })],
 });
 dropUnusedBanners(outdir);
-const cliCode = readFileSync(join(outdir, 'cli.cjs'));
+const cliFile = join(outdir, 'cli.cjs');
+const cliCode = readFileSync(cliFile, 'utf8');
 // The only file of the bundle cli.cjs requires is the shared ES module the loader hands it (see cli-loader.js below).
-for (const [, spec] of cliCode.toString('utf8').matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
+for (const [, spec] of cliCode.matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
   if (spec !== './processes.js') throw new Error(`dist/cli/cli.cjs requires ${spec}: the loader hands it only ./processes.js: update scripts/bundle.mjs`);
 }
-const cacheName = `cli-${createHash('sha256').update(cliCode).digest('hex').slice(0, 16)}.cache`;
+// Tagged with a hash of its text, which names its code cache: cli.cjs.<tag>.v8-cache (dist/core/schema/code-cache.js).
+const { tagSource, codeCachePath } = await import(pathToFileURL(codeCacheModule).href);
+writeFileSync(cliFile, tagSource(cliCode));
+const cacheFile = codeCachePath(cliFile, readFileSync(cliFile, 'utf8'));
 /**
  * dist/cli/cli-loader.js: compiles cli.cjs with the code cache made below (the bytecode of what a start compiles:
- * ~20 ms less compiling at every start) and exports what cli.cjs exports. The cache's name holds a hash of cli.cjs, so
- * it never goes with another build of it; V8 itself rejects a cache made by another version or with other flags (then
- * it compiles as without one). cli.cjs has no import(): esbuild made its dynamic imports require() calls.
+ * ~20 ms less compiling at every start) and exports what cli.cjs exports. cli.cjs ends with a hash of its text, the
+ * cache is named after it, and the loader takes only the cache its cli.cjs names (a cli.cjs of another build gets
+ * none: core/schema/code-cache.ts); V8 itself rejects a cache made by another version or with other flags (then it
+ * compiles as without one). cli.cjs has no import(): esbuild made its dynamic imports require() calls.
  *
  * The ES module cli.cjs shares with the entry (./processes.js) is imported here and handed to cli.cjs through its
  * `require`, so that nothing depends on Node's require() of ES modules (off with --no-experimental-require-module).
@@ -175,20 +181,21 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
+import { compileFunction, readCodeCache } from './code-cache.js';
 import * as processes from './processes.js';
 const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-let cachedData;
-try { cachedData = readFileSync(new URL('./${cacheName}', import.meta.url)); } catch { /* compiled without */ }
-// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }).
-const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
+const text = readFileSync(file, 'utf8');
+// The cache this text of cli.cjs names (core/schema/code-cache.ts).
+const cachedData = readCodeCache(file, text);
+// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }), then its tag (a comment).
+const { fn, script } = compileFunction(file, text, cachedData);
 const module = { exports: {} };
 // cli.cjs's require: ./processes.js is the module loaded above (the one the entry uses), the rest Node's require.
 const nodeRequire = createRequire(file);
 const require = Object.assign((id) => (id === './processes.js' ? processes : nodeRequire(id)), nodeRequire);
-script.runInThisContext()(module.exports, require, module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
+fn(module.exports, require, module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
 export const { dispatch, UsageError } = module.exports;
-/** Whether cli.cjs was compiled from the code cache (false: no cache, or V8 rejected it). */
+/** Whether cli.cjs was compiled from the code cache (false: no cache of this cli.cjs, or V8 rejected it). */
 export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache of what has been compiled so far (scripts/bundle.mjs writes it after a warm-up). */
 export const codeCache = () => script.createCachedData();
@@ -207,12 +214,12 @@ const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
   const cli = await import(${JSON.stringify(pathToFileURL(join(outdir, 'cli-loader.js')).href)});
   await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
   await cli.dispatch(['list', '--format', 'json'], () => true);
-  writeFileSync(${JSON.stringify(join(outdir, cacheName))}, cli.codeCache());
+  writeFileSync(${JSON.stringify(cacheFile)}, cli.codeCache());
 `], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: WARM_UP_TIMEOUT_MS });
 // Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
 // A warm-up that fails or does not end within WARM_UP_TIMEOUT_MS (ended then with SIGTERM) leaves no cache, not half of one.
 if (warm.status !== 0) {
-  rmSync(join(outdir, cacheName), { force: true });
+  rmSync(cacheFile, { force: true });
   const why = warm.error?.code === 'ETIMEDOUT' ? `it did not end within ${WARM_UP_TIMEOUT_MS / 1000} s` : warm.error?.message ?? (warm.stderr.trim() || `exit ${warm.status ?? warm.signal}`);
   process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${why})\n`);
 }

@@ -23,9 +23,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv } from '../core/schema/ajv.js';
 import { definitionNames, hasSchemaDocument, schemaDocument } from '../core/schema/documents/index.js';
 import { MessageValidator, type MessageToCheck } from '../core/schema/validator.js';
-import { codeCacheFile, fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
+import { fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
 import { PROTOCOL_VERSIONS, dialectOf, type ProtocolVersion } from '../core/schema/versions.js';
 import { SchemaWorkbench, type PreparedSchema } from '../core/jsonschema.js';
+import { codeCachePath, readCodeCache, tagSource, untagSource } from '../core/schema/code-cache.js';
 import { generateVariants, mutations, type Json } from './helpers/schema-generate.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -154,7 +155,7 @@ describe('precompiled validators', () => {
 
   it('a code cache V8 rejects (another Node, a damaged file) only costs time: the module loads from its source', () => {
     const file = join(FOLDER, metaFile('draft-07'));
-    const good = runCommonJs(file, readFileSync(join(FOLDER, codeCacheFile(metaFile('draft-07')))));
+    const good = runCommonJs(file, readCodeCache(file, readFileSync(file, 'utf8')));
     const bad = runCommonJs(file, Buffer.from('not a code cache'));
     expect([good.script.cachedDataRejected, bad.script.cachedDataRejected]).toEqual([false, true]);
     const id = 'http://json-schema.org/draft-07/schema';
@@ -162,6 +163,33 @@ describe('precompiled validators', () => {
       const a = good.exports[id] as ValidateFunction;
       const b = bad.exports[id] as ValidateFunction;
       expect([b(s), b.errors]).toEqual([a(s), a.errors]);
+    }
+  });
+
+  it('a generated file of another build (same length: V8 alone would take this build\'s cache) is compiled without it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-cache-'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir'); // the generated code requires ajv's runtime
+    try {
+      const name = metaFile('draft-07');
+      const file = join(dir, name);
+      const text = readFileSync(join(FOLDER, name), 'utf8');
+      const cache = codeCachePath(join(FOLDER, name), text)!;
+      expect(existsSync(cache), cache).toBe(true);
+      cpSync(join(FOLDER, name), file);
+      cpSync(cache, codeCachePath(file, text)!);
+      // A copy finds its cache, and V8 takes it.
+      expect(runCommonJs(file, readCodeCache(file, text)).script.cachedDataRejected).toBe(false);
+      // The file as another build would write it: a text of the same length, tagged with its own hash.
+      expect(text).toContain('Do not edit.');
+      const other = tagSource(untagSource(text).replace('Do not edit.', 'DO NOT EDIT.'));
+      expect(other.length).toBe(text.length);
+      writeFileSync(file, other);
+      expect(runCommonJs(file, readFileSync(cache)).script.cachedDataRejected).toBe(false); // V8 would take the old one
+      expect(readCodeCache(file, other)).toBeUndefined();
+      // An untagged file has no cache.
+      expect(codeCachePath(file, untagSource(text))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
