@@ -1,8 +1,9 @@
 // After tsc: bundle the CLI (dist/bin/mcp-conform.js and everything it imports, yargs, ajv and yaml included) into
 // dist/cli/ in two parts, and make dist/bin/mcp-conform.js a two-line entry that loads it: the entry (dist/cli/
-// mcp-conform.js and a few small chunks: --version, the early start of a `run --stdio` server) and the commands
-// (dist/cli/cli.js, one file, loaded by the entry after that). A run loads ~8 files instead of ~400 (module
-// resolution, file reads and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
+// mcp-conform.js, processes.js and a small chunk: --version, the early start of a `run --stdio` server) and the
+// commands (dist/cli/cli.cjs, one CommonJS file, compiled with its V8 code cache by dist/cli/cli-loader.js, which the
+// entry loads after that). A run loads a handful of files of dist/cli instead of ~400 (module resolution, file reads
+// and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
 // The library (dist/index.js and the rest of dist/) stays as tsc wrote it.
 //
 // Left out of the bundle: gpt-tokenizer (2.4 MB of token ranks, loaded from node_modules when the quality suite

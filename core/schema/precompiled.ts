@@ -93,8 +93,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 /**
- * dist/core/schema/precompiled.js finds them beside itself; the bundled CLI (dist/cli/<chunk>.js, see
- * scripts/bundle.mjs) through ../core/schema. From source (core/schema/*.ts) neither exists: the build writes only
+ * dist/core/schema/precompiled.js finds them beside itself; the bundled CLI (dist/cli/cli.cjs, whose import.meta.url
+ * its loader gives as that file's, see scripts/bundle.mjs) through ../core/schema. From source (core/schema/*.ts) neither exists: the build writes only
  * into dist/.
  */
 const FOLDERS = [join(here, PRECOMPILED_FOLDER), join(here, '..', 'core', 'schema', PRECOMPILED_FOLDER)];
