@@ -37,8 +37,10 @@ export async function main(args: string[]): Promise<number> {
   const early = cmd === 'run' ? await earlyStdioArgv(args, process.cwd()) : undefined;
   const processes = early ? await import('../core/processes.js') : undefined;
   if (early && processes) {
-    processes.earlyStart(early);
+    // The handlers first: a signal that comes as soon as the server is started (before the next line) would otherwise
+    // end the CLI by the default action, without a report and without ending the server.
     processes.deferSignals(); // a signal before the run begins stops the run when it begins (or ends the server)
+    processes.earlyStart(early);
   }
   try {
     const { dispatch } = await import('./cli.js');

@@ -1,8 +1,9 @@
 // After tsc: bundle the CLI (dist/bin/mcp-conform.js and everything it imports, yargs, ajv and yaml included) into
 // dist/cli/ in two parts, and make dist/bin/mcp-conform.js a two-line entry that loads it: the entry (dist/cli/
-// mcp-conform.js and a few small chunks: --version, the early start of a `run --stdio` server) and the commands
-// (dist/cli/cli.js, one file, loaded by the entry after that). A run loads ~8 files instead of ~400 (module
-// resolution, file reads and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
+// mcp-conform.js, processes.js and a small chunk: --version, the early start of a `run --stdio` server) and the
+// commands (dist/cli/cli.cjs, one CommonJS file, compiled with its V8 code cache by dist/cli/cli-loader.js, which the
+// entry loads after that). A run loads a handful of files of dist/cli instead of ~400 (module resolution, file reads
+// and the ESM linker were ~100 ms of CPU of a small run when it loaded tsc's output).
 // The library (dist/index.js and the rest of dist/) stays as tsc wrote it.
 //
 // Left out of the bundle: gpt-tokenizer (2.4 MB of token ranks, loaded from node_modules when the quality suite
@@ -14,7 +15,6 @@
 import { build } from 'esbuild';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,6 +90,8 @@ const cliModule = join(root, 'dist', 'bin', 'cli.js');
 /** The parameters of the function cli.cjs is (those of a CommonJS module, and import.meta's url and resolve). */
 const CLI_PARAMS = 'exports, require, module, __filename, __dirname, __mcpImportMetaUrl, __mcpImportMetaResolve';
 const processesModule = join(root, 'dist', 'core', 'processes.js');
+/** The code-cache check and compile of core/schema/code-cache.ts, for cli-loader.js (written below). */
+const codeCacheModule = join(root, 'dist', 'core', 'schema', 'code-cache.js');
 /**
  * A module both parts share as one file of dist/cli/ (not a copy in each): core/processes.ts, whose state (the
  * early-started server, the signal handlers, the process groups to end at exit) the entry sets and the run uses; and,
@@ -105,8 +107,15 @@ const shared = (files) => ({
     });
   },
 });
+/**
+ * The version of the ajv bundled (the one dist/core/schema/ajv.js resolves, as esbuild does), baked into the bundle:
+ * the precompiled validators' fingerprint names the compiler that made them, and in the CLI that is this copy, whatever
+ * version node_modules holds later (core/schema/precompiled.ts).
+ */
+const bundledAjvVersion = createRequire(join(root, 'dist', 'core', 'schema', 'ajv.js'))('ajv/package.json').version;
 const common = {
   outdir,
+  define: { __MCP_CONFORM_BUNDLED_AJV_VERSION__: JSON.stringify(bundledAjvVersion) },
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -122,7 +131,7 @@ const common = {
 // The entry: --version, and the early start of `run --stdio` (bin/early.ts, core/processes.ts) before the rest loads.
 await build({
   ...common,
-  entryPoints: { 'mcp-conform': entry, processes: processesModule },
+  entryPoints: { 'mcp-conform': entry, processes: processesModule, 'code-cache': codeCacheModule },
   splitting: true,
   chunkNames: '[name]-[hash]',
   plugins: [shared({ [cliModule]: './cli-loader.js' })],
@@ -140,7 +149,7 @@ await build({
   // The function the loader calls, written round the code here (the loader would otherwise copy 1.3 MB to wrap it).
   banner: { js: `(function (${CLI_PARAMS}) {` },
   footer: { js: '})' },
-  define: { 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
+  define: { ...common.define, 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
   // import() becomes require() (of an ES module too: Node ≥ 20.19): code compiled from a V8 code cache loses the
   // dynamic-import callback a vm.Script is given (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
   supported: { 'dynamic-import': false },
@@ -148,46 +157,71 @@ await build({
   plugins: [yargsLocales, lazyStringWidth, shared({ [processesModule]: './processes.js' })],
 });
 dropUnusedBanners(outdir);
-const cliCode = readFileSync(join(outdir, 'cli.cjs'));
-const cacheName = `cli-${createHash('sha256').update(cliCode).digest('hex').slice(0, 16)}.cache`;
+const cliFile = join(outdir, 'cli.cjs');
+const cliCode = readFileSync(cliFile, 'utf8');
+// The only file of the bundle cli.cjs requires is the shared ES module the loader hands it (see cli-loader.js below).
+for (const [, spec] of cliCode.matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
+  if (spec !== './processes.js') throw new Error(`dist/cli/cli.cjs requires ${spec}: the loader hands it only ./processes.js: update scripts/bundle.mjs`);
+}
+// Tagged with a hash of its text, which names its code cache: cli.cjs.<tag>.v8-cache (dist/core/schema/code-cache.js).
+const { tagSource, codeCachePath } = await import(pathToFileURL(codeCacheModule).href);
+writeFileSync(cliFile, tagSource(cliCode));
+const cacheFile = codeCachePath(cliFile, readFileSync(cliFile, 'utf8'));
 /**
  * dist/cli/cli-loader.js: compiles cli.cjs with the code cache made below (the bytecode of what a start compiles:
- * ~20 ms less compiling at every start) and exports what cli.cjs exports. The cache's name holds a hash of cli.cjs, so
- * it never goes with another build of it; V8 itself rejects a cache made by another version or with other flags (then
- * it compiles as without one). Dynamic import() in cli.cjs goes through Node's own ESM loader.
+ * ~20 ms less compiling at every start) and exports what cli.cjs exports. cli.cjs ends with a hash of its text, the
+ * cache is named after it, and the loader takes only the cache its cli.cjs names (a cli.cjs of another build gets
+ * none: core/schema/code-cache.ts); V8 itself rejects a cache made by another version or with other flags (then it
+ * compiles as without one). cli.cjs has no import(): esbuild made its dynamic imports require() calls.
+ *
+ * The ES module cli.cjs shares with the entry (./processes.js) is imported here and handed to cli.cjs through its
+ * `require`, so that nothing depends on Node's require() of ES modules (off with --no-experimental-require-module).
  */
 writeFileSync(join(outdir, 'cli-loader.js'), `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Script, constants } from 'node:vm';
+import { compileFunction, readCodeCache } from './code-cache.js';
+import * as processes from './processes.js';
 const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-let cachedData;
-try { cachedData = readFileSync(new URL('./${cacheName}', import.meta.url)); } catch { /* compiled without */ }
-// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }).
-const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+const text = readFileSync(file, 'utf8');
+// The cache this text of cli.cjs names (core/schema/code-cache.ts).
+const cachedData = readCodeCache(file, text);
+// cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }), then its tag (a comment).
+const { fn, script } = compileFunction(file, text, cachedData);
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
+// cli.cjs's require: ./processes.js is the module loaded above (the one the entry uses), the rest Node's require.
+const nodeRequire = createRequire(file);
+const require = Object.assign((id) => (id === './processes.js' ? processes : nodeRequire(id)), nodeRequire);
+fn(module.exports, require, module, file, dirname(file), pathToFileURL(file).href, (specifier) => import.meta.resolve(specifier));
 export const { dispatch, UsageError } = module.exports;
-/** Whether cli.cjs was compiled from the code cache (false: no cache, or V8 rejected it). */
+/** Whether cli.cjs was compiled from the code cache (false: no cache of this cli.cjs, or V8 rejected it). */
 export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache of what has been compiled so far (scripts/bundle.mjs writes it after a warm-up). */
 export const codeCache = () => script.createCachedData();
 `);
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
-// The code cache: cli.cjs compiled in a fresh node (default flags, as the CLI runs), then the commands' set-up and
+// The code cache: cli.cjs compiled in a fresh node with default V8 flags (NODE_OPTIONS cleared, no exec flags: V8
+// accepts a cache only from the same flags, and the CLI normally runs without any), then the commands' set-up and
 // option checks run (the `run` flags built and parsed, a usage error; `list`), so that the cache also holds the
 // bytecode of the functions every run calls at start. Nothing is started; the output goes nowhere.
+/** The warm-up's bound (it takes ~1 s). */
+const WARM_UP_TIMEOUT_MS = 120_000;
+const warmEnv = { ...process.env };
+delete warmEnv.NODE_OPTIONS;
 const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
   import { writeFileSync } from 'node:fs';
   const cli = await import(${JSON.stringify(pathToFileURL(join(outdir, 'cli-loader.js')).href)});
   await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
   await cli.dispatch(['list', '--format', 'json'], () => true);
-  writeFileSync(${JSON.stringify(join(outdir, cacheName))}, cli.codeCache());
-`], { cwd: outdir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(${JSON.stringify(cacheFile)}, cli.codeCache());
+`], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: WARM_UP_TIMEOUT_MS });
 // Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
-if (warm.status !== 0) process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${warm.stderr.trim() || `exit ${warm.status}`})\n`);
+// A warm-up that fails or does not end within WARM_UP_TIMEOUT_MS (ended then with SIGTERM) leaves no cache, not half of one.
+if (warm.status !== 0) {
+  rmSync(cacheFile, { force: true });
+  const why = warm.error?.code === 'ETIMEDOUT' ? `it did not end within ${WARM_UP_TIMEOUT_MS / 1000} s` : warm.error?.message ?? (warm.stderr.trim() || `exit ${warm.status ?? warm.signal}`);
+  process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${why})\n`);
+}
 writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");

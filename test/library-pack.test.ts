@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers/cli.js';
 
@@ -138,5 +139,15 @@ export { verdict, code, no, session, kind };
     expect(report.tool.version).toBe('0.1.0');
     expect(report.summary.fail).toBe(0);
     expect(report.summary.pass).toBeGreaterThan(5);
+    // The installed files keep their code caches: the CLI's commands and a precompiled validator file find theirs.
+    const installed = join(project, 'node_modules', 'mcp-conform', 'dist');
+    const probe = await sh(process.execPath, ['--input-type=module', '-e', `
+      import { readFileSync } from 'node:fs';
+      const loader = await import(${JSON.stringify(pathToFileURL(join(installed, 'cli', 'cli-loader.js')).href)});
+      const { readCodeCache } = await import(${JSON.stringify(pathToFileURL(join(installed, 'core', 'schema', 'code-cache.js')).href)});
+      const file = ${JSON.stringify(join(installed, 'core', 'schema', 'precompiled', 'messages-2025-11-25.cjs'))};
+      console.log(JSON.stringify({ cli: loader.codeCacheUsed, precompiled: readCodeCache(file, readFileSync(file, 'utf8')) !== undefined }));
+    `], project, 30_000);
+    expect(JSON.parse(probe.stdout), probe.stderr).toEqual({ cli: true, precompiled: true });
   }, 90_000);
 });

@@ -12,7 +12,7 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +23,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv } from '../core/schema/ajv.js';
 import { definitionNames, hasSchemaDocument, schemaDocument } from '../core/schema/documents/index.js';
 import { MessageValidator, type MessageToCheck } from '../core/schema/validator.js';
-import { codeCacheFile, fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
+import { fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
 import { PROTOCOL_VERSIONS, dialectOf, type ProtocolVersion } from '../core/schema/versions.js';
 import { SchemaWorkbench, type PreparedSchema } from '../core/jsonschema.js';
+import { codeCachePath, readCodeCache, tagSource, untagSource } from '../core/schema/code-cache.js';
 import { generateVariants, mutations, type Json } from './helpers/schema-generate.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -80,11 +81,11 @@ const BROKEN_SHAPES: [string, Json][] = [
 
 describe('precompiled validators', () => {
   it('the build wrote a file per version and per dialect, made from the documents this source builds', () => {
-    const ajvVersion = requireDist('ajv/package.json').version as string;
+    const versions = { ajv: requireDist('ajv/package.json').version as string, 'ajv-formats': requireDist('ajv-formats/package.json').version as string };
     for (const v of VERSIONS) {
       const file = join(FOLDER, messagesFile(v));
       expect(existsSync(file), `${file} (run npm run build)`).toBe(true);
-      expect(requireDist(file).fingerprint, v).toBe(fingerprint(ajvVersion, messageAjvOptions(), dialectOf(v), schemaDocument(v)));
+      expect(requireDist(file).fingerprint, v).toBe(fingerprint(versions, messageAjvOptions(), dialectOf(v), schemaDocument(v)));
     }
     for (const d of ['draft-07', '2020-12'] as const) expect(existsSync(join(FOLDER, metaFile(d))), d).toBe(true);
   });
@@ -154,7 +155,7 @@ describe('precompiled validators', () => {
 
   it('a code cache V8 rejects (another Node, a damaged file) only costs time: the module loads from its source', () => {
     const file = join(FOLDER, metaFile('draft-07'));
-    const good = runCommonJs(file, readFileSync(join(FOLDER, codeCacheFile(metaFile('draft-07')))));
+    const good = runCommonJs(file, readCodeCache(file, readFileSync(file, 'utf8')));
     const bad = runCommonJs(file, Buffer.from('not a code cache'));
     expect([good.script.cachedDataRejected, bad.script.cachedDataRejected]).toEqual([false, true]);
     const id = 'http://json-schema.org/draft-07/schema';
@@ -162,6 +163,33 @@ describe('precompiled validators', () => {
       const a = good.exports[id] as ValidateFunction;
       const b = bad.exports[id] as ValidateFunction;
       expect([b(s), b.errors]).toEqual([a(s), a.errors]);
+    }
+  });
+
+  it('a generated file of another build (same length: V8 alone would take this build\'s cache) is compiled without it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-cache-'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir'); // the generated code requires ajv's runtime
+    try {
+      const name = metaFile('draft-07');
+      const file = join(dir, name);
+      const text = readFileSync(join(FOLDER, name), 'utf8');
+      const cache = codeCachePath(join(FOLDER, name), text)!;
+      expect(existsSync(cache), cache).toBe(true);
+      cpSync(join(FOLDER, name), file);
+      cpSync(cache, codeCachePath(file, text)!);
+      // A copy finds its cache, and V8 takes it.
+      expect(runCommonJs(file, readCodeCache(file, text)).script.cachedDataRejected).toBe(false);
+      // The file as another build would write it: a text of the same length, tagged with its own hash.
+      expect(text).toContain('Do not edit.');
+      const other = tagSource(untagSource(text).replace('Do not edit.', 'DO NOT EDIT.'));
+      expect(other.length).toBe(text.length);
+      writeFileSync(file, other);
+      expect(runCommonJs(file, readFileSync(cache)).script.cachedDataRejected).toBe(false); // V8 would take the old one
+      expect(readCodeCache(file, other)).toBeUndefined();
+      // An untagged file has no cache.
+      expect(codeCachePath(file, untagSource(text))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -344,6 +372,26 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
       schema: messages.map((m) => [m.direction, m.method, m.schema]),
     };
   }
+
+  it('an install whose node_modules holds another ajv version: the CLI still uses the files (its own bundled ajv made them)', () => {
+    // A package folder with this build's dist/ and node_modules, except ajv: a copy that says it is another version.
+    const other = join(tmp, 'other-ajv');
+    cpSync(DIST, join(other, 'dist'), { recursive: true, preserveTimestamps: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(join(ROOT, 'package.json'), join(other, 'package.json'));
+    const modules = join(other, 'node_modules');
+    mkdirSync(modules);
+    for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+      if (name !== 'ajv') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
+    }
+    cpSync(join(ROOT, 'node_modules', 'ajv'), join(modules, 'ajv'), { recursive: true });
+    const pkg = JSON.parse(readFileSync(join(modules, 'ajv', 'package.json'), 'utf8')) as { version: string };
+    writeFileSync(join(modules, 'ajv', 'package.json'), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
+    const r = run(other, 'schema-violation.py', 'other-ajv');
+    const same = run(ROOT, 'schema-violation.py', 'other-ajv-root');
+    expect(r.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
+    expect(r.compiles).toBeLessThan(15);
+    expect(verdicts(r.report)).toEqual(verdicts(same.report));
+  });
 
   it.each(['schema-violation.py', 'bad-input-schema.py'])('%s: same report, files of the version in force loaded, only the server\'s schemas compiled', (fixture) => {
     const label = fixture.replace('.py', '');

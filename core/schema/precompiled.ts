@@ -5,8 +5,9 @@
  * of the version in force instead of compiling with ajv at start-up, which was most of a small run's fixed cost.
  *
  * The files are generated with the very options below and the document built by the same code, and each carries a
- * fingerprint (ajv's version, the options, the dialect and the document): a file whose fingerprint does not match
- * what this process would compile is not used. Where a file is missing (vitest running from source, a build
+ * fingerprint (the versions of ajv and ajv-formats, the options, the dialect and the document): a file whose
+ * fingerprint does not match what this process would compile is not used. Each is compiled with the V8 code cache the
+ * build made of it, where that is there (./code-cache.ts). Where a file is missing (vitest running from source, a build
  * without the step) or does not match, the callers compile at runtime as before: the results are the same either way
  * (test/precompiled.test.ts).
  */
@@ -15,9 +16,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Dialect } from './ajv.js';
+import { compileFunction, readCodeCache } from './code-cache.js';
 
 /** ajv options of the protocol-message validators (core/schema/validator.ts). */
 export function messageAjvOptions(): Options {
@@ -50,23 +52,17 @@ export function metaFile(dialect: Dialect): string {
   return `meta-${dialect}.cjs`;
 }
 
-/** V8's code cache of a generated file (its top-level code compiled), beside it. */
-export function codeCacheFile(file: string): string {
-  return `${file}.v8-cache`;
-}
-
 /** A generated file's source as it is compiled: CommonJS's function wrapper (the code cache is of this text). */
 export function wrapCommonJs(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }
 
 /**
- * Runs a generated file as CommonJS would, compiled with its code cache (which V8 rejects, and then compiles the
- * source, when it was made by another Node or with other flags), and registers it in require.cache.
+ * Runs a generated file (its text `text`) as CommonJS would, compiled with the code cache given (which V8 rejects, and
+ * then compiles the source, when it was made by another Node or with other flags), and registers it in require.cache.
  */
-export function runCommonJs(path: string, cachedData: Buffer | undefined): { exports: Record<string, unknown>; script: Script } {
-  const script = new Script(wrapCommonJs(readFileSync(path, 'utf8')), { filename: path, cachedData });
-  const fn = script.runInThisContext() as (this: unknown, ...args: unknown[]) => void;
+export function runCommonJs(path: string, cachedData: Buffer | undefined, text = readFileSync(path, 'utf8')): { exports: Record<string, unknown>; script: Script } {
+  const { fn, script } = compileFunction(path, wrapCommonJs(text), cachedData);
   const mod = new Module(path);
   mod.filename = path;
   fn.call(mod.exports, mod.exports, createRequire(path), mod, path, dirname(path));
@@ -76,30 +72,53 @@ export function runCommonJs(path: string, cachedData: Buffer | undefined): { exp
 }
 
 /**
- * What a generated file must have been made from: the ajv version, the options (without the code-generation
+ * The versions a generated file depends on: `ajv`, the compiler (the one this process compiles with at runtime: the
+ * bundled CLI's own copy, whose version the bundle bakes in, or the library's in node_modules), and `ajv-formats`, whose
+ * formats the generated code requires from node_modules when it runs.
+ */
+export interface CompilerVersions {
+  ajv: string;
+  'ajv-formats': string;
+}
+
+/**
+ * What a generated file must have been made from: the versions above, the options (without the code-generation
  * ones), the dialect and, for a protocol version, the schema document.
  */
-export function fingerprint(ajvVersion: string, options: Options, dialect: Dialect, document: unknown): string {
-  return createHash('sha256').update(JSON.stringify({ ajvVersion, options, dialect, document })).digest('hex');
+export function fingerprint(versions: CompilerVersions, options: Options, dialect: Dialect, document: unknown): string {
+  return createHash('sha256').update(JSON.stringify({ versions, options, dialect, document })).digest('hex');
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 /**
- * dist/core/schema/precompiled.js finds them beside itself; the bundled CLI (dist/cli/<chunk>.js, see
- * scripts/bundle.mjs) through ../core/schema. From source (core/schema/*.ts) neither exists: the build writes only
+ * dist/core/schema/precompiled.js finds them beside itself; the bundled CLI (dist/cli/cli.cjs, whose import.meta.url
+ * its loader gives as that file's, see scripts/bundle.mjs) through ../core/schema. From source (core/schema/*.ts) neither exists: the build writes only
  * into dist/.
  */
 const FOLDERS = [join(here, PRECOMPILED_FOLDER), join(here, '..', 'core', 'schema', PRECOMPILED_FOLDER)];
 
-let ajvVersionCache: string | null | undefined;
-/** The version of the ajv this process compiles with (the one in node_modules; the bundle is built from it). */
-function ajvVersion(): string | null {
-  if (ajvVersionCache === undefined) {
-    try { ajvVersionCache = (require('ajv/package.json') as { version: string }).version; } catch { ajvVersionCache = null; }
+/**
+ * The version of the ajv bundled into the CLI: scripts/bundle.mjs defines it (esbuild `define`) in dist/cli/cli.cjs;
+ * undefined in tsc's output (the library, which compiles with the ajv in node_modules).
+ */
+declare const __MCP_CONFORM_BUNDLED_AJV_VERSION__: string | undefined;
+
+let versionsCache: CompilerVersions | null | undefined;
+/** The versions a file made for this process must carry (null: a package.json not found). */
+export function compilerVersions(): CompilerVersions | null {
+  if (versionsCache === undefined) {
+    try {
+      versionsCache = {
+        ajv: typeof __MCP_CONFORM_BUNDLED_AJV_VERSION__ === 'string' ? __MCP_CONFORM_BUNDLED_AJV_VERSION__ : (require('ajv/package.json') as { version: string }).version,
+        'ajv-formats': (require('ajv-formats/package.json') as { version: string }).version,
+      };
+    } catch {
+      versionsCache = null;
+    }
   }
-  return ajvVersionCache;
+  return versionsCache;
 }
 
 /** A generated file: its validators by export name (references, or a meta-schema's id) and its fingerprint. */
@@ -117,15 +136,11 @@ function load(file: string): GeneratedModule | null {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
     try {
-      const cache = join(dir, codeCacheFile(file));
-      let exports: Record<string, unknown>;
-      if (existsSync(cache)) {
-        const run = runCommonJs(path, readFileSync(cache));
-        exports = run.exports;
-        if (run.script.cachedDataRejected) precompiledUse.codeCacheRejected.push(file);
-      } else {
-        exports = require(path) as Record<string, unknown>;
-      }
+      // With the code cache the build made for this text of the file (named by the tag at its end: ./code-cache.ts).
+      const text = readFileSync(path, 'utf8');
+      const run = runCommonJs(path, readCodeCache(path, text), text);
+      const exports = run.exports;
+      if (run.script.cachedDataRejected) precompiledUse.codeCacheRejected.push(file);
       const validators = new Map<string, ValidateFunction>();
       for (const [name, fn] of Object.entries(exports)) if (typeof fn === 'function') validators.set(name, fn as ValidateFunction);
       mod = { fingerprint: exports.fingerprint, validators };
@@ -149,7 +164,7 @@ export const precompiledUse = { messages: [] as string[], meta: [] as string[], 
 export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Map<string, ValidateFunction> | undefined {
   const mod = load(messagesFile(version));
   if (!mod) return undefined;
-  const v = ajvVersion();
+  const v = compilerVersions();
   if (!v || mod.fingerprint !== fingerprint(v, messageAjvOptions(), dialect, document)) return undefined;
   precompiledUse.messages.push(version);
   return mod.validators;
@@ -159,7 +174,7 @@ export function precompiledDefinitions(version: string, document: Record<string,
 export function precompiledMetaSchema(dialect: Dialect): ValidateFunction | undefined {
   const mod = load(metaFile(dialect));
   if (!mod) return undefined;
-  const v = ajvVersion();
+  const v = compilerVersions();
   if (!v || mod.fingerprint !== fingerprint(v, workbenchAjvOptions(), dialect, null)) return undefined;
   const fn = mod.validators.get(META_SCHEMA_ID[dialect]);
   if (!fn) return undefined;
