@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { notApplicable, requiresOf } from './applies.js';
 import type { RunContext } from './context.js';
 import type { CaseResult, SuiteResult } from './results.js';
-import { SessionError } from './session.js';
+import { closedReason, SessionError } from './session.js';
 import { specUrl } from './schema/versions.js';
 import { unanswered, type CaseDef, type ItemOutcome, type Outcome, type Suite } from './suite.js';
 import type { Transport } from './transport/types.js';
@@ -50,7 +50,7 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   if (aborted) return `not run: ${aborted}`;
   if (stopWhy) return `not run: ${stopWhy}`;
   if (c.early && c.sawLoss?.(ctx)) return undefined;
-  if (ctx.session.closed) return `not run: ${st.transport.closeInfo?.reason ?? 'the server is gone'}${tailOf(st.transport)}`;
+  if (ctx.session.closed) return `not run: ${closedReason(st.transport.closeInfo)}`;
   if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
   // The server stopped answering on what a case sent before the first case (nothing has come from it since): the
   // other cases are not blamed for it, as they are not once it died.
@@ -188,9 +188,4 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
     }
   }
   await early;
-}
-
-function tailOf(t: Transport): string {
-  const tail = t.closeInfo?.stderrTail ?? [];
-  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
 }

@@ -757,7 +757,7 @@ export class Session {
 
   private onClose(info: TransportClosed): void {
     this.closedAtMs ??= this.now();
-    const tail = info.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
+    const tail = stderrTail(info);
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);
       const what = `${p.request.method} (id ${JSON.stringify(p.request.id)})`;
@@ -769,6 +769,17 @@ export class Session {
       p.close();
     }
   }
+}
+
+/** "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". */
+export function stderrTail(info: TransportClosed | undefined): string {
+  const tail = info?.stderrTail ?? [];
+  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
+}
+
+/** Why the connection ended, with the server's last stderr lines: "the server exited with code 5; last stderr lines: …". */
+export function closedReason(info: TransportClosed | undefined): string {
+  return `${info?.reason ?? 'the server is gone'}${stderrTail(info)}`;
 }
 
 /** A request (an object with a string method and an id) with the stateless `_meta` members added to its params. */

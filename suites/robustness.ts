@@ -7,7 +7,7 @@
  */
 import { generateArguments } from '../core/args/index.js';
 import type { LoggedMessage } from '../core/log.js';
-import { SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
+import { closedReason, SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
 import type { Service } from '../core/services.js';
 import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';
 import type { Tool } from '../core/tools.js';
@@ -311,8 +311,7 @@ function probeCase(def: Omit<CaseDef, 'run'> & { probe(ctx: CaseContext): Promis
 /** "the server exited with code 5; last stderr lines: …" as an error that makes the case a skip ("not run: …"). */
 function serverGone(ctx: CaseContext): SessionError {
   const info = ctx.transport.closeInfo;
-  const tail = info?.stderrTail.length ? `; last stderr lines: ${info.stderrTail.slice(-5).join(' | ')}` : '';
-  return new SessionError('closed', `${info?.reason ?? 'the server is gone'}${tail}`, undefined, info, true);
+  return new SessionError('closed', closedReason(info), undefined, info, true);
 }
 
 /** Why a probe case is skipped: ping does not work at all, or the server had already stopped answering. */
