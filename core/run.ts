@@ -273,7 +273,6 @@ export function declaredOptions(suites: readonly Suite[]): OptionDef[] {
 async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: boolean; repeated?: { reason: string; firstAttemptMs: number } } = { early: opts.target.transport === 'stdio' || !!opts.target.start || !!opts.transportFactory }): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
-  if (attempt.early) { const ms = opts.maxDurationMs ?? 600_000; guard.bound ??= { at: t0 + ms, ms }; } // a repeat stays within the run's bound
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
   // (--url detection probes with initialize: it offers a version that has one.)
@@ -351,24 +350,19 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
   const trouble = attempt.early && !stop.why && !conn.aborted ? earlyTrouble(ctx, true) : 'clean';
   if (trouble !== 'clean') {
-    // Ended as at the end of a run (every server and connection of this attempt), then run again without early work.
-    session.abandon(`repeated without early work: ${trouble}`);
-    await Promise.all(guard.extras.map((x) => x.close()));
-    await Promise.all(guard.transports.map((t) => closeOnce(t).catch(() => undefined)));
+    // Ended as at the end of a run (every server and connection of this attempt), then run again without early work,
+    // within what is left of the run's bound.
+    await endConnections(guard, session, transport, `repeated without early work: ${trouble}`);
     guard.dispose();
+    const ms = opts.maxDurationMs ?? 600_000;
+    guard.bound ??= { at: t0 + ms, ms };
     return runGuarded(opts, guard, { early: false, repeated: { reason: trouble, firstAttemptMs: Math.round(performance.now() - t0) } });
   }
   if (!streaming) release();
   // --call-tool names are checked against the tool list even when no selected suite needed the plan, so a misspelt
   // name is always reported (report.unknownCallTools, the console); bounded like every request.
   if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why) await ctx.service(callPlan).catch(() => undefined);
-  session.abandon('the run ended');
-  await Promise.all(guard.extras.map((x) => x.close()));
-  // Every server the run started is ended: the one in force (the report describes it), and any other (a first
-  // server a stopped negotiation restart was still ending, a connection still being made when the run stopped).
-  const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
-  await closeOnce(transport);
-  await Promise.all(others);
+  await endConnections(guard, session, transport, 'the run ended');
   conn.aborted ??= stop.why;
   await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
@@ -419,6 +413,20 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   ctx.services.contribute(report); // fields the run services add (server.toolCount, skippedTools, unknownCallTools…)
   finalizeReport(report); // --strict, the summary, the exit code
   return report;
+}
+
+/**
+ * The end of a run's connections: the session sends nothing more, the other connections (CaseContext.openSession) are
+ * closed, then every server the run started is ended: the one in force (the report describes it; its shutdown errors
+ * are the report's), and any other (a first server a stopped negotiation restart was still ending, a connection still
+ * being made when the run stopped, a first attempt's).
+ */
+async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string): Promise<void> {
+  session.abandon(why);
+  await Promise.all(guard.extras.map((x) => x.close()));
+  const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
+  await closeOnce(transport);
+  await Promise.all(others);
 }
 
 /**
