@@ -146,7 +146,20 @@ export async function runPhase(
     const res = results.get(suite.id) ?? { id: suite.id, title: suite.title, durationMs: 0, cases: [] };
     results.set(suite.id, res);
     const before = res.cases.length;
-    for (const c of suite.cases) if (phaseOf(c) === phase) await runCase(c, ctx, st, filter, res.cases);
+    // One list of results per case, in the suite's order: a case collected at the end of the suite (CaseDef.offSession)
+    // keeps its place.
+    const slots: CaseResult[][] = [];
+    const offSession: Promise<void>[] = [];
+    for (const c of suite.cases) {
+      if (phaseOf(c) !== phase) continue;
+      const slot: CaseResult[] = [];
+      slots.push(slot);
+      const running = runCase(c, ctx, st, filter, slot);
+      if (c.offSession?.(ctx)) offSession.push(running);
+      else await running;
+    }
+    await Promise.all(offSession);
+    for (const slot of slots) res.cases.push(...slot);
     res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
     onSuite?.(res, phase, res.cases.slice(before));
   }
@@ -155,16 +168,15 @@ export async function runPhase(
 /**
  * Before the first case: let every selected, applicable case of the session phase that has early work start it, so
  * that it runs while the cases ahead of it do: CaseDef.early (on the main session, one case at a time, awaited; the
- * first one's first message goes out before anything else starts) and CaseDef.start (off the main session, not
+ * first one's first message goes out before anything else starts) and then CaseDef.start (off the main session, not
  * awaited). Whether the case runs is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
   const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
     && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
   const cases = suites.flatMap((s) => s.cases);
-  // The early work goes first (its first message is sent before the loop below starts anything): what it starts
-  // (a watch window) is on the run's critical path; what CaseDef.start starts (a second server, say) has until the
-  // case's turn.
+  // The early work goes first (the start hooks below run once it is done): what it starts (a watch window) is on the
+  // run's critical path; what CaseDef.start starts (a second server, say) has until the case's turn.
   const early = (async () => {
     for (const c of cases) {
       if (!c.early || st.early === false || !wanted(c)) continue;
@@ -179,6 +191,9 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
       }
     }
   })();
+  // Once the early work is done (its message out, its wait left running): what the start hooks do synchronously (a
+  // server spawned, a table read) does not hold the message that starts the run's longest wait.
+  await early;
   for (const c of cases) {
     if (!c.start || !wanted(c)) continue;
     try {
@@ -187,5 +202,4 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
       // The case does the work itself when its turn comes (and reports what goes wrong then).
     }
   }
-  await early;
 }

@@ -91,6 +91,13 @@ export interface CaseDef {
    */
   start?(ctx: CaseContext): void;
   /**
+   * True when the case's run(), in this run, only waits for work off the main session (what start() began on a second
+   * server process, say): it sends nothing on the main session and the server's state does not enter its verdict. Such
+   * a case is started at its turn, whether it runs decided as for any other, and the suite's next cases go on
+   * meanwhile; its result is awaited at the end of the suite and keeps its place among the suite's results.
+   */
+  offSession?(ctx: CaseContext): boolean;
+  /**
    * Work the case does on the main session before the first case runs, so that what it must wait for overlaps the
    * cases ahead of it (robustness/unknown-notification: its message, and the watch for an answer that must not come).
    * Called once when the session phase begins, for a selected, applicable case, and awaited (bounded by the run's

@@ -461,6 +461,8 @@ export const robustness: Suite = {
       start(ctx) {
         if (ctx.openSession && ctx.transport.kind === 'stdio') void ctx.service(secondConnection);
       },
+      // Over stdio the second server is another process: the suite's next cases need not wait for its start-up.
+      offSession: (ctx) => ctx.transport.kind === 'stdio',
       async run(ctx) {
         if (!ctx.openSession) return { verdict: 'skip', message: 'this run cannot open a second connection to the server' };
         const r = await ctx.service(secondConnection);
