@@ -7,7 +7,7 @@
 import type { OptionDef } from '../core/options.js';
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
-import { TOKENIZER, countTokensOf, preloadTokenizer, releaseTokenizer, resultText, toolCosts } from './compat/cost.js';
+import { TOKENIZER, countTokensOf, prepareTokenizer, preloadTokenizer, releaseTokenizer, resultText, toolCosts } from './compat/cost.js';
 import { listedTools } from './helpers.js';
 import { toolCallsOf } from '../core/tools.js';
 
@@ -29,7 +29,7 @@ export const quality: Suite = {
   title: 'Tool-definition quality and context cost',
   description: 'Descriptions, parameters a model can fill, naming, and the tokens the tools and their results cost',
   options: [maxToolTokens as OptionDef, maxResultTokens as OptionDef],
-  // The tokenizer takes ~140 ms to load: started as the run starts, on its own thread (suites/compat/cost.ts).
+  // Without the build's token table, gpt-tokenizer's encoder takes ~150–250 ms to load: started as the run starts.
   warmUp: preloadTokenizer,
   cases: [
     {
@@ -73,6 +73,9 @@ export const quality: Suite = {
       spec: 'server/tools#listing-tools',
       requirement: `The tool definitions are sent with every model request: their size in tokens, per tool and in total (an estimate with the ${TOKENIZER} tokenizer on the JSON of each OpenAI function definition). Info; fail when the total exceeds --max-tool-tokens.`,
       requires: { capability: 'tools' },
+      // The build's token table is read (and its split pattern compiled, ~10 ms) as the session's cases begin, while
+      // the run waits anyway (robustness/unknown-notification's window), not at the case's turn near the run's end.
+      start: () => prepareTokenizer(),
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
@@ -97,7 +100,7 @@ export const quality: Suite = {
         if (!calls.length) return { verdict: 'skip', message: 'no tool result was seen (no tool was called: see --call-tools / --call-tool)' };
         const texts = calls.map((c) => resultText(c.reply!.result));
         const counts = await countTokensOf(texts);
-        releaseTokenizer(); // the last count of the run (the cases run in order): its thread's memory is freed before the report is written
+        releaseTokenizer(); // the last count of the run (the cases run in order): what it loaded is freed before the report is written
         const sizes = calls.map((c, i) => ({ tool: c.tool, tokens: counts[i]!, chars: texts[i]!.length }));
         sizes.sort((a, b) => b.tokens - a.tokens);
         const max = ctx.option(maxResultTokens);

@@ -81,7 +81,7 @@ describe('suite warm-up', () => {
   });
 });
 
-describe('token counting on its own thread (the CLI: suites/compat/cost.ts)', () => {
+describe('token counting in the CLI (the build\'s token table: suites/compat/cost.ts)', () => {
   it('counts the tool list and every tool result as gpt-tokenizer does in this thread', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-tokens-'));
     const r = await cli(['run', '--stdio', py('calc.py'), '--suite', 'calling,quality', '--call-tools', 'all', '--out-dir', dir, '--reporter', 'json', '--quiet']);

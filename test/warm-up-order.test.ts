@@ -1,5 +1,5 @@
 /**
- * A suite's warm-up (quality starts its token-counting thread) runs while the harness waits for the server's first
+ * A suite's warm-up (quality, without the build's token table, starts loading gpt-tokenizer) runs while the harness waits for the server's first
  * answer: after the first message is written to the server, so that it never holds that message back, and still
  * before any case runs. (Speed itself is shown by the bench, not here.)
  */

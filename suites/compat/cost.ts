@@ -4,104 +4,106 @@
  * Tokenizer: gpt-tokenizer (npm, MIT, pure JavaScript, no native code, encodings bundled in the package so it works
  * offline) with the o200k_base encoding of OpenAI's current models. The count is an estimate for every provider:
  * each one wraps tool definitions in its own prompt format and Anthropic, Google and Amazon use other tokenizers, so
- * numbers are labelled "≈ tokens (o200k_base estimate)". The encoder is loaded on first use (or the quality suite's
- * warm-up), on a thread of its own.
+ * numbers are labelled "≈ tokens (o200k_base estimate)". A built package counts from the table the build makes of
+ * gpt-tokenizer's data (./token-table.ts: read in a few ms, where loading the package's encoder costs ~150–250 ms of
+ * CPU); without a table (running from source, a table of another gpt-tokenizer version, an unreadable file) the
+ * package itself counts, loaded on first use or by the quality suite's warm-up. The same counts either way.
  */
-import { Worker } from 'node:worker_threads';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Tool } from '../../core/tools.js';
+import { TokenTable } from './token-table.js';
 
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
 
 const ENCODING = 'gpt-tokenizer/encoding/o200k_base';
 
-/** Counts the tokens of each text, in order. */
-type Counter = (texts: string[]) => Promise<number[]>;
-let loading: Promise<Counter> | undefined;
-/** Ends the counting thread (and frees its memory) once no count is awaited; undefined when there is none. */
-let release: (() => void) | undefined;
-
 /**
- * The counting thread: it loads the encoder (about 140 ms of compiling 2.4 MB of ranks and building a map of 200,000
- * entries) on its own thread, so a run's main thread goes on with the server meanwhile, and answers { id, texts }
- * with { id, counts } (or { id, error }). The same module and function as in the main thread: the same counts.
+ * The build's token table (scripts/precompile-tokenizer.mjs). dist/suites/compat/cost.js finds it beside itself, the
+ * bundled CLI (dist/cli/cli.cjs) through ../suites/compat; from source neither exists (the build writes only dist/).
  */
-const THREAD_SOURCE = `import { parentPort, workerData } from 'node:worker_threads';
-const m = await import(workerData.url);
-parentPort.on('message', ({ id, texts }) => {
-  try { parentPort.postMessage({ id, counts: texts.map((t) => m.countTokens(t)) }); }
-  catch (e) { parentPort.postMessage({ id, error: String((e && e.message) || e) }); }
-});
-parentPort.postMessage({ ready: true });`;
+export const TABLE_FILE = join('tokenizer', 'o200k_base.table');
 
-function inThisThread(): Promise<Counter> {
-  return import(ENCODING).then((m: { countTokens: (t: string) => number }) => async (texts: string[]) => texts.map((t) => m.countTokens(t)));
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** What a table must have been made from: the installed gpt-tokenizer's version and the encoding. */
+export function tableFingerprint(): string {
+  const { version } = createRequire(import.meta.url)('gpt-tokenizer/package.json') as { version: string };
+  return `gpt-tokenizer ${version} o200k_base`;
 }
 
-/** Starts the counting thread; rejects when it cannot start or load the encoder (then the main thread counts). */
-function onItsOwnThread(): Promise<Counter> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(THREAD_SOURCE)}`), { workerData: { url: import.meta.resolve(ENCODING) }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    w.unref(); // never what keeps a run alive; referenced only while a count is awaited
-    const pending = new Map<number, { res: (n: number[]) => void; rej: (e: Error) => void }>();
-    let next = 0;
-    let ready = false;
-    let ending = false;
-    release = () => {
-      ending = true;
-      if (!pending.size) void w.terminate();
-    };
-    const failAll = (e: Error) => {
-      if (!ready) reject(e);
-      for (const p of pending.values()) p.rej(e);
-      pending.clear();
-    };
-    w.on('message', (m: { ready?: true; id?: number; counts?: number[]; error?: string }) => {
-      if (m.ready) {
-        ready = true;
-        resolve((texts) => new Promise<number[]>((res, rej) => {
-          const id = next++;
-          pending.set(id, { res, rej });
-          w.ref();
-          w.postMessage({ id, texts });
-        }));
-        return;
-      }
-      const p = pending.get(m.id!);
-      if (!p) return;
-      pending.delete(m.id!);
-      if (!pending.size) {
-        w.unref();
-        if (ending) void w.terminate();
-      }
-      if (m.error !== undefined) p.rej(new Error(`counting tokens: ${m.error}`));
-      else p.res(m.counts!);
-    });
-    w.on('error', (e) => failAll(e));
-    w.on('exit', (code) => {
-      if (ready) { loading = undefined; release = undefined; } // a later count starts a new thread
-      failAll(new Error(`the token-counting thread ended (exit code ${code})`));
-    });
-  });
+function tablePath(): string | undefined {
+  return [join(here, TABLE_FILE), join(here, '..', 'suites', 'compat', TABLE_FILE)].find((p) => existsSync(p));
 }
 
-function load(): Promise<Counter> {
-  return (loading ??= onItsOwnThread().catch(() => inThisThread()));
+/** The build's table, when there is one made from the installed gpt-tokenizer; undefined otherwise. */
+function readTable(): TokenTable | undefined {
+  try {
+    const path = tablePath();
+    if (!path) return undefined;
+    const table = new TokenTable(readFileSync(path));
+    return table.header.fingerprint === tableFingerprint() ? table : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts the tokens of one text (throws on text with a special token, as gpt-tokenizer does). */
+type Count = (text: string) => number;
+let counting: Promise<Count> | undefined;
+
+/** Where this process's counts came from, in order of loading (the tests read it; nothing else does). */
+export const tokenizerUse: ('table' | 'package')[] = [];
+
+function load(): Promise<Count> {
+  if (!counting) {
+    const table = readTable();
+    if (table) {
+      tokenizerUse.push('table');
+      counting = Promise.resolve((t: string) => table.count(t));
+    } else {
+      counting = import(ENCODING).then((m: { countTokens: Count }) => {
+        tokenizerUse.push('package');
+        return m.countTokens;
+      });
+    }
+  }
+  return counting;
+}
+
+async function countAll(texts: string[]): Promise<number[]> {
+  const count = await load();
+  try {
+    return texts.map((t) => count(t));
+  } catch (e) {
+    throw new Error(`counting tokens: ${(e as Error).message}`);
+  }
 }
 
 /**
- * The run has counted what it counts: the counting thread ends (its ~40 MB are freed before the report is written).
- * A count asked for later starts it again.
+ * The run has counted what it counts: what was loaded to count is let go (freed before the report is written). A
+ * count asked for later loads it again.
  */
 export function releaseTokenizer(): void {
-  release?.();
+  counting = undefined;
 }
 
 /**
- * Starts loading the encoder now, without waiting: the quality suite's warm-up, as the run starts. A failure shows
- * where it is used.
+ * The quality suite's warm-up, as the run starts: without a table, starts loading gpt-tokenizer's encoder now,
+ * without waiting (a failure shows where it is used). A table is read when the first count needs it: a few ms.
  */
 export function preloadTokenizer(): void {
-  load().catch(() => undefined);
+  if (!tablePath()) load().catch(() => undefined);
+}
+
+/**
+ * Makes counting ready now: reads the build's table and compiles its split pattern (a first count), or, without a
+ * table, starts loading gpt-tokenizer's encoder. Never throws (a failure shows where counting is used).
+ */
+export function prepareTokenizer(): void {
+  load().then((count) => { try { count('warm up'); } catch { /* shown by the first real count */ } }, () => undefined);
 }
 
 /** The text a tool costs: its definition as an OpenAI function tool (name, description, parameters) in JSON. */
@@ -113,7 +115,7 @@ export interface ToolCost { tool: string; tokens: number; chars: number }
 
 export async function toolCosts(tools: Tool[]): Promise<{ perTool: ToolCost[]; total: number }> {
   const texts = tools.map(toolText);
-  const counts = await (await load())(texts);
+  const counts = await countAll(texts);
   const perTool = tools.map((t, i) => ({ tool: t.name, tokens: counts[i]!, chars: texts[i]!.length }));
   return { perTool, total: perTool.reduce((a, c) => a + c.tokens, 0) };
 }
@@ -133,7 +135,7 @@ export function resultText(result: unknown): string {
   return parts.join('\n');
 }
 
-/** The token counts of many texts, in order (one message to the counting thread). */
+/** The token counts of many texts, in order. */
 export async function countTokensOf(texts: string[]): Promise<number[]> {
-  return texts.length ? (await load())(texts) : [];
+  return texts.length ? countAll(texts) : [];
 }
