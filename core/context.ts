@@ -65,6 +65,7 @@ export function makeContext(i: ContextInput): RunContext {
     currentCase: '',
     exchanges,
     service: (s) => services.get(s, ctx),
+    whenProduced: (s) => services.whenProduced(s),
     option<T>(o: OptionDef<T>): T {
       const v = i.options[o.key];
       return (v === undefined ? o.default : v) as T;

@@ -27,6 +27,8 @@ interface Entry {
 /** The per-run store behind ctx.service(). */
 export class ServiceStore {
   private readonly entries = new Map<Service<unknown>, Entry>();
+  /** whenProduced() calls made before anything asked for their service: settled as its production settles. */
+  private readonly waiting = new Map<Service<unknown>, { promise: Promise<unknown>; settle: (p: Promise<unknown>) => void }>();
   /** Services whose report hook runs even when nothing used them (the run's own, and those suites declare). */
   private readonly declared = new Set<Service<unknown>>();
 
@@ -42,8 +44,25 @@ export class ServiceStore {
       entry.promise = s.produce(ctx).then((v) => { entry.value = v; entry.done = true; return v; });
       this.entries.set(key, entry);
       e = entry;
+      this.waiting.get(key)?.settle(entry.promise);
+      this.waiting.delete(key);
     }
     return e.promise as Promise<T>;
+  }
+
+  /** The value once something has asked for the service (get) and it has been produced; never produces it. */
+  whenProduced<T>(s: Service<T>): Promise<T> {
+    const key = s as Service<unknown>;
+    const e = this.entries.get(key);
+    if (e) return e.promise as Promise<T>;
+    let w = this.waiting.get(key);
+    if (!w) {
+      let settle!: (p: Promise<unknown>) => void;
+      const promise = new Promise<unknown>((resolve) => { settle = resolve; });
+      w = { promise, settle };
+      this.waiting.set(key, w);
+    }
+    return w.promise as Promise<T>;
   }
 
   /** The value, when it has been produced. */

@@ -196,6 +196,12 @@ export interface CaseContext {
   workbench: SchemaWorkbench;
   /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
   service<T>(s: Service<T>): Promise<T>;
+  /**
+   * A run service's value once some case has asked for it and it has been produced; never asks for it itself (a
+   * start hook uses it to do work on a fact as soon as it is in, without changing when the fact is fetched). Never
+   * settles in a run where nothing asks for the service; rejects as ctx.service does.
+   */
+  whenProduced<T>(s: Service<T>): Promise<T>;
   /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
   option<T>(o: OptionDef<T>): T;
   /** Send a request and record it with its purpose in `exchanges`. */

@@ -77,6 +77,12 @@ function profileCases(p: Profile): CaseDef[] {
       level: 'SHOULD',
       spec: 'server/tools#tool',
       requirement: `Not an MCP requirement: a client that hands this tool list to ${p.title} (${p.shape}) gets it accepted. The provider refuses the whole request when one tool breaks its rules (${rules}). ${p.default ? 'Checked by default (warn); with --providers only the profiles named, and their rejections fail.' : 'Opt-in: checked only when --providers names it.'}`,
+      // The profile's findings are worked out as soon as the listing suite has the tool list, while the run waits
+      // anyway (robustness/unknown-notification's window), not at the case's turn near the run's end.
+      start(ctx) {
+        if (notChecked(ctx, p) || !ctx.capabilities.tools) return;
+        ctx.whenProduced(tools).then((l) => (l.tools.length ? Promise.all([findings(ctx, l.tools, p), listBytes(ctx, l.tools)]) : undefined)).catch(() => undefined);
+      },
       async run(ctx) {
         // A profile that is not checked leaves no result (opt-in profiles, and the others under --providers).
         if (notChecked(ctx, p)) return [];

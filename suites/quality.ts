@@ -5,11 +5,18 @@
  * --max-result-tokens make an excess fail).
  */
 import type { OptionDef } from '../core/options.js';
+import type { Service } from '../core/services.js';
 import type { ItemOutcome, Suite } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
-import { TOKENIZER, countTokensOf, prepareTokenizer, preloadTokenizer, releaseTokenizer, resultText, toolCosts } from './compat/cost.js';
+import { TOKENIZER, countTokensOf, prepareTokenizer, preloadTokenizer, releaseTokenizer, resultText, toolCosts, type ToolCost } from './compat/cost.js';
 import { listedTools } from './helpers.js';
-import { toolCallsOf } from '../core/tools.js';
+import { toolCallsOf, tools } from '../core/tools.js';
+
+/** The tokens of the run's tool list, counted once per run (a run service: quality/token-cost reads it). */
+const listCost: Service<{ perTool: ToolCost[]; total: number }> = {
+  id: 'quality-token-cost',
+  produce: async (ctx) => toolCosts((await ctx.service(tools)).tools),
+};
 
 const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -73,13 +80,17 @@ export const quality: Suite = {
       spec: 'server/tools#listing-tools',
       requirement: `The tool definitions are sent with every model request: their size in tokens, per tool and in total (an estimate with the ${TOKENIZER} tokenizer on the JSON of each OpenAI function definition). Info; fail when the total exceeds --max-tool-tokens.`,
       requires: { capability: 'tools' },
-      // The build's token table is read (and its split pattern compiled, ~10 ms) as the session's cases begin, while
-      // the run waits anyway (robustness/unknown-notification's window), not at the case's turn near the run's end.
-      start: () => prepareTokenizer(),
+      // The build's token table is read (and its split pattern compiled, ~10 ms) as the session's cases begin, and
+      // the tool list is counted as soon as the listing suite has it, while the run waits anyway (robustness/
+      // unknown-notification's window), not at the case's turn near the run's end.
+      start: (ctx) => {
+        prepareTokenizer();
+        ctx.whenProduced(tools).then(() => ctx.service(listCost)).catch(() => undefined);
+      },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
-        const { perTool, total } = await toolCosts(t);
+        const { perTool, total } = await ctx.service(listCost);
         const max = ctx.option(maxToolTokens);
         const top = [...perTool].sort((a, b) => b.tokens - a.tokens).slice(0, 5);
         const msg = `≈${total} tokens (${TOKENIZER} estimate) for ${plural(t.length, 'tool')}${top.length ? `; largest: ${top.map((x) => `"${x.tool}" ≈${x.tokens}`).join(', ')}` : ''}`;

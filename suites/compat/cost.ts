@@ -98,12 +98,16 @@ export function preloadTokenizer(): void {
   if (!tablePath()) load().catch(() => undefined);
 }
 
+const WARM_UP_TEXT = `${JSON.stringify({ type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city. Returns °C, 12.5% humidity…', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number', minimum: 1 } }, required: ['city'] } } })}\n\tÉté 東京 Ünïcödé don't 1234567 — ok!\r\n`.repeat(3);
+
 /**
  * Makes counting ready now: reads the build's table and compiles its split pattern (a first count), or, without a
  * table, starts loading gpt-tokenizer's encoder. Never throws (a failure shows where counting is used).
  */
 export function prepareTokenizer(): void {
-  load().then((count) => { try { count('warm up'); } catch { /* shown by the first real count */ } }, () => undefined);
+  // A first count of text of each kind the pattern splits (words, numbers, punctuation, JSON, other scripts): the
+  // pattern's native code is compiled now, not at the first real count.
+  load().then((count) => { try { count(WARM_UP_TEXT); } catch { /* shown by the first real count */ } }, () => undefined);
 }
 
 /** The text a tool costs: its definition as an OpenAI function tool (name, description, parameters) in JSON. */
