@@ -77,9 +77,9 @@ export function makeContext(i: ContextInput): RunContext {
         // 2026-07-28: an input_required answer is answered (canned) and the request sent again (core/mrtr.ts); a
         // request malformed on purpose is sent once, as it is.
         if (ctx.features.mrtr && how.expectInvalid === undefined) {
-          const x = await requestAnswering(ctx, method, params, { beforeRetry: how.beforeRetry, onExchange: (m) => { rec.mrtr = m; } });
+          const x = await requestAnswering(ctx, method, params, { beforeRetry: how.beforeRetry, timeoutFrom: how.timeoutFrom, onExchange: (m) => { rec.mrtr = m; } });
           rec.reply = x.reply;
-        } else rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid });
+        } else rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid, timeoutFrom: how.timeoutFrom });
       } catch (e) {
         rec.failure = e as Error;
       }

@@ -149,6 +149,8 @@ export interface InputRoundsOptions {
   timeoutMs?: number;
   /** Called before each retry (the call policy checks a tools/call again): a throw stops the rounds. */
   beforeRetry?: () => Promise<void> | void;
+  /** RequestOptions.timeoutFrom of every round (a call pipelined behind another). */
+  timeoutFrom?: Promise<unknown>;
   /** The exchange is recorded here once it met input_required. */
   record?: (x: MrtrExchange) => void;
   caseId?: string;
@@ -169,7 +171,7 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
 export async function requestWithInput(
   session: Session, method: string, params: Record<string, unknown> | undefined, opts: InputRoundsOptions = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
-  const ro = opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {};
+  const ro = { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) };
   let reply = await session.request(method, params, ro);
   if (!MRTR_METHODS.includes(method) || !isInputRequired(reply.result)) return { reply };
   const x: MrtrExchange = { method, ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}), ...(opts.caseId ? { caseId: opts.caseId } : {}), rounds: [reply], answered: [], outcome: 'not-exercisable', problems: [] };
@@ -231,7 +233,7 @@ export async function requestAnswering(
   ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string }, method: string, params: Record<string, unknown> | undefined,
   opts: Omit<InputRoundsOptions, 'record'> & { onExchange?: (x: MrtrExchange) => void } = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
-  if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
+  if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) }) };
   const list = await ctx.service(mrtrExchanges);
   const { onExchange, ...rest } = opts;
   return requestWithInput(ctx.session, method, params, { ...rest, ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}), record: (x) => { list.push(x); onExchange?.(x); } });

@@ -3,7 +3,6 @@
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
 import { CAPABILITY_OF_REQUEST, cannedResult, type Root } from './client-capabilities.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
@@ -61,20 +60,9 @@ export interface RequestOptions {
   /**
    * The request is queued behind an earlier one still in flight (pipelined calls): its timeout starts only once
    * this settles (the earlier request's answer, or its failure), as if it had been sent after it. Bounded: the
-   * earlier request has its own timeout. Default: the one of the enclosing timeoutsBehind(), if any.
+   * earlier request has its own timeout. pipelined (core/tools.ts) hands it to each call it makes.
    */
   timeoutFrom?: Promise<unknown>;
-}
-
-const queuedBehind = new AsyncLocalStorage<Promise<unknown> | undefined>();
-
-/**
- * Run fn so that the requests it sends start their timeouts only once `ahead` has settled (RequestOptions.timeoutFrom
- * for requests that do not set one). Used by pipelined (core/tools.ts): a server that handles one request at a time
- * makes the later calls wait in its queue, and that wait must not count against them.
- */
-export function timeoutsBehind<T>(ahead: Promise<unknown> | undefined, fn: () => T): T {
-  return queuedBehind.run(ahead, fn);
 }
 
 interface Pending {
@@ -426,7 +414,7 @@ export class Session {
     if (this.transport.closed) {
       return Promise.reject(new SessionError('closed', `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`, entry, this.transport.closeInfo, true));
     }
-    const timeoutFrom = opts.timeoutFrom ?? queuedBehind.getStore();
+    const timeoutFrom = opts.timeoutFrom;
     return new Promise<Reply>((resolve, reject) => {
       const key = idKey(msg.id);
       let started = Date.now();

@@ -205,7 +205,7 @@ export interface CaseContext {
   /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
   option<T>(o: OptionDef<T>): T;
   /** Send a request and record it with its purpose in `exchanges`. */
-  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string; beforeRetry?: () => Promise<void> | void }): Promise<ExchangeRecord>;
+  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string; beforeRetry?: () => Promise<void> | void; timeoutFrom?: Promise<unknown> }): Promise<ExchangeRecord>;
   /** Every exchange cases made through ctx.request (and any a case recorded itself), in the order made. */
   readonly exchanges: ExchangeRecord[];
   /**

@@ -1,6 +1,6 @@
 /** The tool list of a server: every page of tools/list, followed with a bound and loop detection. */
 import type { Reply, Session } from './session.js';
-import { SessionError, timeoutsBehind } from './session.js';
+import { SessionError } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ToolCallRecord } from './suite.js';
 import { MAX_PAGES, hasStringMember, listAll } from './listing.js';
@@ -48,14 +48,15 @@ export interface PipelineOptions<R> {
  * Runs fn over items with several calls in flight, results in the order of the items. Meant for requests whose
  * order does not matter (calling many tools): it hides the round-trip latency. Each request keeps its own timeout
  * (the session's), started as if the calls had gone one at a time: a request sent while the call ahead of it is in
- * flight starts its timeout only once that call has settled (timeoutsBehind), so a server that handles one request
+ * flight starts its timeout only once that call has settled (fn gets that call's promise: pass it on as the request's
+ * RequestOptions.timeoutFrom, callTool's `timeoutFrom`), so a server that handles one request
  * at a time, keeping the later ones in its queue, is not failed for the wait; a call that gets no answer still fails
  * within its timeout from its turn. Its reply's timedFrom (where its duration starts) is that turn as well.
  * It stays careful: as soon as one call is slow, fails, or the session stalls, the rest go one at a time as they
  * would without it, so a slow or hanging server gets the same treatment as before (only the few calls already sent
  * behind the slow one wait for it, each within its own timeout from its turn).
  */
-export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
+export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number, after: Promise<unknown> | undefined) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
   const window = Math.max(1, opts.window ?? 8);
   const slowMs = opts.slowMs ?? 200;
   const results = new Array<R>(items.length);
@@ -83,7 +84,7 @@ export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number
         // starts once that one has settled.
         const behind = started.has(i - 1) ? ahead : undefined;
         started.set(i, performance.now());
-        try { p = timeoutsBehind(behind, () => fn(items[i]!, i)); } catch (e) { reject(e); return; }
+        try { p = fn(items[i]!, i, behind); } catch (e) { reject(e); return; }
         ahead = p;
         p.then((r) => {
           const t0 = started.get(i)!;
@@ -129,11 +130,11 @@ export const tools: Service<ToolListing> = {
 
 /** Call a tool through ctx.request: the exchange is recorded with its purpose for later suites (is-error). */
 export async function callTool(
-  ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown> } = {},
+  ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown>; timeoutFrom?: Promise<unknown> } = {},
 ): Promise<ToolCallRecord> {
   await assertCallAllowed(ctx, name, purpose);
   // A retry after input_required (2026-07-28, core/mrtr.ts) is a tools/call too: the policy is checked again before it.
-  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid, beforeRetry: () => assertCallAllowed(ctx, name, purpose) })) as ToolCallRecord;
+  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid, timeoutFrom: o.timeoutFrom, beforeRetry: () => assertCallAllowed(ctx, name, purpose) })) as ToolCallRecord;
 }
 
 /**

@@ -105,9 +105,9 @@ export const calling: Suite = {
         const out: ItemOutcome[] = [];
         const todo = plan.call.filter((tool) => ctx.selected(`calling/tool/${tool.name}`));
         // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
-        const recs = await pipelined(todo, (tool) => {
+        const recs = await pipelined(todo, (tool, _i, after) => {
           const gen = generateArguments(tool.inputSchema);
-          return callTool(ctx, tool.name, gen.value, 'call').then((rec) => ({ rec, gen }));
+          return callTool(ctx, tool.name, gen.value, 'call', { timeoutFrom: after }).then((rec) => ({ rec, gen }));
         }, { isBad: ({ rec }) => !!rec.failure, isStalled: () => ctx.session.isStalled });
         notJudgedAfterCrash(recs.map((r) => r.rec));
         todo.forEach((tool, i) => {

@@ -140,7 +140,7 @@ function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undef
       if (bad && ctx.selected(`invalid-params/${kind}/${tool.name}`)) todo.push({ tool, bad });
     }
     // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
-    const recs = await pipelined(todo, ({ tool, bad }) => callTool(ctx, tool.name, bad.value, kind), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+    const recs = await pipelined(todo, ({ tool, bad }, _i, after) => callTool(ctx, tool.name, bad.value, kind, { timeoutFrom: after }), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
     notJudgedAfterCrash(recs);
     // Judged one after another: a verdict may need another call (the valid call, the missing-required call).
     for (const [i, { tool, bad }] of todo.entries()) {
