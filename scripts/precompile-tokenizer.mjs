@@ -1,10 +1,10 @@
 // After tsc: the token table of the o200k_base encoding (suites/compat/token-table.ts) in
 // dist/suites/compat/tokenizer/o200k_base.table, made from gpt-tokenizer's own data: its ranks (the array its
-// `encoding/o200k_base` module builds its encoder from), its split pattern and its special tokens. The quality suite
+// `encoding/o200k_base` module builds its encoder from) and its split pattern. The quality suite
 // counts from it (suites/compat/cost.ts) instead of loading the package's encoder, ~150–250 ms of CPU in every run.
 // (Tokens the package can never find, kept as bytes that are valid UTF-8, get no slot in the table.)
-// Before writing, the table must count a set of texts exactly as the package does (the same number, or the same
-// error); if it does not (another gpt-tokenizer that counts otherwise), no table is written and the package counts,
+// Before writing, the table must count a set of texts exactly as the package does with special-token lookalikes
+// taken as ordinary text (countTokens(text, { disallowedSpecial: new Set() })); if it does not (another gpt-tokenizer that counts otherwise), no table is written and the package counts,
 // as before. test/token-table.test.ts compares many more texts. Nothing here is committed: dist/ is build output.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,7 +26,7 @@ const params = O200KBase(ranks);
 const fingerprint = tableFingerprint();
 // A token kept as bytes that are valid UTF-8 (by the package's own test) is looked up as a string, and not found.
 const unreachable = (r) => typeof ranks[r] !== 'string' && tryConvertToString(Uint8Array.from(ranks[r])) !== undefined;
-const bytes = buildTokenTable(ranks, { fingerprint, pattern: params.tokenSplitRegex.source, flags: params.tokenSplitRegex.flags, specialTokens: [...params.specialTokensEncoder.keys()] }, unreachable);
+const bytes = buildTokenTable(ranks, { fingerprint, pattern: params.tokenSplitRegex.source, flags: params.tokenSplitRegex.flags }, unreachable);
 const table = new TokenTable(bytes);
 
 // Texts of every kind a run counts: tool definitions (JSON), tool results (prose, code, numbers, other scripts,
@@ -43,7 +43,8 @@ for (const file of ['fixtures/servers/calc.py', 'bench/fixtures/server.py', 'REA
   try { texts.push(readFileSync(join(root, file), 'utf8')); } catch { /* a text fewer */ }
 }
 const count = (f, t) => { try { return f(t); } catch (e) { return `error: ${e.message.replace(/^counting tokens: /, '')}`; } };
-const differs = texts.find((t) => count((x) => table.count(x), t) !== count(packaged.countTokens, t));
+const ordinary = { disallowedSpecial: new Set() };
+const differs = texts.find((t) => count((x) => table.count(x), t) !== count((x) => packaged.countTokens(x, ordinary), t));
 if (differs !== undefined) {
   console.warn(`precompile-tokenizer: the table counts ${JSON.stringify(differs.slice(0, 60))} otherwise than ${fingerprint}: no table written (the package counts)`);
 } else {

@@ -1,18 +1,23 @@
 /**
  * The token table the build makes of gpt-tokenizer's data (scripts/precompile-tokenizer.mjs, suites/compat/
  * token-table.ts): a run counts from it instead of loading the package's encoder (issue 17), and must count exactly
- * as the package does — the same number, or the same refusal of a special token — on any text.
+ * as the package does on any text, with text that looks like a special token counted as ordinary text
+ * (`countTokens(text, { disallowedSpecial: new Set() })`: what a tool sends is not a control token).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as packageCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { TokenTable } from '../suites/compat/token-table.js';
+import { py, run } from './helpers/cli.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TABLE = join(root, 'dist', 'suites', 'compat', 'tokenizer', 'o200k_base.table');
+const ORDINARY = { disallowedSpecial: new Set<string>() };
+/** gpt-tokenizer's count with special-token lookalikes as ordinary text: what the quality suite reports. */
+const countTokens = (t: string) => packageCount(t, ORDINARY);
 
 /** A count, or the error message (without the prefix cost.ts adds). */
 function outcome(count: (t: string) => number, text: string): number | string {
@@ -67,9 +72,10 @@ describe('the build\'s token table', () => {
     expect(table.count('\ufeff')).toBe(2);
   });
 
-  it('refuses text with a special token, as gpt-tokenizer does', () => {
-    expect(() => countTokens('a <|endoftext|> b')).toThrow('Disallowed special token found: <|endoftext|>');
-    expect(() => table.count('a <|endoftext|> b')).toThrow('Disallowed special token found: <|endoftext|>');
+  it('counts a special-token lookalike as ordinary text (gpt-tokenizer\'s default refuses it)', () => {
+    expect(() => packageCount('a <|endoftext|> b')).toThrow('Disallowed special token found: <|endoftext|>');
+    expect(table.count('a <|endoftext|> b')).toBe(countTokens('a <|endoftext|> b'));
+    expect(table.count('<|endoftext|>')).toBeGreaterThan(1); // not the one special token
   });
 
   it('rejects bytes that are not a table', () => {
@@ -90,6 +96,25 @@ describe('where counts come from', () => {
     expect(b).toEqual(a);
     expect(built.tokenizerUse).toEqual(['table']);
     expect(source.tokenizerUse).toEqual(['package']);
-    await expect(built.countTokensOf(['x <|im_start|> y'])).rejects.toThrow('counting tokens: Disallowed special token found: <|im_start|>');
+    // A tool about tokenizers may well name one: counted, not refused (it was a harness error before).
+    expect(await built.countTokensOf(['x <|im_start|> y'])).toEqual(await source.countTokensOf(['x <|im_start|> y']));
+    expect(await built.countTokensOf(['x <|im_start|> y'])).toEqual([countTokens('x <|im_start|> y')]);
   });
+});
+
+describe('a server whose tools talk about tokenizers (fixtures/servers/tokenizer-text.py)', () => {
+  it('its special-token lookalikes are counted as text: quality/token-cost and result-size are info, the run exits 0', async () => {
+    const r = await run(py('tokenizer-text.py'), ['--suite', 'calling,quality']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.verdicts('quality/')).toMatchObject({ 'quality/token-cost': 'info', 'quality/result-size': 'info' });
+    const { toolText, resultText } = await import('../suites/compat/cost.js');
+    const listed = r.report.messages.filter((m) => m.method === 'tools/list' && m.direction === 'from-server').flatMap((m) => (m.json as { result: { tools: never[] } }).result.tools);
+    const perTool = r.c('quality/token-cost').details!.perTool as { tool: string; tokens: number }[];
+    expect(listed.map((t: { name: string }) => t.name).sort()).toEqual(['chat_markup', 'split_documents']);
+    for (const t of listed) expect(perTool.find((x) => x.tool === (t as { name: string }).name)!.tokens).toBe(countTokens(toolText(t)));
+    const results = r.c('quality/result-size').details!.results as { tool: string; tokens: number }[];
+    const answers = r.report.messages.filter((m) => m.method === 'tools/call' && m.direction === 'from-server' && (m.json as { result?: unknown }).result);
+    expect(results.map((x) => x.tokens).sort()).toEqual(answers.map((m) => countTokens(resultText((m.json as { result: unknown }).result))).sort());
+    expect(answers.some((m) => m.raw.includes('<|im_start|>'))).toBe(true);
+  }, 60_000);
 });

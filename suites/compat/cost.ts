@@ -50,7 +50,7 @@ function readTable(): TokenTable | undefined {
   }
 }
 
-/** Counts the tokens of one text (throws on text with a special token, as gpt-tokenizer does). */
+/** Counts the tokens of one text; text that looks like a special token (`<|endoftext|>`…) counts as ordinary text. */
 type Count = (text: string) => number;
 let counting: Promise<Count> | undefined;
 
@@ -64,9 +64,10 @@ function load(): Promise<Count> {
       tokenizerUse.push('table');
       counting = Promise.resolve((t: string) => table.count(t));
     } else {
-      counting = import(ENCODING).then((m: { countTokens: Count }) => {
+      counting = import(ENCODING).then((m: { countTokens: (t: string, o: { disallowedSpecial: Set<string> }) => number }) => {
         tokenizerUse.push('package');
-        return m.countTokens;
+        const ordinary = { disallowedSpecial: new Set<string>() };
+        return (t: string) => m.countTokens(t, ordinary);
       });
     }
   }
