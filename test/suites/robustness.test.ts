@@ -367,6 +367,26 @@ describe('robustness/unknown-notification early: attribution (fake server)', () 
     expect(r.report.exitCode).toBe(1);
   });
 
+  it('a server that answers the unknown notification late, just before the lifecycle case\'s ping: lifecycle/initialized-notification, which looks only up to the heartbeat sent with notifications/initialized, does not take it for its own', async () => {
+    // The answer to the early notification (error, id null) comes just before the answer to the first ping of the
+    // cases (lifecycle/initialized-notification's): after other cases sent, so not the early probe's to take.
+    let noted = false;
+    let pings = 0;
+    const r = await runFake((raw, msg, api) => {
+      if (msg?.method === NOTE) { noted = true; return; }
+      if (msg?.method === 'ping' && noted && ++pings === 2) api.send({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } });
+      standard(raw, msg, api);
+    }, ['lifecycle', 'robustness']);
+    expect(r.report.repeated).toBeUndefined();
+    const late = firstMsg(r, (m) => m.direction === 'from-server' && m.kind === 'error' && (m.json as { id?: unknown }).id === null);
+    const initialized = firstMsg(r, (m) => m.method === 'notifications/initialized');
+    expect(late.inReplyTo).toBeUndefined(); // after other cases sent: not the early probe's to take
+    expect(late.seq).toBeGreaterThan(initialized.seq);
+    // That answer came after the heartbeat that went out with notifications/initialized had been answered: it answers
+    // the other notification, not this one (before, it was taken for a reply to notifications/initialized).
+    expect(r.c('lifecycle/initialized-notification')).toMatchObject({ verdict: 'pass', message: 'no reply to notifications/initialized; the server answered a ping sent after it' });
+  });
+
   it('a server that stops answering after the notification: repeated without early work; the case fails ("stopped answering"), the cases before it pass', async () => {
     const r = await runFake((raw, msg, api) => {
       if (msg?.method === NOTE) return api.hang();
