@@ -25,6 +25,11 @@ export interface RunState {
   transport: Transport;
   /** false: the cases' early work (CaseDef.early) is not done; each case does it all at its turn. Default true. */
   early?: boolean;
+  /**
+   * Starts the schema check of the session's messages (those logged so far included), if it has not begun: called
+   * once the early work is out, before the first case (absent: the messages are already checked).
+   */
+  checkMessages?: () => void;
 }
 
 /** A case with needs 'log' runs after shutdown; the others while the server runs. */
@@ -168,8 +173,9 @@ export async function runPhase(
 /**
  * Before the first case: let every selected, applicable case of the session phase that has early work start it, so
  * that it runs while the cases ahead of it do: CaseDef.early (on the main session, one case at a time, awaited; the
- * first one's first message goes out before anything else starts) and then CaseDef.start (off the main session, not
- * awaited). Whether the case runs is still decided when its turn comes.
+ * first one's first message goes out before anything else starts), then CaseDef.start (off the main session, not
+ * awaited), then the schema check of the session's messages begins (RunState.checkMessages). Whether the case runs
+ * is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
   const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
@@ -202,4 +208,5 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
       // The case does the work itself when its turn comes (and reports what goes wrong then).
     }
   }
+  st.checkMessages?.();
 }

@@ -288,27 +288,30 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
   // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
   // After the first message is written, not before: a server started early (bin/early.ts) is taken and sent its first
-  // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up (starting the
-  // token-counting thread, ~7 ms) would hold it; it overlaps the wait for the answer instead.
-  // The schema check of the version offered is made ready then too (loading the build's precompiled validators,
-  // ~15 ms): it is what the version in force turns out to be for most servers, and it is shared by every validator of
-  // that version in the process, so the handshake's end waits for none of it.
+  // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up would hold it;
+  // it overlaps the wait for the answer instead. (The schema check is not made ready here: see checkMessages below.)
   const warmedUp = new Promise<void>((resolve) => setImmediate(() => setImmediate(() => {
     for (const s of opts.suites) {
       if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
         try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
       }
     }
-    if (!opts.schema) {
-      try { validatorFor(offered); } catch { /* made (and any error reported) when the version in force is known */ }
-    }
     resolve();
   })));
   await negotiated;
   await warmedUp;
   const { session, transport, version, init } = conn;
-  // Every message, the handshake included, is checked against the schema of the version in force.
-  session.setValidator(validatorFor(version));
+  // Every message, the handshake included, is checked against the schema of the version in force: from when the
+  // session's early work is out (core/run-cases.ts startEarly; the messages logged until then are checked at that
+  // moment), so that making the validator (~15–25 ms: the build's precompiled file, the document, its methods) neither
+  // competes with the server's start for the CPU nor holds the message that opens robustness/unknown-notification's
+  // window; it runs inside that window. Before any case runs, in every run.
+  let validating = false;
+  const checkMessages = () => {
+    if (validating) return;
+    validating = true;
+    session.setValidator(validatorFor(version));
+  };
 
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
@@ -335,7 +338,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const results = new Map<string, SuiteResult>();
   const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
-  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early };
+  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early, checkMessages };
   // With early work, the suites' results reach onSuite (the console's progress) once it is clear that the run will not
   // be repeated (earlyTrouble 'clean'), so that no result is shown that a repeat replaces.
   const held: Parameters<NonNullable<RunOptions['onSuite']>>[] = [];
@@ -348,6 +351,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   });
 
   await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
+  checkMessages(); // (done by then: runPhase starts it before the first case)
   const trouble = attempt.early && !stop.why && !conn.aborted ? earlyTrouble(ctx, true) : 'clean';
   if (trouble !== 'clean') {
     // Ended as at the end of a run (every server and connection of this attempt), then run again without early work,
