@@ -421,16 +421,19 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
 
 /**
  * The end of a run's connections: the session sends nothing more, the other connections (CaseContext.openSession) are
- * closed, then every server the run started is ended: the one in force (the report describes it; its shutdown errors
+ * closed, and every server the run started is ended: the one in force (the report describes it; its shutdown errors
  * are the report's), and any other (a first server a stopped negotiation restart was still ending, a connection still
- * being made when the run stopped, a first attempt's).
+ * being made when the run stopped, a first attempt's). Over HTTP another connection is a session of the same server:
+ * it is closed before that server is ended. Over stdio it is a server process of its own, which ends while the one in
+ * force does (one after the other, a second server's exit added ~10 ms to every run).
  */
 async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string): Promise<void> {
   session.abandon(why);
-  await Promise.all(guard.extras.map((x) => x.close()));
+  const extras = Promise.all(guard.extras.map((x) => x.close()));
+  if (transport.kind !== 'stdio') await extras;
   const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
   await closeOnce(transport);
-  await Promise.all(others);
+  await Promise.all([extras, ...others]);
 }
 
 /**

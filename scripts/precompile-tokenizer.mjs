@@ -4,8 +4,9 @@
 // counts from it (suites/compat/cost.ts) instead of loading the package's encoder, ~150–250 ms of CPU in every run.
 // (Tokens the package can never find, kept as bytes that are valid UTF-8, get no slot in the table.)
 // Before writing, the table must count a set of texts exactly as the package does with special-token lookalikes
-// taken as ordinary text (countTokens(text, { disallowedSpecial: new Set() })); if it does not (another gpt-tokenizer that counts otherwise), no table is written and the package counts,
-// as before. test/token-table.test.ts compares many more texts. Nothing here is committed: dist/ is build output.
+// taken as ordinary text (countTokens(text, { disallowedSpecial: new Set() })); if it does not (another gpt-tokenizer
+// that counts otherwise), no table is written and the package counts, as before. test/token-table.test.ts compares
+// many more texts. Nothing here is committed: dist/ is build output.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
