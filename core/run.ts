@@ -282,7 +282,13 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   guard.transports.push(first);
   const clientCaps = clientCapabilitiesObject(opts.clientCapabilities ?? []);
   const conn: Connected = { transport: first, session: new Session(first, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots }), version: offered, init: { offered } };
-  const validatorFor = (v: ProtocolVersion) => makeValidator(v, opts.schema);
+  // One validator per version for the run's sessions (the main one, a second connection): making one costs ~15–25 ms.
+  const validators = new Map<ProtocolVersion, MessageValidator>();
+  const validatorFor = (v: ProtocolVersion) => {
+    let m = validators.get(v);
+    if (!m) validators.set(v, (m = makeValidator(v, opts.schema)));
+    return m;
+  };
   const stop = new StopControl(opts, guard, (why) => conn.session.abandon(why));
 
   const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
@@ -324,15 +330,17 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     const t = (opts.transportFactory ?? createTransport)(target, transportOptions);
     guard.transports.push(t);
     const s = new Session(t, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
+    let closing: Promise<void> | undefined;
+    const handle = { session: s, transport: t, close: () => (closing ??= closeOnce(t).catch(() => undefined)) };
+    guard.extras.push(handle);
+    // Started (a second process spawned) before the validator is made: the server's start-up is the longer wait.
+    const starting = t.start();
     s.setValidator(validatorFor(version));
     if (ctx.features.requestMeta) {
       s.setRequestMeta(requestMetaFor(version, CLIENT_INFO, clientCaps));
       s.heartbeatMethod = 'server/discover';
     }
-    let closing: Promise<void> | undefined;
-    const handle = { session: s, transport: t, close: () => (closing ??= closeOnce(t).catch(() => undefined)) };
-    guard.extras.push(handle);
-    await stop.untilStopped(t.start());
+    await stop.untilStopped(starting);
     return handle;
   };
   const results = new Map<string, SuiteResult>();
