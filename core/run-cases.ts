@@ -26,8 +26,8 @@ export interface RunState {
   /** false: the cases' early work (CaseDef.early) is not done; each case does it all at its turn. Default true. */
   early?: boolean;
   /**
-   * Starts the schema check of the session's messages (those logged so far included), if it has not begun: called
-   * once the early work is out, before the first case (absent: the messages are already checked).
+   * Starts the schema check of the session's messages (those logged so far included): called once per run, by the
+   * session phase once the early work is out, before the first case (absent: the messages are already checked).
    */
   checkMessages?: () => void;
 }
@@ -181,9 +181,9 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
   const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
     && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
   const cases = suites.flatMap((s) => s.cases);
-  // The early work goes first (the start hooks below run once it is done): what it starts (a watch window) is on the
-  // run's critical path; what CaseDef.start starts (a second server, say) has until the case's turn.
-  const early = (async () => {
+  try {
+    // The early work goes first: what it starts (a watch window) is on the run's critical path; what CaseDef.start
+    // starts (a second server, say) has until the case's turn.
     for (const c of cases) {
       if (!c.early || st.early === false || !wanted(c)) continue;
       ctx.currentCase = c.id;
@@ -196,17 +196,17 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
         // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
       }
     }
-  })();
-  // Once the early work is done (its message out, its wait left running): what the start hooks do synchronously (a
-  // server spawned, a table read) does not hold the message that starts the run's longest wait.
-  await early;
-  for (const c of cases) {
-    if (!c.start || !wanted(c)) continue;
-    try {
-      c.start(ctx);
-    } catch {
-      // The case does the work itself when its turn comes (and reports what goes wrong then).
+    // Once the early work is done (its message out, its wait left running): what the start hooks do synchronously (a
+    // server spawned, a table read) does not hold the message that starts the run's longest wait.
+    for (const c of cases) {
+      if (!c.start || !wanted(c)) continue;
+      try {
+        c.start(ctx);
+      } catch {
+        // The case does the work itself when its turn comes (and reports what goes wrong then).
+      }
     }
+  } finally {
+    st.checkMessages?.();
   }
-  st.checkMessages?.();
 }

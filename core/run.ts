@@ -311,13 +311,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   // session's early work is out (core/run-cases.ts startEarly; the messages logged until then are checked at that
   // moment), so that making the validator (~15–25 ms: the build's precompiled file, the document, its methods) neither
   // competes with the server's start for the CPU nor holds the message that opens robustness/unknown-notification's
-  // window; it runs inside that window. Before any case runs, in every run.
-  let validating = false;
-  const checkMessages = () => {
-    if (validating) return;
-    validating = true;
-    session.setValidator(validatorFor(version));
-  };
+  // window; it runs inside that window. Before any case runs, in every run (the session phase always begins).
+  const checkMessages = () => session.setValidator(validatorFor(version));
 
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
@@ -359,7 +354,6 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   });
 
   await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
-  checkMessages(); // (done by then: runPhase starts it before the first case)
   const trouble = attempt.early && !stop.why && !conn.aborted ? earlyTrouble(ctx, true) : 'clean';
   if (trouble !== 'clean') {
     // Ended as at the end of a run (every server and connection of this attempt), then run again without early work,
