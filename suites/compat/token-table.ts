@@ -23,6 +23,8 @@
  */
 
 const MAGIC = 'MCTT';
+/** Pieces whose counts a table remembers at most (then it forgets them all and starts again). */
+const MAX_COUNTED = 50_000;
 /** A surrogate code unit that is not half of a pair (in a `u` pattern, paired ones read as one code point). */
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
@@ -109,6 +111,8 @@ export class TokenTable {
   private readonly split: RegExp;
   private readonly encoder = new TextEncoder();
   private buffer = new Uint8Array(256);
+  /** The count of each piece met so far (a piece's count depends on nothing else; JSON repeats its pieces). */
+  private readonly counted = new Map<string, number>();
 
   /** Reads a table file's bytes; throws when they are not one. */
   constructor(data: Uint8Array) {
@@ -167,13 +171,17 @@ export class TokenTable {
         split.lastIndex += (text.codePointAt(split.lastIndex) ?? 0) > 0xffff ? 2 : 1;
         continue;
       }
-      const len = this.utf8(piece);
-      const bytes = this.buffer;
-      if (this.rank(bytes, 0, len) >= 0 && !UNPAIRED_SURROGATE.test(piece)) {
-        n++;
+      const known = this.counted.get(piece);
+      if (known !== undefined) {
+        n += known;
         continue;
       }
-      n += this.mergedParts(bytes, len, piece);
+      const len = this.utf8(piece);
+      const bytes = this.buffer;
+      const c = this.rank(bytes, 0, len) >= 0 && !UNPAIRED_SURROGATE.test(piece) ? 1 : this.mergedParts(bytes, len, piece);
+      if (this.counted.size >= MAX_COUNTED) this.counted.clear();
+      this.counted.set(piece, c);
+      n += c;
     }
     return n;
   }
