@@ -168,6 +168,60 @@ async function earlyUnknownNotification(ctx: CaseContext): Promise<void> {
   })();
 }
 
+/** Per run (by session): robustness/large-request's probe when it was sent early, and when that work ended. */
+const earlyLarge = new WeakMap<Session, { run: ProbeRun; until: number; lostAt?: number }>();
+
+/** robustness/large-request's probe: the 1 MiB request, a heartbeat after it, and the wait for its answer. */
+function largeRequest(ctx: CaseContext): Promise<ProbeRun> {
+  const id = ctx.session.newId();
+  const params = { _meta: { 'mcp-conform/padding': 'x'.repeat(LARGE_BYTES) } };
+  return runProbe(ctx, [jsonrpc(id, ctx.session.heartbeatMethod, params)], { id });
+}
+
+/**
+ * robustness/large-request's early work: only behind the unknown notification's, on a server that answered its
+ * heartbeat (else the case does it all at its turn). The probe is the one the case would send, awaited as the
+ * notification's is (a server that dies of it or stops answering is caught before the other cases run).
+ */
+async function earlyLargeRequest(ctx: CaseContext): Promise<void> {
+  const s = ctx.session;
+  const w = earlyWatches.get(s);
+  if (!w || w.closed || w.run.lost || !earlyBaseline.has(s) || s.isStalled || s.closed) return;
+  const run = await largeRequest(ctx);
+  const lostAt = run.lost || run.diedAfterMs !== undefined ? (s.closedAt ?? s.now()) : undefined;
+  earlyLarge.set(s, { run, until: s.now(), ...(lostAt !== undefined ? { lostAt } : {}) });
+}
+
+/**
+ * Whether what happened to the server during robustness/large-request's early work falls inside the unknown
+ * notification's watch window (sent before it, still open then): that window accounts for it (core/run-cases.ts
+ * earlyTrouble names the notification, whose early work came first), so the large request claims neither a wait of
+ * its own nor the loss.
+ */
+function coveredByNotification(ctx: CaseContext, e: { until: number; lostAt?: number }): boolean {
+  const w = earlyWatches.get(ctx.session);
+  if (!w || w.run.lost) return false;
+  const windowEnd = w.run.watched?.until ?? (w.closed ? -1 : Infinity);
+  return (e.lostAt ?? e.until) <= windowEnd;
+}
+
+/** robustness/large-request's verdict from its probe's run. */
+function gradeLargeRequest(ctx: CaseContext, run: ProbeRun): Outcome {
+  const size = run.probe.sent[0]?.raw.length ?? 0;
+  const id = isObject(run.probe.sent[0]?.json) ? (run.probe.sent[0]!.json as { id?: unknown }).id : undefined;
+  const lost = lostOutcome(run, `a request of ${size} bytes`);
+  if (lost) return lost;
+  const a = run.probe.answers[0];
+  const hb = ctx.session.heartbeatMethod;
+  const sent = `a ${hb} request of ${size} bytes (id ${id})`;
+  const r = run.refusal;
+  if (!a && r) return { verdict: 'warn', message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered`, messageIds: mids(run) };
+  if (!a) return { verdict: 'fail', message: `${sent} was never answered, though the small ${hb} request after it was`, messageIds: mids(run) };
+  const err = errorOf(a);
+  if (a.kind === 'error' && err) return { verdict: 'warn', message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''}`, messageIds: mids(run) };
+  return { verdict: 'pass', message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
+}
+
 /** The transport's record of the HTTP exchange that carried a message (over HTTP only). */
 function exchangeOf(transport: Transport, m: LoggedMessage): HttpExchange | undefined {
   const n = m.http?.exchange;
@@ -483,23 +537,22 @@ export const robustness: Suite = {
       title: 'a 1 MiB request is answered',
       level: 'SHOULD',
       spec: 'basic/transports#stdio',
-      requirement: 'A request of 1 MiB (a ping — server/discover from 2026-07-28 — whose params._meta carries padding) is answered like any other: a result passes, an error (a size limit, or over HTTP a 4xx such as 413) is a warn, no answer or a crash fails.',
+      requirement: 'A request of 1 MiB (a ping — server/discover from 2026-07-28 — whose params._meta carries padding) is answered like any other: a result passes, an error (a size limit, or over HTTP a 4xx such as 413) is a warn, no answer or a crash fails. Where the unknown notification is sent when the session begins, this request follows it there (the server parses it while the other cases run); a run whose server dies or goes silent meanwhile is repeated with it sent at this case\'s turn.',
+      // Sent right after the unknown notification's, inside its watch window (the wait for the answer to 1 MiB
+      // overlaps the other cases instead of adding to the end of the run); graded at its turn.
+      early: earlyLargeRequest,
+      earlyWindow(ctx) {
+        const e = earlyLarge.get(ctx.session);
+        if (!e || coveredByNotification(ctx, e)) return undefined; // nothing left open, or the notification's window covers it
+        return { until: e.until };
+      },
+      sawLoss(ctx) {
+        const e = earlyLarge.get(ctx.session);
+        return !!e && (!!e.run.lost || e.run.diedAfterMs !== undefined) && !coveredByNotification(ctx, e);
+      },
       async probe(ctx) {
-        const id = ctx.session.newId();
-        const params = { _meta: { 'mcp-conform/padding': 'x'.repeat(LARGE_BYTES) } };
-        const run = await runProbe(ctx, [jsonrpc(id, ctx.session.heartbeatMethod, params)], { id });
-        const size = run.probe.sent[0]?.raw.length ?? 0;
-        const lost = lostOutcome(run, `a request of ${size} bytes`);
-        if (lost) return lost;
-        const a = run.probe.answers[0];
-        const hb = ctx.session.heartbeatMethod;
-        const sent = `a ${hb} request of ${size} bytes (id ${id})`;
-        const r = run.refusal;
-        if (!a && r) return { verdict: 'warn', message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered`, messageIds: mids(run) };
-        if (!a) return { verdict: 'fail', message: `${sent} was never answered, though the small ${hb} request after it was`, messageIds: mids(run) };
-        const err = errorOf(a);
-        if (a.kind === 'error' && err) return { verdict: 'warn', message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''}`, messageIds: mids(run) };
-        return { verdict: 'pass', message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
+        const e = earlyLarge.get(ctx.session);
+        return gradeLargeRequest(ctx, e ? e.run : await largeRequest(ctx));
       },
     }),
     {
