@@ -173,17 +173,31 @@ export async function runPhase(
 /**
  * Before the first case: let every selected, applicable case of the session phase that has early work start it, so
  * that it runs while the cases ahead of it do: CaseDef.early (on the main session, one case at a time, awaited; the
- * first one's first message goes out before anything else starts), then CaseDef.start (off the main session, not
- * awaited), then the schema check of the session's messages begins (RunState.checkMessages). Whether the case runs
- * is still decided when its turn comes.
+ * first one's first message goes out before anything else starts), with CaseDef.start (off the main session, not
+ * awaited) right after the first early work (or, without any, at once), then the schema check of the session's
+ * messages begins (RunState.checkMessages). Whether the case runs is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
   const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
     && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
   const cases = suites.flatMap((s) => s.cases);
+  let started = false;
+  const startHooks = () => {
+    if (started) return;
+    started = true;
+    for (const c of cases) {
+      if (!c.start || !wanted(c)) continue;
+      try {
+        c.start(ctx);
+      } catch {
+        // The case does the work itself when its turn comes (and reports what goes wrong then).
+      }
+    }
+  };
   try {
-    // The early work goes first: what it starts (a watch window) is on the run's critical path; what CaseDef.start
-    // starts (a second server, say) has until the case's turn.
+    // The first early work goes first: what it starts (a watch window) is the run's longest wait. The start hooks
+    // follow it (what they do synchronously, a server spawned or a table read, does not hold that message; what they
+    // start, a second server, gets going before the rest of the early work), then the rest of the early work.
     for (const c of cases) {
       if (!c.early || st.early === false || !wanted(c)) continue;
       ctx.currentCase = c.id;
@@ -195,17 +209,9 @@ async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter
       } catch {
         // Stopped, or the early work failed: the case does the work itself when its turn comes (or is not run).
       }
+      startHooks();
     }
-    // Once the early work is done (its message out, its wait left running): what the start hooks do synchronously (a
-    // server spawned, a table read) does not hold the message that starts the run's longest wait.
-    for (const c of cases) {
-      if (!c.start || !wanted(c)) continue;
-      try {
-        c.start(ctx);
-      } catch {
-        // The case does the work itself when its turn comes (and reports what goes wrong then).
-      }
-    }
+    startHooks();
   } finally {
     st.checkMessages?.();
   }
