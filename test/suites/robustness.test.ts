@@ -328,6 +328,48 @@ describe('robustness/unknown-notification: the watch window overlaps the other s
   }, 60_000);
 });
 
+describe('robustness/large-request early: sent inside the notification\'s window', () => {
+  const big = (m: { raw: string }) => m.raw.length > 1_000_000;
+
+  it('a conformant server: the 1 MiB request follows the notification before any other case\'s message; graded at its turn, in its place', async () => {
+    const r = await runFake(standard, ['lifecycle', 'listing', 'robustness']);
+    expect(r.report.repeated).toBeUndefined();
+    const note = notes(r)[0]!;
+    const large = firstMsg(r, (m) => m.direction === 'to-server' && big(m));
+    const toolsList = firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/list');
+    expect(large.seq).toBeGreaterThan(note.seq);
+    expect(large.seq).toBeLessThan(toolsList.seq);
+    const c = r.c('robustness/large-request');
+    expect(c).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/^a ping request of 10\d{5} bytes \(id \d+\) was answered/) });
+    expect(c.messageIds[0]).toBe(large.seq);
+    const ids = r.report.suites.find((s) => s.id === 'robustness')!.cases.map((x) => x.id);
+    expect(ids.indexOf('robustness/large-request')).toBe(ids.indexOf('robustness/cancel-in-flight') + 1);
+  });
+
+  it('a server that dies of the 1 MiB request: repeated without early work; the probes before it pass, it fails with the death', async () => {
+    const r = await runFake((raw, msg, api) => {
+      if (raw.length > 1_000_000) return api.die(7, 'fatal: line too long');
+      standard(raw, msg, api);
+    }, ['lifecycle', 'listing', 'robustness']);
+    // Inside the notification's window: that window accounts for the loss, as for any loss while it is open.
+    expect(r.report.repeated?.reason).toMatch(/while the wait of robustness\/unknown-notification's early work/);
+    expect(r.c('robustness/large-request')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^the server died after a request of 10\d{5} bytes: .*exited with code 7.*fatal: line too long/) });
+    for (const id of ['lifecycle/ping', 'listing/tools-list', 'robustness/invalid-json', 'robustness/unknown-notification', 'robustness/duplicate-id', 'robustness/cancel-in-flight']) expect(r.c(id).verdict).toBe('pass');
+    // In the repeat it went out at its turn, after the other probes.
+    expect(firstMsg(r, (m) => m.direction === 'to-server' && big(m)).seq).toBeGreaterThan(firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/list').seq);
+  });
+
+  it('a server that stops answering after the 1 MiB request: repeated; it fails ("stopped answering"), the cases before it pass', async () => {
+    const r = await runFake((raw, msg, api) => {
+      if (raw.length > 1_000_000) return api.hang();
+      standard(raw, msg, api);
+    }, ['lifecycle', 'robustness']);
+    expect(r.report.repeated?.reason).toMatch(/robustness\/large-request sent before the first case/);
+    expect(r.c('robustness/large-request')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^the server stopped answering after a request of 10\d{5} bytes/) });
+    for (const id of ['lifecycle/ping', 'robustness/invalid-json', 'robustness/unknown-notification', 'robustness/cancel-in-flight']) expect(r.c(id).verdict).toBe('pass');
+  });
+});
+
 describe('robustness/unknown-notification early: 2026-07-28', () => {
   it('server/discover is the heartbeat before and after the notification; the watch is the same', async () => {
     const r = await zoo('calc-all.py', ['--protocol-version', '2026-07-28', '--suite', 'lifecycle,listing,robustness'], { code: 0, withinMs: 20_000 });
