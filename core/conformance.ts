@@ -270,7 +270,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
  */
 export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; reporters?: Reporter[] } = {}): Promise<Report> {
   const hooks = fanOut(extra.reporters ?? []);
-  const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, ...(extra.signal ? { signal: extra.signal } : {}) };
+  const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
   const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
   if (p.name !== undefined) report.target.name = p.name;

@@ -15,7 +15,7 @@ import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from 
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
 import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
-import { reportBodiesOption } from './log.js';
+import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
@@ -65,6 +65,12 @@ export interface RunOptions {
    * 'after-shutdown' call.
    */
   onSuite?: (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void;
+  /**
+   * Called once the run's session has sent its last message, before the harness waits for the server to end, with the
+   * message log (report.messages): the messages in it stay as they are from then on (a late line is added after
+   * them). The JSON report renders them meanwhile (reports/json.ts prerenderMessages).
+   */
+  onSessionEnd?: (messages: readonly LoggedMessage[]) => void;
   /**
    * Bound on the whole run (ms, default 10 minutes). When it runs out, the case in progress and every case still to
    * come are skipped with the reason, the server is shut down and the report is built (exit code 1).
@@ -368,7 +374,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   // --call-tool names are checked against the tool list even when no selected suite needed the plan, so a misspelt
   // name is always reported (report.unknownCallTools, the console); bounded like every request.
   if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why) await ctx.service(callPlan).catch(() => undefined);
-  await endConnections(guard, session, transport, 'the run ended');
+  await endConnections(guard, session, transport, 'the run ended', opts.onSessionEnd);
   conn.aborted ??= stop.why;
   await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
@@ -430,8 +436,9 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
  * --stdio` proxy run as the server writes its cassette then: a second connection's, ending after it, would overwrite
  * it; test/mocks-record-exit.test.ts). Ending them together would save ~5 ms of a run: not done.
  */
-async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string): Promise<void> {
+async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string, onSessionEnd?: RunOptions['onSessionEnd']): Promise<void> {
   session.abandon(why);
+  try { onSessionEnd?.(session.log); } catch { /* only a head start for the report */ }
   await Promise.all(guard.extras.map((x) => x.close()));
   const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
   await closeOnce(transport);

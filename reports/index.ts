@@ -60,9 +60,10 @@ export function createReporters(names: string[], io: ReporterIO, o: { quiet?: bo
 }
 
 /** All the reporters' hooks as one reporter (what a run calls). */
-export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunStart' | 'onSuiteDone' | 'onRunDone'>> {
+export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunStart' | 'onSuiteDone' | 'onSessionEnd' | 'onRunDone'>> {
   return {
     onRunStart: (run) => { for (const r of reporters) r.onRunStart?.(run); },
+    onSessionEnd: (messages) => { for (const r of reporters) r.onSessionEnd?.(messages); },
     onSuiteDone: (suite, phase, added) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added); },
     onRunDone: (report) => { for (const r of reporters) r.onRunDone?.(report); },
   };

@@ -17,6 +17,8 @@ import type { Report } from '../core/results.js';
 export const jsonReporter: Reporter = {
   name: 'json',
   writesFiles: true,
+  // While the server ends (nothing else to do then), the log's messages are rendered as report.json will hold them.
+  onSessionEnd: (messages) => prerenderMessages(messages),
   async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.json');
@@ -35,6 +37,64 @@ export function withReportBodies(r: Report): Report {
   const mode = (r.options as { reportBodies?: ReportBodies } | undefined)?.reportBodies;
   if (!mode || mode === 'full' || !Array.isArray(r.messages)) return r;
   return { ...r, messages: r.messages.map((m) => messageWithBodies(m, mode)) as Report['messages'] };
+}
+
+/**
+ * Log messages rendered ahead of the report (prerenderMessages): by message, the text PieceWalker would write for it
+ * as an item of report.messages (indent: the items' own, that of a one-target report), and its own fields as they
+ * were then. A message whose fields have changed since (none should: see RunOptions.onSessionEnd) is rendered again.
+ */
+const ready = new WeakMap<object, { indent: string; fields: unknown[]; text: string }>();
+/** The indent of report.messages' items in a one-target report.json. */
+const MESSAGE_INDENT = '    ';
+/** Logs whose messages' texts are longer in all are not rendered ahead (the texts would all be held at once). */
+const PRERENDER_MAX_CHARS = 8 * 1024 * 1024;
+/** CPU time a step of prerenderMessages takes at most before the event loop gets its turn (the server's end is awaited). */
+const PRERENDER_STEP_MS = 2;
+
+/** The message's own fields and their values (identities), in order. */
+function fieldsOf(m: object): unknown[] {
+  const out: unknown[] = [];
+  for (const k of Object.keys(m)) out.push(k, (m as Record<string, unknown>)[k]);
+  return out;
+}
+
+/**
+ * Renders the messages of a log, now and in steps between other work, as report.json's messages array holds them, so
+ * that the report need not do it after the run: called once the session has sent its last message, while the server
+ * ends. Not for a log longer than PRERENDER_MAX_CHARS (held in memory until written), nor for messages that crossed
+ * HTTP (their HTTP record is completed when the answer's status line comes).
+ */
+export function prerenderMessages(messages: readonly object[]): void {
+  let chars = 0;
+  for (const m of messages) {
+    const raw = (m as { raw?: unknown }).raw;
+    chars += typeof raw === 'string' ? raw.length : 0;
+    if (chars > PRERENDER_MAX_CHARS) return;
+  }
+  const todo = messages.slice();
+  let i = 0;
+  const step = () => {
+    const until = performance.now() + PRERENDER_STEP_MS;
+    while (i < todo.length && performance.now() < until) {
+      const m = todo[i++]!;
+      if (m === null || typeof m !== 'object' || 'http' in m || typeof (m as { toJSON?: unknown }).toJSON === 'function' || ready.has(m)) continue;
+      ready.set(m, { indent: MESSAGE_INDENT, fields: fieldsOf(m), text: stringifyAt(m, MESSAGE_INDENT) });
+    }
+    if (i < todo.length) setImmediate(step);
+  };
+  // After what the caller does next in this turn (closing the server's stdin).
+  setImmediate(step);
+}
+
+/** The text prerenderMessages made for this item at this indent, if its fields are still those it was made from. */
+function prerendered(item: unknown, indent: string): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const r = ready.get(item);
+  if (!r || r.indent !== indent) return undefined;
+  const now = fieldsOf(item);
+  if (now.length !== r.fields.length || now.some((v, k) => v !== r.fields[k])) return undefined;
+  return r.text;
 }
 
 /** Characters gathered before a write: small enough that the joined chunk is an ordinary (young) heap object. */
@@ -166,7 +226,13 @@ class PieceWalker {
    */
   items(a: unknown[], i: number, indent: string, depth: number): number {
     const inner = indent + '  ';
-    const end = batchEnd(a, i, depth, (x) => this.walks(x, depth));
+    const ready = prerendered(a[i], inner);
+    if (ready !== undefined) {
+      this.put((i ? ',\n' : '\n') + inner);
+      this.put(ready);
+      return i + 1;
+    }
+    const end = batchEnd(a, i, depth, (x) => this.walks(x, depth), inner);
     this.put((i ? ',\n' : '\n') + inner);
     if (end > i + 1) {
       const s = stringifyAt(a.slice(i, end), indent);
@@ -265,7 +331,7 @@ const BATCH_RAW_CHARS = 64 * 1024;
  * text bounds their size), so that the batch's string stays a small piece of the report; an item with a long raw goes
  * on its own. Returns i + 1 or less when no batch starts at i.
  */
-function batchEnd(a: unknown[], i: number, depth: number, walks: (v: object) => boolean): number {
+function batchEnd(a: unknown[], i: number, depth: number, walks: (v: object) => boolean, indent: string): number {
   let raw = 0;
   let j = i;
   for (; j < a.length && j - i < BATCH_ITEMS; j++) {
@@ -273,6 +339,7 @@ function batchEnd(a: unknown[], i: number, depth: number, walks: (v: object) => 
     if (typeof x === 'bigint') break;
     if (x !== null && typeof x === 'object') {
       if (typeof (x as { toJSON?: unknown }).toJSON === 'function' || isBoxed(x) || (depth < MAX_DEPTH && walks(x))) break;
+      if (j > i && prerendered(x, indent) !== undefined) break; // written as it was rendered
       const r = (x as { raw?: unknown }).raw;
       if (typeof r === 'string') {
         raw += r.length;

@@ -1,3 +1,4 @@
+import type { LoggedMessage } from '../core/log.js';
 import type { CaseResult, Report, SuiteResult, Summary } from '../core/results.js';
 
 /** What one invocation produced: a report per target, in the order they ran (one for a command-line target). */
@@ -46,6 +47,11 @@ export interface Reporter {
    * 'after-shutdown' call. (A throwing hook is an internal error of the run.)
    */
   onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[]): void;
+  /**
+   * A target's session has sent its last message (the server is being ended): `messages` is its message log, whose
+   * messages stay as they are from then on (report.messages; a late line is added after them).
+   */
+  onSessionEnd?(messages: readonly LoggedMessage[]): void;
   /** A target's run is done and its report finalized (the invocation's baseline is applied after the last run). */
   onRunDone?(report: Report): void;
   /** Every target has run and the reports are final: write or print them. Returns the file(s) written, if any. */

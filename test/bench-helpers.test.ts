@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonPieces, writeJsonFile } from '../reports/json.js';
+import { jsonPieces, prerenderMessages, writeJsonFile } from '../reports/json.js';
 import { pipelined } from '../core/tools.js';
 
 const samples: unknown[] = [
@@ -42,6 +42,40 @@ describe('report.json written as a stream', () => {
       await writeJsonFile(file, s);
       expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(s, null, 2) + '\n');
     }
+  });
+});
+
+describe('report.json: the log rendered while the server ends (prerenderMessages)', () => {
+  const log = () => Array.from({ length: 120 }, (_, i) => ({
+    seq: i, direction: i % 2 ? 'from-server' : 'to-server', t: i / 3, raw: i === 60 ? `{"pad":"${'x'.repeat(1_100_000)}"}` : `{"id":${i},"s":"é\u2028\\"}`,
+    kind: 'request', json: { id: i, list: [i, { deep: 'a"b' }] }, schema: { checked: true, valid: true, violations: [] },
+  }));
+  const settle = () => new Promise((r) => setTimeout(r, 50)); // every step done
+  const file = join(mkdtempSync(join(tmpdir(), 'mcp-conform-json-')), 'report.json');
+
+  it('gives the bytes of JSON.stringify(doc, null, 2), for a one-target report and a deeper one', async () => {
+    const messages = log();
+    prerenderMessages(messages);
+    await settle();
+    const doc = { tool: { name: 'x' }, suites: [], messages, after: [1, 2] };
+    await writeJsonFile(file, doc);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(doc, null, 2) + '\n');
+    // The same messages at another depth (several targets): the texts made for one target are not used there.
+    const set = { runs: [doc, { messages: messages.slice(3, 9) }] };
+    await writeJsonFile(file, set);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(set, null, 2) + '\n');
+  });
+
+  it('a message changed after it was rendered is written as it is now', async () => {
+    const messages = log();
+    prerenderMessages(messages);
+    await settle();
+    messages[3]!.schema = { checked: true, valid: false, violations: [] };
+    (messages[4] as Record<string, unknown>).inReplyTo = 3;
+    messages.push({ ...messages[5]!, seq: 120 }); // a late line, after the session's end
+    const doc = { messages };
+    await writeJsonFile(file, doc);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(doc, null, 2) + '\n');
   });
 });
 
