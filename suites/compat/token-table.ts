@@ -24,7 +24,7 @@
 
 const MAGIC = 'MCTT';
 /** Pieces whose counts a table remembers at most (then it forgets them all and starts again). */
-const MAX_COUNTED = 50_000;
+const MAX_COUNTED = 10_000;
 /** A surrogate code unit that is not half of a pair (in a `u` pattern, paired ones read as one code point). */
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
