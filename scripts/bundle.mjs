@@ -179,14 +179,13 @@ const cacheFile = codeCachePath(cliFile, readFileSync(cliFile, 'utf8'));
  * `require`, so that nothing depends on Node's require() of ES modules (off with --no-experimental-require-module).
  */
 writeFileSync(join(outdir, 'cli-loader.js'), `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compileFunction, readCodeCache } from './code-cache.js';
+import { compileFunction, readCodeCache, readSource } from './code-cache.js';
 import * as processes from './processes.js';
 const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
-const text = readFileSync(file, 'utf8');
+const text = readSource(file);
 // The cache this text of cli.cjs names (core/schema/code-cache.ts).
 const cachedData = readCodeCache(file, text);
 // cli.cjs is one function expression: (function (${CLI_PARAMS}) { … }), then its tag (a comment).

@@ -26,7 +26,7 @@ export function quote(text: string, max = 200): string {
  * "Failed: …", "Failure: …", "Fatal error: …", "Exception: …", "MCP error -32602: …", "Error executing tool …".
  * Kept narrow on purpose: a word "error" in the middle of a sentence, "Errors: 0" or "Error handling guide" do not count.
  */
-const FAILURE_START = /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\s—\s)|(?:mcp\s+)?error\s+-?\d+\s*:|error\s+(?:executing|calling|running|invoking|while|during|occurred)\b|failed(?:\s+to\b|\s*[:!.]?\s*$|\s*:(?!\s*0\b)|\s*!)|failure\s*:|exception\s*:|unhandled\s+exception\b)/i;
+const FAILURE_START = /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\s\u2014\s)|(?:mcp\s+)?error\s+-?\d+\s*:|error\s+(?:executing|calling|running|invoking|while|during|occurred)\b|failed(?:\s+to\b|\s*[:!.]?\s*$|\s*:(?!\s*0\b)|\s*!)|failure\s*:|exception\s*:|unhandled\s+exception\b)/i;
 
 /** A tool whose job is to show errors, logs or test outcomes: its text may start with "Error:" and be a success. */
 const REPORTS_ERRORS = /error|fail|exception|log|diagnos|lint|debug|test|simulat|echo|validat|check|status|health/i;

@@ -12,6 +12,7 @@
  * caught: an edit of the file in place that keeps its length and its tag.
  */
 import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -34,6 +35,15 @@ export function codeCachePath(path: string, text: string): string | undefined {
   const i = text.lastIndexOf(TAG);
   const tag = i < 0 ? '' : text.slice(i + TAG.length).trim();
   return /^[0-9a-f]{16}$/.test(tag) ? join(dirname(path), `${basename(path)}.${tag}.v8-cache`) : undefined;
+}
+
+/**
+ * The text of a source file the build made (a bundle, a generated module): decoded as latin1 when it is all ASCII
+ * (the same string; ~0.5 ms for 1.5 MB instead of the ~3–5 ms of UTF-8 decoding), else as UTF-8.
+ */
+export function readSource(path: string): string {
+  const bytes = readFileSync(path);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /** The code cache made for this text of `path`, or undefined when there is none. */

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { Script } from 'node:vm';
 import type { Options, ValidateFunction } from 'ajv';
 import type { Dialect } from './ajv.js';
-import { compileFunction, readCodeCache } from './code-cache.js';
+import { compileFunction, readCodeCache, readSource } from './code-cache.js';
 
 /** ajv options of the protocol-message validators (core/schema/validator.ts). */
 export function messageAjvOptions(): Options {
@@ -61,7 +61,7 @@ export function wrapCommonJs(source: string): string {
  * Runs a generated file (its text `text`) as CommonJS would, compiled with the code cache given (which V8 rejects, and
  * then compiles the source, when it was made by another Node or with other flags), and registers it in require.cache.
  */
-export function runCommonJs(path: string, cachedData: Buffer | undefined, text = readFileSync(path, 'utf8')): { exports: Record<string, unknown>; script: Script } {
+export function runCommonJs(path: string, cachedData: Buffer | undefined, text = readSource(path)): { exports: Record<string, unknown>; script: Script } {
   const { fn, script } = compileFunction(path, wrapCommonJs(text), cachedData);
   const mod = new Module(path);
   mod.filename = path;
@@ -137,7 +137,7 @@ function load(file: string): GeneratedModule | null {
     if (!existsSync(path)) continue;
     try {
       // With the code cache the build made for this text of the file (named by the tag at its end: ./code-cache.ts).
-      const text = readFileSync(path, 'utf8');
+      const text = readSource(path);
       const run = runCommonJs(path, readCodeCache(path, text), text);
       const exports = run.exports;
       if (run.script.cachedDataRejected) precompiledUse.codeCacheRejected.push(file);
