@@ -434,7 +434,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
  * being made when the run stopped, a first attempt's). The other connections end first, also over stdio where each is
  * a process of its own: the server in force is the last to end, so what it does at its end comes last (a `record
  * --stdio` proxy run as the server writes its cassette then: a second connection's, ending after it, would overwrite
- * it; test/mocks-record-exit.test.ts). Ending them together would save ~5 ms of a run: not done.
+ * it; test/mocks-record-exit.test.ts). Ending them together would save ~5 ms of a run: not done. onSessionEnd (the
+ * run's end, not a repeat's) gets the log once nothing more is sent, while the servers end.
  */
 async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string, onSessionEnd?: RunOptions['onSessionEnd']): Promise<void> {
   session.abandon(why);

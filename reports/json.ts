@@ -226,10 +226,10 @@ class PieceWalker {
    */
   items(a: unknown[], i: number, indent: string, depth: number): number {
     const inner = indent + '  ';
-    const ready = prerendered(a[i], inner);
-    if (ready !== undefined) {
+    const rendered = prerendered(a[i], inner);
+    if (rendered !== undefined) {
       this.put((i ? ',\n' : '\n') + inner);
-      this.put(ready);
+      this.put(rendered);
       return i + 1;
     }
     const end = batchEnd(a, i, depth, (x) => this.walks(x, depth), inner);
