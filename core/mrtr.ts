@@ -17,7 +17,7 @@
  */
 import { CAPABILITY_OF_REQUEST, CLIENT_CAPABILITY_NAMES, cannedResult, type ClientCapabilityName, type Root } from './client-capabilities.js';
 import { isObject as isObj } from './objects.js';
-import type { Reply, Session } from './session.js';
+import type { Reply, RequestOptions, Session } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ExchangeRecord } from './suite.js';
 
@@ -156,6 +156,11 @@ export interface InputRoundsOptions {
   caseId?: string;
 }
 
+/** The RequestOptions of each round: the timeout, and the call it is pipelined behind, where given. */
+function requestOptions(opts: Pick<InputRoundsOptions, 'timeoutMs' | 'timeoutFrom'>): RequestOptions {
+  return { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) };
+}
+
 function targetOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   const v = method === 'resources/read' ? params?.uri : params?.name;
   return typeof v === 'string' ? v : undefined;
@@ -171,7 +176,7 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
 export async function requestWithInput(
   session: Session, method: string, params: Record<string, unknown> | undefined, opts: InputRoundsOptions = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
-  const ro = { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) };
+  const ro = requestOptions(opts);
   let reply = await session.request(method, params, ro);
   if (!MRTR_METHODS.includes(method) || !isInputRequired(reply.result)) return { reply };
   const x: MrtrExchange = { method, ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}), ...(opts.caseId ? { caseId: opts.caseId } : {}), rounds: [reply], answered: [], outcome: 'not-exercisable', problems: [] };
@@ -233,7 +238,7 @@ export async function requestAnswering(
   ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string }, method: string, params: Record<string, unknown> | undefined,
   opts: Omit<InputRoundsOptions, 'record'> & { onExchange?: (x: MrtrExchange) => void } = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
-  if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) }) };
+  if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, requestOptions(opts)) };
   const list = await ctx.service(mrtrExchanges);
   const { onExchange, ...rest } = opts;
   return requestWithInput(ctx.session, method, params, { ...rest, ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}), record: (x) => { list.push(x); onExchange?.(x); } });
