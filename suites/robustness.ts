@@ -208,7 +208,7 @@ function coveredByNotification(ctx: CaseContext, e: { until: number; lostAt?: nu
 /** robustness/large-request's verdict from its probe's run. */
 function gradeLargeRequest(ctx: CaseContext, run: ProbeRun): Outcome {
   const size = run.probe.sent[0]?.raw.length ?? 0;
-  const id = isObject(run.probe.sent[0]?.json) ? (run.probe.sent[0]!.json as { id?: unknown }).id : undefined;
+  const id = run.probe.opts.id;
   const lost = lostOutcome(run, `a request of ${size} bytes`);
   if (lost) return lost;
   const a = run.probe.answers[0];
