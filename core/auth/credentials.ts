@@ -1,0 +1,69 @@
+/**
+ * What a run holds to get past a protected (OAuth 2.1) server, as the engine sees it. The engine knows no
+ * authorization server: whoever gets the token (--header, --oauth's client flow in core/auth, or the harness's own
+ * authorization server for --auth-server) hands the run a Credentials value; the HTTP transports put its token on
+ * every request, and the `auth` suite reads it (ctx.credentials) for the checks that need a token.
+ *
+ * Nothing here is ever written to a report, a cassette or the console: tokens go on the wire only.
+ */
+
+/** Where the run's token came from. */
+export type CredentialSource = 'header' | 'oauth' | 'auth-server';
+
+/**
+ * Tokens the harness can make for negative checks (only with its own authorization server, --auth-server):
+ * each differs from a valid token in one way, except `expired-under-scoped`.
+ */
+export type TokenVariant =
+  | 'valid'
+  | 'expired'
+  | 'wrong-audience'
+  | 'wrong-issuer'
+  | 'bad-signature'
+  | 'under-scoped'
+  | 'expired-under-scoped';
+
+/** One HTTP exchange of the authorization itself (discovery, registration, token request), secrets redacted. */
+export interface AuthExchange {
+  /** What the exchange was for, in plain words ("protected-resource metadata (from the challenge)"). */
+  purpose: string;
+  method: string;
+  /** The URL asked, with secret-looking query parameters redacted. */
+  url: string;
+  /** HTTP status, or undefined when no answer came (then `error` says why). */
+  status?: number;
+  /** Response headers that matter to grading (www-authenticate, content-type, access-control-*). */
+  headers?: Record<string, string>;
+  /** The response body as text (cut to a few kB), with token-like members redacted. */
+  body?: string;
+  error?: string;
+  /** ms since the run's start. */
+  t: number;
+}
+
+export interface Credentials {
+  source: CredentialSource;
+  /** The access token to send now (refreshed first when it is known to have expired), or undefined when there is none. */
+  accessToken(): Promise<string | undefined>;
+  /**
+   * The server answered 401 to a request that carried accessToken(): refresh or authorize again once. Resolves to
+   * a new token, or undefined when there is no other (the request's 401 then stands).
+   */
+  onUnauthorized?(wwwAuthenticate: string | undefined): Promise<string | undefined>;
+  /** The server answered 403 insufficient_scope: step up once to the scope the challenge names. */
+  onInsufficientScope?(wwwAuthenticate: string): Promise<string | undefined>;
+  /** Only with the harness's own authorization server (--auth-server): a token of this variant for the run's resource. */
+  mint?(variant: TokenVariant): Promise<string>;
+  /** What the authorization itself exchanged (for evidence in the `auth` suite), in order. */
+  readonly exchanges: readonly AuthExchange[];
+  /** Facts learnt while getting in, for the `auth` suite (absent when the token was simply given). */
+  readonly discovered?: {
+    resourceMetadataUrl?: string;
+    resourceMetadata?: Record<string, unknown>;
+    authorizationServerMetadataUrl?: string;
+    authorizationServerMetadata?: Record<string, unknown>;
+    /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
+    registration?: string;
+    scope?: string;
+  };
+}
