@@ -8,7 +8,7 @@
  * For your own cases: the Suite / CaseDef / CaseContext types (pass your Suite objects in `suites`), the Session a
  * case talks through, and the transports.
  */
-export { runConformance, prepareRun, executeRun, OptionsError, type ConformanceOptions, type PreparedRun } from './core/conformance.js';
+export { runConformance, prepareRun, executeRun, OptionsError, type ConformanceOptions, type PreparedRun } from './lib/conformance.js';
 export { finalizeReport, type FinalizeOptions } from './core/finalize.js';
 export { runSuites, runAllVersions, caseWanted, CLIENT_INFO, type RunOptions } from './core/run.js';
 export { loadBaseline, parseBaseline, BaselineError, type Baseline, type BaselineEntry } from './core/baseline.js';

@@ -81,8 +81,8 @@ function runOptions(y: Argv, cat: Catalogue) {
     .example('$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp', 'Start an HTTP server, test it, stop it');
 }
 
-/** The options of a command line (or of one config target), as the library takes them (core/conformance.ts). */
-function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?: string): import('../core/conformance.js').ConformanceOptions {
+/** The options of a command line (or of one config target), as the library takes them (lib/conformance.ts). */
+function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?: string): import('../lib/conformance.js').ConformanceOptions {
   // Every declared option (the suites' and the call policy) by its key; the library checks the values.
   const declared: Record<string, unknown> = {};
   for (const o of cat.options) {
@@ -112,7 +112,7 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
 async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions> } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
-  const { prepareRun, executeRun, OptionsError } = await import('../core/conformance.js');
+  const { prepareRun, executeRun, OptionsError } = await import('../lib/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   const cat = hooks.cat ?? await loadCatalogue();
   const options = conformanceOptions(argv, cat, hooks.name);
@@ -169,7 +169,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
  * baseline, and the reporters (report files, GitHub annotations, the console report), once for all of them.
  */
 async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat: Catalogue): Promise<number> {
-  const { planRuns, ConfigError } = await import('../core/config.js');
+  const { planRuns, ConfigError } = await import('../lib/config.js');
   const { BaselineError } = await import('../core/baseline.js');
   const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
   let plan: ReturnType<typeof planRuns>;
@@ -189,7 +189,7 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
     const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
     reports.push(report);
     if (argv.record !== undefined && reports.length === 1) {
-      const { recordRun } = await import('../mocks/cli.js');
+      const { recordRun } = await import('./commands/mocks.js');
       recordFailed = recordRun(report, argv) !== 0;
     }
     if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
@@ -206,7 +206,7 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
 /** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */
 async function validateCommand(argv: Record<string, unknown>): Promise<number> {
   const { resolve } = await import('node:path');
-  const { validateLog, validationText, loadSchemaFile, InputError } = await import('../core/validate-log.js');
+  const { validateLog, validationText, loadSchemaFile, InputError } = await import('../lib/validate.js');
   try {
     const schema = argv.schema !== undefined ? loadSchemaFile(resolve(String(argv.schema))) : undefined;
     const v = await validateLog(String(argv.file), { protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined, schema });
@@ -222,7 +222,7 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
   if (argv.rules === true) return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
   const { ALL_SUITES } = await import('../suites/index.js');
-  const { CLIENT_SUITES } = await import('../suites/client-index.js');
+  const { CLIENT_SUITES } = await import('../clients/suites/index.js');
   const { specUrl } = await import('../core/schema/versions.js');
   const { catalogueVersion } = await import('../core/applies.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
@@ -259,12 +259,12 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
   // options for `run` only (its flags come from them).
   const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat] = await Promise.all([
     import('yargs'),
-    needs('serve', 'client', 'record', 'check-secrets') ? import('../mocks/cli.js') : undefined,
+    needs('serve', 'client', 'record', 'check-secrets') ? import('./commands/mocks.js') : undefined,
     needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
     needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
     args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
     // What `run` imports after parsing (runCommand, runTarget), fetched and compiled in the same batch as the above.
-    needs('run') ? Promise.all([import('../core/config.js'), import('../reports/index.js'), import('../core/conformance.js'), import('../core/finalize.js')]) : undefined,
+    needs('run') ? Promise.all([import('../lib/config.js'), import('../reports/index.js'), import('../lib/conformance.js'), import('../core/finalize.js')]) : undefined,
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };

@@ -3,7 +3,7 @@
  * before the CLI has loaded its modules and parsed its flags. Kept small: bin/mcp-conform.ts imports it first.
  */
 
-/** Config files `run` reads from the current directory (core/config.ts CONFIG_FILE_NAMES, which imports ajv and yaml; test/early-start.test.ts checks they agree). */
+/** Config files `run` reads from the current directory (lib/config.ts CONFIG_FILE_NAMES, which imports ajv and yaml; test/early-start.test.ts checks they agree). */
 export const EARLY_CONFIG_NAMES = ['mcp-conform.config.json', 'mcp-conform.config.yaml', 'mcp-conform.config.yml'];
 
 /**

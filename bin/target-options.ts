@@ -1,9 +1,9 @@
 /**
  * The options that say which server to test and how to reach or start it: declared once, for every command that
- * talks to a server (run, snapshot, tools), and turned into the library's options (core/conformance.ts) in one place.
+ * talks to a server (run, snapshot, tools), and turned into the library's options (lib/conformance.ts) in one place.
  */
 import type { Argv } from 'yargs';
-import type { ConformanceOptions } from '../core/conformance.js';
+import type { ConformanceOptions } from '../lib/conformance.js';
 
 export const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'] as const;
 

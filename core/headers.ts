@@ -1,6 +1,6 @@
 /**
  * The one parser of "Name: value" headers given by the user: `--header` of `run`, `record` and `serve` (a config
- * file's `header` object becomes such lines too, core/config.ts). Errors never quote the text: it may hold a secret.
+ * file's `header` object becomes such lines too, lib/config.ts). Errors never quote the text: it may hold a secret.
  */
 
 /** Parse "Name: value" (as given to --header). Throws with a plain message when it is not a header (never quoting

@@ -83,7 +83,7 @@ export interface RunOptions {
   signal?: AbortSignal;
   /**
    * --schema FILE: validate with this schema document instead of the built-in one of the version in force (loaded and
-   * compiled beforehand: see core/validate-log.ts loadSchemaFile). The dialect comes from its `$schema`.
+   * compiled beforehand: see lib/validate.ts loadSchemaFile). The dialect comes from its `$schema`.
    */
   schema?: { file: string; document: Record<string, unknown>; dialect: 'draft-07' | '2020-12' };
   /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */

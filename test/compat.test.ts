@@ -294,7 +294,7 @@ describe('list --rules and the declared options', () => {
     }
   });
   it('config keys providers / maxToolTokens become the run options; an unknown provider is a config error', async () => {
-    const { planRuns, ConfigError } = await import('../core/config.js');
+    const { planRuns, ConfigError } = await import('../lib/config.js');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-cfg-'));
     writeFileSync(join(dir, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ stdio: 'x' }], providers: ['gemini', 'openai-strict'], maxToolTokens: 5000 }));
     const plan = planRuns({}, [], dir);

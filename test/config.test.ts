@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configSchema, explicitFlags, findConfig, planRuns } from '../core/config.js';
+import { ConfigError, configSchema, explicitFlags, findConfig, planRuns } from '../lib/config.js';
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import { REPORTER_NAMES } from '../reports/index.js';
 

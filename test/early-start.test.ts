@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { earlyStdioArgv, EARLY_CONFIG_NAMES } from '../bin/early.js';
-import { CONFIG_FILE_NAMES } from '../core/config.js';
+import { CONFIG_FILE_NAMES } from '../lib/config.js';
 import { CLI, cli, FIXTURES, ROOT, runArgs } from './helpers/cli.js';
 import { remaining } from './helpers/proc.js';
 import type { Report } from '../core/results.js';

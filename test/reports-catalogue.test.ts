@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBaseline } from '../core/baseline.js';
-import { loadConfig } from '../core/config.js';
+import { loadConfig } from '../lib/config.js';
 import { cli, ROOT } from './helpers/cli.js';
 
 const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -4,7 +4,7 @@
  * (CaseDef.start) run after the early work (CaseDef.early). What the report shows stays in the suites' order.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../core/conformance.js';
+import { runConformance } from '../lib/conformance.js';
 import type { CaseDef, Suite } from '../core/suite.js';
 import { py } from './helpers/cli.js';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../core/conformance.js';
+import { runConformance } from '../lib/conformance.js';
 import type { ExchangeRecord, Suite } from '../core/suite.js';
 import { firstToolCall, toolCallsOf } from '../core/tools.js';
 import { quality } from '../suites/quality.js';

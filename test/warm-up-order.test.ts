@@ -4,7 +4,7 @@
  * before any case runs. (Speed itself is shown by the bench, not here.)
  */
 import { describe, expect, it } from 'vitest';
-import { executeRun, prepareRun } from '../core/conformance.js';
+import { executeRun, prepareRun } from '../lib/conformance.js';
 import type { Suite } from '../core/suite.js';
 import { createTransport } from '../core/transport/index.js';
 import type { StdioTransport } from '../core/transport/stdio.js';

@@ -256,8 +256,8 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
   } else {
     const via = given[0] as (typeof TARGET_FLAGS)[number];
     const timeout = argv.timeout as number;
-    // The target as run takes it (the same checks and messages): core/conformance.ts prepareRun.
-    const { prepareRun, OptionsError } = await import('../../core/conformance.js');
+    // The target as run takes it (the same checks and messages): lib/conformance.ts prepareRun.
+    const { prepareRun, OptionsError } = await import('../../lib/conformance.js');
     let prepared: Awaited<ReturnType<typeof prepareRun>>;
     try { prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true }); } catch (e) { throw e instanceof OptionsError ? err(e.message) : e; }
     let listing: ToolListing | undefined;

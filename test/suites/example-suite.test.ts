@@ -5,7 +5,7 @@
  * It is not shipped; it checks that the shape holds.
  */
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../core/conformance.js';
+import { runConformance } from '../../lib/conformance.js';
 import type { OptionDef } from '../../core/options.js';
 import type { Report } from '../../core/results.js';
 import type { Service } from '../../core/services.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { ALL_SUITES } from '../suites/index.js';
-import { declaredOptions } from './run.js';
+import { declaredOptions } from '../core/run.js';
 
 export class ConfigError extends Error {}
 

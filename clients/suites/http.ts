@@ -1,6 +1,6 @@
 /** client-http: Streamable HTTP as the client speaks it — Accept, session id, protocol version header, 404, DELETE, resume. */
-import type { ClientExchange } from '../mocks/client-mock.js';
-import { ending, type ClientCaseContext, type ClientSuite } from './client-helpers.js';
+import type { ClientExchange } from '../../mocks/client-mock.js';
+import { ending, type ClientCaseContext, type ClientSuite } from './helpers.js';
 
 const HTTP = ['streamable-http' as const];
 

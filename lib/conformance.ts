@@ -6,19 +6,19 @@
  * The option names are those of the config file (camelCase: stdio, http, timeout, callTools…), except `headers`
  * (the config's `header`) and `suites`/`cases`, which may also hold your own Suite objects.
  */
-import { CLIENT_CAPABILITY_NAMES } from './client-capabilities.js';
+import { CLIENT_CAPABILITY_NAMES } from '../core/client-capabilities.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadBaseline, BaselineError, type Baseline } from './baseline.js';
-import { finalizeReport } from './finalize.js';
-import type { Report } from './results.js';
-import { runAllVersions, runSuites, type RunOptions } from './run.js';
-import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
-import { shellWords } from './shell-words.js';
-import type { CallToolsPolicy, Suite } from './suite.js';
-import { normalizeOption, optionMessage, type OptionDef } from './options.js';
-import { reportBodiesOption } from './log.js';
-import { parseHeader } from './headers.js';
+import { loadBaseline, BaselineError, type Baseline } from '../core/baseline.js';
+import { finalizeReport } from '../core/finalize.js';
+import type { Report } from '../core/results.js';
+import { runAllVersions, runSuites, type RunOptions } from '../core/run.js';
+import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
+import { shellWords } from '../core/shell-words.js';
+import type { CallToolsPolicy, Suite } from '../core/suite.js';
+import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
+import { reportBodiesOption } from '../core/log.js';
+import { parseHeader } from '../core/headers.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 
@@ -221,7 +221,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
 
   let schema: RunOptions['schema'];
   if (o.schema !== undefined) {
-    const { loadSchemaFile, InputError } = await import('./validate-log.js');
+    const { loadSchemaFile, InputError } = await import('./validate.js');
     try { schema = loadSchemaFile(resolve(String(o.schema))); } catch (e) { throw e instanceof InputError ? new OptionsError(e.message) : e; }
   }
   if (o.allVersions === true && o.protocolVersion !== undefined) throw new OptionsError(`${n('all-versions')} tries every version: leave out ${n('protocol-version')}`);

@@ -4,13 +4,13 @@
  * document of the user's instead of the built-in one, compiled up front so that a broken file is a usage error).
  */
 import { readFileSync } from 'node:fs';
-import { classify, type Direction, type LoggedMessage, type SchemaVerdict } from './log.js';
-import { newAjv } from './schema/ajv.js';
-import { MessageValidator } from './schema/validator.js';
-import { isObject as isObj } from './objects.js';
-import { schemaDocumentFor } from './schema/index.js';
-import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
-import { requestDeclaresTasks } from './tasks.js';
+import { classify, type Direction, type LoggedMessage, type SchemaVerdict } from '../core/log.js';
+import { newAjv } from '../core/schema/ajv.js';
+import { MessageValidator } from '../core/schema/validator.js';
+import { isObject as isObj } from '../core/objects.js';
+import { schemaDocumentFor } from '../core/schema/index.js';
+import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from '../core/schema/versions.js';
+import { requestDeclaresTasks } from '../core/tasks.js';
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
 export class InputError extends Error {}

@@ -1,6 +1,6 @@
 /** client-requests: the client's messages — unique ids, schema-valid, valid tool arguments, pagination, list_changed. */
-import type { LoggedMessage } from '../core/log.js';
-import { ending, fromClient, isObj, label, type ClientCaseContext, type ClientSuite } from './client-helpers.js';
+import type { LoggedMessage } from '../../core/log.js';
+import { ending, fromClient, isObj, label, type ClientCaseContext, type ClientSuite } from './helpers.js';
 
 const paramsOf = (m: LoggedMessage): Record<string, unknown> => (isObj(m.json) && isObj((m.json as Record<string, unknown>).params) ? (m.json as { params: Record<string, unknown> }).params : {});
 const resultOf = (m: LoggedMessage): Record<string, unknown> | undefined => (isObj(m.json) && isObj((m.json as Record<string, unknown>).result) ? (m.json as { result: Record<string, unknown> }).result : undefined);

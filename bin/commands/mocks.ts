@@ -4,15 +4,15 @@
  */
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
-import type { Report } from '../core/results.js';
-import { cassetteFromReport, MockInputError, readCassette, writeCassette } from './cassette.js';
-import type { MockSource } from './engine.js';
-import { findSecrets, Redactor } from './redact.js';
-import { parseHeader, parseHeaders } from '../core/headers.js';
-import { isSecretName } from '../core/secrets.js';
-export { clientOptions, clientCommand } from './client-cli.js';
-import { isRequestMethod } from '../core/schema/validator.js';
-import { FaultPlan, faultProblem, faultySource, hasFaults, type FaultOptions } from './faults.js';
+import type { Report } from '../../core/results.js';
+import { cassetteFromReport, MockInputError, readCassette, writeCassette } from '../../mocks/cassette.js';
+import type { MockSource } from '../../mocks/engine.js';
+import { findSecrets, Redactor } from '../../mocks/redact.js';
+import { parseHeader, parseHeaders } from '../../core/headers.js';
+import { isSecretName } from '../../core/secrets.js';
+export { clientOptions, clientCommand } from './client.js';
+import { isRequestMethod } from '../../core/schema/validator.js';
+import { FaultPlan, faultProblem, faultySource, hasFaults, type FaultOptions } from '../../mocks/faults.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -116,7 +116,7 @@ function headersOf(argv: Record<string, unknown>): Record<string, string> {
 }
 
 async function serveOn(source: MockSource & { close?: () => Promise<void> }, argv: Record<string, unknown>): Promise<number> {
-  const { endAllUpstreams, signalAllUpstreams } = await import('./proxy.js');
+  const { endAllUpstreams, signalAllUpstreams } = await import('../../mocks/proxy.js');
   const stop = async () => { await source.close?.(); await endAllUpstreams(); };
   const faultOptions = faultsOf(argv);
   const faults = faultOptions ? new FaultPlan(faultOptions) : undefined;
@@ -124,7 +124,7 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     if (argv.http !== undefined && argv.sse !== undefined) throw new MockInputError('give one of --http PORT and --sse PORT');
     const port = Number(argv.http ?? argv.sse);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MockInputError('--http / --sse: a port number (0 for a free one)');
-    const { startHttpMock } = await import('./http.js');
+    const { startHttpMock } = await import('../../mocks/http.js');
     let running;
     try {
       running = await startHttpMock(source, { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' : 'sse', allowOrigins: list(argv['allow-origin']), faults });
@@ -142,7 +142,7 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     return 0;
   }
   if (faultOptions?.expireSessionAfter !== undefined) throw new MockInputError('--expire-session-after applies to HTTP (--http PORT or --sse PORT): stdio has no sessions to expire');
-  const { serveStdio } = await import('./stdio.js');
+  const { serveStdio } = await import('../../mocks/stdio.js');
   // Serving ends when stdin ends, or on SIGINT/SIGTERM: then at once, the upstreams signalled too; either way the
   // cassette is written and the final line printed. A second signal ends the process the default way.
   const signalled = new AbortController();
@@ -164,27 +164,27 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
 export async function serveCommand(argv: Record<string, unknown>): Promise<number> {
   try {
     const mode = String(argv.mode ?? 'replay');
-    const { ReplaySource } = await import('./replay.js');
-    const { FixtureSource } = await import('./fixture.js');
+    const { ReplaySource } = await import('../../mocks/replay.js');
+    const { FixtureSource } = await import('../../mocks/fixture.js');
     if (argv.cassette !== undefined && argv.fixture !== undefined) throw new MockInputError('give one of --cassette and --fixture');
     const headers = headersOf(argv);
     const upstream = argv.upstream === undefined ? undefined : { spec: String(argv.upstream), headers, timeoutMs: Number(argv.timeout) };
     if (mode !== 'replay' && !upstream) throw new MockInputError(`--mode ${mode} needs --upstream "<command>" or --upstream URL`);
     if (mode === 'passthrough') {
-      const { ProxySource } = await import('./proxy.js');
+      const { ProxySource } = await import('../../mocks/proxy.js');
       return await serveOn(new ProxySource(upstream!), argv);
     }
     if (mode === 'record-missing') {
       if (argv.cassette === undefined) throw new MockInputError('--mode record-missing needs --cassette FILE (created when missing)');
       const file = String(argv.cassette);
       const { existsSync } = await import('node:fs');
-      const { RecordMissingSource } = await import('./proxy.js');
-      const { newHeader } = await import('./cassette.js');
+      const { RecordMissingSource } = await import('../../mocks/proxy.js');
+      const { newHeader } = await import('../../mocks/cassette.js');
       const redactor = redactorFrom(argv, headers);
       const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
       return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);
     }
-    const { clientServeSource } = await import('./client-cli.js');
+    const { clientServeSource } = await import('./client.js');
     const scenario = clientServeSource(argv);
     if (scenario) return await serveOn(scenario, argv);
     if (argv.cassette !== undefined) return await serveOn(ReplaySource.fromFile(String(argv.cassette)), argv);
@@ -210,7 +210,7 @@ export function recordOptions<T>(y: Argv<T>) {
 
 export async function recordCommand(argv: Record<string, unknown>): Promise<number> {
   try {
-    const { CassetteRecorder, ProxySource } = await import('./proxy.js');
+    const { CassetteRecorder, ProxySource } = await import('../../mocks/proxy.js');
     if ((argv.stdio === undefined) === (argv.http === undefined)) throw new MockInputError('record needs one of --stdio "<command>" and --http URL');
     if (argv.http !== undefined && argv['listen-http'] === undefined) throw new MockInputError('record --http URL needs --listen-http PORT');
     const headers = headersOf(argv);

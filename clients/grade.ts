@@ -9,9 +9,9 @@ import { summarize, type CaseResult, type Report, type SuiteResult } from '../co
 import { MessageValidator, schemaDocumentFor } from '../core/schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSIONS, specUrl, type ProtocolVersion } from '../core/schema/versions.js';
 import { VERSION } from '../core/version.js';
-import type { ClientCaseContext, ClientCaseDef, ClientRunInfo, ClientSuite } from '../suites/client-helpers.js';
-import type { ClientExchange, ClientTransport, RecordedEntry } from './client-mock.js';
-import type { Fixture } from './fixture.js';
+import type { ClientCaseContext, ClientCaseDef, ClientRunInfo, ClientSuite } from './suites/helpers.js';
+import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
+import type { Fixture } from '../mocks/fixture.js';
 
 export interface ClientRunRecord {
   scenario: string;

@@ -8,21 +8,21 @@
  *   mcp-conform client --sse   "node my-client.js {url}"                   # {url}: the mock's legacy SSE endpoint
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
-import { disown, groupAlive, own, signalGroup } from '../core/processes.js';
-import type { Report } from '../core/results.js';
-import { shellWords } from '../core/shell-words.js';
-import { CLIENT_SUITES } from '../suites/client-index.js';
-import type { ClientSuite } from '../suites/client-helpers.js';
-import { MockInputError } from './cassette.js';
-import { gradeClientRun } from './client-grade.js';
-import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, ScenarioSource, scenariosFor, type ClientTransport } from './client-mock.js';
-import { readFixture } from './fixture.js';
-import { startHttpMock } from './http.js';
+import { disown, groupAlive, own, signalGroup } from '../../core/processes.js';
+import type { Report } from '../../core/results.js';
+import { shellWords } from '../../core/shell-words.js';
+import { CLIENT_SUITES } from '../../clients/suites/index.js';
+import type { ClientSuite } from '../../clients/suites/helpers.js';
+import { MockInputError } from '../../mocks/cassette.js';
+import { gradeClientRun } from '../../clients/grade.js';
+import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, ScenarioSource, scenariosFor, type ClientTransport } from '../../mocks/client-mock.js';
+import { readFixture } from '../../mocks/fixture.js';
+import { startHttpMock } from '../../mocks/http.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -67,7 +67,8 @@ export function clientOptions<T>(y: Argv<T>) {
 
 /** The mock of the stdio scenarios: this CLI's `serve`, with the scenario and a log file (hidden options). */
 function mockCommand(fixtureFile: string, scenario: string, logFile: string): string[] {
-  const cli = fileURLToPath(new URL('../bin/mcp-conform.js', import.meta.url));
+  // Bundled (dist/cli/cli.cjs) this module's URL is one of dist/cli/; built by tsc alone, of dist/bin/commands/.
+  const cli = ['../bin/mcp-conform.js', '../mcp-conform.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f)) ?? fileURLToPath(new URL('../bin/mcp-conform.js', import.meta.url));
   return [process.execPath, cli, 'serve', '--fixture', fixtureFile, '--client-scenario', scenario, '--client-log', logFile];
 }
 
@@ -220,7 +221,7 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
 
 export async function clientCommand(argv: Record<string, unknown>): Promise<number> {
   const say = (s: string) => process.stderr.write(`mcp-conform: ${s}\n`);
-  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
+  const { prepareOutput, finishRuns, ReporterError } = await import('../../reports/index.js');
   let planned: ReturnType<typeof planOf>;
   let output: Awaited<ReturnType<typeof prepareOutput>>;
   try {
@@ -230,14 +231,14 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
     output = await prepareOutput(argv, list);
   } catch (e) {
     if (e instanceof UsageProblem || e instanceof MockInputError || e instanceof ReporterError) { say(e.message); return 2; }
-    const { BaselineError } = await import('../core/baseline.js');
+    const { BaselineError } = await import('../../core/baseline.js');
     if (e instanceof BaselineError) { say(e.message); return 2; }
     throw e;
   }
   const { plan, scenarios } = planned;
   const deadline = Date.now() + Number(argv['max-duration']);
   const reports: Report[] = [];
-  const { endOwnedOnSignals } = await import('../core/processes.js');
+  const { endOwnedOnSignals } = await import('../../core/processes.js');
   // SIGINT/SIGTERM: the client in progress is ended with its group, the partial reports written; exit 130/143.
   const interrupt = new AbortController();
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * plan.graceMs + 15_000);
@@ -255,7 +256,7 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
   }
   if (!reports.length) return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : 1;
   // The command's baseline, over all its scenarios (--update-baseline: written first), in the one final step.
-  const { finalizeInvocation } = await import('../core/finalize.js');
+  const { finalizeInvocation } = await import('../../core/finalize.js');
   const problem = await finalizeInvocation(reports, output);
   if (problem) { say(problem); return 2; }
   const code = await finishRuns(reports, output, { stderr: (s) => new Promise<void>((r) => process.stderr.write(s, () => r())) });

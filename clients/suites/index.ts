@@ -1,7 +1,7 @@
 /** The client suites (`mcp-conform client`), in the order they are graded. Suite and case ids are part of the report contract. */
-import type { ClientSuite } from './client-helpers.js';
-import { clientHttp } from './client-http.js';
-import { clientLifecycle } from './client-lifecycle.js';
-import { clientRequests } from './client-requests.js';
+import type { ClientSuite } from './helpers.js';
+import { clientHttp } from './http.js';
+import { clientLifecycle } from './lifecycle.js';
+import { clientRequests } from './requests.js';
 
 export const CLIENT_SUITES: ClientSuite[] = [clientLifecycle, clientRequests, clientHttp];

@@ -4,13 +4,13 @@
  * Cases declare what they apply to (transports, first version, scenarios); the grader skips the others with a uniform
  * reason, so no case body checks a transport or a version itself.
  */
-import type { LoggedMessage } from '../core/log.js';
-import type { Level } from '../core/results.js';
-import type { ProtocolVersion } from '../core/schema/versions.js';
-import type { Outcome } from '../core/suite.js';
-import type { SchemaWorkbench } from '../core/jsonschema.js';
-import type { ClientExchange, ClientTransport } from '../mocks/client-mock.js';
-import type { Fixture } from '../mocks/fixture.js';
+import type { LoggedMessage } from '../../core/log.js';
+import type { Level } from '../../core/results.js';
+import type { ProtocolVersion } from '../../core/schema/versions.js';
+import type { Outcome } from '../../core/suite.js';
+import type { SchemaWorkbench } from '../../core/jsonschema.js';
+import type { ClientExchange, ClientTransport } from '../../mocks/client-mock.js';
+import type { Fixture } from '../../mocks/fixture.js';
 
 export interface ClientRunInfo {
   exitCode: number | null;
@@ -84,4 +84,4 @@ export function ending(ctx: ClientCaseContext): string {
   return `the client exited with code ${c.exitCode}`;
 }
 
-export { isObject as isObj } from '../core/objects.js';
+export { isObject as isObj } from '../../core/objects.js';
