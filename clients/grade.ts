@@ -11,7 +11,7 @@ import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSION
 import { VERSION } from '../core/version.js';
 import type { ClientCaseContext, ClientCaseDef, ClientRunInfo, ClientSuite } from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
-import type { Fixture } from '../mocks/fixture.js';
+import type { Fixture } from '../core/formats/fixture.js';
 
 export interface ClientRunRecord {
   scenario: string;

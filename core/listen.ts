@@ -7,7 +7,8 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
  */
 import type { LoggedMessage } from './log.js';
-import type { Probe, Session } from './session.js';
+import type { Probe } from './probe.js';
+import type { Session } from './session.js';
 import type { StreamableHttpTransport } from './transport/http.js';
 
 /** The `_meta` key every message of a subscription carries: the JSON-RPC id of its subscriptions/listen request. */

@@ -124,8 +124,9 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
   }
   // A declarative mock fixture (YAML, or JSON with a `server` and no `messages`): what it serves is checked.
   if (/\.ya?ml$/i.test(file) || (isJson && isObj(whole) && isObj(whole.server) && !('messages' in whole) && !('runs' in whole))) {
-    const { FixtureSource, parseFixture, fixtureExchange } = await import('../mocks/fixture.js');
-    const { MockInputError } = await import('../mocks/cassette.js');
+    const { parseFixture } = await import('../core/formats/fixture.js');
+    const { FixtureSource, fixtureExchange } = await import('../mocks/fixture.js');
+    const { MockInputError } = await import('../core/formats/cassette.js');
     try {
       const src = new FixtureSource(parseFixture(text, file), file);
       const exchange = await fixtureExchange(src);
@@ -136,7 +137,7 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
     }
   }
   if (isJson && isObj(whole) && Array.isArray(whole.runs)) throw new InputError(`validate: ${file} is a report of several targets: validate the report of one run`);
-  const { parseCassette, MockInputError } = await import('../mocks/cassette.js');
+  const { parseCassette, MockInputError } = await import('../core/formats/cassette.js');
   try {
     const c = parseCassette(text, file);
     return {

@@ -11,7 +11,8 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { FAIL_MESSAGE } from './faults.js';
-import { FixtureSource, readFixture, type Fixture } from './fixture.js';
+import { readFixture, type Fixture } from '../core/formats/fixture.js';
+import { FixtureSource } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
 
 export type ClientTransport = 'stdio' | 'streamable-http' | 'sse';

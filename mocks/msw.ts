@@ -13,10 +13,11 @@
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockSource } from './engine.js';
-import { FixtureSource, type Fixture } from './fixture.js';
+import type { Fixture } from '../core/formats/fixture.js';
+import { FixtureSource } from './fixture.js';
 import { SseMock, StreamableHttpMock, type HttpMockOptions, type PlainResponse } from './http.js';
 import { ReplaySource } from './replay.js';
-import type { Cassette } from './cassette.js';
+import type { Cassette } from '../core/formats/cassette.js';
 import { FaultPlan, hasFaults, type FaultOptions } from './faults.js';
 
 /**

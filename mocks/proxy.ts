@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { messageLine, newHeader, describeFromMessages, writeCassette, type Cassette, type CassetteHeader } from './cassette.js';
+import { messageLine, newHeader, describeFromMessages, writeCassette, type Cassette, type CassetteHeader } from '../core/formats/cassette.js';
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { shellWords } from '../core/shell-words.js';
 import { noteServerEnv } from '../core/secrets.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../core/redact.js';
 import { ReplaySource } from './replay.js';
 
 /** Collects messages and keeps the cassette file current (atomic rewrites, at most every `everyMs`). */

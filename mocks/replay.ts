@@ -6,9 +6,9 @@
  * why (missing / exhausted / different) and names the nearest recording.
  */
 import { basename } from 'node:path';
-import { readCassette, type Cassette } from './cassette.js';
+import { readCassette, type Cassette } from '../core/formats/cassette.js';
 import { brief, canonical, distance, errorResponse, firstDifference, matchParams, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../core/redact.js';
 
 /** JSON-RPC code of a replay miss whose method is recorded (a method never recorded gets -32601). */
 export const REPLAY_MISS_CODE = -32001;

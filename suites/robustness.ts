@@ -7,7 +7,8 @@
  */
 import { generateArguments } from '../core/args/index.js';
 import type { LoggedMessage } from '../core/log.js';
-import { closedReason, SessionError, type Probe, type ProbeOptions, type Reply, type Session } from '../core/session.js';
+import { closedReason, SessionError, type Reply, type Session } from '../core/session.js';
+import type { Probe, ProbeOptions } from '../core/probe.js';
 import type { Service } from '../core/services.js';
 import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';
 import type { Tool } from '../core/tools.js';

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { classify } from '../core/log.js';
-import { leadingId, Session } from '../core/session.js';
+import { leadingId } from '../core/probe.js';
+import { Session } from '../core/session.js';
 import { MessageValidator } from '../core/schema/validator.js';
 import { schemaDocumentFor } from '../core/schema/index.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';

@@ -27,8 +27,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { readCassette } from '../mocks/cassette.js';
-import { findSecrets } from '../mocks/redact.js';
+import { readCassette } from '../core/formats/cassette.js';
+import { findSecrets } from '../core/redact.js';
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist/bin/mcp-conform.js');

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { mcpHandlers, mcpSseHandlers } from '../mocks/msw.js';
-import { parseCassette } from '../mocks/cassette.js';
+import { parseCassette } from '../core/formats/cassette.js';
 
 const ROOT = resolve(__dirname, '..');
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCassette, type Cassette } from '../mocks/cassette.js';
+import { parseCassette, type Cassette } from '../core/formats/cassette.js';
 import { CassetteRecorder, ProxySource } from '../mocks/proxy.js';
-import { Redactor } from '../mocks/redact.js';
+import { Redactor } from '../core/redact.js';
 import { serveStdio } from '../mocks/stdio.js';
 import { CLI, FIXTURES, ROOT, run } from './helpers/cli.js';
 

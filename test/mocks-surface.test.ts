@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { parseFixture } from '../mocks/fixture.js';
+import { parseFixture } from '../core/formats/fixture.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cli, ROOT, run } from './helpers/cli.js';

@@ -12,10 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { parseCassette, readCassette } from '../mocks/cassette.js';
+import { parseCassette, readCassette } from '../core/formats/cassette.js';
 import { ReplaySource } from '../mocks/replay.js';
-import { findSecrets } from '../mocks/redact.js';
-import { parseFixture } from '../mocks/fixture.js';
+import { findSecrets } from '../core/redact.js';
+import { parseFixture } from '../core/formats/fixture.js';
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist/bin/mcp-conform.js');

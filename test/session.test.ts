@@ -1,6 +1,7 @@
 /** The session's bounds and its answers to hostile input, over a scripted transport (no process). */
 import { describe, expect, it } from 'vitest';
-import { leadingId, Session, SessionError } from '../core/session.js';
+import { leadingId } from '../core/probe.js';
+import { Session, SessionError } from '../core/session.js';
 import type { IncomingFrame, Transport, TransportClosed } from '../core/transport/types.js';
 
 class Wire implements Transport {

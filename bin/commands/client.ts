@@ -18,10 +18,10 @@ import type { Report } from '../../core/results.js';
 import { shellWords } from '../../core/shell-words.js';
 import { CLIENT_SUITES } from '../../clients/suites/index.js';
 import type { ClientSuite } from '../../clients/suites/helpers.js';
-import { MockInputError } from '../../mocks/cassette.js';
+import { MockInputError } from '../../core/formats/cassette.js';
 import { gradeClientRun } from '../../clients/grade.js';
 import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, ScenarioSource, scenariosFor, type ClientTransport } from '../../mocks/client-mock.js';
-import { readFixture } from '../../mocks/fixture.js';
+import { readFixture } from '../../core/formats/fixture.js';
 import { startHttpMock } from '../../mocks/http.js';
 
 function list(v: unknown): string[] {

@@ -5,9 +5,9 @@
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import type { Report } from '../../core/results.js';
-import { cassetteFromReport, MockInputError, readCassette, writeCassette } from '../../mocks/cassette.js';
+import { cassetteFromReport, MockInputError, readCassette, writeCassette } from '../../core/formats/cassette.js';
 import type { MockSource } from '../../mocks/engine.js';
-import { findSecrets, Redactor } from '../../mocks/redact.js';
+import { findSecrets, Redactor } from '../../core/redact.js';
 import { parseHeader, parseHeaders } from '../../core/headers.js';
 import { isSecretName } from '../../core/secrets.js';
 export { clientOptions, clientCommand } from './client.js';
@@ -179,7 +179,7 @@ export async function serveCommand(argv: Record<string, unknown>): Promise<numbe
       const file = String(argv.cassette);
       const { existsSync } = await import('node:fs');
       const { RecordMissingSource } = await import('../../mocks/proxy.js');
-      const { newHeader } = await import('../../mocks/cassette.js');
+      const { newHeader } = await import('../../core/formats/cassette.js');
       const redactor = redactorFrom(argv, headers);
       const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
       return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);

@@ -10,7 +10,7 @@ import type { ProtocolVersion } from '../../core/schema/versions.js';
 import type { Outcome } from '../../core/suite.js';
 import type { SchemaWorkbench } from '../../core/jsonschema.js';
 import type { ClientExchange, ClientTransport } from '../../mocks/client-mock.js';
-import type { Fixture } from '../../mocks/fixture.js';
+import type { Fixture } from '../../core/formats/fixture.js';
 
 export interface ClientRunInfo {
   exitCode: number | null;

@@ -1,7 +1,7 @@
 /** client-lifecycle: how the client opens the session — initialize first, then initialized; and answers a ping. */
 import { isProtocolVersion } from '../../core/schema/versions.js';
 import { MOCK_PING_ID } from '../../mocks/client-mock.js';
-import { DEFAULT_FIXTURE_VERSIONS } from '../../mocks/fixture.js';
+import { DEFAULT_FIXTURE_VERSIONS } from '../../core/formats/fixture.js';
 import { ending, firstInitialize, fromClient, isObj, label, type ClientSuite } from './helpers.js';
 
 /** How long a ping answer may take and still be prompt (ms). */

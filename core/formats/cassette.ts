@@ -6,11 +6,11 @@
  */
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Direction, LoggedMessage } from '../core/log.js';
-import type { Report } from '../core/results.js';
-import { VERSION } from '../core/version.js';
-import { Redactor, type RedactionNote } from './redact.js';
-import { envSecretRedactor } from '../core/secrets.js';
+import type { Direction, LoggedMessage } from '../log.js';
+import type { Report } from '../results.js';
+import { VERSION } from '../version.js';
+import { Redactor, type RedactionNote } from '../redact.js';
+import { envSecretRedactor } from '../secrets.js';
 
 export const CASSETTE_FORMAT = 'mcp-conform-cassette';
 export const CASSETTE_VERSION = 1;
