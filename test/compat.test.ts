@@ -243,7 +243,7 @@ describe('lint: the suites on a saved tool list, offline', () => {
     expect(r.code, r.stderr).toBe(0);
     const linted = sizes(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as import('../core/results.js').Report);
     expect(linted).toEqual(inRun);
-    // A cassette has no cases: every result of a listed tool that is not an error counts (see the README).
+    // A cassette has no cases: every result of a listed tool that is not an error counts (see docs/compat.md).
     const out2 = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
     const r2 = await cli(['lint', join(dir, 'calc.jsonl'), '--reporter', 'json', '--out-dir', out2, '--quiet']);
     expect(r2.code, r2.stderr).toBe(0);
@@ -303,14 +303,14 @@ describe('list --rules and the declared options', () => {
     writeFileSync(join(dir, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ stdio: 'x' }], providers: ['openia'] }));
     expect(() => planRuns({}, [], dir)).toThrow(ConfigError);
   });
-  it('README documents the rule table (current), the flags and the commands', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const m = /<!-- rules:start[^>]*-->\n([\s\S]*?)<!-- rules:end -->/.exec(readme);
-    expect(m, 'README has the rule table between <!-- rules:start --> and <!-- rules:end -->').not.toBeNull();
+  it('docs/compat.md documents the rule table (current), the flags and the commands', async () => {
+    const page = readFileSync(join(ROOT, 'docs', 'compat.md'), 'utf8');
+    const m = /<!-- rules:start[^>]*-->\n([\s\S]*?)<!-- rules:end -->/.exec(page);
+    expect(m, 'docs/compat.md has the rule table between <!-- rules:start --> and <!-- rules:end -->').not.toBeNull();
     for (const id of Object.keys(RULES)) expect(m![1]).toContain(`\`${id}\``);
     const md = await cli(['list', '--rules', '--format', 'markdown']);
-    expect(m![1], 'the README rule table is out of date: run npm run readme:cases').toBe(md.stdout);
-    for (const s of ['--providers', '--max-tool-tokens', '--max-result-tokens', 'mcp-conform lint', 'mcp-conform tools --format']) expect(readme).toContain(s);
+    expect(m![1], 'the rule table of docs/compat.md is out of date: run npm run docs:generate').toBe(md.stdout);
+    for (const s of ['--providers', '--max-tool-tokens', '--max-result-tokens', 'mcp-conform lint', 'mcp-conform tools --format']) expect(page).toContain(s);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The library entry point (`import … from 'mcp-conform'`, resolved through the package's own exports to dist/):
- * runConformance gives what report.json holds, finalized as the CLI does; the README's Library example is the file
- * test/library-example.test.ts, word for word.
+ * runConformance gives what report.json holds, finalized as the CLI does; the example of docs/library.md is the
+ * file test/library-example.test.ts, word for word.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,13 +13,10 @@ import { py, ROOT, runArgs } from './helpers/cli.js';
 const cases = (r: Report) => r.suites.flatMap((s) => s.cases);
 const verdicts = (r: Report) => Object.fromEntries(cases(r).map((c) => [c.id, c.verdict]));
 
-describe('README: the Library section', () => {
+describe('docs/library.md', () => {
   it('shows test/library-example.test.ts as it is', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const at = readme.indexOf('\n## Library\n');
-    expect(at, 'README.md has a "## Library" section').toBeGreaterThan(0);
-    const section = readme.slice(at);
-    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    const page = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
+    const block = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
     expect(block).toBe(readFileSync(join(ROOT, 'test', 'library-example.test.ts'), 'utf8'));
   });
 });

@@ -1,4 +1,4 @@
-/** The case catalogue (`list --format markdown|json`) and the README that carries it; the README's examples hold. */
+/** The case catalogue (`list --format markdown|json`) and docs/suites.md that carries it; the examples of the docs hold. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { parseBaseline } from '../core/baseline.js';
 import { loadConfig } from '../lib/config.js';
 import { cli, ROOT } from './helpers/cli.js';
 
-const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8');
+const page = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 describe('case catalogue', () => {
   it('list --format markdown is a table with a row per case of list --format json', async () => {
@@ -21,11 +21,11 @@ describe('case catalogue', () => {
     expect(rows.slice(2).map((r) => /^\| \[`([^`]+)`\]\(([^)]+)\) \| (\w+) \|/.exec(r)!.slice(1))).toEqual(cases.map((c) => [c.id, c.spec, c.level]));
   });
 
-  it('the README carries the generated table (regenerate with: npm run readme:cases)', async () => {
+  it('docs/suites.md carries the generated table (regenerate with: npm run docs:generate)', async () => {
     const md = await cli(['list', '--format', 'markdown']);
-    const m = /<!-- cases:start[^>]*-->\n([\s\S]*?)<!-- cases:end -->/.exec(readme());
-    expect(m, 'README.md lacks the <!-- cases:start --> … <!-- cases:end --> markers').not.toBeNull();
-    expect(m![1], 'the README table of cases is out of date: run npm run readme:cases').toBe(md.stdout);
+    const m = /<!-- cases:start[^>]*-->\n([\s\S]*?)<!-- cases:end -->/.exec(page('docs/suites.md'));
+    expect(m, 'docs/suites.md lacks the <!-- cases:start --> … <!-- cases:end --> markers').not.toBeNull();
+    expect(m![1], 'the table of cases in docs/suites.md is out of date: run npm run docs:generate').toBe(md.stdout);
   });
 
   it('links each case to a spec version it applies to (a 2026-only case to the 2026-07-28 page, an old one to its own)', async () => {
@@ -40,31 +40,34 @@ describe('case catalogue', () => {
   });
 });
 
-describe('README examples', () => {
-  const block = (marker: string) => {
-    const m = new RegExp('```yaml\\n(# ' + marker.replace(/[.]/g, '\\.') + '\\n[\\s\\S]*?)```').exec(readme());
-    expect(m, `no yaml block starting with "# ${marker}"`).not.toBeNull();
+describe('examples of the docs', () => {
+  const block = (file: string, marker: string) => {
+    const m = new RegExp('```yaml\\n(# ' + marker.replace(/[.]/g, '\\.') + '\\n[\\s\\S]*?)```').exec(page(file));
+    expect(m, `no yaml block starting with "# ${marker}" in ${file}`).not.toBeNull();
     return m![1];
   };
 
-  it('the config file example fits the schema', () => {
+  it('the config file example (docs/run.md) fits the schema', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-readme-'));
-    writeFileSync(join(dir, 'mcp-conform.config.yaml'), block('mcp-conform.config.yaml'));
+    writeFileSync(join(dir, 'mcp-conform.config.yaml'), block('docs/run.md', 'mcp-conform.config.yaml'));
     const c = loadConfig(join(dir, 'mcp-conform.config.yaml'));
     expect((c.config.targets as unknown[]).length).toBe(3);
   });
 
-  it('the baseline example reads', () => {
-    const b = parseBaseline(block('mcp-conform-baseline.yaml'), 'README');
+  it('the baseline example (docs/ci.md) reads', () => {
+    const b = parseBaseline(block('docs/ci.md', 'mcp-conform-baseline.yaml'), 'docs/ci.md');
     expect(b.entries.map((e) => e.id)).toEqual(['stdio/stdout-only-messages', 'listing/input-schema', 'calling/tool/export']);
     expect(b.entries[2].target).toBe('staging');
   });
 
-  it('the workflow snippet uses the inputs action.yml declares', () => {
+  it('the workflow snippets (README, docs/ci.md) use the inputs action.yml declares', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-    const m = /- uses: <owner>\/mcp-conform@v1\n\s+with:\n([\s\S]*?)```/.exec(readme())!;
-    const used = [...m[1].matchAll(/^\s+([a-z-]+):/gm)].map((x) => x[1]);
-    expect(used.length).toBeGreaterThan(0);
-    for (const k of used) expect(action).toMatch(new RegExp(`^  ${k}:`, 'm'));
+    const snippets = ['README.md', 'docs/ci.md'].flatMap((f) => [...page(f).matchAll(/- uses: <owner>\/mcp-conform@v1\n\s+with:\n((?:\s+[a-z-]+:.*\n)+)/g)].map((m) => [f, m[1]] as const));
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    for (const [f, s] of snippets) {
+      const used = [...s.matchAll(/^\s+([a-z-]+):/gm)].map((x) => x[1]);
+      expect(used.length).toBeGreaterThan(0);
+      for (const k of used) expect(action, `${f}: input ${k}`).toMatch(new RegExp(`^  ${k}:`, 'm'));
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Tests beside what they test: a suite's tests are test/suites/<suite id>.test.ts, found from its name. Every file
- * here is named after a suite of ALL_SUITES (or is this file, or the example of README's "Adding a suite").
+ * here is named after a suite of ALL_SUITES (or is this file, or the example of "Adding a suite" in docs/developing.md).
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
