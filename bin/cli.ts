@@ -50,7 +50,7 @@ function runOptions(y: Argv, cat: Catalogue) {
   // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
   for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
   return y
-    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see the README)' })
+    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see docs/run.md)' })
     .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
     .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
@@ -305,7 +305,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
       if (err && !(err instanceof UsageError)) throw err;
       throw new UsageError(msg ?? err?.message ?? 'usage error');
     })
-    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md');
+    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md and docs/*.md');
   // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
   // fail later: ~50 ms of CPU for run, in the middle of the run); this CLI never shows it then.
   const usageInstance = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();

@@ -50,7 +50,7 @@ export function versionsOfCase(c: Pick<CaseDef, 'requires'>): ProtocolVersion[] 
 }
 
 /**
- * The version whose spec a catalogue (`list`, the README table) links a case to: the preferred one when the case
+ * The version whose spec a catalogue (`list`, the table of docs/suites.md) links a case to: the preferred one when the case
  * applies there, else the newest version it applies to (a 2026-only case links to the 2026 page, which exists).
  */
 export function catalogueVersion(c: Pick<CaseDef, 'requires'>, preferred: ProtocolVersion): ProtocolVersion {

@@ -1,6 +1,6 @@
 /**
  * --client-capabilities sampling,elicitation,roots: what the harness declares as a client, and the canned answers it
- * gives the server's requests for them (documented in the README). Whatever is declared, every server request is
+ * gives the server's requests for them (documented in docs/run.md). Whatever is declared, every server request is
  * logged and schema-checked; one for a capability not declared is answered -32601 and judged by the server-requests
  * suite.
  */

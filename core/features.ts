@@ -161,7 +161,7 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   elicitationMust: 'MUST rule for elicitation/create',
 };
 
-/** The first and (exclusive) last version with a boolean feature, for `list` and the README. */
+/** The first and (exclusive) last version with a boolean feature, for `list` and docs/suites.md. */
 export function versionsWith(f: FeatureFlag): ProtocolVersion[] {
   return PROTOCOL_VERSIONS.filter((v) => FEATURES[v][f]);
 }

@@ -1,4 +1,4 @@
-/** The case catalogue as Markdown: the table of cases in the README (`mcp-conform list --format markdown`). */
+/** The case catalogue as Markdown: the table of cases in docs/suites.md (`mcp-conform list --format markdown`). */
 
 export interface CatalogueCase {
   id: string;

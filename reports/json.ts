@@ -1,5 +1,5 @@
 /**
- * report.json: the whole report, the machine-readable contract documented in the README. One target: the report
+ * report.json: the whole report, the machine-readable contract documented in docs/report.md. One target: the report
  * itself. Several targets (a config file): `{ tool, reportVersion, startedAt, durationMs, exitCode, summary, runs }`.
  *
  * Written piece by piece: a large run's message log is never turned into one string (that string, and the buffer it

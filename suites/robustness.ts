@@ -2,7 +2,7 @@
  * Robustness: what the server makes of messages it should refuse or tolerate — invalid JSON, a JSON value that is no
  * JSON-RPC message, a wrong "jsonrpc", an unknown method, an unknown notification, a reused request id, a request
  * before initialize, a cancelled request, a very large request — each probe followed by a ping that shows the
- * server still answers. Graded per the policy table of the README (from docs/protocol-notes.md).
+ * server still answers. Graded per the policy table of docs/suites.md, "Verdicts" (from docs/protocol-notes.md).
  * https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
 import { generateArguments } from '../core/args/index.js';
@@ -378,7 +378,7 @@ async function notProbed(ctx: CaseContext): Promise<Outcome | undefined> {
   return undefined;
 }
 
-const GRADING = 'graded per the policy table (README, "Verdicts")';
+const GRADING = 'graded per the policy table (docs/suites.md, "Verdicts")';
 
 export const robustness: Suite = {
   id: 'robustness',

@@ -1,4 +1,4 @@
-/** The README's headline: the bundled demo server is all green, and the report holds every message. */
+/** The README's set-up command: the bundled demo server is all green, and the report holds every message. */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

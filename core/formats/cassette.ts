@@ -2,7 +2,7 @@
  * Cassettes: recorded MCP sessions as JSON Lines (format `mcp-conform-cassette`, version 1).
  *
  * Line 1 is the header; every other line is one message as it crossed the wire. Readers skip line types they do not
- * know, so later versions can add lines (e.g. timing marks) without breaking older readers. See README, "Cassettes".
+ * know, so later versions can add lines (e.g. timing marks) without breaking older readers. See docs/mocks.md, "Cassette format".
  */
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

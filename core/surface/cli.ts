@@ -171,7 +171,7 @@ export function diffOptions(y: Argv) {
     .option('fail-on', { choices: ['breaking', 'compatible'], default: 'breaking', describe: 'Exit 1 on a breaking change (default), or on any change at all (compatible)' })
     .example('$0 diff mcp-surface.json new-surface.json', 'What changed, and whether it breaks clients')
     .example('$0 diff mcp-surface.json mcp-conform-report/report.json --format markdown', 'A PR comment against the last run')
-    .epilogue('Exit codes: 0 no breaking change (with --fail-on compatible: no change at all), 1 a breaking change (or any change), 2 a file that cannot be read or is neither a snapshot nor a report.json. The rule table: README, "Surface snapshots and diff".');
+    .epilogue('Exit codes: 0 no breaking change (with --fail-on compatible: no change at all), 1 a breaking change (or any change), 2 a file that cannot be read or is neither a snapshot nor a report.json. The rule table: docs/snapshots.md.');
 }
 
 /** `diff OLD NEW`: exit 1 on a change at the --fail-on level, 0 otherwise; unreadable input: SurfaceInputError (2). */

@@ -13,7 +13,7 @@ export interface Change {
   name: string;
   /** JSON pointer into the definition ('' = the whole definition). */
   path: string;
-  /** The rule of the table (rules.ts, README) that classified it. */
+  /** The rule of the table (rules.ts, docs/snapshots.md) that classified it. */
   rule: RuleId;
   message: string;
   before?: unknown;

@@ -1,7 +1,7 @@
 /**
  * The rule table of `diff`: every change it can report, with its severity and the reason, thought through as a
  * client (code that calls the server) and as a model whose prompt was built from the old list. The diff code only
- * names a rule; the severity comes from here. The README's table is this one (test/surface-rules.test.ts keeps
+ * names a rule; the severity comes from here. The table of docs/snapshots.md is this one (test/surface-diff.test.ts keeps
  * them equal).
  *
  * Inputs (inputSchema, prompt arguments) and outputs (outputSchema) go in opposite directions: a change that lets
@@ -97,7 +97,7 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-/** The rule table as Markdown (the README's table between <!-- surface-rules:start/end -->). */
+/** The rule table as Markdown (docs/snapshots.md's table between <!-- surface-rules:start/end -->, written by scripts/docs-generate.mjs). */
 export function rulesMarkdown(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const rows = Object.entries(RULES).map(([id, r]) => `| \`${id}\` | ${r.severity} | ${cell(r.change)} | ${cell(r.reason)} |`);

@@ -2,7 +2,7 @@
  * A surface snapshot: what a server offers a client — server info, protocol version, capabilities, tools, prompts,
  * resources and resource templates — normalised so that two listings of the same server give the same bytes.
  *
- * Format (snapshotVersion 1, documented in the README):
+ * Format (snapshotVersion 1, documented in docs/snapshots.md):
  *   { snapshotVersion: 1, protocolVersion, server, capabilities, tools?, prompts?, resources?, resourceTemplates? }
  * A list that is absent was not listed (a report.json whose run did not list it): `diff` does not compare it. A list
  * that is [] was listed, or the capability is not declared (the server offers none).

@@ -2,7 +2,7 @@
  * The provider rule table: what each model provider's tool configuration accepts, as data. Every rule names the
  * provider's own error wording where it is known, the sources it was checked against and the date of that check.
  * Rules change: RULES_VERSION is the date of the last review of the whole table; bump it (and the `checked` dates)
- * when a rule is re-checked. `mcp-conform list --rules` prints this table; the README documents it.
+ * when a rule is re-checked. `mcp-conform list --rules` prints this table; docs/compat.md carries it (generated).
  *
  * kind: 'reject' — the provider refuses the whole request (every conversation with the server attached fails);
  *       'degrade' — a client or API variant drops the tool or changes it, or the sources disagree on rejection.
