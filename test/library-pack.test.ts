@@ -53,9 +53,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the packed package in a fresh project', () => {
-  it('ships the entry point, its declarations and the demo server, not the tests', async () => {
+  it('ships the entry point, its declarations, the demo server and the docs pages the README links, not the tests', async () => {
     const pkg = join(project, 'node_modules', 'mcp-conform');
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/mcp-conform.js', 'dist/mocks/msw.js', 'fixtures/servers/calc.py', 'config.schema.json']) {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/mcp-conform.js', 'dist/mocks/msw.js', 'fixtures/servers/calc.py', 'config.schema.json', 'README.md', 'docs/run.md']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
     expect(existsSync(join(pkg, 'test'))).toBe(false);
