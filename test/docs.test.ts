@@ -126,6 +126,24 @@ function tableOptions(file: string, heading: string): Map<string, string> {
   return out;
 }
 
+describe('options tables of the docs and --help', () => {
+  it('every option that heads a row of a docs table (the faults of serve, say) is an option of a command', () => {
+    const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff'];
+    const known = new Set(COMMANDS.flatMap((c) => commandOptions(c).map((o) => o.name)));
+    const unknown: string[] = [];
+    let rows = 0;
+    for (const page of PAGES) {
+      prose(read(page)).forEach((line, i) => {
+        const flag = /^\|\s*`--([a-z][a-z0-9-]*)/.exec(line);
+        if (flag) rows++;
+        if (flag && !known.has(flag[1])) unknown.push(`${page}:${i + 1}: --${flag[1]}`);
+      });
+    }
+    expect(rows).toBeGreaterThan(100);
+    expect(unknown, 'options in docs tables that no command --help lists').toEqual([]);
+  });
+});
+
 describe('docs/run.md and `run --help`', () => {
   const help = commandOptions('run');
   const table = tableOptions('docs/run.md', '## `run` options');
