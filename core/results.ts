@@ -27,6 +27,16 @@ export interface CaseResult {
   baselineReason?: string;
   baselineEntry?: string;
   details?: Record<string, unknown>;
+  /**
+   * A case run once per item (a tool, prompt, resource, provider…): the item's name; `id` is the case's own id, "/",
+   * then this. Absent on a case with one result.
+   */
+  item?: string;
+  /**
+   * On a skip: the case does not apply to this run, by what it declares (protocol version, transport, a capability or
+   * extension the server did not declare) — the runner's one rule, not a finding about the server.
+   */
+  notApplicable?: true;
 }
 
 export interface SuiteResult {

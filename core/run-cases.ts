@@ -109,14 +109,21 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
   if (!caseWanted(c, filter)) return;
   const ct0 = performance.now();
   const base = { title: c.title, level: c.level, spec: specUrl(ctx.version, c.spec), requirement: c.requirement };
-  const push = (id: string, o: Outcome, title?: string) => {
-    out.push({ id, ...base, title: title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1, messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}) });
+  const push = (id: string, o: Outcome, extra?: { title?: string; item?: string; notApplicable?: true }) => {
+    out.push({
+      id, ...base, title: extra?.title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1,
+      messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}),
+      ...(extra?.item !== undefined ? { item: extra.item } : {}), ...(extra?.notApplicable ? { notApplicable: true } : {}),
+    });
   };
   const first = out.length;
   const needsServer = requiresOf(c).needs === 'server';
-  const skipWhy = notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
-  if (skipWhy) {
-    push(c.id, { verdict: 'skip', message: skipWhy });
+  const cannotRun = notRunnable(c, ctx, st);
+  const doesNotApply = cannotRun ? undefined : notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  if (cannotRun) {
+    push(c.id, { verdict: 'skip', message: cannotRun });
+  } else if (doesNotApply) {
+    push(c.id, { verdict: 'skip', message: doesNotApply }, { notApplicable: true });
   } else {
     ctx.currentCase = c.id;
     try {
@@ -124,7 +131,7 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
       if (Array.isArray(o)) {
         for (const item of o as ItemOutcome[]) {
           const id = `${c.id}/${item.item}`;
-          if (ctx.selected(id)) push(id, item, item.title);
+          if (ctx.selected(id)) push(id, item, { title: item.title, item: item.item });
         }
       } else push(c.id, o);
     } catch (e) {
