@@ -56,7 +56,7 @@ function runOptions(y: Argv, cat: Catalogue) {
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
     .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Console: list every case (by default passes and skips that do not apply are only counted), with the exchange of each failing case, every duration and more server stderr' })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
     .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: server/discover for 2026-07-28, else initialize offering 2025-11-25, accepting any published version the server answers)' })
     .option('all-versions', { type: 'boolean', describe: 'Run the suites once per published protocol version (a fresh server each); report.json gets a matrix, the console a version × suite table' })

@@ -1,11 +1,15 @@
 /**
- * The console report: grouped by suite, colour only on a TTY (NO_COLOR respected), a closing summary with counts per
- * verdict, the report files and the result. `--verbose` adds the exchange of each failing case and every duration.
- * Progress (a line per suite as it runs) is written to stderr, only on a TTY and not in CI: piped or in CI the output
- * is the plain report alone.
+ * The console report: a line per suite with its counts, under it every case that is not a pass (per-item findings
+ * that say the same thing grouped: reports/brief.ts; skips of cases that do not apply only counted), failures that
+ * share a cause grouped (reports/causes.ts), then a short summary: counts per verdict, what was not listed, the
+ * report files and the result. Colour only on a TTY (NO_COLOR respected). `--verbose` lists every case, with the
+ * exchange of each failing case and every duration. Progress (a line per suite as it runs) is written to stderr,
+ * only on a TTY and not in CI: piped or in CI the output is the plain report alone. docs/console.md describes it.
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseResult, Report, SuiteResult, Verdict } from '../core/results.js';
+import { listSuite } from './brief.js';
+import { partialNewest, partialNewestText, sharedCauses, type SharedCause } from './causes.js';
 import { matrixTable } from './matrix.js';
 import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 
@@ -81,23 +85,120 @@ export function progressPrinter(write: (s: string) => void, color: boolean, labe
       if (label) write(paint(90, `Testing ${safeText(label)}\n`));
     }
     if (!added.length) return;
-    const n: Partial<Record<Verdict, number>> = {};
-    for (const c of added) n[c.verdict] = (n[c.verdict] ?? 0) + 1;
-    const parts = (['fail', 'warn', 'pass', 'skip', 'info'] as Verdict[]).filter((v) => n[v]).map((v) => paint(COLOR[v], `${n[v]} ${v}`));
+    const { n, text } = tally(added, paint);
     const name = safeText(phase === 'after-shutdown' ? `${suite.id} (log)` : suite.id);
-    write(`  ${paint(n.fail ? COLOR.fail : n.warn ? COLOR.warn : COLOR.pass, '▸')} ${name.padEnd(22)} ${parts.join(', ')}  ${paint(90, fmtDuration(ms))}\n`);
+    write(`  ${paint(n.fail ? COLOR.fail : n.warn ? COLOR.warn : COLOR.pass, '▸')} ${name.padEnd(22)} ${text}  ${paint(90, fmtDuration(ms))}\n`);
   };
 }
 
-function caseLine(c: CaseResult, paint: Paint, verbose: boolean): string {
+/** Counts per verdict of some cases, e.g. "5 pass, 1 fail" (fail, warn, pass, skip, info; only those there are). */
+function tally(cases: CaseResult[], paint: Paint, notApplicable = 0): { n: Partial<Record<Verdict, number>>; text: string } {
+  const n: Partial<Record<Verdict, number>> = {};
+  for (const c of cases) n[c.verdict] = (n[c.verdict] ?? 0) + 1;
+  const parts = (['fail', 'warn', 'pass', 'skip', 'info'] as Verdict[]).filter((v) => n[v]).map((v) => {
+    const na = v === 'skip' && notApplicable ? ` (${notApplicable === n.skip ? '' : `${notApplicable} `}not applicable)` : '';
+    return paint(COLOR[v], `${n[v]} ${v}`) + (na ? paint(90, na) : '');
+  });
+  return { n, text: parts.length ? parts.join(', ') : paint(90, 'no cases') };
+}
+
+/**
+ * A case on its line(s): mark, id, message (cut at 400 characters unless verbose; `sameAs`: the id of a case above
+ * with this very message, named instead of repeating it), slow durations, the baseline entry that excuses it, and the
+ * level and spec of a fail or warn (unless `spec` is false: the default listing says it once under several cases that
+ * share it, and not under a failure of a shared cause, whose line below says the rest); `cause` marks the failure with
+ * its shared cause.
+ */
+function caseLine(c: CaseResult, paint: Paint, verbose: boolean, o: { indent?: string; cause?: number; sameAs?: string; spec?: boolean } = {}): string {
+  const ind = o.indent ?? '  ';
   const known = c.verdict === 'fail' && c.baselined;
   const mark = known ? paint(BASELINED, `~ fail`) : paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`);
-  const msg = safeText(c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message);
+  const msg = o.sameAs !== undefined ? paint(90, `the same message as ${safeText(o.sameAs)}`) : safeText(c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message);
   const dur = verbose || c.durationMs >= 1000 ? paint(90, ` (${fmtDuration(c.durationMs)})`) : '';
   let tail = '';
-  if (known) tail += `\n        ${paint(BASELINED, `known failure (baseline entry ${safeText(c.baselineEntry ?? c.id)}${c.baselineReason ? `: ${safeText(c.baselineReason)}` : ''})`)}`;
-  if (c.verdict === 'fail' || c.verdict === 'warn') tail += `\n        ${paint(90, safeText(`${c.level} · ${c.spec}`))}`;
-  return `  ${mark}  ${safeText(c.id)}${paint(90, ' — ')}${msg}${dur}${tail}`;
+  if (known) tail += `\n${ind}      ${paint(BASELINED, `known failure (baseline entry ${safeText(c.baselineEntry ?? c.id)}${c.baselineReason ? `: ${safeText(c.baselineReason)}` : ''})`)}`;
+  if (o.spec !== false && specOf(c)) tail += `\n${ind}      ${paint(90, safeText(specOf(c)!))}`;
+  return `${ind}${mark}  ${safeText(c.id)}${paint(90, ' — ')}${o.cause ? `${paint(COLOR.fail, `[cause ${o.cause}]`)} ` : ''}${msg}${dur}${tail}`;
+}
+
+/** The level and spec line of a fail or warn. */
+const specOf = (c: CaseResult): string | undefined => (c.verdict === 'fail' || c.verdict === 'warn' ? `${c.level} · ${c.spec}` : undefined);
+
+/** Every case of every suite, a blank line between suites (--verbose): with the exchange of each failing case. */
+function everyCase(report: Report, paint: Paint, bold: (s: string) => string, causeOf: Map<CaseResult, number>): string[] {
+  const out: string[] = [];
+  const bySeq = new Map(report.messages.map((m) => [m.seq, m]));
+  for (const suite of report.suites) {
+    out.push('', bold(safeText(suite.id)) + paint(90, `  ${safeText(suite.title)}  ${fmtDuration(suite.durationMs)}`));
+    for (const c of suite.cases) {
+      out.push(caseLine(c, paint, true, { cause: causeOf.get(c) }));
+      if (c.verdict === 'fail') out.push(...exchangeLines(c, bySeq, paint));
+    }
+  }
+  return out;
+}
+
+/** Names of the items of a group after its first, as many as fit a line, then how many more. */
+function itemNames(cases: CaseResult[], room = 100): string {
+  const names: string[] = [];
+  let used = 0;
+  for (const c of cases) {
+    const n = safeText(c.item ?? c.id);
+    if (names.length && used + n.length > room) break;
+    names.push(n);
+    used += n.length + 2;
+  }
+  const more = cases.length - names.length;
+  return names.join(', ') + (more ? ` and ${more} more` : '');
+}
+
+/**
+ * A line per suite with its counts, and under it the cases that are not a pass (reports/brief.ts). Fails and warns
+ * in a row that share level and spec have that line once, under the last of them.
+ */
+function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, causeOf: Map<CaseResult, number>): string[] {
+  const out: string[] = [''];
+  const width = Math.min(24, Math.max(0, ...report.suites.map((s) => s.id.length)));
+  const said = new Map<string, string>(); // a long message printed already → the case that said it
+  const show = (c: CaseResult) => {
+    const first = c.message.length > 120 ? said.get(c.message) : undefined;
+    if (!first && c.message.length > 120) said.set(c.message, c.id);
+    return caseLine(c, paint, false, { cause: causeOf.get(c), sameAs: first, spec: false });
+  };
+  for (const suite of report.suites) {
+    const list = listSuite(suite);
+    out.push(`${bold(safeText(suite.id).padEnd(width))}  ${tally(suite.cases, paint, list.notApplicable).text}  ${paint(90, fmtDuration(suite.durationMs))}`);
+    // Entries: a case shown, or the first of a group of three or more with the names of the others.
+    const entries: { lines: string[]; spec?: string }[] = [];
+    for (const g of list.groups) {
+      const spec = (c: CaseResult) => (causeOf.has(c) ? undefined : specOf(c));
+      if (g.cases.length <= 2) { for (const c of g.cases) entries.push({ lines: [show(c)], spec: spec(c) }); continue; }
+      const [first, ...rest] = g.cases as [CaseResult, ...CaseResult[]];
+      entries.push({ lines: [show(first), paint(90, `        … and ${rest.length} more ${safeText(g.stem)}/… with the same ${g.verdict}: ${itemNames(rest)}`)], spec: spec(first) });
+    }
+    entries.forEach((e, i) => {
+      out.push(...e.lines);
+      if (e.spec && e.spec !== entries[i + 1]?.spec) out.push(`        ${paint(90, safeText(e.spec))}`);
+    });
+    for (const o of list.omitted) {
+      out.push(paint(90, `    … ${o.groups} other finding${o.groups === 1 ? '' : 's'} of ${safeText(o.stem)} (${o.verdict}, ${o.cases} item${o.cases === 1 ? '' : 's'}): in report.html and report.json`));
+    }
+  }
+  return out;
+}
+
+/** The shared causes of the failures (reports/causes.ts), and the advice when the newest version looks partial. */
+function causeLines(report: Report, causes: SharedCause[], paint: Paint, bold: (s: string) => string): string[] {
+  if (!causes.length) return [];
+  const out: string[] = [''];
+  causes.forEach((k, i) => {
+    const methods = k.methods.length > 4 ? `${k.methods.slice(0, 4).join(', ')}, …` : k.methods.join(', ');
+    const levels = [...new Set(k.cases.map((c) => c.level))].join('/');
+    out.push(`${bold(`Shared cause ${i + 1}`)}: ${k.cases.length} failing cases (${levels}, marked [cause ${i + 1}]) rest on answers with one schema violation: ${paint(COLOR.fail, safeText(`${k.pointer || '(message)'} ${k.message}`))} ${paint(90, safeText(`in ${k.messages.length} message${k.messages.length === 1 ? '' : 's'}${methods ? ` (${methods})` : ''}`))}`);
+  });
+  const p = partialNewest(report, causes);
+  if (p) out.push(paint(COLOR.warn, safeText(partialNewestText(p, causes.filter((k) => k.methods.length >= 2).reduce((n, k) => n + k.cases.length, 0)))));
+  return out;
 }
 
 /** The exchange of a case, one line a message, violations under each. */
@@ -126,14 +227,10 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`)));
-  const bySeq = verbose ? new Map(report.messages.map((m) => [m.seq, m])) : new Map<number, LoggedMessage>();
-  for (const suite of report.suites) {
-    out.push('', bold(safeText(suite.id)) + paint(90, `  ${safeText(suite.title)}  ${fmtDuration(suite.durationMs)}`));
-    for (const c of suite.cases) {
-      out.push(caseLine(c, paint, verbose));
-      if (verbose && c.verdict === 'fail') out.push(...exchangeLines(c, bySeq, paint));
-    }
-  }
+  const causes = sharedCauses(report);
+  const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
+  out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(report, paint, bold, causeOf)));
+  out.push(...causeLines(report, causes, paint, bold));
   const s = report.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
   if ((unexcused > 0 || verbose) && report.process.stderr.length) {
@@ -149,8 +246,18 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   if (report.repeated) out.push(paint(COLOR.warn, `Run repeated without the early unknown notification (first attempt ${(report.repeated.firstAttemptMs / 1000).toFixed(1)} s set aside): ${safeText(report.repeated.reason)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
+  if (!verbose) out.push(...notListedLines(report, paint));
   out.push(...notCalledLines(report, paint));
   return out;
+}
+
+/** What the default report did not list: passes, skips of cases that do not apply. */
+function notListedLines(report: Report, paint: Paint): string[] {
+  const na = report.suites.reduce((n, suite) => n + suite.cases.filter((c) => c.verdict === 'skip' && c.notApplicable).length, 0);
+  const pass = report.summary.pass;
+  if (!pass && !na) return [];
+  const what = [pass ? `${pass} pass${pass === 1 ? '' : 'es'}` : '', na ? `${na} skip${na === 1 ? '' : 's'} of cases that do not apply to this run (protocol version, transport, undeclared capability)` : ''].filter(Boolean).join(' and ');
+  return [paint(90, `Not listed: ${what}; --verbose lists every case, report.html and report.json hold them all`)];
 }
 
 /** The tools the run did not call and how to include them; --call-tool names that match no tool. */
@@ -158,8 +265,8 @@ function notCalledLines(report: Report, paint: Paint): string[] {
   const out: string[] = [];
   const n = report.skippedTools.length;
   if (n) {
-    out.push(paint(90, `${n} tool${n === 1 ? '' : 's'} not called (--call-tools ${safeText(String(report.options.callTools))}): ${report.skippedTools.map((t) => safeText(t.name)).join(', ')}`));
-    out.push(paint(90, '  to include them: --call-tools all (in a sandbox: they may have side effects), or --call-tool NAME for one tool; report.json skippedTools says why each was left out'));
+    const names = report.skippedTools.slice(0, 10).map((t) => safeText(t.name)).join(', ') + (n > 10 ? ` and ${n - 10} more` : '');
+    out.push(paint(90, `${n} tool${n === 1 ? '' : 's'} not called (--call-tools ${safeText(String(report.options.callTools))}): ${names} · to include them: --call-tools all (in a sandbox: they may have side effects), or --call-tool NAME for one tool; report.json skippedTools says why`));
   }
   for (const name of report.unknownCallTools ?? []) out.push(paint(COLOR.warn, `--call-tool ${safeText(name)}: the server lists no tool of that name (nothing called for it)`));
   return out;

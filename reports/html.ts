@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoggedMessage, SchemaViolation } from '../core/log.js';
 import type { CaseResult, Report, Summary, Verdict } from '../core/results.js';
+import { partialNewest, partialNewestText, sharedCauses, type SharedCause } from './causes.js';
 import { combine, runLabel, totalSummary, type Reporter, type ReportSet } from './types.js';
 import { envSecretRedactor } from '../core/secrets.js';
 
@@ -164,7 +165,7 @@ function resultLine(r: { exitCode: number; summary: Summary; aborted?: string })
   return `<p class="result bad">Result: ${esc(why)}</p>`;
 }
 
-function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Map<number, LoggedMessage>): string {
+function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Map<number, LoggedMessage>, cause?: number): string {
   const cat = categoryOf(c);
   const open = (cat === 'fail' || cat === 'warn') ? ' open' : '';
   const spec = /^https?:\/\//.test(c.spec) ? `<a href="${esc(c.spec)}" rel="noopener noreferrer">${esc(c.spec)}</a>` : esc(c.spec);
@@ -172,6 +173,7 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
   if (c.requirement) rows.push(`<dt>Requirement</dt><dd>${esc(c.requirement)}</dd>`);
   rows.push(`<dt>Level</dt><dd>${esc(c.level)}</dd>`, `<dt>Spec</dt><dd>${spec}</dd>`);
   rows.push(`<dt>Verdict</dt><dd class="message">${esc(cut(c.message, HTML_LIMITS.messageChars))}</dd>`);
+  if (cause) rows.push(`<dt>Shared cause</dt><dd><a href="#r${runIdx}-cause-${cause}">cause ${cause}</a>: other failing cases rest on answers with the same schema violation</dd>`);
   if (c.strictFromWarn) rows.push('<dt>Strict</dt><dd>a warn, made a fail by --strict</dd>');
   if (c.baselined) rows.push(`<dt>Baseline</dt><dd>known failure (entry <code>${esc(c.baselineEntry ?? c.id)}</code>)${c.baselineReason ? `: ${esc(c.baselineReason)}` : ''}</dd>`);
   rows.push(`<dt>Duration</dt><dd>${esc(c.durationMs.toFixed(1))} ms</dd>`);
@@ -188,8 +190,19 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
   }
   const badge = cat === 'baselined' ? 'fail · baselined' : c.verdict + (c.strictFromWarn ? ' (strict)' : '');
   return `<details class="case v-${cat}" data-cat="${cat}" data-id="${esc(c.id.toLowerCase())}" id="r${runIdx}-c${n}"${open}>`
-    + `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code> <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>`
+    + `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code>${cause ? ` <span class="cause">cause ${cause}</span>` : ''} <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>`
     + `<dl>${rows.join('')}</dl>${details}${exchange}</details>`;
+}
+
+/** The failures that share a cause (reports/causes.ts), linked, and the advice when the newest version looks partial. */
+function causesHtml(r: Report, causes: SharedCause[], runIdx: number, anchorOf: Map<CaseResult, number>): string {
+  const items = causes.map((k, i) => {
+    const links = k.cases.map((c) => `<a href="#r${runIdx}-c${anchorOf.get(c)}"><code>${esc(c.id)}</code></a>`).join(', ');
+    return `<li id="r${runIdx}-cause-${i + 1}"><b>Cause ${i + 1}</b>: ${k.cases.length} failing cases rest on answers with one schema violation, <code>${esc(k.pointer || '(the whole message)')}</code> ${esc(k.message)}, in ${k.messages.length} message${k.messages.length === 1 ? '' : 's'} (${esc(k.methods.join(', '))}): ${links}</li>`;
+  });
+  const p = partialNewest(r, causes);
+  const advice = p ? `<p>${esc(partialNewestText(p, causes.filter((k) => k.methods.length >= 2).reduce((n, k) => n + k.cases.length, 0)))}</p>` : '';
+  return `<div class="box bad causes"><b>Failures that share a cause</b><ul>${items.join('')}</ul>${advice}</div>`;
 }
 
 function fmtMs(ms: number): string {
@@ -217,6 +230,10 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
     out.push(`<div class="box ${b.stale.length ? 'warn' : 'note'}"><b>Baseline</b> <code>${esc(b.file)}</code> (${esc(b.format)}): ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}, ${b.used.length} excusing failures${b.unchecked.length ? `, ${b.unchecked.length} not checked in this run` : ''}.${stale}</div>`);
   }
   if (r.skippedTools.length) out.push(`<div class="box note"><b>Tools not called</b> (--call-tools ${esc(r.options.callTools)}): ${r.skippedTools.map((t) => `<code>${esc(t.name)}</code>`).join(', ')}</div>`);
+  const causes = sharedCauses(r);
+  const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
+  const anchorOf = new Map<CaseResult, number>();
+  const causeAt = out.length;
   let n = 0;
   for (const s of r.suites) {
     const sc: Record<Category, number> = { fail: 0, baselined: 0, warn: 0, pass: 0, skip: 0, info: 0 };
@@ -224,9 +241,13 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
     const tally = CATEGORIES.filter((k) => sc[k]).map((k) => `<span class="tally v-${k}">${sc[k]} ${k}</span>`).join(' ');
     out.push(`<section class="suite" id="r${runIdx}-s-${esc(s.id)}"><h3><code>${esc(s.id)}</code> ${esc(s.title)} <span class="tallies">${tally}</span> <span class="dur">${esc(fmtMs(s.durationMs))}</span></h3>`);
     if (!s.cases.length) out.push('<p class="dim">no cases ran</p>');
-    for (const c of [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict))) out.push(caseHtml(c, r, runIdx, n++, bySeq));
+    for (const c of [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict))) {
+      anchorOf.set(c, n);
+      out.push(caseHtml(c, r, runIdx, n++, bySeq, causeOf.get(c)));
+    }
     out.push('</section>');
   }
+  if (causes.length) out.splice(causeAt, 0, causesHtml(r, causes, runIdx, anchorOf));
   // Reference material: the log, stderr, options.
   const log = r.messages.slice(0, HTML_LIMITS.logMessages).map((m) => {
     const arrow = m.direction === 'to-server' ? '→' : '←';
@@ -266,7 +287,7 @@ details.case>summary{cursor:pointer;padding:6px 10px;color:var(--fg);list-style-
 details.case>dl,details.case>.exchange,details.case>details{margin:0 12px 10px;color:var(--fg)}
 .badge{display:inline-block;min-width:44px;text-align:center;font-size:12px;font-weight:600;border-radius:4px;padding:0 6px;color:#fff}
 .badge.v-fail{background:var(--fail)}.badge.v-warn{background:var(--warn)}.badge.v-pass{background:var(--pass)}.badge.v-skip{background:var(--skip)}.badge.v-info{background:var(--info)}.badge.v-baselined{background:var(--baselined)}
-.cid{font-weight:600}.ctitle{color:var(--dim)}
+.cid{font-weight:600}.ctitle{color:var(--dim)}.cause{font-size:12px;color:var(--fail);border:1px solid currentColor;border-radius:4px;padding:0 4px}
 dl{display:grid;grid-template-columns:110px 1fr;gap:2px 12px}dt{color:var(--dim)}dd{margin:0;overflow-wrap:anywhere}dd.message{white-space:pre-wrap}
 .msg{border:1px solid var(--line);border-radius:6px;margin:6px 0;background:var(--soft)}.msg.from-server{border-left:3px solid #57606a}.msg.to-server{border-left:3px solid #8c959f}
 .msg-head{padding:4px 8px;font-size:12px;border-bottom:1px solid var(--line)}.msg pre{margin:0;padding:6px 8px;overflow:auto;max-height:480px}

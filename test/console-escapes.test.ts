@@ -64,8 +64,23 @@ describe('console report of a hostile server', () => {
   it('the report keeps its own colours on a TTY', () => {
     const text = renderConsole(evilReport(), [], { color: true });
     expect(text).toContain('\x1b[31m✗ fail');
-    expect(text).toContain('\x1b[32m✓ pass');
+    expect(text).toContain('\x1b[32m1 pass'); // passes are counted by default, listed with --verbose
+    expect(renderConsole(evilReport(), [], { color: true, verbose: true })).toContain('\x1b[32m✓ pass');
     expect(text).toContain('\x1b[1mmcp-conform 0.1.0 · evil\\x1b[2J');
+  });
+
+  it('grouped findings and shared causes: item names and violations from the server are escaped', () => {
+    const bad = (seq: number) => message(seq, { x: 1 }, { method: 'tools/\x1b[2Jcall', schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: 'missing \x1b]0;t\x07 "resultType"' }] } });
+    const items = ['a\x1b[2J', 'b\u202e', 'c\x9b1m'].map((item, i) => kase(`quality/tool/${item}`, 'info', { item, message: `tool "${item}" has no description` , messageIds: [] }));
+    const fails = [1, 2, 3].map((seq) => kase(`schema/from-server/m${seq}`, 'fail', { messageIds: [seq] }));
+    const r = makeReport([...items, ...fails], { messages: [bad(1), bad(2), bad(3)] });
+    for (const color of [false, true]) {
+      const text = renderConsole(r, [], { color });
+      expect(withoutOwnColours(text)).not.toMatch(CONTROL);
+      expect(text).toContain('… and 2 more quality/tool/… with the same info: b\\u202e, c\\x9b1m');
+      expect(text).toContain('missing \\x1b]0;t\\x07 "resultType"');
+      expect(text).toContain('tools/\\x1b[2Jcall');
+    }
   });
 
   it('several targets: the labels (server names) are escaped too', () => {

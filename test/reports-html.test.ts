@@ -132,3 +132,23 @@ describe.skipIf(!bin && !process.env.CI)('report.html in headless Chromium', () 
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
   });
 });
+
+describe('report.html: failures that share a cause', () => {
+  it('a box lists them with links, each case says its cause, and what the server sent is escaped', () => {
+    const bad = (seq: number, method: string) => message(seq, { x: 1 }, { method, schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: `missing ${PWN}` }] } });
+    const r = makeReport([
+      kase('lifecycle/ping', 'pass'),
+      ...['a', 'b', 'c'].map((m, i) => kase(`schema/from-server/${m}`, 'fail', { messageIds: [i + 1] })),
+      kase('calling/tool/x', 'fail'),
+    ], { messages: [bad(1, 'tools/list'), bad(2, 'tools/call'), bad(3, `<b>m</b>`)] });
+    const html = renderHtml({ runs: [r] });
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html).not.toContain('<b>m</b>');
+    const box = /<div class="box bad causes">(.*?)<\/div>/s.exec(html)![1]!;
+    expect(box).toContain('<b>Cause 1</b>: 3 failing cases rest on answers with one schema violation, <code>/result</code> missing &lt;script&gt;');
+    expect(box).toContain('(tools/list, tools/call, &lt;b&gt;m&lt;/b&gt;)');
+    expect(box).not.toContain('calling/tool/x');
+    for (const id of [...box.matchAll(/href="#(r0-c\d+)"/g)].map((m) => m[1]!)) expect(html).toMatch(new RegExp(`id="${id}" open><summary><span class="badge v-fail">fail</span> <code class="cid">schema/from-server/\\w</code> <span class="cause">cause 1</span>`));
+    expect(html).not.toContain('support looks partial'); // a 2025-11-25 run
+  });
+});

@@ -60,11 +60,13 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     expect(r.c('unknown-tool/call').message).toMatch(/-32602/);
   });
 
-  it('console output: grouped by suite, summary line, no colour when piped', async () => {
+  it('console output: a line per suite with its counts, passes counted not listed, summary line, no colour when piped', async () => {
     const r = await cli(['run', '--stdio', py('calc.py'), '--out-dir', join(process.env.TMPDIR ?? '/tmp', `mcp-conform-console-${process.pid}`)], { env: { NO_COLOR: '' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mcp-conform \S+ · calc 1\.0\.0 over stdio · protocol 2025-11-25/);
-    expect(r.stdout).toMatch(/\n\s+✓ pass\s+lifecycle\/initialize/);
+    expect(r.stdout).toMatch(/\nlifecycle {2,}\d+ pass, 1 skip \(not applicable\) {2}\d+ ms\n/);
+    expect(r.stdout).not.toContain('✓ pass');
+    expect(r.stdout).toMatch(/\nNot listed: \d+ passes and \d+ skips of cases that do not apply to this run/);
     expect(r.stdout).toMatch(/Summary: \d+ pass, 0 warn, 0 fail, \d+ skip, \d+ info · \d+ messages validated/);
     expect(r.stdout).toContain('Result: no failures');
     expect(r.stdout).not.toContain('\x1b[');
