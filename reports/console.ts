@@ -280,7 +280,7 @@ function countsText(r: { summary: Report['summary'] }, paint: Paint): string {
   }).join(', ');
 }
 
-function resultText(r: { exitCode: number; summary: Report['summary'] }, stale: number, paint: Paint): string {
+function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: Report['matrix'] }, stale: number, paint: Paint): string {
   const s = r.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
   const notes: string[] = [];
@@ -289,6 +289,13 @@ function resultText(r: { exitCode: number; summary: Report['summary'] }, stale: 
   const tail = notes.length ? ` (${notes.join('; ')})` : '';
   if (r.exitCode === 0) return paint(COLOR.pass, `Result: no failures${tail}`);
   if (unexcused > 0) return paint(COLOR.fail, `Result: ${unexcused} failing case${unexcused === 1 ? '' : 's'}${tail}`);
+  // --all-versions: the cases above are the newest accepted version's; a failure of an older one is only counted in
+  // the matrix, so say where it is and how to see it.
+  const older = (r.matrix ?? []).filter((m) => m.accepted && m.summary.fail > 0);
+  if (older.length) {
+    const where = older.map((m) => `${m.summary.fail} in ${m.protocolVersion}`).join(', ');
+    return paint(COLOR.fail, `Result: failing cases in another version (${where}): --protocol-version ${older[0]!.protocolVersion} lists them${tail}`);
+  }
   return paint(COLOR.fail, `Result: failed${tail}`);
 }
 

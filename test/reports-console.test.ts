@@ -206,3 +206,13 @@ describe('--verbose with a shared cause', () => {
     expect(text).toContain('Shared cause 1: 3 failing cases');
   });
 });
+
+describe('--all-versions', () => {
+  it('a failure in an older version, which the cases above do not show, is named in the result with how to see it', () => {
+    const r = makeReport([kase('lifecycle/ping', 'pass')]);
+    const entry = (v: string, fail: number) => ({ protocolVersion: v, accepted: true, summary: { ...r.summary, fail }, suites: [] });
+    r.matrix = [entry('2024-11-05', 1), entry('2025-03-26', 2), entry('2025-11-25', 0)] as Report['matrix'];
+    r.exitCode = 1;
+    expect(renderConsole(r, [], { color: false })).toMatch(/\nResult: failing cases in another version \(1 in 2024-11-05, 2 in 2025-03-26\): --protocol-version 2024-11-05 lists them\n$/);
+  });
+});
