@@ -35,7 +35,7 @@ const FLAG_OF: Record<string, string> = {
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
 const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'];
 /** Values that are paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot']);
+const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot', 'expect']);
 
 export interface ConfigFile {
   file: string;
@@ -130,6 +130,7 @@ export function explicitFlags(args: string[]): Set<string> {
 /** A config value as the parsed flag would be. */
 function asFlag(key: string, value: unknown, dir: string): unknown {
   if (PATH_KEYS.has(key) && typeof value === 'string') return isAbsolute(value) ? value : resolve(dir, value);
+  if (PATH_KEYS.has(key) && Array.isArray(value)) return value.map((v) => (typeof v === 'string' && !isAbsolute(v) ? resolve(dir, v) : v));
   if (key === 'env' && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
   if (key === 'header' && value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
   return value;

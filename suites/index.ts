@@ -1,6 +1,7 @@
 /** Every suite, in the order a run takes them. Suite and case ids are part of the report contract. */
 import type { Suite } from '../core/suite.js';
 import { calling } from './calling.js';
+import { expectSuite } from './expect.js';
 import { compat } from './compat.js';
 import { invalidParams } from './invalid-params.js';
 import { isError } from './is-error.js';
@@ -25,7 +26,7 @@ import { progress } from './progress.js';
 import { tasks } from './tasks.js';
 import { surface2026 } from './surface-2026.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);
