@@ -15,7 +15,8 @@ import { ids } from './helpers.js';
 import { runChecks, shown, toolListChecks, type Answer, type CheckOutcome } from './expect/checks.js';
 import { ExpectFileError, loadExpectFiles, type Expectation, type ExpectFile } from './expect/format.js';
 import { ReferenceError_, substitute } from './expect/paths.js';
-import { updateExpectation, writeExpectFile } from './expect/update.js';
+import { editsFor, writeEdits, type Edit } from './expect/update.js';
+import { isMap, isScalar } from 'yaml';
 
 /** --expect FILE (config key and library option `expect`): the expectation files, checked before the run starts. */
 export const expectOption: OptionDef<string[]> = {
@@ -138,18 +139,22 @@ async function runOne(ctx: CaseContext, f: ExpectFile, e: Expectation, saved: Ma
 
 /** --update-expect: rewrites what the failing checks expected, per file; the expectations updated pass, naming what changed. */
 function update(ran: Ran[]): void {
-  const files = new Set<ExpectFile>();
+  const byFile = new Map<ExpectFile, Map<number, Edit[]>>();
   for (const r of ran) {
     if (r.outcome.verdict !== 'fail' || !r.checks.some((c) => !c.ok)) continue;
-    const note = updateExpectation(r.file.doc, r.e.index, r.checks, r.answer as Parameters<typeof updateExpectation>[3]);
-    if (!note.updated.length) continue;
-    files.add(r.file);
+    const given = r.file.doc.getIn(['expectations', r.e.index, 'expect']);
+    const present = isMap(given) ? given.items.map((p) => String(isScalar(p.key) ? p.key.value : p.key)) : [];
+    const { edits, note } = editsFor(r.checks, r.answer as Parameters<typeof editsFor>[1], present, r.e.tools as Record<string, string[] | undefined> | undefined);
+    if (!edits.length) continue;
+    let m = byFile.get(r.file);
+    if (!m) byFile.set(r.file, (m = new Map()));
+    m.set(r.e.index, edits);
     const where = `${r.file.file}:${r.e.line}`;
     r.outcome = note.left.length
       ? { ...r.outcome, message: `${r.outcome.message}; updated in ${where}: ${note.updated.join(', ')}; left as they are (not derived from an answer): ${note.left.join(', ')}` }
       : { ...r.outcome, verdict: 'pass', message: `updated in ${where}: ${note.updated.join(', ')} — was: ${r.outcome.message}` };
   }
-  for (const f of files) writeExpectFile(f);
+  for (const [f, edits] of byFile) writeEdits(f, edits);
 }
 
 export const expectSuite: Suite = {

@@ -67,7 +67,8 @@ export interface ExpectFile {
   /** JSON (rewritten as JSON by --update-expect) or YAML. */
   json: boolean;
   expectations: Expectation[];
-  /** The parsed document and its line index: --update-expect edits the document (comments kept). */
+  /** The text read, the parsed document and its line index (--update-expect edits the text where the document says). */
+  text: string;
   doc: Document;
   lines: LineCounter;
 }
@@ -204,7 +205,7 @@ export function parseExpectText(text: string, file: string): ExpectFile {
       expect: checks,
     };
   });
-  return { file, json, expectations, doc, lines };
+  return { file, json, expectations, text, doc, lines };
 }
 
 /** Reads and checks one expectation file (a path resolved against the current directory). */
