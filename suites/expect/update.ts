@@ -76,7 +76,7 @@ function isOperator(v: unknown): boolean {
 }
 
 /** A value written inline: JSON in a JSON file, flow YAML (a multi-line string double-quoted) in a YAML file. */
-function inline(v: unknown, json: boolean): string {
+export function inline(v: unknown, json: boolean): string {
   if (json) return JSON.stringify(v);
   const s = stringify(v, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trimEnd();
   return /^[|>]/.test(s) || s.includes('\n') ? JSON.stringify(v) : s;
