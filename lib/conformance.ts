@@ -70,6 +70,10 @@ export interface ConformanceOptions {
   maxToolTokens?: number;
   /** quality/result-size fails when a tool result is longer than this many tokens (the quality suite's option). */
   maxResultTokens?: number;
+  /** Expectation files (YAML or JSON, docs/expectations.md): each expectation is a case expect/<name> (suite expect's option). */
+  expect?: string[];
+  /** Rewrite the expected values of failing checks in the expectation files to what the server answered (suite expect's option). */
+  updateExpect?: boolean;
   /** What report.json keeps of each message: 'full' (default), 'truncated' or 'none' (a run option: --report-bodies). */
   reportBodies?: 'full' | 'truncated' | 'none';
   /**
