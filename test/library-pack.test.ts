@@ -45,17 +45,17 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-conform', private: true, type: 'module' }));
   const flags = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball];
-  let inst = await sh('npm', [...flags, '--offline'], project, 30_000);
-  if (inst.code !== 0) inst = await sh('npm', [...flags, '--prefer-offline'], project, 45_000);
+  let inst = await sh('npm', [...flags, '--offline'], project, 120_000);
+  if (inst.code !== 0) inst = await sh('npm', [...flags, '--prefer-offline'], project, 120_000);
   expect(inst.code, `npm install of the tarball\n${inst.stderr}`).toBe(0);
-}, 90_000);
+}, 260_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the packed package in a fresh project', () => {
   it('ships the entry point, its declarations, the demo server and the docs pages the README links, not the tests', async () => {
     const pkg = join(project, 'node_modules', 'mcp-conform');
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/mcp-conform.js', 'dist/mocks/msw.js', 'fixtures/servers/calc.py', 'config.schema.json', 'README.md', 'docs/run.md']) {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/bin/mcp-conform.js', 'dist/mocks/msw.js', 'fixtures/servers/calc.py', 'config.schema.json', 'README.md', 'docs/run.md', 'docs/expectations.md', 'expect.schema.json', 'dist/vitest/index.js', 'dist/vitest/index.d.ts']) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
     expect(existsSync(join(pkg, 'test'))).toBe(false);
@@ -150,4 +150,71 @@ export { verdict, code, no, session, kind };
     `], project, 30_000);
     expect(JSON.parse(probe.stdout), probe.stderr).toEqual({ cli: true, precompiled: true });
   }, 90_000);
+
+  it('mcp-conform/vitest in the user\'s vitest: a test per case, a failing expectation fails its test naming the case, connect() and the matchers work', async () => {
+    // vitest as the user's own dependency (mcp-conform/vitest takes it as a peer): the version this checkout tests with.
+    const vitest = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }).version;
+    const inst = await sh('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', tarball, `vitest@${vitest}`], project, 150_000);
+    expect(inst.code, `npm install vitest@${vitest}\n${inst.stderr}`).toBe(0);
+    const pkg = 'node_modules/mcp-conform';
+    writeFileSync(join(project, 'calc.expect.yaml'), readFileSync(join(ROOT, 'fixtures', 'expect', 'notes-calc.expect.yaml'), 'utf8'));
+    mkdirSync(join(project, 'tests'), { recursive: true });
+    writeFileSync(join(project, 'tests', 'good.test.ts'), `
+import { conformance } from 'mcp-conform/vitest';
+conformance({ stdio: ['python3', '${pkg}/fixtures/servers/notes-calc.py'], suites: ['lifecycle', 'expect'], expect: ['calc.expect.yaml'] });
+`);
+    writeFileSync(join(project, 'tests', 'wrong.test.ts'), `
+import { conformance } from 'mcp-conform/vitest';
+conformance({ stdio: ['python3', '${pkg}/fixtures/servers/broken/expect-wrong.py'], suites: ['expect'], expect: ['calc.expect.yaml'] });
+`);
+    writeFileSync(join(project, 'tests', 'hand.test.ts'), `
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { connect, type McpTestClient } from 'mcp-conform/vitest';
+let client: McpTestClient;
+beforeAll(async () => { client = await connect({ stdio: 'python3 ${pkg}/fixtures/servers/notes-calc.py' }); });
+afterAll(() => client?.close());
+test('adds', async () => {
+  const r = await client.callTool('integer_addition', { a: 2, b: 3 });
+  expect(r).toSucceed();
+  expect(r).toHaveText('5');
+  expect(r).not.toHaveText('6');
+});
+test('divides', async () => {
+  expect(await client.callTool('integer_division', { a: 7, b: 2 })).toMatchStructured({ quotient: 3.5 });
+  const zero = await client.callTool('integer_division', { a: 7, b: 0 });
+  expect(zero).toFailWithToolError(/zero/);
+  expect(zero).not.toSucceed();
+});
+test('lists, reads, prompts, and every message fits the schema', async () => {
+  expect((await client.listTools()).map((t) => t.name)).toContain('get_note');
+  expect(await client.readResource('note://one')).toMatchObject({ contents: [{ text: 'one' }] });
+  expect(await client.getPrompt('greet', { name: 'Ada' })).toMatchObject({ messages: [{ role: 'user' }] });
+  await expect(client.request('nothing/here')).rejects.toThrow(/-32601/);
+  expect(client.violations).toEqual([]);
+  expect(client.messages.length).toBeGreaterThan(10);
+});
+test('a matcher that does not hold says what came', async () => {
+  expect(() => expect({ content: [{ type: 'text', text: '6' }] }).toHaveText('5')).toThrow(/expected the text of \\(result\\) to be "5", got "6"/);
+});
+`);
+    const r = await sh(process.execPath, [join('node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json', '--outputFile=vitest.json', 'tests'], project, 120_000);
+    expect(r.code, r.stderr).toBe(1); // the wrong server's file fails
+    const out = JSON.parse(readFileSync(join(project, 'vitest.json'), 'utf8')) as { testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; status: string; failureMessages: string[] }[] }[] };
+    const file = (n: string) => out.testResults.find((t) => t.name.endsWith(n))!.assertionResults;
+    const good = file('good.test.ts');
+    // one describe per suite, one test per case
+    expect(good.filter((t) => t.ancestorTitles[1] === 'expect').map((t) => [t.title, t.status])).toEqual([
+      ['expect/adds-two-integers', 'passed'], ['expect/divides-with-structured-output', 'passed'], ['expect/division-by-zero-is-a-tool-error', 'passed'],
+      ['expect/an-unknown-method-is-refused', 'passed'], ['expect/lists-its-tools', 'passed'], ['expect/keeps-a-note', 'passed'],
+      ['expect/reads-the-note-back-by-its-id', 'passed'], ['expect/reads-a-resource', 'passed'], ['expect/fills-in-the-greeting-prompt', 'passed'],
+    ]);
+    expect(new Set(good.map((t) => t.ancestorTitles[1]))).toEqual(new Set(['lifecycle', 'expect']));
+    expect(good.filter((t) => t.status === 'failed')).toEqual([]);
+    const wrong = file('wrong.test.ts');
+    const failed = wrong.filter((t) => t.status === 'failed');
+    expect(failed.map((t) => t.title)).toEqual(['expect/adds-two-integers', 'expect/divides-with-structured-output', 'expect/division-by-zero-is-a-tool-error', 'expect/keeps-a-note', 'expect/reads-the-note-back-by-its-id']);
+    expect(failed[0]!.failureMessages[0]).toMatch(/expect\/adds-two-integers: tools\/call integer_addition \{"a":2,"b":3\}: text: expected "5", got "6"/);
+    expect(wrong.filter((t) => t.status === 'passed')).toHaveLength(4);
+    expect(file('hand.test.ts').map((t) => t.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+  }, 300_000);
 });

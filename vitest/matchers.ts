@@ -8,7 +8,7 @@
 import { subsetDiff } from '../suites/expect/paths.js';
 import type { MessageViolation, ToolCall } from './connect.js';
 
-interface MatcherContext { isNot: boolean; utils: { printReceived(v: unknown): string; printExpected(v: unknown): string } }
+interface MatcherContext { isNot: boolean }
 interface MatcherResult { pass: boolean; message: () => string; actual?: unknown; expected?: unknown }
 
 /** A ToolCall from callTool, or a bare result object (content, isError, structuredContent). */
@@ -58,7 +58,7 @@ export const matchers = {
     const pass = !c.error && (typeof expected === 'string' ? c.text === expected : expected.test(c.text));
     return {
       pass, actual: c.error ? what(c) : c.text, expected: typeof expected === 'string' ? expected : String(expected),
-      message: () => `expected the text of ${c.tool}${this.isNot ? ' not' : ''} to ${typeof expected === 'string' ? 'be' : 'match'} ${this.utils.printExpected(typeof expected === 'string' ? expected : String(expected))}, got ${c.error ? what(c) : this.utils.printReceived(c.text)}`,
+      message: () => `expected the text of ${c.tool}${this.isNot ? ' not' : ''} to ${typeof expected === 'string' ? `be ${safe(expected)}` : `match ${String(expected)}`}, got ${c.error ? what(c) : safe(c.text)}`,
     };
   },
   toMatchStructured(this: MatcherContext, received: unknown, expected: unknown): MatcherResult {
