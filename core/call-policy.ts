@@ -11,6 +11,10 @@
  * the invalid-params suite (a server that does not validate would run the tool with the harness's bad arguments)
  * and the robustness suite's cancellation probe.
  *
+ * Calls the user wrote are not the harness's to refuse: an expectation file (run --expect, the suite in
+ * suites/expect.ts) names a tool and its arguments, and that call is made whatever the policy says; the policy still
+ * decides every call the harness makes up (report.skippedTools is about those).
+ *
  * Tools with `execution.taskSupport: "required"` are never called plainly: a client MUST call them as tasks
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation). When the
  * policy allows one and the server can take it as a task, it goes to `tasks` (see core/tasks.ts); else it is skipped
