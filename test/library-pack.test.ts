@@ -216,5 +216,26 @@ test('a matcher that does not hold says what came', async () => {
     expect(failed[0]!.failureMessages[0]).toMatch(/expect\/adds-two-integers: tools\/call integer_addition \{"a":2,"b":3\}: text: expected "5", got "6"/);
     expect(wrong.filter((t) => t.status === 'passed')).toHaveLength(4);
     expect(file('hand.test.ts').map((t) => t.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    // The matchers' types come with the import (strict, skipLibCheck off): a wrong argument is a type error.
+    writeFileSync(join(project, 'tests', 'types.ts'), `
+import { expect } from 'vitest';
+import { connect } from 'mcp-conform/vitest';
+const client = await connect({ stdio: 'python3 server.py' });
+const r = await client.callTool('add', { a: 1 });
+expect(r).toSucceed();
+expect(r).not.toMatchStructured({ a: 1 });
+expect(r).toFailWithToolError(/zero/);
+// @ts-expect-error toHaveText takes a string or a regular expression
+expect(r).toHaveText(5);
+const text: string = r.text;
+export { text };
+`);
+    writeFileSync(join(project, 'tsconfig.vitest.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      files: ['tests/types.ts', 'tests/hand.test.ts', 'tests/good.test.ts'],
+    }));
+    const types = await sh(join(BIN, 'tsc'), ['-p', 'tsconfig.vitest.json'], project, 60_000);
+    expect(types.stdout + types.stderr).toBe('');
+    expect(types.code).toBe(0);
   }, 300_000);
 });
