@@ -11,7 +11,7 @@
  * gives the truest file; a run's own session holds the calls the harness made up.
  */
 import { readFileSync } from 'node:fs';
-import { readCassette } from '../mocks/cassette.js';
+import { readCassette } from '../core/formats/cassette.js';
 import { inline } from '../suites/expect/update.js';
 import { parseExpectText, slugOf } from '../suites/expect/format.js';
 

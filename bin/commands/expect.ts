@@ -22,7 +22,7 @@ export async function expectCommand(a: Record<string, unknown>, io: { stdout(s: 
   const out = typeof a.out === 'string' ? resolve(a.out) : undefined;
   if (out && existsSync(out) && a.force !== true) throw usage(`--out: ${out} is there already (--force replaces it; --update-expect of run rewrites the values of an expectation file)`);
   const { expectationsFromSession, recordedFromCassette, recordedFromReport } = await import('../../lib/expect-from-session.js');
-  const { MockInputError } = await import('../../mocks/cassette.js');
+  const { MockInputError } = await import('../../core/formats/cassette.js');
   const file = resolve(String(from[0]));
   let made: ReturnType<typeof expectationsFromSession>;
   try {
