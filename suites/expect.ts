@@ -33,7 +33,7 @@ export const expectOption: OptionDef<string[]> = {
 /** --update-expect: rewrite the expected values of failing checks to what the server answered. */
 export const updateExpectOption: OptionDef<boolean> = {
   flag: 'update-expect', key: 'updateExpect', type: 'boolean', inReport: 'when-set',
-  help: 'With --expect: rewrite the expected values of failing checks in the expectation files to what the server answered (after an intended change; order, other values and YAML comments are kept)',
+  help: 'With --expect: rewrite the expected values of failing checks in the expectation files to what the server answered (after an intended change; only those values change: order, layout and comments stay)',
 };
 
 /** What the expectation sends, in words (the start of its message). */
