@@ -102,6 +102,23 @@ describe('run --expect', () => {
     expect(missing.stderr).toMatch(/--expect: cannot read the expectation file .*nope\.yaml: ENOENT/);
   });
 
+  it('an expectation whose own answer breaks the schema warns, naming the violation, though its checks hold', async () => {
+    const dir = tmp();
+    const file = join(dir, 'sv.yaml');
+    writeFileSync(file, 'expectations:\n  - name: adds\n    call: add\n    arguments: {a: 1, b: 2}\n    expect: {isError: false}\n');
+    const r = await run(py('broken/schema-violation.py'), ['--expect', file, '--suite', 'expect,schema']);
+    expect(r.c('expect/adds')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/^tools\/call add \{"a":1,"b":2\}: isError false as expected, but the exchange breaks the schema: answer \/result\/content\/0 .*\(see the schema suite\)$/) });
+    const strict = await run(py('broken/schema-violation.py'), ['--expect', file, '--suite', 'expect', '--strict']);
+    expect(strict.c('expect/adds').verdict).toBe('fail');
+  });
+
+  it('--case runs one expectation; one that uses what an expectation not run would have saved fails, saying so', async () => {
+    const one = await run(py('notes-calc.py'), ['--expect', EXAMPLE, '--case', 'expect/reads-the-note-back-by-its-id']);
+    expect(one.report.suites.flatMap((s) => s.cases).map((c) => c.id)).toEqual(['expect/reads-the-note-back-by-its-id']);
+    expect(one.c('expect/reads-the-note-back-by-its-id')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/^\$\{created\.structuredContent\.id\}: nothing was saved as "created" \(the expectation that saves it failed before it had an answer, or was not run\)/) });
+    expect(one.report.messages.some((m) => m.method === 'tools/call')).toBe(false);
+  });
+
   it('the config key expect is resolved against the config file and reaches the suite', async () => {
     const dir = tmp();
     copyFileSync(EXAMPLE, join(dir, 'mine.expect.yaml'));
