@@ -11,6 +11,7 @@ import { githubReporter, isGithubActions } from './github.js';
 import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
+import { sarifReporter } from './sarif.js';
 import { combine, type FinishContext, type Reporter, type ReporterIO, type ReportSet, type RunStart, type SuitePhase } from './types.js';
 
 /** Every reporter, by name: each makes its hooks for one invocation. */
@@ -19,6 +20,7 @@ export const REPORTERS = {
   json: (): Reporter => jsonReporter,
   junit: (): Reporter => junitReporter,
   html: (): Reporter => htmlReporter,
+  sarif: sarifReporter,
   github: githubReporter,
 } satisfies Record<string, (io: ReporterIO) => Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
