@@ -69,6 +69,7 @@ function runOptions(y: Argv, cat: Catalogue) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('shard', { type: 'string', describe: 'Run only shard INDEX/COUNT of the config\'s targets (e.g. 2/3), split by a hash of each target\'s name (or command/URL): the same target is always in the same shard; join the shards\' report.json files with `mcp-conform merge`' })
     .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
     .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
@@ -174,11 +175,19 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
   let plan: ReturnType<typeof planRuns>;
   let output: Awaited<ReturnType<typeof prepareOutput>>;
+  const { parseShard, selectShard, ShardError } = await import('../core/shard.js');
   try {
     plan = planRuns(argv, rawArgs, process.cwd());
+    const shard = argv.shard === undefined ? undefined : parseShard(String(argv.shard));
+    if (shard && plan.shared['update-baseline'] !== undefined) throw new ShardError('--shard with --update-baseline: a shard sees only its own targets; update the baseline from a run over the whole config');
     output = await prepareOutput(plan.shared, list, plan.configFile);
+    if (shard) {
+      const picked = selectShard(plan.targets, shard);
+      plan.targets = picked.targets;
+      output.shard = picked.info;
+    }
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
+    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError || e instanceof ShardError) throw new UsageError(e.message);
     throw e;
   }
   const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
@@ -201,6 +210,22 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+}
+
+/** `merge REPORT…`: the report.json files of a config's shards joined, written by every reporter asked for. */
+async function mergeCommand(argv: Record<string, unknown>): Promise<number> {
+  const { mergeReportFiles, MergeError } = await import('../reports/merge.js');
+  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
+  let set: Awaited<ReturnType<typeof mergeReportFiles>>;
+  let output: Awaited<ReturnType<typeof prepareOutput>>;
+  try {
+    set = await mergeReportFiles(list(argv.report), VERSION);
+    output = await prepareOutput({ reporter: argv.reporter, 'out-dir': argv['out-dir'], quiet: argv.quiet, verbose: argv.verbose }, list, set.configFile);
+  } catch (e) {
+    if (e instanceof MergeError || e instanceof ReporterError) throw new UsageError(e.message);
+    throw e;
+  }
+  return finishRuns(set.runs, output, { stderr: (s) => write(process.stderr, s) });
 }
 
 /** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */
@@ -274,6 +299,13 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
     .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
+    .command('merge <report..>', 'Join the report.json files of the shards of a config (run --shard i/n) into one report, with the exit code one run over every target would have had', (y) => y
+      .positional('report', { type: 'string', array: true, demandOption: true, describe: 'report.json of each shard (any order)' })
+      .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
+      .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for the merged report files' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
+      .example('$0 merge shard-*/report.json --reporter json --reporter html --reporter junit', 'One report of three shards'), async (a) => { code = await mergeCommand(a); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in docs/suites.md)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
@@ -294,7 +326,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
+    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot or diff')
     .strict()
     .version(VERSION)
     .help()

@@ -86,6 +86,8 @@ export interface OutputPlan {
   /** The previous content of the --update-baseline file, if it existed (its reasons are kept). */
   updatePrevious?: Baseline;
   configFile?: string;
+  /** `run --shard i/n`: the shard these runs are (see ReportSet.shard). */
+  shard?: import('../core/shard.js').ShardInfo;
 }
 
 /** Reads the output options of an invocation, makes its reporters, loads the baselines. Throws on a bad baseline file or reporter name. */
@@ -112,9 +114,12 @@ export async function prepareOutput(shared: Record<string, unknown>, list: (v: u
  * the exit code of the invocation, or 2 when a report could not be written.
  */
 export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<ReporterIO, 'stderr'>): Promise<number> {
-  const set: ReportSet = { runs, configFile: plan.configFile };
+  const set: ReportSet = { runs, configFile: plan.configFile, ...(plan.shard ? { shard: plan.shard } : {}) };
   const ctx: FinishContext = { outDir: plan.outDir, written: [] };
-  for (const rep of plan.instances) {
+  // No run at all (a shard that got no target): report.json says so (for `merge`); the other reporters have nothing to show.
+  const instances = runs.length ? plan.instances : plan.instances.filter((r) => r.name === 'json');
+  if (!runs.length && !plan.quiet) await io.stderr(`mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`);
+  for (const rep of instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
     if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
     try {
