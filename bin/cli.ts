@@ -8,6 +8,7 @@ import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
 import type { Reporter } from '../reports/types.js';
 import type { RunOptions } from '../core/run.js';
+import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { targetConformanceOptions, targetOptions } from './target-options.js';
@@ -69,6 +70,7 @@ function runOptions(y: Argv, cat: Catalogue) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('concurrency', { type: 'string', describe: 'Targets of a config tested at once (their servers started side by side): a number, or auto for the number of cores; each target\'s verdicts are those of a serial run, its console output printed whole (default 1)' })
     .option('shard', { type: 'string', describe: 'Run only shard INDEX/COUNT of the config\'s targets (e.g. 2/3), split by a hash of each target\'s name (or command/URL): the same target is always in the same shard; join the shards\' report.json files with `mcp-conform merge`' })
     .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
     .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
@@ -111,7 +113,7 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions> } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions>; interrupt?: AbortController; stderr?: (s: string) => void } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../lib/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
@@ -140,11 +142,12 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
   }
   Object.assign(prepared.run, hooks.extra);
   const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
-  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
-  const interrupt = new AbortController();
+  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143. Targets run
+  // side by side (--concurrency) share the invocation's controller, set up once by runCommand.
+  const interrupt = hooks.interrupt ?? new AbortController();
   const forceAfterMs = 4 * prepared.run.shutdownGraceMs! + 15_000;
-  endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
-  const early = takeDeferredSignal(forceAfterMs);
+  if (!hooks.interrupt) endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
+  const early = hooks.interrupt ? undefined : takeDeferredSignal(forceAfterMs);
   if (early) {
     // The signal came while the CLI was starting, its server already started (bin/early.ts): the run takes that
     // server over first, so that its shutdown is the run's and the report describes it, then stops.
@@ -161,7 +164,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     };
   }
   const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
-  surface?.finish(report, (s) => process.stderr.write(s));
+  surface?.finish(report, hooks.stderr ?? ((s) => process.stderr.write(s)));
   return report;
 }
 
@@ -192,16 +195,22 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   }
   const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
   if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
-  const reports: Report[] = [];
+  let concurrency: number;
+  try { concurrency = parseConcurrency(plan.shared.concurrency); } catch (e) { throw new UsageError((e as Error).message); }
+  let reports: Report[] = [];
   let recordFailed = false;
-  for (const t of plan.targets) {
-    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
-    reports.push(report);
-    if (argv.record !== undefined && reports.length === 1) {
-      const { recordRun } = await import('./commands/mocks.js');
-      recordFailed = recordRun(report, argv) !== 0;
+  if (concurrency > 1 && plan.targets.length > 1) {
+    reports = await runSideBySide(plan.targets, concurrency, output.instances, cat);
+  } else {
+    for (const t of plan.targets) {
+      const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
+      reports.push(report);
+      if (argv.record !== undefined && reports.length === 1) {
+        const { recordRun } = await import('./commands/mocks.js');
+        recordFailed = recordRun(report, argv) !== 0;
+      }
+      if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
     }
-    if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
   const { finalizeInvocation } = await import('../core/finalize.js');
@@ -210,6 +219,38 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+}
+
+/** --concurrency: a whole number ≥ 1, or `auto` (the number of cores). */
+function parseConcurrency(v: unknown): number {
+  if (v === undefined || v === null || v === '') return 1;
+  if (String(v).trim() === 'auto') return availableParallelism();
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency ${String(v)}: expected a whole number of targets at once (1 or more), or auto (the number of cores)`);
+  return n;
+}
+
+/**
+ * --concurrency N: up to N targets at once (their servers started side by side), each with its own run as a serial
+ * run would do it. The reporters' live hooks of a target are kept and replayed whole when it ends (progress lines
+ * never interleave); the reports come back in config order. SIGINT/SIGTERM stops every running target (the others
+ * do not start); a target that hangs is bounded by its own limits and holds no other up.
+ */
+async function runSideBySide(targets: { name?: string; argv: Record<string, unknown> }[], concurrency: number, reporters: Reporter[], cat: Catalogue): Promise<Report[]> {
+  const { endOwnedOnSignals } = await import('../core/processes.js');
+  const { bufferHooks } = await import('../reports/index.js');
+  const { mapPool } = await import('../core/pool.js');
+  const interrupt = new AbortController();
+  const grace = Math.max(...targets.map((t) => Number(t.argv['shutdown-grace']) || 2000));
+  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
+  return mapPool(targets, concurrency, async (t) => {
+    const buffer = bufferHooks(reporters);
+    try {
+      return await runTarget(t.argv, { name: t.name, reporters: [buffer.reporter], cat, interrupt, stderr: buffer.stderr });
+    } finally {
+      await buffer.flush((s) => write(process.stderr, s));
+    }
+  }, { stop: interrupt.signal });
 }
 
 /** `merge REPORT…`: the report.json files of a config's shards joined, written by every reporter asked for. */

@@ -28,7 +28,7 @@ const FLAG_OF: Record<string, string> = {
   protocolVersion: 'protocol-version', clientCapabilities: 'client-capabilities', roots: 'root',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
   http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
-  reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
+  reporters: 'reporter', outDir: 'out-dir', concurrency: 'concurrency', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
   snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
 };
@@ -159,7 +159,7 @@ export function planRuns(argv: Record<string, unknown>, rawArgs: string[], cwd: 
   }
   const topEnv = (asFlag('env', top.env, cfg?.dir ?? cwd) as string[] | undefined) ?? [];
   const shared: Record<string, unknown> = {};
-  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict']) shared[f] = base[f];
+  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict', 'concurrency']) shared[f] = base[f];
 
   const cliTarget = TARGET_FLAGS.some((f) => given.has(f));
   const configTargets = (top.targets as Record<string, unknown>[] | undefined) ?? [];

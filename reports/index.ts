@@ -66,8 +66,34 @@ export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunSta
   return {
     onRunStart: (run) => { for (const r of reporters) r.onRunStart?.(run); },
     onSessionEnd: (messages) => { for (const r of reporters) r.onSessionEnd?.(messages); },
-    onSuiteDone: (suite, phase, added) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added); },
+    onSuiteDone: (suite, phase, added, at) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added, at); },
     onRunDone: (report) => { for (const r of reporters) r.onRunDone?.(report); },
+  };
+}
+
+/**
+ * One target's live hooks, kept instead of delivered (targets run side by side): `reporter` records each call (and
+ * `stderr` the target's own lines), `flush` delivers them all, in order, to the reporters when the target is done,
+ * so that its progress lines come out whole, never between another target's.
+ */
+export function bufferHooks(reporters: Reporter[]): { reporter: Reporter; stderr: (s: string) => void; flush: (stderr: (s: string) => Promise<void>) => Promise<void> } {
+  const out = fanOut(reporters);
+  const calls: (() => void)[] = [];
+  const lines: string[] = [];
+  return {
+    reporter: {
+      name: 'buffer',
+      onRunStart: (run) => { const at = performance.now(); calls.push(() => out.onRunStart({ ...run, at: run.at ?? at })); },
+      onSuiteDone: (suite, phase, added, at) => { const now = at ?? performance.now(); const copy = [...added]; calls.push(() => out.onSuiteDone(suite, phase, copy, now)); },
+      onSessionEnd: (messages) => { calls.push(() => out.onSessionEnd(messages)); },
+      onRunDone: (report) => { calls.push(() => out.onRunDone(report)); },
+    },
+    stderr: (s) => { lines.push(s); },
+    async flush(stderr) {
+      // All at once (the writes are queued in order before anything else can run): the target's output stays whole.
+      for (const c of calls.splice(0)) c();
+      await Promise.all(lines.splice(0).map(stderr));
+    },
   };
 }
 

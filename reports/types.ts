@@ -19,6 +19,8 @@ export type SuitePhase = 'session' | 'after-shutdown';
 export interface RunStart {
   /** How progress names the target: the config target's name, else the command or URL as given. */
   label: string;
+  /** When the run started (performance.now()), when the hook is called later than that (targets run side by side). */
+  at?: number;
 }
 
 /** Where reporters write and print, once every target has run. */
@@ -48,9 +50,10 @@ export interface Reporter {
   onRunStart?(run: RunStart): void;
   /**
    * A suite has run its cases of a phase; `added` holds the results of that phase. The suite is complete after its
-   * 'after-shutdown' call. (A throwing hook is an internal error of the run.)
+   * 'after-shutdown' call. (A throwing hook is an internal error of the run.) `at` (performance.now()) is when the
+   * suite was done, given when the call comes later than that (targets run side by side: see bufferHooks).
    */
-  onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[]): void;
+  onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[], at?: number): void;
   /**
    * A target's session has sent its last message (the server is being ended): `messages` is its message log, whose
    * messages stay as they are from then on (report.messages; a late line is added after them).
