@@ -70,6 +70,10 @@ function runOptions(y: Argv, cat: Catalogue) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('server-json', { type: 'string', describe: 'Test the server an MCP registry server.json describes: a remote over its transport, or a package started as its registryType says (npm via npx, pypi via uvx, oci via docker); the file is checked against the registry schema (case registry/server-json)' })
+    .option('server-json-entry', { type: 'string', describe: 'With --server-json: the entry to test — packages[N], remotes[N], a registryType (npm, pypi, oci), a transport (streamable-http, sse), or an identifier or URL (default: the first package whose runner is on PATH, else the first remote)' })
+    .option('manifest', { type: 'string', describe: 'Test the server of an unpacked MCPB bundle, started from its manifest.json mcp_config (${__dirname} and user_config substituted), and check the tools and prompts it declares against those the server lists (suite manifest)' })
+    .option('user-config', { type: 'string', array: true, describe: 'With --manifest: KEY=VALUE for the manifest\'s user_config (repeatable; default: the manifest\'s defaults)' })
     .option('concurrency', { type: 'string', describe: 'Targets of a config tested at once (their servers started side by side): a number, or auto for the number of cores; each target\'s verdicts are those of a serial run, its console output printed whole (default 1)' })
     .option('shard', { type: 'string', describe: 'Run only shard INDEX/COUNT of the config\'s targets (e.g. 2/3), split by a hash of each target\'s name (or command/URL): the same target is always in the same shard; join the shards\' report.json files with `mcp-conform merge`' })
     .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
@@ -112,6 +116,47 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
   };
 }
 
+/**
+ * --server-json FILE / --manifest FILE: the server the file describes, written into the library's options (the
+ * target, its environment, headers, working directory); returns what the suites registry/manifest judge.
+ */
+async function publishedTarget(argv: Record<string, unknown>, options: import('../core/conformance.js').ConformanceOptions): Promise<import('../core/published/types.js').PublishedRunOptions> {
+  const { resolve } = await import('node:path');
+  const { PublishedError } = await import('../core/published/server-json.js');
+  const { shellQuote } = await import('../core/shell-words.js');
+  const flag = argv['server-json'] !== undefined ? '--server-json' : '--manifest';
+  if (argv['server-json'] !== undefined && argv.manifest !== undefined) throw new UsageError('give --server-json or --manifest, not both');
+  const direct = ['stdio', 'http', 'sse', 'url', 'start'].find((k) => argv[k] !== undefined);
+  if (direct) throw new UsageError(`${flag} says how to start or reach the server: leave out --${direct}`);
+  try {
+    let target: import('../core/published/server-json.js').PublishedTarget & { cwd?: string };
+    let published: import('../core/published/types.js').PublishedRunOptions;
+    if (argv['server-json'] !== undefined) {
+      const { serverJsonTarget } = await import('../core/published/server-json.js');
+      const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: list(argv.env) });
+      target = r.target;
+      published = { serverJson: r.run };
+    } else {
+      const { manifestTarget } = await import('../core/published/manifest.js');
+      const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: list(argv['user-config']), env: list(argv.env) });
+      target = r.target;
+      published = { manifest: r.run };
+    }
+    options.stdio = target.stdio;
+    options.http = target.http;
+    options.sse = target.sse;
+    options.start = target.start && shellQuote(target.start);
+    if (target.headers) options.headers = [...target.headers, ...((options.headers as string[] | undefined) ?? [])];
+    // A started server gets the file's environment and --env; a remote one none (--env filled its placeholders).
+    options.env = target.stdio || target.start ? target.env : undefined;
+    if (target.cwd && argv.cwd === undefined) options.cwd = target.cwd;
+    if (!target.stdio && !target.start) options.cwd = undefined;
+    return published;
+  } catch (e) {
+    throw e instanceof PublishedError ? new UsageError(e.message) : e;
+  }
+}
+
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
 async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions>; interrupt?: AbortController; stderr?: (s: string) => void } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
@@ -119,7 +164,16 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   const cat = hooks.cat ?? await loadCatalogue();
   const options = conformanceOptions(argv, cat, hooks.name);
+  const published = argv['server-json'] !== undefined || argv.manifest !== undefined ? await publishedTarget(argv, options) : undefined;
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
+  if (published) {
+    // The suite that judges the file runs even when --suite names others.
+    prepared.run.published = published;
+    const suites = prepared.run.suiteFilter;
+    const id = published.manifest ? 'manifest' : 'registry';
+    if (suites?.length && !suites.includes(id)) suites.push(id);
+    if (prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, `${id}/`];
+  }
   const outDir = resolve(String(argv['out-dir']));
   if (hooks.reporters?.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
