@@ -1,9 +1,10 @@
 /**
  * An MCP registry server.json (run --server-json FILE): the file fits the registry's published server.json schema.
  * The server itself was started (or reached) from the entry the run chose; the other suites test it. Only in runs
- * given a server.json. Format: https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/generic-server-json.md
+ * given a server.json. Format: the published schema (SERVER_JSON_SCHEMA_URL).
  */
 import type { Suite } from '../core/suite.js';
+import { SERVER_JSON_SCHEMA_URL } from '../core/published/server-json-schema.js';
 import { publishedSchemaOutcome } from './helpers.js';
 
 export const registrySuite: Suite = {
@@ -16,7 +17,7 @@ export const registrySuite: Suite = {
       id: 'registry/server-json',
       title: 'server.json fits the MCP registry\'s published server.json schema',
       level: 'MUST',
-      spec: 'https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/generic-server-json.md',
+      spec: SERVER_JSON_SCHEMA_URL,
       requirement: 'server.json is valid against the server.json schema the MCP registry publishes (name as namespace/name, description, version, packages with registryType, identifier and transport, remotes with a transport type and URL, arguments and inputs as the schema describes them).',
       // The file, not the server: judged even when the server never answered (it is read after the run).
       requires: { needs: 'log' },
