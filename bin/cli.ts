@@ -120,7 +120,7 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
  * --server-json FILE / --manifest FILE: the server the file describes, written into the library's options (the
  * target, its environment, headers, working directory); returns what the suites registry/manifest judge.
  */
-async function publishedTarget(argv: Record<string, unknown>, options: import('../core/conformance.js').ConformanceOptions): Promise<import('../core/published/types.js').PublishedRunOptions> {
+async function publishedTarget(argv: Record<string, unknown>, options: import('../lib/conformance.js').ConformanceOptions): Promise<import('../core/published/types.js').PublishedRunOptions> {
   const { resolve } = await import('node:path');
   const { PublishedError } = await import('../core/published/server-json.js');
   const { shellQuote } = await import('../core/shell-words.js');
