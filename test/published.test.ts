@@ -78,6 +78,18 @@ describe('run --server-json', () => {
     expect(missing.stderr).toContain('nothing fills the placeholder {API_KEY}');
   });
 
+  it('from a config file: serverJson relative to it, --env from its env, beside another target at --concurrency 2', async () => {
+    write('remote-2.json', { ...base, remotes: [{ type: 'streamable-http', url: `http://127.0.0.1:${http.port}/mcp`, headers: [{ name: 'X-Api-Key', value: '{API_KEY}' }] }] });
+    const cfg = join(dir, 'fleet.yaml');
+    writeFileSync(cfg, ['suites: [lifecycle]', 'concurrency: 2', 'env: { API_KEY: from-config-0123456789 }', 'targets:', '  - name: published', '    serverJson: remote-2.json', '  - name: calc', `    stdio: python3 ${join(FIXTURES, 'calc.py')}`].join('\n'));
+    const r = await cli(['run', '--config', cfg, '--out-dir', join(dir, 'fleet-out'), '--reporter', 'json', '--quiet'], { timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(join(dir, 'fleet-out', 'report.json'), 'utf8')) as { runs: Report[] };
+    expect(doc.runs.map((x) => [x.target.name, x.target.transport])).toEqual([['published', 'streamable-http'], ['calc', 'stdio']]);
+    expect(caseOf(doc.runs[0], 'registry/server-json')?.verdict).toBe('pass');
+    expect(caseOf(doc.runs[1], 'registry/server-json')).toBeUndefined();
+  });
+
   it('an npm package: started with npx (found offline, installed here), its environment variables set', async () => {
     const file = write('memory.json', {
       ...base,
