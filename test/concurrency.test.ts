@@ -3,6 +3,7 @@
  * together). Each target's verdicts are those of a serial run; a target that hangs or crashes holds no other up; a
  * target's live output is printed whole; bad values are usage errors.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import type { Report } from '../core/results.js';
 import { consoleReporter } from '../reports/console.js';
 import { bufferHooks } from '../reports/index.js';
 import type { CombinedReport } from '../reports/types.js';
-import { cli } from './helpers/cli.js';
+import { CLI, cli } from './helpers/cli.js';
+import { processTable } from './helpers/proc.js';
 import { brokenHttp, FIXTURES, startServer, type Started } from './http-helpers.js';
 import { kase, makeReport } from './helpers/report.js';
 
@@ -131,6 +133,22 @@ describe('run --concurrency through the CLI', () => {
     const serialSpans = serial.report.runs.map(span);
     for (let i = 1; i < serialSpans.length; i++) expect(serialSpans[i][0]).toBeGreaterThanOrEqual(serialSpans[i - 1][1] - 5);
   });
+
+  it('SIGINT stops every running target (their reports kept, their servers ended) and starts no other: exit 130', async () => {
+    const sig = mkdtempSync(join(tmpdir(), 'mcp-conform-concurrency-sigint-'));
+    const silent = join(FIXTURES, 'broken', 'silent.py');
+    writeFileSync(join(sig, 'mcp-conform.config.yaml'), ['suites: [lifecycle]', 'timeout: 60000', 'targets:', ...['a', 'b', 'c'].flatMap((n) => [`  - name: ${n}`, `    stdio: python3 ${silent} ${sig}`]), '  - name: d', `    stdio: python3 ${join(FIXTURES, 'calc.py')}`].join('\n'));
+    const child = spawn(process.execPath, [CLI, 'run', '--concurrency', '3', '--reporter', 'json', '--quiet', '--out-dir', 'out'], { cwd: sig, stdio: 'ignore' });
+    // Once the three silent servers are up (each waits 60 s for an answer it never gets), interrupt.
+    const until = Date.now() + 60_000;
+    while (processTable().filter((p) => p.args.includes(silent) && p.args.includes(sig) && !p.stat.startsWith('Z')).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+    expect(code).toBe(130);
+    const report = JSON.parse(readFileSync(join(sig, 'out', 'report.json'), 'utf8')) as CombinedReport;
+    expect(report.runs.map((r) => [r.target.name, r.exitCode])).toEqual([['a', 130], ['b', 130], ['c', 130]]);
+    expect(processTable().filter((p) => p.args.includes(silent) && p.args.includes(sig) && !p.stat.startsWith('Z'))).toEqual([]);
+  }, 120_000);
 
   it('refuses a concurrency that is not a whole number ≥ 1 or auto (exit 2)', async () => {
     for (const v of ['0', '-2', '1.5', 'many']) {
