@@ -2,8 +2,8 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,conformance]
-//                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--out FILE]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,conformance]
+//                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
 //
 // Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
 // and @modelcontextprotocol/conformance, installed from npm into --conformance-dir on first use. See bench/README.md
@@ -27,7 +27,7 @@ const flag = (name) => argv.includes(name);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay').split(',');
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet').split(',');
 /** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
 const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
 /** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
@@ -388,6 +388,39 @@ async function conformance(rounds) {
   row('conformance', 'mcp-conform / official suite (ms)', `${Math.round(median(ours))} / ${Math.round(median(theirs))}`, 'ms', '(info)', undefined, { slowestCases: slow.map((c) => `${c.id} ${Math.round(c.durationMs)} ms`) });
 }
 
+/**
+ * Fleet throughput: a config of six targets (the bench server with 20 tools each, `--call-tools all`), run serially
+ * (--concurrency 1) and side by side (--concurrency N, default 3), interleaved, medians; servers per minute for
+ * each, and their ratio. Every run must give the verdicts of the first (the row lists any verdict that differs).
+ */
+async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
+  const dir = mkdtempSync(join(work, 'fleet-'));
+  const targets = 6;
+  const config = join(dir, 'mcp-conform.config.json');
+  writeFileSync(config, JSON.stringify({ callTools: 'all', targets: Array.from({ length: targets }, (_, i) => ({ name: `server-${i + 1}`, stdio: `${PY} ${SERVER} 20` })) }, null, 2));
+  const verdicts = (file) => JSON.parse(readFileSync(file, 'utf8')).runs.flatMap((r) => r.suites.flatMap((s) => s.cases.map((c) => `${r.target.name} ${c.id}=${c.verdict}`)));
+  const times = { 1: [], [n]: [] };
+  let reference;
+  const differences = new Set();
+  for (let i = 0; i < rounds; i++) {
+    for (const c of i % 2 ? [n, 1] : [1, n]) {
+      const outDir = join(dir, `out-${c}`);
+      const r = await timed(process.execPath, [CLI, 'run', '--config', config, '--concurrency', String(c), '--quiet', '--out-dir', outDir], { timeoutMs: 600_000 });
+      if (r.code !== 0) throw new Error(`the fleet run (--concurrency ${c}) exited ${r.code}: ${r.stderr.slice(-2000)}`);
+      const v = verdicts(join(outDir, 'report.json'));
+      reference ??= v;
+      // A verdict that differs from the first run's (side by side or not: a case that times out under load, say).
+      for (const x of v) if (!reference.includes(x)) differences.add(`--concurrency ${c}: ${x}`);
+      times[c].push(r.ms);
+    }
+  }
+  const perMinute = (ms) => targets / (ms / 60_000);
+  row('fleet', `${targets} servers, --concurrency 1: servers/min`, perMinute(median(times[1])), '/min', '(info)', undefined, { ms: r2(median(times[1])) });
+  row('fleet', `${targets} servers, --concurrency ${n}: servers/min`, perMinute(median(times[n])), '/min', '(info)', undefined, { ms: r2(median(times[n])) });
+  const ratio = median(times[n]) / median(times[1]);
+  row('fleet', `--concurrency ${n} / serial, wall time`, ratio, '×', '< 0.8×, same verdicts', ratio < 0.8 && !differences.size, { sameVerdicts: !differences.size, differences: [...differences], cores: cpus().length });
+}
+
 const t0 = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
 // The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
@@ -400,6 +433,7 @@ if (ONLY.includes('scale')) await scale(QUICK ? [100, 1000, 10000] : [100, 1000,
 if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
+if (ONLY.includes('fleet')) await fleet(QUICK ? 1 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');

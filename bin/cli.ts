@@ -8,6 +8,7 @@ import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
 import type { Reporter } from '../reports/types.js';
 import type { RunOptions } from '../core/run.js';
+import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { targetConformanceOptions, targetOptions } from './target-options.js';
@@ -52,7 +53,7 @@ function runOptions(y: Argv, cat: Catalogue) {
   return y
     .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see docs/run.md)' })
     .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
-    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
+    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
     .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
     .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
@@ -69,6 +70,12 @@ function runOptions(y: Argv, cat: Catalogue) {
     .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
     .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
     .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
+    .option('server-json', { type: 'string', describe: 'Test the server an MCP registry server.json describes: a remote over its transport, or a package started as its registryType says (npm via npx, pypi via uvx, oci via docker); the file is checked against the registry schema (case registry/server-json)' })
+    .option('server-json-entry', { type: 'string', describe: 'With --server-json: the entry to test — packages[N], remotes[N], a registryType (npm, pypi, oci), a transport (streamable-http, sse), or an identifier or URL (default: the first package whose runner is on PATH, else the first remote)' })
+    .option('manifest', { type: 'string', describe: 'Test the server of an unpacked MCPB bundle, started from its manifest.json mcp_config (${__dirname} and user_config substituted), and check the tools and prompts it declares against those the server lists (suite manifest)' })
+    .option('user-config', { type: 'string', array: true, describe: 'With --manifest: KEY=VALUE for the manifest\'s user_config (repeatable; default: the manifest\'s defaults)' })
+    .option('concurrency', { type: 'string', describe: 'Targets of a config tested at once (their servers started side by side): a number, or auto for the number of cores; each target\'s verdicts are those of a serial run, its console output printed whole (default 1)' })
+    .option('shard', { type: 'string', describe: 'Run only shard INDEX/COUNT of the config\'s targets (e.g. 2/3), split by a hash of each target\'s name (or command/URL): the same target is always in the same shard; join the shards\' report.json files with `mcp-conform merge`' })
     .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
     .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
@@ -109,14 +116,64 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
   };
 }
 
+/**
+ * --server-json FILE / --manifest FILE: the server the file describes, written into the library's options (the
+ * target, its environment, headers, working directory); returns what the suites registry/manifest judge.
+ */
+async function publishedTarget(argv: Record<string, unknown>, options: import('../lib/conformance.js').ConformanceOptions): Promise<import('../core/published/types.js').PublishedRunOptions> {
+  const { resolve } = await import('node:path');
+  const { PublishedError } = await import('../core/published/server-json.js');
+  const { shellQuote } = await import('../core/shell-words.js');
+  const flag = argv['server-json'] !== undefined ? '--server-json' : '--manifest';
+  if (argv['server-json'] !== undefined && argv.manifest !== undefined) throw new UsageError('give --server-json or --manifest, not both');
+  const direct = ['stdio', 'http', 'sse', 'url', 'start'].find((k) => argv[k] !== undefined);
+  if (direct) throw new UsageError(`${flag} says how to start or reach the server: leave out --${direct}`);
+  try {
+    let target: import('../core/published/server-json.js').PublishedTarget & { cwd?: string };
+    let published: import('../core/published/types.js').PublishedRunOptions;
+    if (argv['server-json'] !== undefined) {
+      const { serverJsonTarget } = await import('../core/published/server-json.js');
+      const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: list(argv.env) });
+      target = r.target;
+      published = { serverJson: r.run };
+    } else {
+      const { manifestTarget } = await import('../core/published/manifest.js');
+      const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: list(argv['user-config']), env: list(argv.env) });
+      target = r.target;
+      published = { manifest: r.run };
+    }
+    options.stdio = target.stdio;
+    options.http = target.http;
+    options.sse = target.sse;
+    options.start = target.start && shellQuote(target.start);
+    if (target.headers) options.headers = [...target.headers, ...((options.headers as string[] | undefined) ?? [])];
+    // A started server gets the file's environment and --env; a remote one none (--env filled its placeholders).
+    options.env = target.stdio || target.start ? target.env : undefined;
+    if (target.cwd && argv.cwd === undefined) options.cwd = target.cwd;
+    if (!target.stdio && !target.start) options.cwd = undefined;
+    return published;
+  } catch (e) {
+    throw e instanceof PublishedError ? new UsageError(e.message) : e;
+  }
+}
+
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions> } = {}): Promise<Report> {
+async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions>; interrupt?: AbortController; stderr?: (s: string) => void } = {}): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../lib/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
   const cat = hooks.cat ?? await loadCatalogue();
   const options = conformanceOptions(argv, cat, hooks.name);
+  const published = argv['server-json'] !== undefined || argv.manifest !== undefined ? await publishedTarget(argv, options) : undefined;
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
+  if (published) {
+    // The suite that judges the file runs even when --suite names others.
+    prepared.run.published = published;
+    const suites = prepared.run.suiteFilter;
+    const id = published.manifest ? 'manifest' : 'registry';
+    if (suites?.length && !suites.includes(id)) suites.push(id);
+    if (prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, `${id}/`];
+  }
   const outDir = resolve(String(argv['out-dir']));
   if (hooks.reporters?.some((r) => r.writesFiles)) {
     // Find out now, not after the run, that the reports cannot be written.
@@ -139,11 +196,12 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
   }
   Object.assign(prepared.run, hooks.extra);
   const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
-  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143.
-  const interrupt = new AbortController();
+  // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143. Targets run
+  // side by side (--concurrency) share the invocation's controller, set up once by runCommand.
+  const interrupt = hooks.interrupt ?? new AbortController();
   const forceAfterMs = 4 * prepared.run.shutdownGraceMs! + 15_000;
-  endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
-  const early = takeDeferredSignal(forceAfterMs);
+  if (!hooks.interrupt) endOwnedOnSignals((sig) => interrupt.abort(sig), forceAfterMs);
+  const early = hooks.interrupt ? undefined : takeDeferredSignal(forceAfterMs);
   if (early) {
     // The signal came while the CLI was starting, its server already started (bin/early.ts): the run takes that
     // server over first, so that its shutdown is the run's and the report describes it, then stops.
@@ -160,7 +218,7 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     };
   }
   const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
-  surface?.finish(report, (s) => process.stderr.write(s));
+  surface?.finish(report, hooks.stderr ?? ((s) => process.stderr.write(s)));
   return report;
 }
 
@@ -174,25 +232,39 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
   let plan: ReturnType<typeof planRuns>;
   let output: Awaited<ReturnType<typeof prepareOutput>>;
+  const { parseShard, selectShard, ShardError } = await import('../core/shard.js');
   try {
     plan = planRuns(argv, rawArgs, process.cwd());
+    const shard = argv.shard === undefined ? undefined : parseShard(String(argv.shard));
+    if (shard && plan.shared['update-baseline'] !== undefined) throw new ShardError('--shard with --update-baseline: a shard sees only its own targets; update the baseline from a run over the whole config');
     output = await prepareOutput(plan.shared, list, plan.configFile);
+    if (shard) {
+      const picked = selectShard(plan.targets, shard);
+      plan.targets = picked.targets;
+      output.shard = picked.info;
+    }
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError) throw new UsageError(e.message);
+    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError || e instanceof ShardError) throw new UsageError(e.message);
     throw e;
   }
   const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
   if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
-  const reports: Report[] = [];
+  let concurrency: number;
+  try { concurrency = parseConcurrency(plan.shared.concurrency); } catch (e) { throw new UsageError((e as Error).message); }
+  let reports: Report[] = [];
   let recordFailed = false;
-  for (const t of plan.targets) {
-    const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
-    reports.push(report);
-    if (argv.record !== undefined && reports.length === 1) {
-      const { recordRun } = await import('./commands/mocks.js');
-      recordFailed = recordRun(report, argv) !== 0;
+  if (concurrency > 1 && plan.targets.length > 1) {
+    reports = await runSideBySide(plan.targets, concurrency, output.instances, cat);
+  } else {
+    for (const t of plan.targets) {
+      const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
+      reports.push(report);
+      if (argv.record !== undefined && reports.length === 1) {
+        const { recordRun } = await import('./commands/mocks.js');
+        recordFailed = recordRun(report, argv) !== 0;
+      }
+      if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
     }
-    if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
   }
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
   const { finalizeInvocation } = await import('../core/finalize.js');
@@ -201,6 +273,54 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
   return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+}
+
+/** --concurrency: a whole number ≥ 1, or `auto` (the number of cores). */
+function parseConcurrency(v: unknown): number {
+  if (v === undefined || v === null || v === '') return 1;
+  if (String(v).trim() === 'auto') return availableParallelism();
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency ${String(v)}: expected a whole number of targets at once (1 or more), or auto (the number of cores)`);
+  return n;
+}
+
+/**
+ * --concurrency N: up to N targets at once (their servers started side by side), each with its own run as a serial
+ * run would do it. The reporters' live hooks of a target are kept and replayed whole when it ends (progress lines
+ * never interleave); the reports come back in config order. SIGINT/SIGTERM stops every running target (the others
+ * do not start); a target that hangs is bounded by its own limits and holds no other up.
+ */
+async function runSideBySide(targets: { name?: string; argv: Record<string, unknown> }[], concurrency: number, reporters: Reporter[], cat: Catalogue): Promise<Report[]> {
+  const { endOwnedOnSignals } = await import('../core/processes.js');
+  const { bufferHooks } = await import('../reports/index.js');
+  const { mapPool } = await import('../core/pool.js');
+  const interrupt = new AbortController();
+  const grace = Math.max(...targets.map((t) => Number(t.argv['shutdown-grace']) || 2000));
+  endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
+  return mapPool(targets, concurrency, async (t) => {
+    const buffer = bufferHooks(reporters);
+    try {
+      return await runTarget(t.argv, { name: t.name, reporters: [buffer.reporter], cat, interrupt, stderr: buffer.stderr });
+    } finally {
+      await buffer.flush((s) => write(process.stderr, s));
+    }
+  }, { stop: interrupt.signal });
+}
+
+/** `merge REPORT…`: the report.json files of a config's shards joined, written by every reporter asked for. */
+async function mergeCommand(argv: Record<string, unknown>): Promise<number> {
+  const { mergeReportFiles, MergeError } = await import('../reports/merge.js');
+  const { prepareOutput, finishRuns, ReporterError } = await import('../reports/index.js');
+  let set: Awaited<ReturnType<typeof mergeReportFiles>>;
+  let output: Awaited<ReturnType<typeof prepareOutput>>;
+  try {
+    set = await mergeReportFiles(list(argv.report), VERSION);
+    output = await prepareOutput({ reporter: argv.reporter, 'out-dir': argv['out-dir'], quiet: argv.quiet, verbose: argv.verbose }, list, set.configFile);
+  } catch (e) {
+    if (e instanceof MergeError || e instanceof ReporterError) throw new UsageError(e.message);
+    throw e;
+  }
+  return finishRuns(set.runs, output, { stderr: (s) => write(process.stderr, s) });
 }
 
 /** `validate FILE`: every message of a report.json or a cassette against one version's schema, offline. */
@@ -275,6 +395,13 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
     .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
+    .command('merge <report..>', 'Join the report.json files of the shards of a config (run --shard i/n) into one report, with the exit code one run over every target would have had', (y) => y
+      .positional('report', { type: 'string', array: true, demandOption: true, describe: 'report.json of each shard (any order)' })
+      .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
+      .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for the merged report files' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
+      .example('$0 merge shard-*/report.json --reporter json --reporter html --reporter junit', 'One report of three shards'), async (a) => { code = await mergeCommand(a); })
     .command('list', 'List every suite and case with its id, level and spec link', (y) => y
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in docs/suites.md)' })
       .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
@@ -296,7 +423,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
     .command('expect', 'Write an expectation file (for run --expect) of what the server answered in a recorded session: a cassette or a report.json', (y) => expectCli!.expectOptions(y), async (a) => { code = await expectCli!.expectCommand(a, io, (m) => new UsageError(m)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff or expect')
+    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff or expect')
     .strict()
     .version(VERSION)
     .help()

@@ -22,7 +22,7 @@ export async function earlyStdioArgv(args: string[], cwd: string): Promise<strin
     const m = /^--?([^=]+)(?:=([\s\S]*))?$/.exec(a);
     if (!m) continue;
     const name = m[1]!;
-    if (['config', 'cwd', 'env', 'start', 'http', 'sse', 'url', 'help', 'h', 'version'].includes(name)) return undefined;
+    if (['config', 'cwd', 'env', 'start', 'http', 'sse', 'url', 'shard', 'server-json', 'manifest', 'help', 'h', 'version'].includes(name)) return undefined;
     if (name === 'stdio') {
       count++;
       command = m[2] ?? args[i + 1];

@@ -37,6 +37,8 @@ export interface ContextInput {
   caseFilter?: string[];
   /** RunOptions.surface (surface): read from the context by the surface suite. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
+  /** RunOptions.published (registry, manifest): read from the context by those suites. */
+  published?: import('./published/types.js').PublishedRunOptions;
 }
 
 export interface RunContext extends CaseContext {
@@ -60,6 +62,7 @@ export function makeContext(i: ContextInput): RunContext {
     timeoutMs: i.timeoutMs,
     forcedVersion: i.forcedVersion,
     surface: i.surface,
+    published: i.published,
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,
     currentCase: '',

@@ -50,6 +50,8 @@ export interface RunOptions {
   unknownToolCode?: number;
   /** Surface snapshot and baseline snapshot (suite `surface`). */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
+  /** The server.json / MCPB manifest the server was started from (suites registry and manifest). */
+  published?: import('./published/types.js').PublishedRunOptions;
   /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
   clientCapabilities?: string[];
   /** --root: the roots answered to roots/list when roots is declared. */
@@ -323,7 +325,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface });
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).

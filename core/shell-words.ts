@@ -51,3 +51,8 @@ export function shellWords(line: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/** Quote words as a POSIX shell would read them back (shellWords gives the same words). */
+export function shellQuote(words: string[]): string {
+  return words.map((w) => (/^[A-Za-z0-9_/.:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

@@ -193,6 +193,8 @@ export interface CaseContext {
   forcedVersion?: ProtocolVersion;
   /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
+  /** The server.json / MCPB manifest the server was started from (run --server-json, --manifest); absent: none. */
+  published?: import('./published/types.js').PublishedRunOptions;
   workbench: SchemaWorkbench;
   /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
   service<T>(s: Service<T>): Promise<T>;

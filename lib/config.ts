@@ -27,15 +27,15 @@ const FLAG_OF: Record<string, string> = {
   stdio: 'stdio', cwd: 'cwd', env: 'env', suites: 'suite', cases: 'case', timeout: 'timeout', strict: 'strict',
   protocolVersion: 'protocol-version', clientCapabilities: 'client-capabilities', roots: 'root',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
-  http: 'http', sse: 'sse', url: 'url', header: 'header', start: 'start', startTimeout: 'start-timeout',
-  reporters: 'reporter', outDir: 'out-dir', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
+  http: 'http', sse: 'sse', url: 'url', serverJson: 'server-json', serverJsonEntry: 'server-json-entry', manifest: 'manifest', userConfig: 'user-config', header: 'header', start: 'start', startTimeout: 'start-timeout',
+  reporters: 'reporter', outDir: 'out-dir', concurrency: 'concurrency', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
   snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
-const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'];
+const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url', 'server-json', 'manifest'];
 /** Values that are paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot', 'expect']);
+const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot', 'expect', 'serverJson', 'manifest']);
 
 export interface ConfigFile {
   file: string;
@@ -131,7 +131,7 @@ export function explicitFlags(args: string[]): Set<string> {
 function asFlag(key: string, value: unknown, dir: string): unknown {
   if (PATH_KEYS.has(key) && typeof value === 'string') return isAbsolute(value) ? value : resolve(dir, value);
   if (PATH_KEYS.has(key) && Array.isArray(value)) return value.map((v) => (typeof v === 'string' && !isAbsolute(v) ? resolve(dir, v) : v));
-  if (key === 'env' && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
+  if ((key === 'env' || key === 'userConfig') && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
   if (key === 'header' && value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
   return value;
 }
@@ -160,7 +160,7 @@ export function planRuns(argv: Record<string, unknown>, rawArgs: string[], cwd: 
   }
   const topEnv = (asFlag('env', top.env, cfg?.dir ?? cwd) as string[] | undefined) ?? [];
   const shared: Record<string, unknown> = {};
-  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict']) shared[f] = base[f];
+  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict', 'concurrency']) shared[f] = base[f];
 
   const cliTarget = TARGET_FLAGS.some((f) => given.has(f));
   const configTargets = (top.targets as Record<string, unknown>[] | undefined) ?? [];
@@ -178,7 +178,7 @@ export function planRuns(argv: Record<string, unknown>, rawArgs: string[], cwd: 
       setFlag(one, flag, asFlag(k, v, cfg!.dir));
     }
     // A server the harness starts runs in the config file's directory unless the target says otherwise (or --cwd).
-    if (!given.has('cwd') && t.cwd === undefined && (t.stdio !== undefined || t.start !== undefined)) setFlag(one, 'cwd', cfg!.dir);
+    if (!given.has('cwd') && t.cwd === undefined && (t.stdio !== undefined || t.start !== undefined || t.serverJson !== undefined)) setFlag(one, 'cwd', cfg!.dir);
     const env = [...topEnv, ...((asFlag('env', t.env, cfg!.dir) as string[] | undefined) ?? []), ...cliEnv];
     if (env.length) setFlag(one, 'env', env);
     return { name: typeof t.name === 'string' ? t.name : undefined, argv: one };

@@ -72,12 +72,13 @@ export function fmtDuration(ms: number): string {
  * A progress printer for one run (the console reporter's onSuiteDone; it fits RunOptions.onSuite too). Prints e.g.
  * `  lifecycle        5 pass, 1 fail   120 ms`.
  */
-export function progressPrinter(write: (s: string) => void, color: boolean, label?: string): (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void {
+export function progressPrinter(write: (s: string) => void, color: boolean, label?: string, startedAt?: number): (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[], at?: number) => void {
   const { paint } = painter(color);
   let first = true;
-  let t = performance.now();
-  return (suite, phase, added) => {
-    const now = performance.now();
+  // Times are those of the calls, or those given (a target run side by side is printed once it is done).
+  let t = startedAt ?? performance.now();
+  return (suite, phase, added, at) => {
+    const now = at ?? performance.now();
     const ms = now - t;
     t = now;
     if (first) {
@@ -333,11 +334,11 @@ export function consoleReporter(io: ReporterIO): Reporter {
   let progress: ReturnType<typeof progressPrinter> | undefined;
   return {
     name: 'console',
-    onRunStart({ label }) {
-      progress = io.progress ? progressPrinter((s) => void io.stderr(s), io.progress.color, label) : undefined;
+    onRunStart({ label, at }) {
+      progress = io.progress ? progressPrinter((s) => void io.stderr(s), io.progress.color, label, at) : undefined;
     },
-    onSuiteDone(suite, phase, added) {
-      progress?.(suite, phase, added);
+    onSuiteDone(suite, phase, added, at) {
+      progress?.(suite, phase, added, at);
     },
     async onFinished(set, ctx) {
       await io.stdout(renderConsole(set, ctx.written, { color: io.color, verbose: io.verbose }));

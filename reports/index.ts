@@ -11,6 +11,7 @@ import { githubReporter, isGithubActions } from './github.js';
 import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
+import { sarifReporter } from './sarif.js';
 import { combine, type FinishContext, type Reporter, type ReporterIO, type ReportSet, type RunStart, type SuitePhase } from './types.js';
 
 /** Every reporter, by name: each makes its hooks for one invocation. */
@@ -19,6 +20,7 @@ export const REPORTERS = {
   json: (): Reporter => jsonReporter,
   junit: (): Reporter => junitReporter,
   html: (): Reporter => htmlReporter,
+  sarif: sarifReporter,
   github: githubReporter,
 } satisfies Record<string, (io: ReporterIO) => Reporter>;
 export type ReporterName = keyof typeof REPORTERS;
@@ -64,8 +66,34 @@ export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunSta
   return {
     onRunStart: (run) => { for (const r of reporters) r.onRunStart?.(run); },
     onSessionEnd: (messages) => { for (const r of reporters) r.onSessionEnd?.(messages); },
-    onSuiteDone: (suite, phase, added) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added); },
+    onSuiteDone: (suite, phase, added, at) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added, at); },
     onRunDone: (report) => { for (const r of reporters) r.onRunDone?.(report); },
+  };
+}
+
+/**
+ * One target's live hooks, kept instead of delivered (targets run side by side): `reporter` records each call (and
+ * `stderr` the target's own lines), `flush` delivers them all, in order, to the reporters when the target is done,
+ * so that its progress lines come out whole, never between another target's.
+ */
+export function bufferHooks(reporters: Reporter[]): { reporter: Reporter; stderr: (s: string) => void; flush: (stderr: (s: string) => Promise<void>) => Promise<void> } {
+  const out = fanOut(reporters);
+  const calls: (() => void)[] = [];
+  const lines: string[] = [];
+  return {
+    reporter: {
+      name: 'buffer',
+      onRunStart: (run) => { const at = performance.now(); calls.push(() => out.onRunStart({ ...run, at: run.at ?? at })); },
+      onSuiteDone: (suite, phase, added, at) => { const now = at ?? performance.now(); const copy = [...added]; calls.push(() => out.onSuiteDone(suite, phase, copy, now)); },
+      onSessionEnd: (messages) => { calls.push(() => out.onSessionEnd(messages)); },
+      onRunDone: (report) => { calls.push(() => out.onRunDone(report)); },
+    },
+    stderr: (s) => { lines.push(s); },
+    async flush(stderr) {
+      // All at once (the writes are queued in order before anything else can run): the target's output stays whole.
+      for (const c of calls.splice(0)) c();
+      await Promise.all(lines.splice(0).map(stderr));
+    },
   };
 }
 
@@ -84,6 +112,8 @@ export interface OutputPlan {
   /** The previous content of the --update-baseline file, if it existed (its reasons are kept). */
   updatePrevious?: Baseline;
   configFile?: string;
+  /** `run --shard i/n`: the shard these runs are (see ReportSet.shard). */
+  shard?: import('../core/shard.js').ShardInfo;
 }
 
 /** Reads the output options of an invocation, makes its reporters, loads the baselines. Throws on a bad baseline file or reporter name. */
@@ -110,9 +140,12 @@ export async function prepareOutput(shared: Record<string, unknown>, list: (v: u
  * the exit code of the invocation, or 2 when a report could not be written.
  */
 export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<ReporterIO, 'stderr'>): Promise<number> {
-  const set: ReportSet = { runs, configFile: plan.configFile };
+  const set: ReportSet = { runs, configFile: plan.configFile, ...(plan.shard ? { shard: plan.shard } : {}) };
   const ctx: FinishContext = { outDir: plan.outDir, written: [] };
-  for (const rep of plan.instances) {
+  // No run at all (a shard that got no target): report.json says so (for `merge`); the other reporters have nothing to show.
+  const instances = runs.length ? plan.instances : plan.instances.filter((r) => r.name === 'json');
+  if (!runs.length && !plan.quiet) await io.stderr(`mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`);
+  for (const rep of instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
     if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
     try {

@@ -23,7 +23,7 @@ export const jsonReporter: Reporter = {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'report.json');
     const runs = set.runs.map(withReportBodies);
-    const doc = runs.length === 1 ? runs[0] : combine({ ...set, runs });
+    const doc = runs.length === 1 && !set.shard ? runs[0] : combine({ ...set, runs });
     await writeJsonFile(file, doc);
     return file;
   },

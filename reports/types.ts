@@ -1,11 +1,15 @@
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseResult, Report, SuiteResult, Summary } from '../core/results.js';
+import type { ShardInfo } from '../core/shard.js';
+import { VERSION } from '../core/version.js';
 
 /** What one invocation produced: a report per target, in the order they ran (one for a command-line target). */
 export interface ReportSet {
   runs: Report[];
   /** The config file the targets came from, if any. */
   configFile?: string;
+  /** `run --shard i/n`: which shard of the config's targets these runs are (report.json then always has the combined shape). */
+  shard?: ShardInfo;
 }
 
 /** The phase of a run a suite has just finished: the cases that talk to the server, or those that read the log after it stopped. */
@@ -15,6 +19,8 @@ export type SuitePhase = 'session' | 'after-shutdown';
 export interface RunStart {
   /** How progress names the target: the config target's name, else the command or URL as given. */
   label: string;
+  /** When the run started (performance.now()), when the hook is called later than that (targets run side by side). */
+  at?: number;
 }
 
 /** Where reporters write and print, once every target has run. */
@@ -44,9 +50,10 @@ export interface Reporter {
   onRunStart?(run: RunStart): void;
   /**
    * A suite has run its cases of a phase; `added` holds the results of that phase. The suite is complete after its
-   * 'after-shutdown' call. (A throwing hook is an internal error of the run.)
+   * 'after-shutdown' call. (A throwing hook is an internal error of the run.) `at` (performance.now()) is when the
+   * suite was done, given when the call comes later than that (targets run side by side: see bufferHooks).
    */
-  onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[]): void;
+  onSuiteDone?(suite: SuiteResult, phase: SuitePhase, added: CaseResult[], at?: number): void;
   /**
    * A target's session has sent its last message (the server is being ended): `messages` is its message log, whose
    * messages stay as they are from then on (report.messages; a late line is added after them).
@@ -80,6 +87,8 @@ export interface CombinedReport {
   /** The highest exit code of the runs (1 when any run failed; 130/143 when interrupted). */
   exitCode: number;
   configFile?: string;
+  /** `run --shard i/n`: the shard, the number of targets of the whole config, and each run's position in it. */
+  shard?: ShardInfo;
   /** Sums over the runs. */
   summary: Summary;
   runs: Report[];
@@ -92,17 +101,18 @@ export function totalSummary(runs: Report[]): Summary {
   return t;
 }
 
+/** The report of several runs (none: a shard without targets). */
 export function combine(set: ReportSet): CombinedReport {
-  const first = set.runs[0];
-  const started = Math.min(...set.runs.map((r) => Date.parse(r.startedAt)));
-  const ended = Math.max(...set.runs.map((r) => Date.parse(r.startedAt) + r.durationMs));
+  const started = set.runs.length ? Math.min(...set.runs.map((r) => Date.parse(r.startedAt))) : Date.now();
+  const ended = set.runs.length ? Math.max(...set.runs.map((r) => Date.parse(r.startedAt) + r.durationMs)) : started;
   return {
-    tool: first.tool,
+    tool: set.runs[0]?.tool ?? { name: 'mcp-conform', version: VERSION },
     reportVersion: 1,
     startedAt: new Date(started).toISOString(),
     durationMs: Math.max(0, ended - started),
-    exitCode: Math.max(...set.runs.map((r) => r.exitCode)),
+    exitCode: Math.max(0, ...set.runs.map((r) => r.exitCode)),
     ...(set.configFile ? { configFile: set.configFile } : {}),
+    ...(set.shard ? { shard: set.shard } : {}),
     summary: totalSummary(set.runs),
     runs: set.runs,
   };

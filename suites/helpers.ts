@@ -61,3 +61,14 @@ export function expectInvalidParams(sent: string, reply: { error?: { code: numbe
   if (reply.error) return { verdict: 'warn', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; the spec names -32602 (invalid params)` };
   return { verdict: 'warn', messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error -32602` };
 }
+
+/** The verdict on a published file (server.json, manifest.json) checked against its schema before the run. */
+export function publishedSchemaOutcome(f: import('../core/published/types.js').PublishedFile | undefined, flag: string): import('../core/suite.js').Outcome {
+  if (!f) return { verdict: 'skip', message: `no ${flag} given` };
+  const notes = f.notes?.length ? ` (${f.notes.join('; ')})` : '';
+  if (f.schemaUnavailable) return { verdict: 'skip', message: `${f.file} could not be checked: ${f.schemaUnavailable}${notes}` };
+  if (f.problems.length) {
+    return { verdict: 'fail', message: `${f.file} does not fit ${f.schema}: ${f.problems.slice(0, 8).join('; ')}${f.problems.length > 8 ? `; and ${f.problems.length - 8} more` : ''}${notes}`, details: { file: f.file, schema: f.schema, problems: f.problems } };
+  }
+  return { verdict: 'pass', message: `${f.file} fits ${f.schema}${notes}` };
+}

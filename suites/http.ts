@@ -13,13 +13,20 @@ import { requestMetaFor } from '../core/negotiate.js';
 import { CLIENT_INFO } from '../core/run.js';
 import { brief, isObject } from './helpers.js';
 
-let probeIds = 0;
+/** The ids of a run's probes, counted per run (by its HTTP transport): runs side by side in one process number theirs alike. */
+const probeIds = new WeakMap<object, number>();
+function nextProbeId(ctx: CaseContext): string {
+  const key = (ctx.http ?? ctx) as object;
+  const n = (probeIds.get(key) ?? 0) + 1;
+  probeIds.set(key, n);
+  return `mcp-conform-probe-${n}`;
+}
 
 /** A JSON-RPC request body for a probe; where the version wants it (2026-07-28), with the _meta every request carries. */
 function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
   method = heartbeatIn(ctx, method);
   const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) } : params;
-  return JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method, ...(Object.keys(p).length ? { params: p } : {}) });
+  return JSON.stringify({ jsonrpc: '2.0', id: nextProbeId(ctx), method, ...(Object.keys(p).length ? { params: p } : {}) });
 }
 
 function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
@@ -189,7 +196,7 @@ export const httpSuite: Suite = {
         const t = ctx.http!;
         if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server uses no sessions' };
         // A second session of its own, so the run's session stays usable.
-        const init = await t.probe({ method: 'POST', withSession: false, body: JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-${++probeIds}`, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } }) });
+        const init = await t.probe({ method: 'POST', withSession: false, body: JSON.stringify({ jsonrpc: '2.0', id: nextProbeId(ctx), method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } }) });
         const sid = init.headers['mcp-session-id'];
         if (typeof sid !== 'string') return { verdict: 'skip', message: `a second initialize (to have a session to delete) gave no session id: ${said(init)}`, details: ex(init) };
         const del = await t.probe({ method: 'DELETE', sessionId: sid });

@@ -25,8 +25,10 @@ import { serverRequestsSuite } from './server-requests.js';
 import { progress } from './progress.js';
 import { tasks } from './tasks.js';
 import { surface2026 } from './surface-2026.js';
+import { manifestSuite } from './manifest.js';
+import { registrySuite } from './registry.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface, registrySuite, manifestSuite];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

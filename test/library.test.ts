@@ -133,6 +133,6 @@ describe('runConformance', () => {
     expect(await wrong({ stdio: 'python3 x.py', suites: ['nope'] })).toMatch(/^suites: unknown suite "nope" \(known: lifecycle, /);
     expect(await wrong({ stdio: 'python3 x.py', headers: { Authorization: 'x' } })).toMatch(/^headers goes with http, sse or url/);
     expect(await wrong({ stdio: 'python3 x.py', baseline: join(ROOT, 'no-such-baseline.yaml') })).toMatch(/cannot read the baseline/);
-    expect(await wrong({ stdio: 'python3 x.py', reporters: ['pdf'] })).toMatch(/^reporters: unknown reporter "pdf" \(known: console, json, junit, html, github\)/);
+    expect(await wrong({ stdio: 'python3 x.py', reporters: ['pdf'] })).toMatch(/^reporters: unknown reporter "pdf" \(known: console, json, junit, html, sarif, github\)/);
   });
 });

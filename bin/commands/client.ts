@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { disown, groupAlive, own, signalGroup } from '../../core/processes.js';
 import type { Report } from '../../core/results.js';
-import { shellWords } from '../../core/shell-words.js';
+import { shellWords, shellQuote } from '../../core/shell-words.js';
 import { CLIENT_SUITES } from '../../clients/suites/index.js';
 import type { ClientSuite } from '../../clients/suites/helpers.js';
 import { MockInputError } from '../../core/formats/cassette.js';
@@ -29,10 +29,7 @@ function list(v: unknown): string[] {
   return a.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
 }
 
-/** Quote words as a POSIX shell would read them back (shellWords gives the same words). */
-export function shellQuote(words: string[]): string {
-  return words.map((w) => (/^[A-Za-z0-9_/.:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
+export { shellQuote };
 
 /** The client's argv: the placeholder replaced in every word that has it, or the value appended as the last argument. */
 export function substitute(words: string[], placeholder: string, value: string): string[] {
