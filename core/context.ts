@@ -39,6 +39,8 @@ export interface ContextInput {
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   /** RunOptions.published (registry, manifest): read from the context by those suites. */
   published?: import('./published/types.js').PublishedRunOptions;
+  /** RunOptions.credentials: what got the run past a protected server (ctx.credentials). */
+  credentials?: import('./auth/credentials.js').Credentials;
 }
 
 export interface RunContext extends CaseContext {
@@ -63,6 +65,7 @@ export function makeContext(i: ContextInput): RunContext {
     forcedVersion: i.forcedVersion,
     surface: i.surface,
     published: i.published,
+    ...(i.credentials ? { credentials: i.credentials } : {}),
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,
     currentCase: '',

@@ -88,6 +88,11 @@ export interface RunOptions {
    * compiled beforehand: see lib/validate.ts loadSchemaFile). The dialect comes from its `$schema`.
    */
   schema?: { file: string; document: Record<string, unknown>; dialect: 'draft-07' | '2020-12' };
+  /**
+   * HTTP: what gets the run past a protected (OAuth) server. Its token goes on every request of the run (the
+   * transports' POST, GET, DELETE, the SSE stream); cases read it as ctx.credentials. Never written anywhere.
+   */
+  credentials?: import('./auth/credentials.js').Credentials;
   /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */
   transportFactory?: (target: Target, opts: TransportOptions) => Transport;
 }
@@ -284,7 +289,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
   // (--url detection probes with initialize: it offers a version that has one.)
-  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
+  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
   const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
   const first = makeTransport();
   guard.transports.push(first);
@@ -325,7 +330,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published });
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published, credentials: opts.credentials });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).

@@ -195,6 +195,11 @@ export interface CaseContext {
   surface?: import('./surface/snapshot.js').SurfaceRunOptions;
   /** The server.json / MCPB manifest the server was started from (run --server-json, --manifest); absent: none. */
   published?: import('./published/types.js').PublishedRunOptions;
+  /**
+   * What gets the run past a protected server (--header "Authorization: Bearer …", --oauth, --auth-server): the
+   * transports already put its token on every request; the `auth` suite reads it for the checks that need a token.
+   */
+  credentials?: import('./auth/credentials.js').Credentials;
   workbench: SchemaWorkbench;
   /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
   service<T>(s: Service<T>): Promise<T>;

@@ -19,6 +19,7 @@ import type { CallToolsPolicy, Suite } from '../core/suite.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
 import { reportBodiesOption } from '../core/log.js';
 import { parseHeader } from '../core/headers.js';
+import { headerCredentials, type Credentials } from '../core/auth/credentials.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 
@@ -37,6 +38,11 @@ export interface ConformanceOptions {
   url?: string;
   /** HTTP headers sent with every request: `{ Authorization: 'Bearer …' }` or `['Authorization: Bearer …']`. Redacted in the report. */
   headers?: Record<string, string> | string[];
+  /**
+   * HTTP: what gets the run past a protected (OAuth) server, when you hold it yourself (core/auth/credentials.ts): its
+   * token goes on every request. An `Authorization: Bearer …` in `headers` becomes such credentials (source 'header').
+   */
+  credentials?: Credentials;
   /** With http/sse/url: a command that starts the server (its own process group), stopped at the end. */
   start?: string;
   /** How long `start` waits for the URL to accept connections (ms, default 15000). */
@@ -145,6 +151,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   const via = given[0]!;
   if (via !== 'stdio' && o.start === undefined && (o.cwd !== undefined || o.env !== undefined)) throw new OptionsError(`${n('cwd')} and ${n('env')} apply to a server the harness starts: ${n('stdio')} or ${n('start')}`);
   if (via === 'stdio' && o.start !== undefined) throw new OptionsError(`${n('start')} goes with ${n('http')}, ${n('sse')} or ${n('url')} (${n('stdio')} starts its server itself)`);
+  if (via === 'stdio' && o.credentials !== undefined) throw new OptionsError(`credentials go with ${n('http')}, ${n('sse')} or ${n('url')}`);
   if (via === 'stdio' && o.headers !== undefined) throw new OptionsError(`${n('header')} goes with ${n('http')}, ${n('sse')} or ${n('url')}`);
   const commandGiven = via === 'stdio' ? o.stdio : o.start;
   const flag = via === 'stdio' ? n('stdio') : n('start');
@@ -235,6 +242,8 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   } else if (o.baseline !== undefined) baseline = o.baseline;
 
   const command = via === 'stdio' ? commandText : String(o.start);
+  // A Bearer token given as a header is the run's credentials (the header itself is still shown, redacted, in the report).
+  const credentials = via === 'stdio' ? undefined : o.credentials ?? headerCredentials(headers);
   return {
     run: {
       target: via === 'stdio'
@@ -245,6 +254,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
             headers,
             ...(o.start !== undefined ? { start: { command, argv: words, cwd, env, timeoutMs: startTimeout } } : {}),
           },
+      ...(credentials ? { credentials } : {}),
       suites: [...ALL_SUITES, ...custom],
       suiteFilter: [...suiteIds, ...custom.map((s) => s.id)],
       caseFilter: asList(o.cases),

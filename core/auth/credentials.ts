@@ -67,3 +67,15 @@ export interface Credentials {
     scope?: string;
   };
 }
+
+/**
+ * The credentials of a token the user gave (`--header "Authorization: Bearer X"`, or the config's `header`): source
+ * 'header', always that token, no renewal. undefined when the headers carry no Bearer Authorization.
+ */
+export function headerCredentials(headers: Record<string, string> | undefined): Credentials | undefined {
+  const entry = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization');
+  const m = entry && /^Bearer\s+(\S+)\s*$/i.exec(entry[1]);
+  if (!m) return undefined;
+  const token = m[1]!;
+  return { source: 'header', accessToken: async () => token, exchanges: [] };
+}

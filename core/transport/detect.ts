@@ -7,7 +7,8 @@
 import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { ServerProcess } from '../start.js';
-import { cut, header, httpRequest, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
+import type { Credentials } from '../auth/credentials.js';
+import { authorizedRequest, cut, header, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
 import { StreamableHttpTransport } from './http.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
@@ -21,6 +22,8 @@ export interface DetectOptions {
   /** The version to offer in the probing initialize. */
   protocolVersion: string;
   clientInfo: { name: string; version: string };
+  /** The run's token goes on the probes too (core/auth/credentials.ts). */
+  credentials?: Credentials;
 }
 
 export interface Detection {
@@ -60,7 +63,7 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
   const ac = linked(signal);
   let status: number;
   try {
-    const res = await httpRequest(o.url, 'POST', postHeaders, body, { timeoutMs, signal: ac.signal });
+    const res = await authorizedRequest(o.credentials, o.url, 'POST', postHeaders, body, { timeoutMs, signal: ac.signal }, px);
     status = px.status = res.status;
     px.responseHeaders = keptHeaders(res.headers);
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
@@ -75,7 +78,7 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
         const dx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'DELETE', url: shown, requestHeaders: redactHeaders(dh)! };
         exchanges.push(dx);
         try {
-          const d = await httpRequest(o.url, 'DELETE', dh, undefined, { timeoutMs: 5000, signal });
+          const d = await authorizedRequest(o.credentials, o.url, 'DELETE', dh, undefined, { timeoutMs: 5000, signal }, dx);
           dx.status = d.status;
           await readBody(d.body, 64 * 1024, 2000);
         } catch (e) { dx.error = (e as Error).message; }
@@ -99,7 +102,7 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
   exchanges.push(gx);
   const gac = linked(signal);
   try {
-    const res = await httpRequest(o.url, 'GET', gh, undefined, { timeoutMs, signal: gac.signal });
+    const res = await authorizedRequest(o.credentials, o.url, 'GET', gh, undefined, { timeoutMs, signal: gac.signal }, gx);
     gx.status = res.status;
     gx.responseHeaders = keptHeaders(res.headers);
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
@@ -189,7 +192,7 @@ export class DetectingTransport implements Transport {
     }
     // Closed while detecting: connect nothing (close() has stopped the process, if any).
     if (this.closing) throw this.closedBeforeStart();
-    const common = { url: this.o.url, headers: this.o.headers, proc: this.o.proc, timeoutMs: this.o.timeoutMs, maxMessageBytes: this.o.maxMessageBytes };
+    const common = { url: this.o.url, headers: this.o.headers, proc: this.o.proc, timeoutMs: this.o.timeoutMs, maxMessageBytes: this.o.maxMessageBytes, credentials: this.o.credentials };
     const inner = this.detection.transport === 'sse' ? new SseTransport(common) : new StreamableHttpTransport(common);
     inner.onFrame = (f) => this.onFrame?.(f);
     inner.onClose = (i) => this.onClose?.(i);

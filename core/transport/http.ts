@@ -17,6 +17,7 @@ import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ServerProcess } from '../start.js';
 import { redactHeaders, redactUrl } from '../secrets.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import type { Credentials } from '../auth/credentials.js';
 
 // Headers given with --header are sent as given and never written in clear: the rule and the redaction are in
 // core/secrets.ts (re-exported here for the transports that import them from here), the parser in core/headers.ts.
@@ -54,6 +55,11 @@ export interface HttpExchange {
   /** How the exchange ended, and anything that went wrong on the wire. */
   error?: string;
   ms?: number;
+  /**
+   * With credentials: the request was sent again with a new token after the server refused the first (the status it
+   * refused with and why: 'token refreshed after 401', 'stepped up after 403 insufficient_scope').
+   */
+  authRetry?: { firstStatus: number; reason: string };
 }
 
 export interface SseEventRecord { event: string; id?: string; dataBytes: number; retry?: number; truncated?: boolean }
@@ -127,6 +133,44 @@ export async function httpRequest(url: URL, method: string, headers: Record<stri
     if (!(e as { staleSocket?: boolean }).staleSocket || opts.agent === false) throw e;
     return httpRequestOnce(url, method, headers, body, { ...opts, agent: false });
   }
+}
+
+/** A copy of headers without the user's Authorization (any case) and with `Authorization: Bearer token`. */
+export function withBearer(headers: Record<string, string>, token: string): Record<string, string> {
+  const h: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'authorization') h[k] = v;
+  h.Authorization = `Bearer ${token}`;
+  return h;
+}
+
+/** Whether a 403's challenge names error="insufficient_scope" (RFC 6750 §3.1). */
+export function isInsufficientScope(wwwAuthenticate: string | undefined): boolean {
+  return /(^|[\s,])error\s*=\s*"?insufficient_scope"?/i.test(wwwAuthenticate ?? '');
+}
+
+/**
+ * Send one HTTP request carrying the run's token (when there are credentials and the caller has not set its own
+ * Authorization: `own`): `Authorization: Bearer <accessToken()>`. A 401 to it calls onUnauthorized once, a 403 with
+ * error="insufficient_scope" calls onInsufficientScope once; a new token is tried once more. The exchange record (if
+ * given) gets the headers as sent (redacted) and, after a retry, authRetry. Without credentials: httpRequest.
+ */
+export async function authorizedRequest(credentials: Credentials | undefined, url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false; own?: boolean }, x?: HttpExchange): Promise<RawResponse> {
+  const token = credentials && !opts.own ? await credentials.accessToken() : undefined;
+  if (token === undefined) return httpRequest(url, method, headers, body, opts);
+  let sent = withBearer(headers, token);
+  if (x) x.requestHeaders = redactHeaders(sent)!;
+  const res = await httpRequest(url, method, sent, body, opts);
+  const www = header(res.headers, 'www-authenticate');
+  const retry = res.status === 401 && credentials!.onUnauthorized ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www) }
+    : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www) ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
+    : undefined;
+  if (!retry) return res;
+  const again = await retry.get().catch(() => undefined);
+  if (again === undefined || again === token) return res;
+  res.body.resume();
+  sent = withBearer(headers, again);
+  if (x) { x.requestHeaders = redactHeaders(sent)!; x.authRetry = { firstStatus: res.status, reason: retry.reason }; }
+  return httpRequest(url, method, sent, body, opts);
 }
 
 function httpRequestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
@@ -211,7 +255,7 @@ export abstract class HttpTransportBase {
   /** The one close in progress: a second close() waits for the same. */
   protected closePromise?: Promise<void>;
 
-  constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000) {
+  constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000, readonly credentials?: Credentials) {
     this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
     this.shownUrl = redactUrl(url);
     proc?.onExit((reason) => this.finish(reason));
@@ -279,6 +323,8 @@ export interface StreamableHttpOptions {
   maxMessageBytes?: number;
   /** Open the GET stream after the handshake (default true). */
   openGetStream?: boolean;
+  /** What gets the run past a protected server: its token goes on every request (core/auth/credentials.ts). */
+  credentials?: Credentials;
 }
 
 export interface ProbeRequest {
@@ -327,7 +373,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   private readonly cancelledIds = new Set<string>();
 
   constructor(opts: StreamableHttpOptions) {
-    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
+    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs, opts.credentials);
     this.maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
     this.wantGet = opts.openGetStream ?? true;
   }
@@ -399,7 +445,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const t = performance.now();
     let res: RawResponse;
     try {
-      res = await httpRequest(this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+      res = await authorizedRequest(this.credentials, this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
     } catch (e) {
       this.aborts.delete(ac);
       if (key !== undefined) this.inFlight.delete(key);
@@ -530,7 +576,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const x = this.newExchange('resume', 'GET', this.url, headers);
       const ac = this.abortable();
       try {
-        const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+        const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         if (res.status !== 200 || !(header(res.headers, 'content-type') ?? '').includes('text/event-stream')) {
@@ -559,7 +605,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const ac = this.abortable();
     this.getStream = { exchange: x, open: false };
     try {
-      const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+      const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
       x.status = this.getStream.status = res.status;
       x.responseHeaders = keptHeaders(res.headers);
       const ct = header(res.headers, 'content-type');
@@ -590,6 +636,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const defaults: Record<string, string> = p.method === 'GET' ? { Accept: 'text/event-stream' } : p.method === 'POST' ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } : {};
     const h: Record<string, string> = { ...this.baseHeaders(p.withSession !== false), ...defaults };
     if (p.sessionId !== undefined) h['Mcp-Session-Id'] = p.sessionId;
+    // A probe that sets (or removes: null) Authorization itself sends what it asked for, not the run's token.
+    const ownAuthorization = Object.keys(p.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
     for (const [k, v] of Object.entries(p.headers ?? {})) {
       for (const existing of Object.keys(h)) if (existing.toLowerCase() === k.toLowerCase()) delete h[existing];
       if (v !== null) h[k] = v;
@@ -601,7 +649,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     try {
       // Each probe on a connection of its own (agent false: opened for it, closed after), so what one probe leaves
       // on a connection (a body the server never read) cannot decide the next probe's verdict.
-      const res = await httpRequest(this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
+      const res = await authorizedRequest(this.credentials, this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false, own: ownAuthorization }, x);
       x.status = result.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
@@ -658,7 +706,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const x = this.newExchange('delete', 'DELETE', this.url, headers);
       this.deleteExchange = x;
       try {
-        const res = await httpRequest(this.url, 'DELETE', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent });
+        const res = await authorizedRequest(this.credentials, this.url, 'DELETE', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent }, x);
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         const b = await readBody(res.body, 64 * 1024, 2000);

@@ -6,6 +6,7 @@ import { DetectingTransport } from './detect.js';
 import { ServerProcess, type StartSpec } from '../start.js';
 import type { Transport } from './types.js';
 import type { TargetInfo } from '../results.js';
+import type { Credentials } from '../auth/credentials.js';
 
 export interface StdioTarget {
   transport: 'stdio';
@@ -38,6 +39,8 @@ export interface TransportOptions {
   /** For --url: what the probing initialize offers. */
   protocolVersion?: string;
   clientInfo?: { name: string; version: string };
+  /** HTTP: what gets the run past a protected server (its token goes on every request). */
+  credentials?: Credentials;
 }
 
 export function createTransport(target: Target, opts: TransportOptions = {}): Transport {
@@ -46,7 +49,7 @@ export function createTransport(target: Target, opts: TransportOptions = {}): Tr
       return new StdioTransport({ argv: target.argv, cwd: target.cwd, env: target.env, shutdownGraceMs: opts.shutdownGraceMs, maxLineBytes: opts.maxMessageBytes });
     default: {
       const proc = target.start ? new ServerProcess({ ...target.start, shutdownGraceMs: target.start.shutdownGraceMs ?? opts.shutdownGraceMs }) : undefined;
-      const common = { url: new URL(target.url), headers: target.headers, proc, timeoutMs: opts.timeoutMs, maxMessageBytes: opts.maxMessageBytes };
+      const common = { url: new URL(target.url), headers: target.headers, proc, timeoutMs: opts.timeoutMs, maxMessageBytes: opts.maxMessageBytes, credentials: opts.credentials };
       if (target.transport === 'sse') return new SseTransport(common);
       if (target.transport === 'auto') return new DetectingTransport({ ...common, protocolVersion: opts.protocolVersion ?? '2025-11-25', clientInfo: opts.clientInfo ?? { name: 'mcp-conform', version: '0' } });
       return new StreamableHttpTransport(common);

@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { HttpInfo } from '../log.js';
 import type { Transport } from './types.js';
 import type { ServerProcess } from '../start.js';
-import { HttpTransportBase, SseParser, cut, header, httpRequest, isUnreachable, keptHeaders, readBody, recordEvent, redactUrl, MAX_EXCHANGE_EVENTS, type HttpExchange, type RawResponse } from './http.js';
+import type { Credentials } from '../auth/credentials.js';
+import { HttpTransportBase, SseParser, authorizedRequest, cut, header, isUnreachable, keptHeaders, readBody, recordEvent, redactUrl, MAX_EXCHANGE_EVENTS, type HttpExchange, type RawResponse } from './http.js';
 
 export interface SseOptions {
   url: URL;
@@ -16,6 +17,8 @@ export interface SseOptions {
   /** Bound for the status line and for the endpoint event (ms). */
   timeoutMs?: number;
   maxMessageBytes?: number;
+  /** What gets the run past a protected server: its token goes on the stream's GET and every POST. */
+  credentials?: Credentials;
 }
 
 export class SseTransport extends HttpTransportBase implements Transport {
@@ -34,7 +37,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
   private postUrl?: URL;
 
   constructor(opts: SseOptions) {
-    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs);
+    super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs, opts.credentials);
     this.maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
   }
 
@@ -46,7 +49,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const ac = this.abortable();
     let res: RawResponse;
     try {
-      res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+      res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
     } catch (e) {
       x.error = (e as Error).message;
       throw new Error(`could not open the SSE stream at ${this.shownUrl}: ${(e as Error).message}`);
@@ -135,7 +138,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
       const ac = this.abortable();
       const t = performance.now();
       try {
-        const res = await httpRequest(url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent });
+        const res = await authorizedRequest(this.credentials, url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
         x.status = info.status = res.status;
         x.statusText = res.statusText;
         x.responseHeaders = keptHeaders(res.headers);
