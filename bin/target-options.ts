@@ -17,11 +17,18 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('start', { type: 'string', describe: 'Command that starts the HTTP server (own process group); mcp-conform waits until the URL accepts connections and stops it at the end' })
     .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
-    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' });
+    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
+    .option('oauth', { type: 'boolean', describe: 'HTTP: get into an OAuth-protected server as a spec-following client would (discovery, registration, PKCE on a loopback redirect), then run behind the token; see docs/authorization-oauth.md' })
+    .option('oauth-grant', { choices: ['authorization_code', 'client_credentials'], describe: 'With --oauth: the grant (default authorization_code; client_credentials for machine-to-machine CI, with --client-id and --client-secret)' })
+    .option('client-id', { type: 'string', describe: 'With --oauth: a client registered beforehand (default: a Client ID Metadata Document or dynamic registration)' })
+    .option('client-secret', { type: 'string', describe: 'With --client-id: its secret (default: $MCP_CONFORM_CLIENT_SECRET); never written anywhere' })
+    .option('client-metadata-url', { type: 'string', describe: 'With --oauth: the https URL of your Client ID Metadata Document, used where the authorization server supports them' })
+    .option('oauth-scope', { type: 'string', describe: 'With --oauth: the scope to ask for (default: the one the server\'s 401 names, else its scopes_supported)' })
+    .option('oauth-timeout', { type: 'number', describe: 'With --oauth: how long a login that needs a person may take (ms; the URL to open is printed on stderr) [default: 120000]' });
 }
 
 /** The target part of the library's options, from the flags above. */
-export function targetConformanceOptions(argv: Record<string, unknown>, list: (v: unknown) => string[]): Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env'> {
+export function targetConformanceOptions(argv: Record<string, unknown>, list: (v: unknown) => string[]): Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env' | 'oauth' | 'oauthGrant' | 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'oauthScope' | 'oauthTimeout'> {
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
     stdio: str('stdio'), http: str('http'), sse: str('sse'), url: str('url'),
@@ -30,5 +37,20 @@ export function targetConformanceOptions(argv: Record<string, unknown>, list: (v
     startTimeout: argv['start-timeout'] as number,
     cwd: typeof argv.cwd === 'string' ? argv.cwd : undefined,
     env: argv.env === undefined ? undefined : list(argv.env),
+    ...(argv.oauth === true ? {
+      oauth: true,
+      oauthGrant: argv['oauth-grant'] as ConformanceOptions['oauthGrant'],
+      clientId: str('client-id'),
+      // The secret from the environment rather than the command line (where ps would show it), unless given.
+      clientSecret: str('client-secret') ?? (argv['client-id'] !== undefined ? process.env.MCP_CONFORM_CLIENT_SECRET || undefined : undefined),
+      clientMetadataUrl: str('client-metadata-url'),
+      oauthScope: str('oauth-scope'),
+      oauthTimeout: argv['oauth-timeout'] as number | undefined,
+    } : {
+      // Given without --oauth: passed on so that the library says they go with --oauth.
+      oauthGrant: argv['oauth-grant'] as ConformanceOptions['oauthGrant'],
+      clientId: str('client-id'), clientSecret: str('client-secret'), clientMetadataUrl: str('client-metadata-url'),
+      oauthScope: str('oauth-scope'), oauthTimeout: argv['oauth-timeout'] as number | undefined,
+    }),
   };
 }

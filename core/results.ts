@@ -136,12 +136,30 @@ export interface Report {
   baseline?: BaselineOutcome;
   /** HTTP transports: every HTTP exchange of the run, in order (messages[].http.exchange points here). */
   http?: { exchanges: unknown[] };
+  /**
+   * HTTP with credentials (--oauth, a Bearer --header, library credentials): where the token came from, what --oauth
+   * found and did (every exchange, secrets redacted), and why it could not get in. Never a token or a secret.
+   */
+  authorization?: AuthorizationInfo;
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
   negotiation?: import('./negotiate.js').Negotiation;
   /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */
   client?: { name?: string; version?: string; protocolVersion?: string; capabilities?: Record<string, unknown> };
   /** --all-versions: one entry per published version tried (the rest of the report is the newest accepted run). */
   matrix?: import('./negotiate.js').MatrixEntry[];
+}
+
+/** report.authorization: how the run got past a protected server (or why it could not). */
+export interface AuthorizationInfo {
+  source: import('./auth/credentials.js').CredentialSource;
+  /** --oauth: why getting in failed (the run then went on unauthenticated, and fails). */
+  failure?: string;
+  /** What --oauth learnt and did: metadata URLs, issuer, registration, grant, scope, whether a person was needed. */
+  discovered?: Omit<NonNullable<import('./auth/credentials.js').Credentials['discovered']>, 'resourceMetadata' | 'authorizationServerMetadata'>;
+  /** How long getting in took (ms). */
+  ms?: number;
+  /** The HTTP exchanges of the authorization itself, in order, secrets redacted. */
+  exchanges: readonly import('./auth/credentials.js').AuthExchange[];
 }
 
 /** How the baseline applied to a run: which entries excused a failure, which are stale. */
@@ -177,7 +195,7 @@ export function summarize(suites: SuiteResult[], messages: LoggedMessage[]): Sum
 export function exitCodeOf(r: Report): number {
   if (r.exitCode > 1) return r.exitCode; // interrupted (130, 143): stays
   const unexcused = r.summary.fail - (r.summary.baselined ?? 0);
-  if (unexcused > 0 || r.aborted) return 1;
+  if (unexcused > 0 || r.aborted || r.authorization?.failure) return 1;
   if (r.matrix?.some((m) => m.accepted && m.summary.fail > 0)) return 1; // --all-versions: a failing version
   if (r.matrix && !r.matrix.some((m) => m.accepted)) return 1;
   if (r.options.strict === true && r.baseline?.stale.length) return 1;

@@ -20,6 +20,8 @@ export interface RunState {
   aborted(): string | undefined;
   /** Why the run was stopped (time bound or signal), if it was. */
   stopped(): string | undefined;
+  /** The server refused the run for want of authorization: why, and how to get in (core/auth/required.ts). */
+  authRequired?(): string | undefined;
   /** Wait for a promise, or throw once the run is stopped. */
   untilStopped<T>(p: Promise<T>): Promise<T>;
   transport: Transport;
@@ -46,7 +48,9 @@ export function caseWanted(c: Pick<CaseDef, 'id' | 'perItem'>, filter?: string[]
  * A case whose early work saw the server die or stop answering (CaseDef.sawLoss) runs anyway: that is its verdict.
  */
 function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefined {
-  const needs = requiresOf(c).needs;
+  const { needs, withoutToken } = requiresOf(c);
+  const authRequired = st.authRequired?.();
+  if (authRequired && !st.stopped() && needs !== 'log') return withoutToken ? undefined : authRequired;
   const lostEarly = earlyLosses.get(ctx);
   const stopWhy = st.stopped();
   const aborted = st.aborted();

@@ -17,6 +17,8 @@ import type { OptionDef } from './options.js';
 import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
 import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
+import { authRequiredReason } from './auth/required.js';
+import { credentialsReport } from './auth/credentials.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
@@ -318,6 +320,9 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     resolve();
   })));
   await negotiated;
+  // A server that asks for authorization the run does not have: said so, with how to get in (core/auth/required.ts).
+  const authRequired = conn.aborted && !stop.why ? authRequiredReason(conn.transport, opts.credentials) : undefined;
+  if (authRequired) conn.aborted = authRequired;
   await warmedUp;
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force: from when the
@@ -354,7 +359,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const results = new Map<string, SuiteResult>();
   const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
-  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early, checkMessages };
+  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, authRequired: () => authRequired, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early, checkMessages };
   // With early work, the suites' results reach onSuite (the console's progress) once it is clear that the run will not
   // be repeated (earlyTrouble 'clean'), so that no result is shown that a repeat replaces.
   const held: Parameters<NonNullable<RunOptions['onSuite']>>[] = [];
@@ -407,6 +412,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
       instructions: str(r.instructions),
     },
     target: targetInfo(opts.target, transport),
+    ...(opts.credentials ? { authorization: credentialsReport(opts.credentials) } : {}),
     process: transport.processInfo() ?? { stderr: [] },
     options: {
       protocolVersionOffered: init.offered,

@@ -79,6 +79,24 @@ export function noteServerEnv(env: Record<string, string> | undefined): void {
   }
 }
 
+/** Secret values the harness itself came to hold (--oauth's tokens, client secret, code, verifier), with what each is. */
+const heldSecrets = new Map<string, string>();
+
+/**
+ * Remembers a secret value the harness holds (an OAuth access token, refresh token, client secret, authorization
+ * code, PKCE verifier): every text written through envSecretRedactor (report.json, report.html, JUnit, cassettes,
+ * the console) then shows `[redacted: <what>]` in its place.
+ */
+export function noteSecretValue(value: string, what: string): void {
+  if (typeof value === 'string' && value.length >= MIN_SECRET_VALUE) heldSecrets.set(value, what);
+}
+
+/** Hides the secret values the harness holds (noteSecretValue) in a text about to be shown. */
+export function redactHeldSecrets(text: string): string {
+  for (const [v, what] of heldSecrets) if (text.includes(v)) text = text.split(v).join(`[redacted: ${what}]`);
+  return text;
+}
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const escHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -93,17 +111,21 @@ const escHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
  */
 export function envSecretRedactor(env: NodeJS.ProcessEnv = process.env): (text: string) => string {
   const byValue = new Map<string, string>();
-  const add = (name: string, value: string | undefined) => {
-    if (!envSecret(name) || typeof value !== 'string' || value.length < MIN_SECRET_VALUE) return;
+  const addAs = (shown: string, value: string) => {
     const once = JSON.stringify(value).slice(1, -1);
     const twice = JSON.stringify(once).slice(1, -1);
-    for (const v of [value, once, twice]) for (const w of [v, escHtml(v)]) if (!byValue.has(w)) byValue.set(w, name);
+    for (const v of [value, once, twice]) for (const w of [v, escHtml(v)]) if (!byValue.has(w)) byValue.set(w, shown);
   };
+  const add = (name: string, value: string | undefined) => {
+    if (!envSecret(name) || typeof value !== 'string' || value.length < MIN_SECRET_VALUE) return;
+    addAs(`$${name}`, value);
+  };
+  for (const [value, what] of heldSecrets) addAs(what, value);
   for (const [name, value] of Object.entries(env)) add(name, value);
   for (const [name, values] of serverEnvs) for (const v of values) add(name, v);
   if (!byValue.size) return (text) => text;
   // Longest first, so that a secret containing another is replaced whole.
   const values = [...byValue.keys()].sort((a, b) => b.length - a.length);
   const re = new RegExp(values.map(escapeRe).join('|'), 'g');
-  return (text) => text.replace(re, (m) => `[redacted: $${byValue.get(m)}]`);
+  return (text) => text.replace(re, (m) => `[redacted: ${byValue.get(m)}]`);
 }

@@ -41,6 +41,12 @@ export interface Requires {
    * 'log': the whole message log (runs once the server has been shut down).
    */
   needs?: 'server' | 'handshake' | 'log';
+  /**
+   * The case also runs when the server refused the run for want of authorization (401 to the handshake, no usable
+   * token): it checks that refusal itself (the `auth` suite's unauthenticated checks). Every other case but those
+   * reading the log is then skipped with the reason "the server requires authorization: …".
+   */
+  withoutToken?: boolean;
 }
 
 export interface Outcome {

@@ -31,6 +31,8 @@ const FLAG_OF: Record<string, string> = {
   reporters: 'reporter', outDir: 'out-dir', concurrency: 'concurrency', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
   snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
+  oauth: 'oauth', oauthGrant: 'oauth-grant', clientId: 'client-id', clientSecret: 'client-secret',
+  clientMetadataUrl: 'client-metadata-url', oauthScope: 'oauth-scope', oauthTimeout: 'oauth-timeout',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
 const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url', 'server-json', 'manifest'];

@@ -13,13 +13,15 @@ import { loadBaseline, BaselineError, type Baseline } from '../core/baseline.js'
 import { finalizeReport } from '../core/finalize.js';
 import type { Report } from '../core/results.js';
 import { runAllVersions, runSuites, type RunOptions } from '../core/run.js';
-import { isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
+import { DEFAULT_OFFERED_VERSION, isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
+import { performance } from 'node:perf_hooks';
 import { shellWords } from '../core/shell-words.js';
 import type { CallToolsPolicy, Suite } from '../core/suite.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
 import { reportBodiesOption } from '../core/log.js';
 import { parseHeader } from '../core/headers.js';
 import { headerCredentials, type Credentials } from '../core/auth/credentials.js';
+import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 
@@ -43,6 +45,23 @@ export interface ConformanceOptions {
    * token goes on every request. An `Authorization: Bearer …` in `headers` becomes such credentials (source 'header').
    */
   credentials?: Credentials;
+  /**
+   * HTTP: get into an OAuth-protected server as the spec tells a client to (discovery, registration, authorization
+   * code with PKCE on a loopback redirect, or client_credentials), before the run; see docs/authorization-oauth.md.
+   */
+  oauth?: boolean;
+  /** With oauth: 'authorization_code' (default) or 'client_credentials' (needs clientId and clientSecret). */
+  oauthGrant?: 'authorization_code' | 'client_credentials';
+  /** With oauth: a client registered beforehand (else a Client ID Metadata Document or dynamic registration). */
+  clientId?: string;
+  /** With oauth and clientId: its secret (never written anywhere). */
+  clientSecret?: string;
+  /** With oauth: the URL of your Client ID Metadata Document, used where the authorization server supports them. */
+  clientMetadataUrl?: string;
+  /** With oauth: the scope to ask for (default: the one the server's challenge names, else its scopes_supported). */
+  oauthScope?: string;
+  /** With oauth: how long a login that needs a person may take (ms, default 120000). */
+  oauthTimeout?: number;
   /** With http/sse/url: a command that starts the server (its own process group), stopped at the end. */
   start?: string;
   /** How long `start` waits for the URL to accept connections (ms, default 15000). */
@@ -125,6 +144,8 @@ export interface PreparedRun {
   allVersions: boolean;
   name?: string;
   baseline?: Baseline;
+  /** --oauth: how to get in (done by executeRun before the run, once for --all-versions). */
+  oauth?: Omit<OAuthOptions, 'mcpUrl' | 'protocolVersion' | 'headers' | 'signal'>;
 }
 
 const DEFAULTS = { startTimeout: 15_000, timeout: 30_000, shutdownGrace: 2_000, maxDuration: 600_000, maxMessageBytes: 64 * 1024 * 1024 };
@@ -241,6 +262,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
     try { baseline = await loadBaseline(resolve(o.baseline)); } catch (e) { throw e instanceof BaselineError ? new OptionsError(e.message) : e; }
   } else if (o.baseline !== undefined) baseline = o.baseline;
 
+  const oauth = oauthOptions(o, via, headers, n);
   const command = via === 'stdio' ? commandText : String(o.start);
   // A Bearer token given as a header is the run's credentials (the header itself is still shown, redacted, in the report).
   const credentials = via === 'stdio' ? undefined : o.credentials ?? headerCredentials(headers);
@@ -275,8 +297,57 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
     label: o.name ?? (via === 'stdio' ? commandText : String(o[via])),
     ...(o.name !== undefined ? { name: o.name } : {}),
     ...(baseline ? { baseline } : {}),
+    ...(oauth ? { oauth } : {}),
   };
 }
+
+const OAUTH_KEYS = ['oauthGrant', 'clientId', 'clientSecret', 'clientMetadataUrl', 'oauthScope', 'oauthTimeout'] as const;
+const FLAG_OF_KEY: Record<(typeof OAUTH_KEYS)[number], string> = { oauthGrant: 'oauth-grant', clientId: 'client-id', clientSecret: 'client-secret', clientMetadataUrl: 'client-metadata-url', oauthScope: 'oauth-scope', oauthTimeout: 'oauth-timeout' };
+
+/** The --oauth options, checked (OptionsError: a usage error), or undefined without --oauth. */
+function oauthOptions(o: ConformanceOptions, via: string, headers: Record<string, string>, n: (flag: string) => string): PreparedRun['oauth'] {
+  const given = OAUTH_KEYS.filter((k) => o[k] !== undefined);
+  if (o.oauth !== true) {
+    if (given.length) throw new OptionsError(`${given.map((k) => n(FLAG_OF_KEY[k])).join(', ')} go${given.length === 1 ? 'es' : ''} with ${n('oauth')}`);
+    return undefined;
+  }
+  if (via === 'stdio') throw new OptionsError(`${n('oauth')} goes with ${n('http')}, ${n('sse')} or ${n('url')} (a stdio server has no authorization)`);
+  if (o.credentials !== undefined || Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) throw new OptionsError(`${n('oauth')} gets the token itself: leave out the Authorization ${n('header')}${o.credentials !== undefined ? ' and credentials' : ''}`);
+  const grant = o.oauthGrant ?? 'authorization_code';
+  if (grant !== 'authorization_code' && grant !== 'client_credentials') throw new OptionsError(`${n('oauth-grant')}: "${String(grant)}" is not one of authorization_code, client_credentials`);
+  for (const k of ['clientId', 'clientSecret', 'clientMetadataUrl', 'oauthScope'] as const) if (o[k] !== undefined && (typeof o[k] !== 'string' || !o[k])) throw new OptionsError(`${n(FLAG_OF_KEY[k])} must be a non-empty string`);
+  if (o.clientSecret !== undefined && o.clientId === undefined) throw new OptionsError(`${n('client-secret')} goes with ${n('client-id')}`);
+  if (grant === 'client_credentials' && (o.clientId === undefined || o.clientSecret === undefined)) throw new OptionsError(`${n('oauth-grant')} client_credentials needs ${n('client-id')} and ${n('client-secret')}`);
+  if (o.clientMetadataUrl !== undefined) {
+    let u: URL | undefined;
+    try { u = new URL(o.clientMetadataUrl); } catch { /* below */ }
+    if (!u || u.protocol !== 'https:' || u.pathname === '/') throw new OptionsError(`${n('client-metadata-url')} must be an https URL with a path (a Client ID Metadata Document's URL is the client_id)`);
+  }
+  const timeout = o.oauthTimeout ?? 120_000;
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('oauth-timeout')} must be a positive number of milliseconds`);
+  return {
+    grant,
+    ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
+    ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
+    ...(o.clientMetadataUrl !== undefined ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+    ...(o.oauthScope !== undefined ? { scope: o.oauthScope } : {}),
+    timeoutMs: timeout,
+  };
+}
+
+/** --oauth: get in before the run (the credentials never reject: a failure is in credentials.failure). */
+async function getIn(p: PreparedRun, signal?: AbortSignal): Promise<void> {
+  const target = p.run.target;
+  if (!p.oauth || target.transport === 'stdio') return;
+  const { oauthCredentials } = await import('../core/auth/oauth.js');
+  const t = performance.now();
+  const print = p.oauth.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  p.run.credentials = await oauthCredentials({ ...p.oauth, print, mcpUrl: target.url, protocolVersion: p.run.protocolVersion ?? DEFAULT_OFFERED_VERSION, headers: target.headers ?? {}, ...(signal ? { signal } : {}) });
+  oauthMs.set(p.run.credentials, Math.round(performance.now() - t));
+}
+
+/** How long --oauth took to get in, by credentials (report.authorization.ms). */
+const oauthMs = new WeakMap<Credentials, number>();
 
 /**
  * Runs the suites of a prepared run (every version with allVersions) and finalizes the report (but for the baseline,
@@ -286,7 +357,13 @@ export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; 
   const hooks = fanOut(extra.reporters ?? []);
   const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
+  if (p.oauth && !p.run.credentials) {
+    await getIn(p, extra.signal);
+    opts.credentials = p.run.credentials;
+  }
   const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
+  const ms = opts.credentials && oauthMs.get(opts.credentials);
+  if (report.authorization && ms !== undefined) report.authorization.ms = ms;
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });
   hooks.onRunDone(report);

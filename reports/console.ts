@@ -12,6 +12,7 @@ import { listSuite } from './brief.js';
 import { partialNewest, partialNewestText, sharedCauses, type SharedCause } from './causes.js';
 import { matrixTable } from './matrix.js';
 import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
+import { redactHeldSecrets } from '../core/secrets.js';
 
 export interface ConsoleOptions {
   color: boolean;
@@ -47,7 +48,8 @@ const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
  * those the console itself writes.
  */
 export function safeText(s: unknown): string {
-  return String(s).replace(UNSAFE, (c) => {
+  // Secret values the harness holds (--oauth's tokens, codes, client secret) are never shown, whoever echoes them.
+  return redactHeldSecrets(String(s)).replace(UNSAFE, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     const code = c.charCodeAt(0);
@@ -244,6 +246,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
     for (const st of b.stale) out.push(`  ${paint(COLOR.warn, '! stale')}  ${safeText(st.entry)}${paint(90, ' — ')}${safeText(st.why)}: remove it from the baseline`);
   }
   out.push('');
+  out.push(...authorizationLines(report, paint));
   if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   if (report.repeated) out.push(paint(COLOR.warn, `Run repeated without the early unknown notification (first attempt ${(report.repeated.firstAttemptMs / 1000).toFixed(1)} s set aside): ${safeText(report.repeated.reason)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
@@ -259,6 +262,17 @@ function notListedLines(report: Report, paint: Paint): string[] {
   if (!pass && !na) return [];
   const what = [pass ? `${pass} pass${pass === 1 ? '' : 'es'}` : '', na ? `${na} skip${na === 1 ? '' : 's'} of cases that do not apply to this run (protocol version, transport, undeclared capability)` : ''].filter(Boolean).join(' and ');
   return [paint(90, `Not listed: ${what}; --verbose lists every case, report.html and report.json hold them all`)];
+}
+
+/** How the run got past a protected server (--oauth), or why it could not. */
+function authorizationLines(report: Report, paint: Paint): string[] {
+  const a = report.authorization;
+  if (!a || a.source !== 'oauth') return [];
+  if (a.failure) return [paint(COLOR.fail, `--oauth could not get in: ${safeText(a.failure)}`)];
+  const d = a.discovered ?? {};
+  if (d.registration === 'none' && !d.grant) return [paint(90, '--oauth: the server answered without asking for authorization; no token was needed')];
+  const how = [d.registration && `${d.registration} client`, d.grant, d.tokenEndpointAuthMethod && `token endpoint auth ${d.tokenEndpointAuthMethod}`, d.scope && `scope "${d.scope}"`, d.interactive ? 'a person logged in' : 'approved at once', d.legacy && '2025-03-26 discovery (no protected-resource metadata)'].filter(Boolean).join(', ');
+  return [paint(90, `--oauth: got a token from ${safeText(d.issuer ?? 'the authorization server')} (${safeText(how)})${a.ms !== undefined ? ` in ${(a.ms / 1000).toFixed(2)} s` : ''}`)];
 }
 
 /** The tools the run did not call and how to include them; --call-tool names that match no tool. */

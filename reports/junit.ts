@@ -13,6 +13,7 @@
  * Several targets: each suite is a <testsuite> named `<target> · <suite>`, classname `mcp-conform.<target>.<suite>`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { envSecretRedactor } from '../core/secrets.js';
 import { join } from 'node:path';
 import type { CaseResult, Report } from '../core/results.js';
 import { runLabel, totalSummary, type Reporter, type ReportSet } from './types.js';
@@ -90,7 +91,7 @@ export const junitReporter: Reporter = {
   async onFinished(set, { outDir }) {
     await mkdir(outDir, { recursive: true });
     const file = join(outDir, 'junit.xml');
-    await writeFile(file, renderJunit(set));
+    await writeFile(file, envSecretRedactor()(renderJunit(set)));
     return file;
   },
 };

@@ -49,7 +49,7 @@ export interface Credentials {
    * The server answered 401 to a request that carried accessToken(): refresh or authorize again once. Resolves to
    * a new token, or undefined when there is no other (the request's 401 then stands).
    */
-  onUnauthorized?(wwwAuthenticate: string | undefined): Promise<string | undefined>;
+  onUnauthorized?(wwwAuthenticate: string | undefined, refusedToken?: string): Promise<string | undefined>;
   /** The server answered 403 insufficient_scope: step up once to the scope the challenge names. */
   onInsufficientScope?(wwwAuthenticate: string): Promise<string | undefined>;
   /** Only with the harness's own authorization server (--auth-server): a token of this variant for the run's resource. */
@@ -65,7 +65,22 @@ export interface Credentials {
     /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
     registration?: string;
     scope?: string;
+    /** --oauth: the issuer of the authorization server used. */
+    issuer?: string;
+    /** --oauth: the grant that got the token ('authorization_code' | 'client_credentials'). */
+    grant?: string;
+    /** --oauth: how the token endpoint authenticated the client ('none' | 'client_secret_post' | 'client_secret_basic'). */
+    tokenEndpointAuthMethod?: string;
+    /** --oauth: the authorization needed a person (its URL was printed), else it was approved at once. */
+    interactive?: boolean;
+    /** --oauth: the server had no protected-resource metadata, so the 2025-03-26 way was taken (the MCP URL's origin). */
+    legacy?: boolean;
   };
+  /**
+   * --oauth: why getting in failed (in plain words, nothing secret); accessToken() then gives undefined and the run
+   * goes on unauthenticated with what it can test.
+   */
+  readonly failure?: string;
 }
 
 /**
@@ -78,4 +93,15 @@ export function headerCredentials(headers: Record<string, string> | undefined): 
   if (!m) return undefined;
   const token = m[1]!;
   return { source: 'header', accessToken: async () => token, exchanges: [] };
+}
+
+/** What report.json says of credentials (report.authorization): never a token; the metadata documents left out. */
+export function credentialsReport(c: Credentials): import('../results.js').AuthorizationInfo {
+  const { resourceMetadata: _r, authorizationServerMetadata: _a, ...discovered } = c.discovered ?? {};
+  return {
+    source: c.source,
+    ...(c.failure !== undefined ? { failure: c.failure } : {}),
+    ...(c.discovered ? { discovered } : {}),
+    exchanges: [...c.exchanges],
+  };
 }

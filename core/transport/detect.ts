@@ -8,8 +8,8 @@ import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { ServerProcess } from '../start.js';
 import type { Credentials } from '../auth/credentials.js';
-import { authorizedRequest, cut, header, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
-import { StreamableHttpTransport } from './http.js';
+import { authorizedRequest, cut, header, isInsufficientScope, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
+import { StreamableHttpTransport, type AuthRefusal } from './http.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 
@@ -49,7 +49,7 @@ function linked(signal?: AbortSignal): AbortController {
  * Probe the URL. Resolves with the transport found; rejects with what was tried when neither answers, or when
  * signal aborts (every probe in flight is aborted then).
  */
-export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = [], signal?: AbortSignal): Promise<Detection> {
+export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = [], signal?: AbortSignal, onRefusal?: (r: AuthRefusal) => void): Promise<Detection> {
   // The URL as reports and messages show it: no password, no secret-looking query values.
   const shown = redactUrl(o.url);
   if (signal?.aborted) throw new Error(`--url ${shown}: detection stopped: the connection was closed`);
@@ -88,6 +88,8 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
     const b = await readBody(res.body, 64 * 1024, 5000);
     px.responseBody = cut(b.text);
     steps.push(`POST initialize to ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
+    const www = header(res.headers, 'www-authenticate');
+    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) onRefusal?.({ status: res.status, method: 'POST', ...(www !== undefined ? { wwwAuthenticate: www } : {}) });
   } catch (e) {
     px.error = (e as Error).message;
     throw new Error(`--url ${shown}: ${(e as Error).message}`);
@@ -148,8 +150,14 @@ export class DetectingTransport implements Transport {
   private closing = false;
   private readonly stop = new AbortController();
   private wantedVersion?: string;
+  private refusal?: AuthRefusal;
 
   constructor(private readonly o: DetectOptions) {}
+
+  /** A refusal for want of authorization: of the detection, or of the transport found. */
+  get authRequired(): AuthRefusal | undefined {
+    return this.inner?.authRequired ?? this.refusal;
+  }
 
   get kind(): 'streamable-http' | 'sse' {
     return this.inner?.kind ?? this.detection?.transport ?? 'streamable-http';
@@ -184,7 +192,7 @@ export class DetectingTransport implements Transport {
     if (this.o.proc) await this.o.proc.start(this.o.url);
     if (this.closing) throw this.closedBeforeStart();
     try {
-      this.detection = await detectTransport(this.o, this.detectExchanges, this.stop.signal);
+      this.detection = await detectTransport(this.o, this.detectExchanges, this.stop.signal, (r) => { this.refusal ??= r; });
     } catch (e) {
       if (this.closing) throw this.closedBeforeStart();
       this.failed = { reason: (e as Error).message, stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };

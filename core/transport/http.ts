@@ -75,6 +75,9 @@ export function recordEvent(x: HttpExchange, e: SseEvent): number {
   return list.length - 1;
 }
 
+/** A refusal for want of authorization: the status, the request it answered and its challenge. */
+export interface AuthRefusal { status: number; method: string; wwwAuthenticate?: string }
+
 export interface RawResponse {
   status: number;
   statusText: string;
@@ -161,7 +164,7 @@ export async function authorizedRequest(credentials: Credentials | undefined, ur
   if (x) x.requestHeaders = redactHeaders(sent)!;
   const res = await httpRequest(url, method, sent, body, opts);
   const www = header(res.headers, 'www-authenticate');
-  const retry = res.status === 401 && credentials!.onUnauthorized ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www) }
+  const retry = res.status === 401 && credentials!.onUnauthorized ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www, token) }
     : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www) ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
     : undefined;
   if (!retry) return res;
@@ -254,6 +257,8 @@ export abstract class HttpTransportBase {
   protected readonly shownUrl: string;
   /** The one close in progress: a second close() waits for the same. */
   protected closePromise?: Promise<void>;
+  /** The first refusal for want of authorization (401, or 403 insufficient_scope) the run's own requests met. */
+  authRequired?: AuthRefusal;
 
   constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000, readonly credentials?: Credentials) {
     this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
@@ -303,6 +308,13 @@ export abstract class HttpTransportBase {
     this.agent.destroy();
     this.finish('the harness closed the connection');
     await this.proc?.stop();
+  }
+
+  /** Note a refusal for want of authorization (the run reports it as such: core/auth/required.ts). */
+  protected noteRefusal(res: RawResponse, method: string): void {
+    if (this.authRequired) return;
+    const www = header(res.headers, 'www-authenticate');
+    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) this.authRequired = { status: res.status, method, ...(www !== undefined ? { wwwAuthenticate: www } : {}) };
   }
 
   protected userHeaders(): Record<string, string> {
@@ -460,6 +472,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     x.status = info.status = res.status;
     x.statusText = res.statusText;
     x.responseHeaders = keptHeaders(res.headers);
+    this.noteRefusal(res, 'POST');
     const ct = header(res.headers, 'content-type');
     if (ct !== undefined) info.contentType = ct;
     const sid = header(res.headers, 'mcp-session-id');
@@ -500,7 +513,9 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         let json: unknown;
         let ok = true;
         try { json = JSON.parse(text); } catch { ok = false; }
-        const isMessageish = ok && json !== null && typeof json === 'object';
+        // A 401/403 of the authorization layer may carry an OAuth error body ({"error":"invalid_token"}): no JSON-RPC message.
+        const oauthBody = (res.status === 401 || res.status === 403) && ok && json !== null && typeof json === 'object' && !Array.isArray(json) && !('jsonrpc' in json);
+        const isMessageish = ok && json !== null && typeof json === 'object' && !oauthBody;
         // A body that is JSON is a message from the server whatever the status; other bodies are kept on the exchange.
         if (isMessageish && (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)) {
           seen(json);

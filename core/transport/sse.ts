@@ -57,6 +57,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
     x.status = res.status;
     x.statusText = res.statusText;
     x.responseHeaders = keptHeaders(res.headers);
+    this.noteRefusal(res, 'GET');
     const ct = header(res.headers, 'content-type') ?? '';
     if (res.status !== 200 || !ct.toLowerCase().startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
@@ -142,6 +143,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
         x.status = info.status = res.status;
         x.statusText = res.statusText;
         x.responseHeaders = keptHeaders(res.headers);
+        this.noteRefusal(res, 'POST');
         const ct = header(res.headers, 'content-type');
         if (ct) info.contentType = ct;
         const b = await readBody(res.body, 64 * 1024, this.timeoutMs);
