@@ -2,7 +2,7 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,conformance]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,oauth,conformance]
 //                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
 //
 // Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
@@ -27,7 +27,7 @@ const flag = (name) => argv.includes(name);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet').split(',');
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,oauth').split(',');
 /** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
 const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
 /** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
@@ -421,6 +421,34 @@ async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
   row('fleet', `--concurrency ${n} / serial, wall time`, ratio, '×', '< 0.8×, same verdicts', ratio < 0.8 && !differences.size, { sameVerdicts: !differences.size, differences: [...differences], cores: cpus().length });
 }
 
+/**
+ * --oauth's cost: the same run (lifecycle and listing) against the TypeScript SDK server behind oidc-provider
+ * (fixtures/servers/peers/auth/oidc-sdk.mjs auto: the authorization endpoint approves at once), once getting in with
+ * --oauth (discovery, dynamic registration, authorization code with PKCE on the loopback redirect, token), once with
+ * a token given as --header (fetched beforehand with the peer's client_credentials client). Interleaved, medians;
+ * the row is the difference.
+ */
+async function oauth(rounds) {
+  const server = await startHttpServer(process.execPath, [join(ROOT, 'fixtures/servers/peers/auth/oidc-sdk.mjs'), 'auto', '0'], 60_000);
+  try {
+    const prm = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', server.url))).json();
+    const as = await (await fetch(new URL('/.well-known/oauth-authorization-server', prm.authorization_servers[0]))).json();
+    const tok = await (await fetch(as.token_endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${Buffer.from('mcp-conform-ci:ci-secret-0f9d2c7e41').toString('base64')}` }, body: new URLSearchParams({ grant_type: 'client_credentials', resource: server.url }) })).json();
+    if (typeof tok.access_token !== 'string') throw new Error(`no token from the peer: ${JSON.stringify(tok)}`);
+    const common = ['run', '--http', server.url, '--suite', 'lifecycle,listing', '--quiet', '--out-dir', join(work, 'oauth')];
+    const withOauth = []; const withHeader = [];
+    for (let i = 0; i < rounds + 1; i++) {
+      for (const which of i % 2 ? ['header', 'oauth'] : ['oauth', 'header']) {
+        const a = await timed(process.execPath, [CLI, ...common, ...(which === 'oauth' ? ['--oauth'] : ['--header', `Authorization: Bearer ${tok.access_token}`])], { timeoutMs: 60_000 });
+        if (a.code !== 0) throw new Error(`the ${which} run exited ${a.code}: ${a.stderr.slice(-2000)}`);
+        if (i > 0) (which === 'oauth' ? withOauth : withHeader).push(a.ms); // round 0 warms up
+      }
+    }
+    const added = median(withOauth) - median(withHeader);
+    row('oauth', '--oauth (approves at once) − --header token', added, 'ms', '< 500 ms', added < 500, { oauthMs: r2(median(withOauth)), headerMs: r2(median(withHeader)) });
+  } finally { await server.stop(); }
+}
+
 const t0 = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
 // The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
@@ -434,6 +462,7 @@ if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
 if (ONLY.includes('fleet')) await fleet(QUICK ? 1 : Math.min(ROUNDS, 3));
+if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');

@@ -231,6 +231,9 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
   try {
     stop.check();
     await connect(conn.transport);
+    // --oauth gets its token now that the server is up (a server started with --start included): bounded by its own
+    // bounds (each request, --oauth-timeout for a login), stopped with the run.
+    if (opts.credentials?.prepare) await stop.untilStopped(opts.credentials.prepare());
   } catch (e) {
     conn.init.failure = e as Error;
     conn.aborted = stop.why ?? (e as Error).message;

@@ -14,7 +14,6 @@ import { finalizeReport } from '../core/finalize.js';
 import type { Report } from '../core/results.js';
 import { runAllVersions, runSuites, type RunOptions } from '../core/run.js';
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
-import { performance } from 'node:perf_hooks';
 import { shellWords } from '../core/shell-words.js';
 import type { CallToolsPolicy, Suite } from '../core/suite.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
@@ -335,19 +334,14 @@ function oauthOptions(o: ConformanceOptions, via: string, headers: Record<string
   };
 }
 
-/** --oauth: get in before the run (the credentials never reject: a failure is in credentials.failure). */
-async function getIn(p: PreparedRun, signal?: AbortSignal): Promise<void> {
+/** --oauth: the run's credentials, which get in once the server is up (core/auth/oauth.ts). */
+async function oauthRunCredentials(p: PreparedRun, signal?: AbortSignal): Promise<Credentials | undefined> {
   const target = p.run.target;
-  if (!p.oauth || target.transport === 'stdio') return;
+  if (!p.oauth || target.transport === 'stdio') return undefined;
   const { oauthCredentials } = await import('../core/auth/oauth.js');
-  const t = performance.now();
   const print = p.oauth.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
-  p.run.credentials = await oauthCredentials({ ...p.oauth, print, mcpUrl: target.url, protocolVersion: p.run.protocolVersion ?? DEFAULT_OFFERED_VERSION, headers: target.headers ?? {}, ...(signal ? { signal } : {}) });
-  oauthMs.set(p.run.credentials, Math.round(performance.now() - t));
+  return oauthCredentials({ ...p.oauth, print, mcpUrl: target.url, protocolVersion: p.run.protocolVersion ?? DEFAULT_OFFERED_VERSION, headers: target.headers ?? {}, ...(signal ? { signal } : {}) });
 }
-
-/** How long --oauth took to get in, by credentials (report.authorization.ms). */
-const oauthMs = new WeakMap<Credentials, number>();
 
 /**
  * Runs the suites of a prepared run (every version with allVersions) and finalizes the report (but for the baseline,
@@ -357,13 +351,8 @@ export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; 
   const hooks = fanOut(extra.reporters ?? []);
   const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
-  if (p.oauth && !p.run.credentials) {
-    await getIn(p, extra.signal);
-    opts.credentials = p.run.credentials;
-  }
+  if (p.oauth && !p.run.credentials) opts.credentials = p.run.credentials = await oauthRunCredentials(p, extra.signal);
   const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
-  const ms = opts.credentials && oauthMs.get(opts.credentials);
-  if (report.authorization && ms !== undefined) report.authorization.ms = ms;
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });
   hooks.onRunDone(report);

@@ -136,12 +136,13 @@ describe('credentials on every request', () => {
     expect(retried?.authRetry).toEqual({ firstStatus: 403, reason: 'stepped up after 403 insufficient_scope' });
   });
 
-  it('a 401 with no other token stands: the request fails, no loop', async () => {
+  it('a 401 with no other token stands: no loop, and the run says the server refused its token', async () => {
     const s = await gated('streamable', () => ({ status: 401, challenge: 'Bearer' }));
     open.push(s);
     let calls = 0;
     const report = await runConformance({ http: s.url, credentials: { source: 'oauth', accessToken: async () => 'tok-never-good-1234', onUnauthorized: async () => { calls++; return undefined; }, exchanges: [] }, suites: ['lifecycle'], timeout: 5000 });
-    expect(report.summary.fail).toBeGreaterThan(0);
+    expect(report.aborted).toMatch(/^the server requires authorization and refused the run's token \(oauth\): HTTP 401 to POST \(WWW-Authenticate: Bearer\)/);
+    expect(report.exitCode).toBe(1);
     // One call per request refused, never a second try of the same request.
     expect(calls).toBeLessThanOrEqual(s.seen.length);
     expect(s.seen.every((x) => x.authorization === 'Bearer tok-never-good-1234')).toBe(true);

@@ -129,6 +129,14 @@ export const TARGETS: Target[] = [
     title: 'a server on `tmcp` whose tools and prompt ask for input by multi round-trip requests (2026-07-28) over Streamable HTTP, run with `--client-capabilities sampling,elicitation,roots`',
     args: async () => [...(await httpStart((p) => node(join(PEERS, 'tmcp-mrtr.mjs'), p), '/mcp')), '--client-capabilities', 'sampling,elicitation,roots'],
   },
+  {
+    // Behind OAuth: the SDK's McpServer protected by its own requireBearerAuth + mcpAuthMetadataRouter, the tokens from
+    // oidc-provider (npm); the run gets in with --oauth (the authorization endpoint approves at once).
+    id: 'oidc-sdk/streamable-http',
+    title: "the TS SDK's McpServer behind `oidc-provider` (fixtures/servers/peers/auth/oidc-sdk.mjs auto), run with --oauth",
+    args: async () => [...await httpStart((p) => node(join(PEERS, 'auth', 'oidc-sdk.mjs'), 'auto', p), '/mcp'), '--start-timeout', '60000', '--oauth'],
+    timeoutMs: 150_000,
+  },
   { id: 'sdk-mcpserver/stdio', title: "the TS SDK's McpServer (fixtures/servers/sdk-stdio.mjs) over stdio", args: async () => ['--stdio', node(join(FIXTURES, 'sdk-stdio.mjs'))] },
 ];
 

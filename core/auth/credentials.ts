@@ -81,6 +81,13 @@ export interface Credentials {
    * goes on unauthenticated with what it can test.
    */
   readonly failure?: string;
+  /**
+   * Get the token now (--oauth: once the server is up; the runner calls it right after the transport has started, so
+   * that a server started with --start is there). Optional: accessToken() gets in by itself when nothing called it.
+   */
+  prepare?(): Promise<void>;
+  /** --oauth: how long getting in took (ms), once it has happened. */
+  readonly ms?: number;
 }
 
 /**
@@ -102,6 +109,7 @@ export function credentialsReport(c: Credentials): import('../results.js').Autho
     source: c.source,
     ...(c.failure !== undefined ? { failure: c.failure } : {}),
     ...(c.discovered ? { discovered } : {}),
+    ...(c.ms !== undefined ? { ms: c.ms } : {}),
     exchanges: [...c.exchanges],
   };
 }

@@ -297,41 +297,37 @@ function answerWords(a: Answer): string {
 }
 
 /**
- * Get in (--oauth). Never rejects: when the authorization fails, the credentials hold no token and say why
- * (`failure`); the run then goes on unauthenticated.
+ * The credentials of --oauth. Getting in happens once, on prepare() (the runner calls it once the server is up:
+ * with --start it is started first) or on the first accessToken(), whichever comes first; it never rejects: when the
+ * authorization fails, the credentials hold no token and say why (`failure`), and the run goes on unauthenticated.
  */
-export async function oauthCredentials(o: OAuthOptions): Promise<Credentials> {
-  const t0 = performance.now();
-  const c = new OAuthClient(o, t0);
+export function oauthCredentials(o: OAuthOptions): Credentials {
+  const c = new OAuthClient(o, performance.now());
   let failure: string | undefined;
-  try {
-    await c.getIn();
-  } catch (e) {
-    failure = e instanceof OAuthError ? e.message : `--oauth failed: ${(e as Error).message}`;
-  }
-  if (c.token) noteSecretValue(c.token.access, 'oauth access_token');
-  const d = c.d;
-  const discovered: NonNullable<Credentials['discovered']> = {
-    ...(d?.resourceMetadataUrl ? { resourceMetadataUrl: d.resourceMetadataUrl } : {}),
-    ...(d?.resourceMetadata ? { resourceMetadata: d.resourceMetadata } : {}),
-    ...(d?.authorizationServerMetadataUrl ? { authorizationServerMetadataUrl: d.authorizationServerMetadataUrl } : {}),
-    ...(d?.authorizationServerMetadata ? { authorizationServerMetadata: d.authorizationServerMetadata } : {}),
-    ...(d?.issuer ? { issuer: d.issuer } : {}),
-    ...(c.client ? { registration: c.client.registration, tokenEndpointAuthMethod: c.client.authMethod } : d?.open ? { registration: 'none' } : {}),
-    ...(c.token?.scope ?? c.scope ? { scope: c.token?.scope ?? c.scope } : {}),
-    ...(c.token ? { grant: c.grant, interactive: c.interactive } : {}),
-    ...(d?.legacy ? { legacy: true } : {}),
-  };
-  const exchanges: readonly AuthExchange[] = c.wire.exchanges;
+  let ms: number | undefined;
+  let started: Promise<void> | undefined;
+  const ready = () => (started ??= (async () => {
+    const t = performance.now();
+    try {
+      await c.getIn();
+    } catch (e) {
+      failure = e instanceof OAuthError ? e.message : `--oauth failed: ${(e as Error).message}`;
+    }
+    ms = Math.round(performance.now() - t);
+    if (c.token) noteSecretValue(c.token.access, 'oauth access_token');
+  })());
+  const renewable = () => c.token?.refresh !== undefined || c.grant === 'client_credentials';
   return {
     source: 'oauth',
+    prepare: ready,
     async accessToken() {
+      await ready();
       if (!c.token) return undefined;
-      if (c.token.renewAt !== undefined && Date.now() > c.token.renewAt && c.token.refresh !== undefined) await c.renew();
-      else if (c.token.renewAt !== undefined && Date.now() > c.token.renewAt && c.grant === 'client_credentials') await c.renew();
+      if (c.token.renewAt !== undefined && Date.now() > c.token.renewAt && renewable()) await c.renew();
       return c.token.access;
     },
     async onUnauthorized(_www, refused) {
+      await ready();
       if (!c.token) return undefined;
       if (refused !== undefined && refused !== c.token.access) return c.token.access; // renewed meanwhile
       const t = await c.renew();
@@ -339,13 +335,28 @@ export async function oauthCredentials(o: OAuthOptions): Promise<Credentials> {
       return t;
     },
     async onInsufficientScope(www) {
+      await ready();
       if (!c.token) return undefined;
       const t = await c.stepUp(www);
       if (t) noteSecretValue(t, 'oauth access_token');
       return t;
     },
-    exchanges,
-    get discovered() { return discovered; },
-    ...(failure !== undefined ? { failure } : {}),
+    exchanges: c.wire.exchanges as readonly AuthExchange[],
+    get discovered() {
+      const d = c.d;
+      return {
+        ...(d?.resourceMetadataUrl ? { resourceMetadataUrl: d.resourceMetadataUrl } : {}),
+        ...(d?.resourceMetadata ? { resourceMetadata: d.resourceMetadata } : {}),
+        ...(d?.authorizationServerMetadataUrl ? { authorizationServerMetadataUrl: d.authorizationServerMetadataUrl } : {}),
+        ...(d?.authorizationServerMetadata ? { authorizationServerMetadata: d.authorizationServerMetadata } : {}),
+        ...(d?.issuer ? { issuer: d.issuer } : {}),
+        ...(c.client ? { registration: c.client.registration, tokenEndpointAuthMethod: c.client.authMethod } : d?.open ? { registration: 'none' } : {}),
+        ...(c.token?.scope ?? c.scope ? { scope: c.token?.scope ?? c.scope } : {}),
+        ...(c.token ? { grant: c.grant, interactive: c.interactive } : {}),
+        ...(d?.legacy ? { legacy: true } : {}),
+      };
+    },
+    get failure() { return failure; },
+    get ms() { return ms; },
   };
 }
