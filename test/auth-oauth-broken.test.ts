@@ -69,6 +69,15 @@ describe('--oauth against broken authorization', () => {
     expect(r.report.authorization!.exchanges.some((x) => /oauth-protected-resource/.test(x.url))).toBe(false);
   }, 90_000);
 
+  it('Client ID Metadata Document: where the server supports them and --client-metadata-url is given, that URL is the client_id', async () => {
+    const r = await oauthRun('cimd', ['--client-metadata-url', 'https://mcp-conform.test/client.json']);
+    expect(r.report.authorization?.failure).toBeUndefined();
+    expect(r.report.authorization!.discovered).toMatchObject({ registration: 'client-id-metadata-document', tokenEndpointAuthMethod: 'none' });
+    // Without the URL there is no way to register: said so, with what to give.
+    const without = await oauthRun('cimd');
+    expect(without.report.authorization!.failure).toMatch(/offers no way for mcp-conform to register: no registration_endpoint \(it supports Client ID Metadata Documents: give --client-metadata-url\)/);
+  }, 90_000);
+
   it('a pre-registered client whose token endpoint refuses Basic: client_secret_post once more', async () => {
     const r = await oauthRun('post-only', ['--oauth-grant', 'client_credentials', '--client-id', 'pre-client', '--client-secret', 'post-only-secret-77c1']);
     expect(r.report.authorization?.failure).toBeUndefined();

@@ -100,7 +100,10 @@ describe('--oauth against oidc-provider + the TypeScript SDK server', () => {
     const p = await peer('scoped');
     const r = await runArgs(['--http', p.url, '--oauth', '--suite', 'lifecycle,calling'], { timeoutMs: 120_000 });
     expect(r.report.authorization?.failure).toBeUndefined();
-    expect(r.report.authorization!.discovered!.scope).toBe('mcp:read');
+    // First the scope the 401 named, then (stepped up) that and the one the 403 named.
+    const asked = r.report.authorization!.exchanges.filter((x) => x.purpose === 'authorization: step 1').map((x) => new URL(x.url).searchParams.get('scope'));
+    expect(asked).toEqual(['mcp:read', 'mcp:read mcp:tools']);
+    expect(r.report.authorization!.discovered!.scope).toBe('mcp:read mcp:tools');
     const stepped = exchangesOf(r.report).filter((x) => x.authRetry?.firstStatus === 403);
     expect(stepped.length).toBeGreaterThan(0);
     expect(r.report.authorization!.exchanges.filter((x) => x.purpose === 'token request (authorization code)').length).toBe(2);
