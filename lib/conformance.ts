@@ -334,10 +334,13 @@ function oauthOptions(o: ConformanceOptions, via: string, headers: Record<string
   };
 }
 
-/** --oauth: the run's credentials, which get in once the server is up (core/auth/oauth.ts). */
-async function oauthRunCredentials(p: PreparedRun, signal?: AbortSignal): Promise<Credentials | undefined> {
+/**
+ * The credentials of a prepared run: those given (credentials, a Bearer header), else --oauth's, which get in once
+ * the server is up (core/auth/oauth.ts). For commands that run suites of their own on a prepared target.
+ */
+export async function runCredentials(p: PreparedRun, signal?: AbortSignal): Promise<Credentials | undefined> {
   const target = p.run.target;
-  if (!p.oauth || target.transport === 'stdio') return undefined;
+  if (p.run.credentials || !p.oauth || target.transport === 'stdio') return p.run.credentials;
   const { oauthCredentials } = await import('../core/auth/oauth.js');
   const print = p.oauth.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
   return oauthCredentials({ ...p.oauth, print, mcpUrl: target.url, protocolVersion: p.run.protocolVersion ?? DEFAULT_OFFERED_VERSION, headers: target.headers ?? {}, ...(signal ? { signal } : {}) });
@@ -351,7 +354,7 @@ export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; 
   const hooks = fanOut(extra.reporters ?? []);
   const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
-  if (p.oauth && !p.run.credentials) opts.credentials = p.run.credentials = await oauthRunCredentials(p, extra.signal);
+  if (p.oauth && !p.run.credentials) opts.credentials = p.run.credentials = await runCredentials(p, extra.signal);
   const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });

@@ -4,10 +4,11 @@
  * fixture's authorization code and token) printed or written. Also: the 2025-03-26 way, client_secret_post after
  * Basic is refused, and the WWW-Authenticate parser.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runArgs } from './helpers/cli.js';
+import { cli, runArgs } from './helpers/cli.js';
 import { startServer, type Started } from './http-helpers.js';
 import { parseChallenges, bearerChallenge } from '../core/auth/challenge.js';
 
@@ -83,6 +84,29 @@ describe('--oauth against broken authorization', () => {
     expect(r.report.authorization?.failure).toBeUndefined();
     expect(r.report.authorization!.discovered).toMatchObject({ registration: 'pre-registered', tokenEndpointAuthMethod: 'client_secret_post' });
     expect(r.report.authorization!.exchanges.filter((x) => x.purpose.startsWith('token request')).map((x) => x.status)).toEqual([401, 200]);
+  }, 90_000);
+
+  it('config keys: a target with oauth, oauthTimeout (and clientId) runs as the flags do', async () => {
+    const url = await fixture('login');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-oauth-config-'));
+    writeFileSync(join(dir, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ http: url, oauth: true, oauthTimeout: 1200, oauthScope: 'mcp', suites: ['lifecycle'] }] }));
+    const r = await cli(['run', '--out-dir', join(dir, 'out'), '--reporter', 'json', '--quiet'], { cwd: dir, timeoutMs: 60_000 });
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.authorization.failure).toMatch(/within 1200 ms \(--oauth-timeout\)/);
+    expect(r.code).toBe(1);
+    writeFileSync(join(dir, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ http: url, clientId: 'x' }] }));
+    const bad = await cli(['run', '--quiet'], { cwd: dir, timeoutMs: 30_000 });
+    expect(bad.stderr).toMatch(/--client-id goes with --oauth/);
+    expect(bad.code).toBe(2);
+  }, 90_000);
+
+  it('`tools --http URL --oauth` gets in too (the command that prints the tool list)', async () => {
+    const url = await fixture('ok');
+    const r = await cli(['tools', '--http', url, '--oauth', '--format', 'openai'], { timeoutMs: 60_000 });
+    // The fixture serves nothing behind the token: the tool list fails after getting in, not with a 401.
+    expect(r.stderr).toMatch(/could not get the tool list/);
+    expect(r.stderr).not.toMatch(/requires authorization/);
+    for (const secret of SECRETS) expect(r.stdout + r.stderr).not.toContain(secret);
   }, 90_000);
 
   it('usage errors exit 2', async () => {
