@@ -24,7 +24,7 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('client-secret', { type: 'string', describe: 'With --client-id: its secret (default: $MCP_CONFORM_CLIENT_SECRET); never written anywhere' })
     .option('client-metadata-url', { type: 'string', describe: 'With --oauth: the https URL of your Client ID Metadata Document, used where the authorization server supports them' })
     .option('oauth-scope', { type: 'string', describe: 'With --oauth: the scope to ask for (default: the one the server\'s 401 names, else its scopes_supported)' })
-    .option('oauth-timeout', { type: 'number', describe: 'With --oauth: how long a login that needs a person may take (ms; the URL to open is printed on stderr) [default: 120000]' });
+    .option('oauth-timeout', { type: 'number', describe: 'With --oauth: how long a login that needs a person may take (ms, default 120000; the URL to open is printed on stderr)' });
 }
 
 /** The target part of the library's options, from the flags above. */

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { runConformance } from '../core/conformance.js';
+import { runConformance } from '../lib/conformance.js';
 import type { Credentials } from '../core/auth/credentials.js';
 import type { HttpExchange } from '../core/transport/http.js';
 
