@@ -217,8 +217,9 @@ export const httpSuite: Suite = {
       requirement: 'A GET to the MCP endpoint (Accept: text/event-stream) is answered with an SSE stream, or with 405 Method Not Allowed when the server offers none.',
       requires: { transports: ['streamable-http'], needs: 'log', feature: 'getStream' },
       async run(ctx) {
-        const t = ctx.http!;
-        const g = t.getStream;
+        // No Streamable HTTP transport at all when --url could not tell which transport the server speaks (a 401 to
+        // the detection, a refused connection): then there was no GET stream either.
+        const g = ctx.http?.getStream;
         if (!g) return { verdict: 'skip', message: 'no GET stream was opened (the handshake did not complete)' };
         const details = { exchange: g.exchange.n };
         if (g.status === 405) return { verdict: 'pass', message: 'GET answered 405: the server offers no stream', details };
@@ -237,9 +238,9 @@ export const httpSuite: Suite = {
       requirement: 'The server sends requests and notifications on the GET stream, never a response (unless it resumes a stream of an earlier request).',
       requires: { transports: ['streamable-http'], needs: 'log' },
       async run(ctx) {
-        const t = ctx.http!;
-        if (!t.getStream?.exchange.events) return { verdict: 'skip', message: 'no GET stream was open' };
-        const n = t.getStream.exchange.n;
+        const stream = ctx.http?.getStream;
+        if (!stream?.exchange.events) return { verdict: 'skip', message: 'no GET stream was open' };
+        const n = stream.exchange.n;
         const on = ctx.session.log.filter((m) => m.direction === 'from-server' && m.http?.exchange === n);
         const bad = on.filter((m) => m.kind === 'response' || m.kind === 'error');
         if (bad.length) return { verdict: 'fail', message: `${bad.length} responses came on the GET stream: ${bad.slice(0, 3).map((m) => `message ${m.seq} (id ${JSON.stringify(m.id)})`).join(', ')}`, messageIds: bad.map((m) => m.seq) };

@@ -109,6 +109,14 @@ describe('--oauth against broken authorization', () => {
     for (const secret of SECRETS) expect(r.stdout + r.stderr).not.toContain(secret);
   }, 90_000);
 
+  it('--url without credentials: the detection\'s 401 says the server requires authorization; no case fails for it', async () => {
+    const url = await fixture('ok');
+    const r = await runArgs(['--url', url, '--suite', 'lifecycle,http,schema'], { timeoutMs: 60_000 });
+    expect(r.report.aborted).toMatch(/^the server requires authorization: HTTP 401 to POST \(WWW-Authenticate: Bearer resource_metadata=.*\); get in with --oauth/);
+    expect(r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail')).toEqual([]);
+    expect(r.code).toBe(1);
+  }, 90_000);
+
   it('usage errors exit 2', async () => {
     const url = 'http://127.0.0.1:9/mcp';
     for (const [args, msg] of [
