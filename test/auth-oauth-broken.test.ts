@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli, runArgs } from './helpers/cli.js';
 import { startServer, type Started } from './http-helpers.js';
 import { parseChallenges, bearerChallenge } from '../core/auth/challenge.js';
+import { canonical, wellKnown } from '../core/auth/discovery.js';
 
 const FIXTURE = 'fixtures/servers/auth/broken_oauth.py';
 const SECRETS = ['c0de-9b1f5e7a3d2c-secret', 'tok-broken-4e8a2f61c9d7-secret', 'post-only-secret-77c1'];
@@ -129,6 +130,21 @@ describe('--oauth against broken authorization', () => {
       expect(String((r as Error).message ?? '')).toMatch(msg);
       expect(String((r as Error).message ?? '')).toMatch(/exit 2/);
     }
+  });
+});
+
+describe('the resource indicator and well-known URLs', () => {
+  it('the MCP URL in canonical form: lowercase host, no fragment, no slash after a bare origin (the Entra-style exact compare)', () => {
+    expect(canonical('https://MCP.Example.TEST')).toBe('https://mcp.example.test');
+    expect(canonical('https://mcp.example.test/')).toBe('https://mcp.example.test');
+    expect(canonical('https://mcp.example.test:443/mcp#x')).toBe('https://mcp.example.test/mcp');
+    expect(canonical('https://mcp.example.test/mcp/')).toBe('https://mcp.example.test/mcp/');
+  });
+  it('well-known suffixes go after the host (RFC 9728 §3.1, RFC 8414 §3.1); OpenID may append', () => {
+    expect(wellKnown('https://x.test/tenant/mcp', 'oauth-protected-resource').href).toBe('https://x.test/.well-known/oauth-protected-resource/tenant/mcp');
+    expect(wellKnown('https://x.test', 'oauth-authorization-server').href).toBe('https://x.test/.well-known/oauth-authorization-server');
+    expect(wellKnown('https://x.test/t1', 'openid-configuration', 'append').href).toBe('https://x.test/t1/.well-known/openid-configuration');
+    expect(wellKnown('https://x.test/t1', 'oauth-protected-resource', 'root').href).toBe('https://x.test/.well-known/oauth-protected-resource');
   });
 });
 

@@ -32,11 +32,15 @@ export interface Discovered {
   open?: boolean;
 }
 
-/** A URL without its fragment, as URL writes it: the form both sides are compared in. */
+/**
+ * The canonical form of the MCP URL (the resource indicator sent, and the form both sides are compared in): scheme and
+ * host lowercased, no fragment, and no trailing slash on a bare origin — the form the spec prefers
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#canonical-server-uri).
+ */
 export function canonical(u: string): string {
   const url = new URL(u);
   url.hash = '';
-  return url.href;
+  return url.pathname === '/' && !url.search ? url.href.slice(0, -1) : url.href;
 }
 
 function sameUrl(a: unknown, b: string): boolean {
