@@ -1,0 +1,75 @@
+/**
+ * The run's Credentials when the harness runs its own authorization server (`run --auth-server`): a valid token for
+ * the MCP URL, and every TokenVariant the `auth` suite's negative checks need (mint), all made by that server.
+ *
+ * The scope of a valid token: the one given (--auth-server-scope), else the scopes the server's protected-resource
+ * metadata lists (scopes_supported, looked up once, at the first token), else none.
+ */
+import type { AuthExchange, Credentials, TokenVariant } from '../../core/auth/credentials.js';
+import { httpRequest, readBody } from '../../core/transport/http.js';
+import { authorizationServerMetadataUrls, resourceMetadataUrls } from '../../core/auth/well-known.js';
+import type { AuthServer } from './server.js';
+
+export interface AuthServerCredentialsOptions {
+  /** The MCP URL: the audience of the tokens. */
+  resource: string;
+  /** The scope of a valid token (space-separated); absent: from the protected-resource metadata. */
+  scope?: string;
+  /** Bound of each metadata lookup (ms). */
+  timeoutMs?: number;
+}
+
+export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOptions): Credentials {
+  const exchanges: AuthExchange[] = [];
+  const t0 = Date.now();
+  let scope: Promise<string | undefined> | undefined;
+  const discovered: NonNullable<Credentials['discovered']> = {
+    authorizationServerMetadataUrl: authorizationServerMetadataUrls(as.issuer)[0],
+    authorizationServerMetadata: as.metadata(),
+    registration: 'none',
+  };
+  const scopeOf = () => (scope ??= o.scope !== undefined ? Promise.resolve(o.scope || undefined) : lookUpScope());
+  async function lookUpScope(): Promise<string | undefined> {
+    const w = resourceMetadataUrls(o.resource);
+    for (const url of [w.pathSuffixed, w.root].filter((u): u is string => u !== undefined)) {
+      const x: AuthExchange = { purpose: 'protected-resource metadata (for the scope of the harness\'s tokens)', method: 'GET', url, t: Date.now() - t0 };
+      exchanges.push(x);
+      try {
+        const res = await httpRequest(new URL(url), 'GET', { Accept: 'application/json' }, undefined, { timeoutMs: o.timeoutMs ?? 5000, agent: false });
+        const b = await readBody(res.body, 256 * 1024, o.timeoutMs ?? 5000);
+        x.status = res.status;
+        x.body = b.text.slice(0, 4096);
+        if (res.status !== 200) continue;
+        const m = JSON.parse(b.text) as Record<string, unknown>;
+        discovered.resourceMetadataUrl = url;
+        discovered.resourceMetadata = m;
+        const s = Array.isArray(m.scopes_supported) ? m.scopes_supported.filter((v): v is string => typeof v === 'string') : [];
+        return s.length ? s.join(' ') : undefined;
+      } catch (e) {
+        x.error = (e as Error).message;
+      }
+    }
+    return undefined;
+  }
+  let current: { token: string; exp: number } | undefined;
+  const mint = async (variant: TokenVariant) => {
+    const s = await scopeOf();
+    if (s !== undefined) discovered.scope = s;
+    return as.mint(variant, { resource: o.resource, ...(s !== undefined ? { scope: s } : {}) });
+  };
+  return {
+    source: 'auth-server',
+    async accessToken() {
+      if (!current || current.exp - 60_000 < Date.now()) current = { token: await mint('valid'), exp: Date.now() + (as.config.tokenTtlSec ?? 3600) * 1000 };
+      return current.token;
+    },
+    async onUnauthorized() {
+      // A fresh token, once: a server that refuses a valid one gets nothing better.
+      current = undefined;
+      return undefined;
+    },
+    mint,
+    exchanges,
+    discovered,
+  };
+}
