@@ -25,7 +25,7 @@ const NO_MINT = 'needs tokens the harness makes itself: run with --auth-server (
 function said(a: ProbeAnswer): string {
   if (a.probe.error) return `the request failed: ${a.probe.error}`;
   const www = a.headers['www-authenticate'];
-  return `HTTP ${a.status}${www !== undefined ? ` (WWW-Authenticate: ${brief(www, 200).replace(/^"|"$/g, '')})` : ' (no WWW-Authenticate)'}`;
+  return `HTTP ${a.status}${www !== undefined ? ` (WWW-Authenticate: ${www.length > 200 ? `${www.slice(0, 200)}…` : www})` : ' (no WWW-Authenticate)'}`;
 }
 
 function fetched(f: MetadataFetch): string {
@@ -580,7 +580,7 @@ export const authSuite: Suite = {
         const a = await send('protected-resource metadata from a browser origin', used.url, 'GET', { Accept: 'application/json', Origin: 'https://client.mcp-conform.example' }, undefined, ctx.timeoutMs);
         const allow = a.headers['access-control-allow-origin'];
         if (allow) return { verdict: 'pass', message: `Access-Control-Allow-Origin: ${allow}`, details: evidence(a) };
-        return { verdict: 'info', message: `no Access-Control-Allow-Origin on ${used.url} (${said(a)}): browser-based clients cannot read it`, details: evidence(a) };
+        return { verdict: 'info', message: `no Access-Control-Allow-Origin on ${used.url} (${a.probe.error ?? `HTTP ${a.status}`}): browser-based clients cannot read it`, details: evidence(a) };
       },
     },
     {

@@ -2,8 +2,9 @@
  * The run's Credentials when the harness runs its own authorization server (`run --auth-server`): a valid token for
  * the MCP URL, and every TokenVariant the `auth` suite's negative checks need (mint), all made by that server.
  *
- * The scope of a valid token: the one given (--auth-server-scope), else the scopes the server's protected-resource
- * metadata lists (scopes_supported, looked up once, at the first token), else none.
+ * The scope of a valid token: the one given (--auth-server-scope), else what the server asks for, looked up once at
+ * the first token — the scope of its challenge to a GET without credentials (the spec makes the challenge's scope
+ * authoritative), else the scopes_supported of its protected-resource metadata — else none.
  */
 import type { AuthExchange, Credentials, TokenVariant } from '../../core/auth/credentials.js';
 import { httpRequest, readBody } from '../../core/transport/http.js';
@@ -30,6 +31,8 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   };
   const scopeOf = () => (scope ??= o.scope !== undefined ? Promise.resolve(o.scope || undefined) : lookUpScope());
   async function lookUpScope(): Promise<string | undefined> {
+    const fromChallenge = await challengeScope();
+    if (fromChallenge) return fromChallenge;
     const w = resourceMetadataUrls(o.resource);
     for (const url of [w.pathSuffixed, w.root].filter((u): u is string => u !== undefined)) {
       const x: AuthExchange = { purpose: 'protected-resource metadata (for the scope of the harness\'s tokens)', method: 'GET', url, t: Date.now() - t0 };
@@ -50,6 +53,24 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
       }
     }
     return undefined;
+  }
+  /** The scope parameter of the server's Bearer challenge to a GET without credentials (it changes nothing there). */
+  async function challengeScope(): Promise<string | undefined> {
+    const x: AuthExchange = { purpose: 'the challenge to a request without credentials (for the scope of the harness\'s tokens)', method: 'GET', url: o.resource, t: Date.now() - t0 };
+    exchanges.push(x);
+    try {
+      const res = await httpRequest(new URL(o.resource), 'GET', { Accept: 'text/event-stream' }, undefined, { timeoutMs: o.timeoutMs ?? 5000, agent: false });
+      res.body.destroy();
+      x.status = res.status;
+      const www = res.headers['www-authenticate'];
+      if (res.status !== 401 || typeof www !== 'string') return undefined;
+      x.headers = { 'www-authenticate': www };
+      const m = /(?:^|[\s,])scope\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(www.replace(/^\s*bearer\s+/i, ' '));
+      return (m?.[1] ?? m?.[2])?.trim() || undefined;
+    } catch (e) {
+      x.error = (e as Error).message;
+      return undefined;
+    }
   }
   let current: { token: string; exp: number } | undefined;
   const mint = async (variant: TokenVariant) => {
