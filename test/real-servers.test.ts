@@ -138,6 +138,26 @@ export const TARGETS: Target[] = [
     timeoutMs: 150_000,
   },
   { id: 'sdk-mcpserver/stdio', title: "the TS SDK's McpServer (fixtures/servers/sdk-stdio.mjs) over stdio", args: async () => ['--stdio', node(join(FIXTURES, 'sdk-stdio.mjs'))] },
+  // Protected servers (fixtures/servers/peers/auth/): each trusts the harness's authorization server (--auth-server,
+  // its issuer in MCP_CONFORM_AUTH_ISSUER); only the auth suite, the protocol suites behind a token being those of
+  // the same frameworks' sections above.
+  {
+    id: 'protected/sdk-bearer',
+    title: "a TS SDK server behind `requireBearerAuth` (with `expectedResource`) and `mcpAuthMetadataRouter`, JWKS-verified tokens, run with `--auth-server --suite auth`",
+    args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'sdk-bearer.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-jwt-audience',
+    title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier(audience=…)`, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-jwt-no-audience',
+    title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier` without `audience`, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} no-audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
 ];
 
 // ---- the ledger ----
