@@ -11,13 +11,16 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization
  */
-import type { CaseContext, CaseDef, Outcome, Suite } from '../core/suite.js';
+import type { CaseContext, CaseDef, Outcome, Requires, Suite } from '../core/suite.js';
 import type { TokenVariant } from '../core/auth/credentials.js';
+import { authRefusal } from '../core/auth/required.js';
 import { brief } from './helpers.js';
 import { authorizationServerMetadata, evidence, mcpProbe, mcpRequest, mcpUrlOf, resourceMetadata, unauthenticated, whenProtected, withToken, type MetadataFetch } from './auth/facts.js';
 import { bearerOf, notCanonical, sameResource, send, type ProbeAnswer } from './auth/probe.js';
 
 const HTTP = ['streamable-http', 'sse'] as const;
+/** Every case: over HTTP, and also when the server refused the run for want of a token (what it checks first). */
+const AUTH: Pick<Requires, 'transports' | 'withoutToken'> = { transports: [...HTTP], withoutToken: true };
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 const NO_TOKEN = 'needs a token the server accepts: run with --auth-server (and --start), --oauth, or --header "Authorization: Bearer …"';
 const NO_MINT = 'needs tokens the harness makes itself: run with --auth-server (and --start), the server trusting the issuer it is handed (MCP_CONFORM_AUTH_ISSUER)';
@@ -63,7 +66,7 @@ function minted(variant: TokenVariant, what: string, extra: Partial<CaseDef> & P
     title: `${what} is refused with 401`,
     level: 'MUST',
     spec: 'basic/authorization#token-handling',
-    requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+    requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
     run: (ctx) => mustBe401(ctx, what, () => withToken(ctx, variant), true),
     ...extra,
   };
@@ -75,7 +78,7 @@ export const authSuite: Suite = {
   description: '401 and its Bearer challenge, protected-resource and authorization-server metadata, token validation (with --auth-server: expired, wrong audience, wrong issuer, bad signature, scope), CORS',
   transports: [...HTTP],
   // In a run by default when the run holds credentials or the server refused the handshake with 401.
-  selectedWhen: (opts, run) => !!opts.credentials || (run?.transport.httpExchanges?.() ?? []).some((x) => (x as { status?: number }).status === 401),
+  selectedWhen: (opts, run) => !!opts.credentials || (!!run && authRefusal(run.transport) !== undefined),
   services: [],
   cases: [
     {
@@ -84,7 +87,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#error-handling',
       requirement: 'A server that requires authorization answers a request that carries none with 401 Unauthorized (over Streamable HTTP the POST of the first request, over HTTP+SSE the GET of the stream). A server that answers it is reported as requiring no authorization (info), and the other cases of the suite do not apply.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await ctx.service(unauthenticated);
         if (!u) return { verdict: 'skip', message: 'not over HTTP: there is no URL to ask' };
@@ -103,7 +106,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-requirements',
       requirement: 'Authorization goes with every HTTP request, the GET stream included: a GET without credentials gets 401 (or 405 where the server offers no GET stream); it must never open a stream.',
-      requires: { transports: ['streamable-http'], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, transports: ['streamable-http'], from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -120,7 +123,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-requirements',
       requirement: 'Authorization goes with every HTTP request: a DELETE of a session without credentials gets 401 (or 405 where clients cannot end sessions), and the session goes on. With a token the harness opens a session of its own to try it on; without one it names a session id it made up.',
-      requires: { transports: ['streamable-http'], from: '2025-03-26', feature: 'sessions', needs: 'handshake' },
+      requires: { ...AUTH, transports: ['streamable-http'], from: '2025-03-26', feature: 'sessions', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -148,7 +151,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'A 401 carries WWW-Authenticate (RFC 9110 §11.6.1) with a Bearer challenge (RFC 6750 §3) a client can parse: clients read where to authorize from it.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -164,7 +167,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#protected-resource-metadata-discovery-requirements',
       requirement: 'The 401 challenge carries resource_metadata, an absolute URL of the protected-resource metadata (RFC 9728 §5.1) — a MUST in 2025-06-18; from 2025-11-25 the well-known URL may serve instead (warn: clients that only follow the challenge are lost), and a URL given must work.',
-      requires: { transports: [...HTTP], from: '2025-06-18', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-06-18', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -190,7 +193,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#protected-resource-metadata-discovery-requirements',
       requirement: 'The 401 challenge should carry scope, the scopes a client should ask for (RFC 6750 §3); without it clients fall back to scopes_supported or to none.',
-      requires: { transports: [...HTTP], feature: 'challengeScope', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'challengeScope', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -206,7 +209,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#refresh-tokens',
       requirement: 'A protected resource should not name offline_access in its challenge scope or its metadata\'s scopes_supported: refresh tokens are the client\'s and the authorization server\'s business, not a resource requirement.',
-      requires: { transports: [...HTTP], feature: 'offlineAccessAdvice', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'offlineAccessAdvice', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -225,7 +228,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#error-handling',
       requirement: 'RFC 6750 §3.1: when a request carried no credentials, the challenge should not carry an error code. Reported as info: the SDKs add one, and clients are not hurt by it.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -241,7 +244,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'The server serves its protected-resource metadata (RFC 9728) — at the URL its challenge names, or at the path-suffixed or root well-known URL — to anyone, without a token, as a JSON object.',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -258,7 +261,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'authorization_servers is a non-empty array of authorization server issuer URLs.',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -277,7 +280,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'RFC 9728 §3.3: resource is identical to the URL the client uses (the MCP endpoint) — not the origin alone, not with a slash added; a client must not use metadata whose resource differs.',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -296,7 +299,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#canonical-server-uri',
       requirement: 'The resource identifier clients send as RFC 8707 `resource` should be canonical: lower-case scheme and host, no fragment, no trailing slash unless it matters.',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -314,7 +317,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#protected-resource-metadata-discovery-requirements',
       requirement: 'Clients without a resource_metadata URL build one: the path-suffixed well-known URL (RFC 9728 §3.1: the suffix between host and path), then the root one. The metadata should be at the path-suffixed URL; served only at the root (for an endpoint with a path) it is found only by clients that fall back. Both absent with no URL in the challenge: fail.',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -335,7 +338,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-metadata-discovery',
       requirement: 'The authorization server named in the metadata serves RFC 8414 metadata or OpenID discovery at one of the URLs clients try, in the spec\'s order (path insertion first). 2025-03-26: at the MCP origin\'s /.well-known/oauth-authorization-server (SHOULD; without it clients use /authorize, /token, /register).',
-      requires: { transports: [...HTTP], feature: 'authorization', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'authorization', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -353,7 +356,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-server-metadata-discovery',
       requirement: 'RFC 8414 §3.3: the metadata\'s issuer is identical to the issuer the client built the metadata URL from; clients must not use metadata that says otherwise.',
-      requires: { transports: [...HTTP], feature: 'authorization', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'authorization', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -371,7 +374,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#authorization-code-protection',
       requirement: 'code_challenge_methods_supported includes S256. From 2025-11-25 clients must refuse an authorization server that does not list it (fail); before, PKCE with S256 is still required of clients (warn).',
-      requires: { transports: [...HTTP], feature: 'authorization', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'authorization', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -390,7 +393,7 @@ export const authSuite: Suite = {
       level: 'MAY',
       spec: 'basic/authorization#client-registration-approaches',
       requirement: 'A registration_endpoint (dynamic client registration, RFC 7591) or Client ID Metadata Documents (client_id_metadata_document_supported) let a client it has never seen get in; without either only pre-registered clients can (info).',
-      requires: { transports: [...HTTP], feature: 'authorization', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'authorization', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -408,7 +411,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#authorization-response-validation',
       requirement: 'RFC 9207: the authorization server should put iss in its authorization responses and say so with authorization_response_iss_parameter_supported: true (clients then check it against mix-up attacks).',
-      requires: { transports: [...HTTP], feature: 'offlineAccessAdvice', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'offlineAccessAdvice', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -425,7 +428,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-handling',
       requirement: 'A valid token for this server (the run\'s: --auth-server mints one for the MCP URL; --oauth or --header bring one) opens the MCP request. Every other token case compares against it.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -442,7 +445,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-handling',
       requirement: 'A token that is not one (three dot-separated parts that are not base64url JSON) is invalid: 401 with error="invalid_token" (RFC 6750 §3.1).',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       run: (ctx) => mustBe401(ctx, 'a malformed token', () => mcpProbe(ctx, 'the MCP request with a malformed token', { Authorization: 'Bearer mcp-conform.not-a.token' })),
     },
     {
@@ -451,7 +454,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-handling',
       requirement: 'A well-formed token the server cannot validate (random, issued by nobody) gets 401 with error="invalid_token".',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       run: (ctx) => mustBe401(ctx, 'an unknown token', () => mcpProbe(ctx, 'the MCP request with an unknown token', { Authorization: `Bearer ${Buffer.from(`mcp-conform-unknown-${Date.now()}-token-0123456789`).toString('base64url')}` })),
     },
     {
@@ -460,7 +463,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-requirements',
       requirement: 'The token goes in the Authorization header with the Bearer scheme; a request whose Authorization uses another scheme (Basic, carrying the run\'s token where there is one) must not be served.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -477,7 +480,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-requirements',
       requirement: 'Access tokens must not travel in the URI query string (OAuth 2.1 §5.1): the run\'s valid token as ?access_token=… with no Authorization header must not open the MCP request.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -496,7 +499,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-requirements',
       requirement: 'Authorization goes with every HTTP request: a request that carries a session opened with a valid token, but no token itself, gets 401.',
-      requires: { transports: ['streamable-http'], from: '2025-03-26', feature: 'sessions', needs: 'handshake' },
+      requires: { ...AUTH, transports: ['streamable-http'], from: '2025-03-26', feature: 'sessions', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -516,7 +519,7 @@ export const authSuite: Suite = {
       },
     },
     minted('expired', 'an expired token', { requirement: 'A token past its exp is invalid: 401 (not 400, 403 or an answer). The harness mints it with --auth-server.' }),
-    minted('wrong-audience', 'a token for another resource', { requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' }, requirement: 'The server must check that a token was issued for it (RFC 8707 audience): a token of its own authorization server for another resource gets 401. The harness mints it with --auth-server.', spec: 'basic/authorization#token-audience-binding-and-validation' }),
+    minted('wrong-audience', 'a token for another resource', { requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' }, requirement: 'The server must check that a token was issued for it (RFC 8707 audience): a token of its own authorization server for another resource gets 401. The harness mints it with --auth-server.', spec: 'basic/authorization#token-audience-binding-and-validation' }),
     minted('wrong-issuer', 'a token from another issuer', { requirement: 'A token whose iss is not the server\'s authorization server (signed with the same key) is invalid: 401. The harness mints it with --auth-server.' }),
     minted('bad-signature', 'a token with a bad signature', { requirement: 'A token signed by a key the authorization server does not publish (under its key id) is invalid: 401. The harness mints it with --auth-server.' }),
     {
@@ -525,7 +528,7 @@ export const authSuite: Suite = {
       level: 'SHOULD',
       spec: 'basic/authorization#runtime-insufficient-scope-errors',
       requirement: 'A valid token whose scope is too narrow gets 403 with a Bearer challenge carrying error="insufficient_scope", the scope needed and resource_metadata, so the client can step up. A server that requires no scope for the request answers it (info). The harness mints the token with --auth-server: it carries only a scope nobody requires.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -551,7 +554,7 @@ export const authSuite: Suite = {
       level: 'MUST',
       spec: 'basic/authorization#token-handling',
       requirement: 'An expired token is invalid whatever its scope: 401. A 403 insufficient_scope would have the client step up with a token that is dead anyway. The harness mints it with --auth-server.',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -571,7 +574,7 @@ export const authSuite: Suite = {
       level: 'MAY',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'No spec rule: browser-based clients can read the metadata only when it carries Access-Control-Allow-Origin (info when it does not).',
-      requires: { transports: [...HTTP], feature: 'protectedResourceMetadata', needs: 'handshake' },
+      requires: { ...AUTH, feature: 'protectedResourceMetadata', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
@@ -589,7 +592,7 @@ export const authSuite: Suite = {
       level: 'MAY',
       spec: 'basic/authorization#authorization-server-location',
       requirement: 'No spec rule: a browser-based client sees the challenge only when Access-Control-Expose-Headers lists WWW-Authenticate (info when it does not).',
-      requires: { transports: [...HTTP], from: '2025-03-26', needs: 'handshake' },
+      requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;

@@ -8,7 +8,8 @@
  */
 import type { AuthExchange, Credentials, TokenVariant } from '../../core/auth/credentials.js';
 import { httpRequest, readBody } from '../../core/transport/http.js';
-import { authorizationServerMetadataUrls, resourceMetadataUrls } from '../../core/auth/well-known.js';
+import { bearerChallenge } from '../../core/auth/challenge.js';
+import { wellKnown } from '../../core/auth/discovery.js';
 import type { AuthServer } from './server.js';
 
 export interface AuthServerCredentialsOptions {
@@ -25,7 +26,8 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   const t0 = Date.now();
   let scope: Promise<string | undefined> | undefined;
   const discovered: NonNullable<Credentials['discovered']> = {
-    authorizationServerMetadataUrl: authorizationServerMetadataUrls(as.issuer)[0],
+    authorizationServerMetadataUrl: wellKnown(as.issuer, 'oauth-authorization-server').href,
+    issuer: as.issuer,
     authorizationServerMetadata: as.metadata(),
     registration: 'none',
   };
@@ -33,8 +35,7 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   async function lookUpScope(): Promise<string | undefined> {
     const fromChallenge = await challengeScope();
     if (fromChallenge) return fromChallenge;
-    const w = resourceMetadataUrls(o.resource);
-    for (const url of [w.pathSuffixed, w.root].filter((u): u is string => u !== undefined)) {
+    for (const url of new Set([wellKnown(o.resource, 'oauth-protected-resource').href, wellKnown(o.resource, 'oauth-protected-resource', 'root').href])) {
       const x: AuthExchange = { purpose: 'protected-resource metadata (for the scope of the harness\'s tokens)', method: 'GET', url, t: Date.now() - t0 };
       exchanges.push(x);
       try {
@@ -65,8 +66,7 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
       const www = res.headers['www-authenticate'];
       if (res.status !== 401 || typeof www !== 'string') return undefined;
       x.headers = { 'www-authenticate': www };
-      const m = /(?:^|[\s,])scope\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(www.replace(/^\s*bearer\s+/i, ' '));
-      return (m?.[1] ?? m?.[2])?.trim() || undefined;
+      return bearerChallenge(www)?.params.scope?.trim() || undefined;
     } catch (e) {
       x.error = (e as Error).message;
       return undefined;

@@ -5,7 +5,9 @@
  */
 import { httpRequest, readBody } from '../../core/transport/http.js';
 import { redactHeaders, redactUrl } from '../../core/secrets.js';
-export { authorizationServerMetadataUrls, resourceMetadataUrls } from '../../core/auth/well-known.js';
+import { bearerChallenge, type Challenge } from '../../core/auth/challenge.js';
+import { wellKnown } from '../../core/auth/discovery.js';
+export type { Challenge };
 
 /** One request the suite made and what came back, as a case's evidence (report: details.exchanges). */
 export interface AuthProbe {
@@ -66,71 +68,23 @@ export async function send(purpose: string, url: string, method: string, headers
   return out;
 }
 
-/** One challenge of a WWW-Authenticate header: its scheme and parameters (names lower-cased). */
-export interface Challenge {
-  scheme: string;
-  params: Record<string, string>;
-  /** token68 form (no parameters), if any. */
-  token68?: string;
+/** The Bearer challenge of a WWW-Authenticate value, if there is one (core/auth/challenge.ts parses it). */
+export const bearerOf = (value: string | undefined): Challenge | undefined => bearerChallenge(value);
+
+/** RFC 9728 §3.1: the well-known suffix goes between the host and the path. Path-suffixed first, then the root. */
+export function resourceMetadataUrls(resource: string): { pathSuffixed?: string; root: string } {
+  const root = wellKnown(resource, 'oauth-protected-resource', 'root').href;
+  const inserted = wellKnown(resource, 'oauth-protected-resource').href;
+  return inserted === root ? { root } : { pathSuffixed: inserted, root };
 }
 
 /**
- * The challenges of a WWW-Authenticate value (several may share one header, comma-separated). Returns undefined
- * when the value cannot be parsed (a parameter without a value, an unterminated quote…).
+ * Where a client looks for an authorization server's metadata, in the order the spec gives (2025-11-25 on: RFC 8414
+ * with path insertion, then OpenID discovery inserted, then appended; without a path, RFC 8414 then OpenID).
  */
-export function parseChallenges(value: string): Challenge[] | undefined {
-  const out: Challenge[] = [];
-  let i = 0;
-  const s = value;
-  const ws = () => { while (i < s.length && /[ \t]/.test(s[i]!)) i++; };
-  const token = () => { const m = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/.exec(s.slice(i)); if (!m) return undefined; i += m[0].length; return m[0]; };
-  while (i < s.length) {
-    ws();
-    while (s[i] === ',') { i++; ws(); }
-    if (i >= s.length) break;
-    const scheme = token();
-    if (!scheme) return undefined;
-    const c: Challenge = { scheme, params: {} };
-    out.push(c);
-    ws();
-    // token68?
-    const t68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/.exec(s.slice(i));
-    if (t68 && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=[^=]/.test(s.slice(i))) { c.token68 = t68[0]; i += t68[0].length; continue; }
-    for (;;) {
-      ws();
-      const save = i;
-      const name = token();
-      if (!name) break;
-      ws();
-      if (s[i] !== '=') { i = save; break; } // the next challenge's scheme
-      i++;
-      ws();
-      let v: string;
-      if (s[i] === '"') {
-        i++;
-        v = '';
-        while (i < s.length && s[i] !== '"') { if (s[i] === '\\') i++; v += s[i] ?? ''; i++; }
-        if (s[i] !== '"') return undefined;
-        i++;
-      } else {
-        const t = token();
-        if (t === undefined) return undefined;
-        v = t;
-      }
-      c.params[name.toLowerCase()] = v;
-      ws();
-      if (s[i] === ',') { i++; continue; }
-      if (i >= s.length) break;
-      return undefined;
-    }
-  }
-  return out.length ? out : undefined;
-}
-
-/** The Bearer challenge of a header value, if there is one. */
-export function bearerOf(value: string | undefined): Challenge | undefined {
-  if (!value) return undefined;
-  return parseChallenges(value)?.find((c) => c.scheme.toLowerCase() === 'bearer');
+export function authorizationServerMetadataUrls(issuer: string): string[] {
+  const urls = [wellKnown(issuer, 'oauth-authorization-server'), wellKnown(issuer, 'openid-configuration'), wellKnown(issuer, 'openid-configuration', 'append')];
+  return [...new Set(urls.map((u) => u.href))];
 }
 
 /** The resource identifier a URL names, as RFC 8707/9728 compare them: the URL without fragment. */
