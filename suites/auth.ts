@@ -191,7 +191,7 @@ export const authSuite: Suite = {
       id: 'auth/challenge/scope',
       title: 'the challenge names the scope needed',
       level: 'SHOULD',
-      spec: 'basic/authorization#protected-resource-metadata-discovery-requirements',
+      spec: 'basic/authorization#scope-selection-strategy',
       requirement: 'The 401 challenge should carry scope, the scopes a client should ask for (RFC 6750 §3); without it clients fall back to scopes_supported or to none.',
       requires: { ...AUTH, feature: 'challengeScope', needs: 'handshake' },
       async run(ctx) {

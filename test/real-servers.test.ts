@@ -148,6 +148,12 @@ export const TARGETS: Target[] = [
     args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'sdk-bearer.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
   },
   {
+    id: 'protected/python-sdk-auth',
+    title: 'a Python MCP SDK 2.x server with `AuthSettings` (`validate_token_resource`) and a JWKS `TokenVerifier` (PyJWT), run with `--auth-server --suite auth`',
+    python: 'sdk',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_sdk_auth.py'))} ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
     id: 'protected/fastmcp-jwt-audience',
     title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier(audience=…)`, run with `--auth-server --suite auth`',
     python: 'fastmcp',
