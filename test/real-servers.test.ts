@@ -148,6 +148,11 @@ export const TARGETS: Target[] = [
     args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'sdk-bearer.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
   },
   {
+    id: 'protected/fastmcp-ts-oauth',
+    title: 'a server on the TS `fastmcp` framework with its `oauth` option (`protectedResource`) and an `authenticate` that checks JWKS-verified tokens, run with `--auth-server --suite auth`',
+    args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'fastmcp-ts-oauth.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
+  },
+  {
     id: 'protected/python-sdk-auth',
     title: 'a Python MCP SDK 2.x server with `AuthSettings` (`validate_token_resource`) and a JWKS `TokenVerifier` (PyJWT), run with `--auth-server --suite auth`',
     python: 'sdk',
