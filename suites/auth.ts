@@ -44,20 +44,34 @@ async function validAccepted(ctx: CaseContext): Promise<ProbeAnswer | Outcome> {
   return a;
 }
 
-/** A token that must be refused with 401 (invalid_token): the minted variants, a malformed or unknown one. */
-async function mustBe401(ctx: CaseContext, what: string, get: () => Promise<ProbeAnswer> | undefined, needsMint = false): Promise<Outcome> {
+/**
+ * What a case about a minted token rests on: the server asks for authorization, the run can mint (--auth-server), the
+ * run's valid token is accepted; then the answer to the MCP request with the token of this variant. Else why not.
+ */
+async function mintedAnswer(ctx: CaseContext, variant: TokenVariant): Promise<{ valid: ProbeAnswer; a: ProbeAnswer } | Outcome> {
   const u = await whenProtected(ctx);
   if ('verdict' in u) return u;
-  if (needsMint && !ctx.credentials?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
-  const valid = needsMint ? await validAccepted(ctx) : undefined;
-  if (valid && 'verdict' in valid) return valid;
-  const a = await get()!;
+  if (!ctx.credentials?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
+  const valid = await validAccepted(ctx);
+  if ('verdict' in valid) return valid;
+  return { valid, a: (await withToken(ctx, variant))! };
+}
+
+/** A token that must be refused with 401 (invalid_token): the minted variants, a malformed or unknown one. */
+function refused401(what: string, a: ProbeAnswer, valid?: ProbeAnswer): Outcome {
   const details = evidence(valid, a);
   const e = bearerOf(a.headers['www-authenticate'])?.params.error;
   if (a.status === 401 && e === 'invalid_token') return { verdict: 'pass', message: `${what}: ${said(a)}`, details };
   if (a.status === 401) return { verdict: 'warn', level: 'SHOULD', message: `${what}: HTTP 401, but its challenge has ${e ? `error="${e}"` : 'no error code'}; a token that fails validation should get error="invalid_token" (RFC 6750 §3.1) — ${said(a)}`, details };
   if (ok(a.status)) return { verdict: 'fail', message: `${what} was accepted: ${said(a)}; the server must refuse it with 401`, details };
   return { verdict: 'fail', message: `${what}: ${said(a)}; an invalid or expired token must get 401`, details };
+}
+
+/** A made-up token (malformed or unknown) sent with the MCP request must be refused with 401. */
+async function madeUp401(ctx: CaseContext, what: string, token: string): Promise<Outcome> {
+  const u = await whenProtected(ctx);
+  if ('verdict' in u) return u;
+  return refused401(what, await mcpProbe(ctx, `the MCP request with ${what}`, { Authorization: `Bearer ${token}` }));
 }
 
 function minted(variant: TokenVariant, what: string, extra: Partial<CaseDef> & Pick<CaseDef, 'requirement'>): CaseDef {
@@ -67,7 +81,10 @@ function minted(variant: TokenVariant, what: string, extra: Partial<CaseDef> & P
     level: 'MUST',
     spec: 'basic/authorization#token-handling',
     requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
-    run: (ctx) => mustBe401(ctx, what, () => withToken(ctx, variant), true),
+    async run(ctx) {
+      const m = await mintedAnswer(ctx, variant);
+      return 'verdict' in m ? m : refused401(what, m.a, m.valid);
+    },
     ...extra,
   };
 }
@@ -446,7 +463,7 @@ export const authSuite: Suite = {
       spec: 'basic/authorization#token-handling',
       requirement: 'A token that is not one (three dot-separated parts that are not base64url JSON) is invalid: 401 with error="invalid_token" (RFC 6750 §3.1).',
       requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
-      run: (ctx) => mustBe401(ctx, 'a malformed token', () => mcpProbe(ctx, 'the MCP request with a malformed token', { Authorization: 'Bearer mcp-conform.not-a.token' })),
+      run: (ctx) => madeUp401(ctx, 'a malformed token', 'mcp-conform.not-a.token'),
     },
     {
       id: 'auth/token/unknown',
@@ -455,7 +472,7 @@ export const authSuite: Suite = {
       spec: 'basic/authorization#token-handling',
       requirement: 'A well-formed token the server cannot validate (random, issued by nobody) gets 401 with error="invalid_token".',
       requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
-      run: (ctx) => mustBe401(ctx, 'an unknown token', () => mcpProbe(ctx, 'the MCP request with an unknown token', { Authorization: `Bearer ${Buffer.from(`mcp-conform-unknown-${Date.now()}-token-0123456789`).toString('base64url')}` })),
+      run: (ctx) => madeUp401(ctx, 'an unknown token', Buffer.from(`mcp-conform-unknown-${Date.now()}-token-0123456789`).toString('base64url')),
     },
     {
       id: 'auth/token/basic-scheme',
@@ -530,13 +547,10 @@ export const authSuite: Suite = {
       requirement: 'A valid token whose scope is too narrow gets 403 with a Bearer challenge carrying error="insufficient_scope", the scope needed and resource_metadata, so the client can step up. A server that requires no scope for the request answers it (info). The harness mints the token with --auth-server: it carries only a scope nobody requires.',
       requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
-        const u = await whenProtected(ctx);
-        if ('verdict' in u) return u;
-        if (!ctx.credentials?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
-        const valid = await validAccepted(ctx);
-        if ('verdict' in valid) return valid;
-        const a = (await withToken(ctx, 'under-scoped'))!;
-        const details = evidence(valid, a);
+        const m = await mintedAnswer(ctx, 'under-scoped');
+        if ('verdict' in m) return m;
+        const { a } = m;
+        const details = evidence(m.valid, a);
         if (ok(a.status)) return { verdict: 'info', message: `a token with none of the server's scopes was accepted (HTTP ${a.status}): the server requires no particular scope for this request`, details };
         const b = bearerOf(a.headers['www-authenticate']);
         if (a.status === 403) {
@@ -556,13 +570,10 @@ export const authSuite: Suite = {
       requirement: 'An expired token is invalid whatever its scope: 401. A 403 insufficient_scope would have the client step up with a token that is dead anyway. The harness mints it with --auth-server.',
       requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
-        const u = await whenProtected(ctx);
-        if ('verdict' in u) return u;
-        if (!ctx.credentials?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
-        const valid = await validAccepted(ctx);
-        if ('verdict' in valid) return valid;
-        const a = (await withToken(ctx, 'expired-under-scoped'))!;
-        const details = evidence(valid, a);
+        const m = await mintedAnswer(ctx, 'expired-under-scoped');
+        if ('verdict' in m) return m;
+        const { a } = m;
+        const details = evidence(m.valid, a);
         if (a.status === 401) return { verdict: 'pass', message: `expired and under-scoped token: ${said(a)}`, details };
         if (ok(a.status)) return { verdict: 'fail', message: `an expired, under-scoped token was accepted: ${said(a)}`, details };
         return { verdict: 'fail', message: `expired and under-scoped token: ${said(a)}; an expired token gets 401${a.status === 403 ? ' — the scope was judged before the expiry' : ''}`, details };
