@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { FIXTURES, freePort, runArgs } from '../http-helpers.js';
+import { startAuthServer } from '../../mocks/auth/index.js';
 
 const AUTHKIT = join(FIXTURES, 'auth', 'authkit.py');
 
@@ -46,6 +47,29 @@ describe('auth suite: the conformant fixture', () => {
     expect(d.report.suites.map((x) => x.id)).toContain('auth');
     expect(d.c('auth/unauthenticated/request').verdict).toBe('pass');
   }, 90_000);
+});
+
+describe('auth suite: the conformant fixture with a token from elsewhere', () => {
+  // The fixture trusts an authorization server this test runs (the harness's own, mocks/auth): --header carries a token
+  // it minted, --oauth gets one through its metadata, registration and authorize endpoint as a client would.
+  it('--header "Authorization: Bearer …" and --oauth: every case that needs no minted token passes, the others say they need --auth-server', async () => {
+    const as = await startAuthServer();
+    try {
+      for (const how of ['header', 'oauth'] as const) {
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}/mcp`;
+        const token = as.mint('valid', { resource: url, scope: 'mcp:tools' });
+        const r = await runArgs(['--start', `env MCP_CONFORM_AUTH_ISSUER=${as.issuer} python3 ${AUTHKIT} good ${port}`, '--http', url, '--suite', 'auth', '--protocol-version', '2025-11-25',
+          ...(how === 'header' ? ['--header', `Authorization: Bearer ${token}`] : ['--oauth'])], { timeoutMs: 90_000 });
+        const v = r.verdicts('auth/');
+        expect([how, Object.entries(v).filter(([, x]) => x !== 'pass' && x !== 'skip')]).toEqual([how, []]);
+        for (const id of ['auth/token/accepted', 'auth/token/query-string', 'auth/token/every-request', 'auth/unauthenticated/delete']) expect([how, id, v[id]]).toEqual([how, id, 'pass']);
+        for (const id of ['auth/token/expired', 'auth/token/wrong-audience', 'auth/token/under-scoped']) expect(r.c(id).message).toMatch(/needs tokens the harness makes itself/);
+        expect((r.report as unknown as { authorization: { source: string } }).authorization.source).toBe(how);
+        expect(readFileSync(join(r.outDir, 'report.json'), 'utf8')).not.toContain(token);
+      }
+    } finally { await as.close(); }
+  }, 200_000);
 });
 
 describe('auth suite: one broken fixture per bug class', () => {
