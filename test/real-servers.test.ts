@@ -165,6 +165,12 @@ export const TARGETS: Target[] = [
     args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
   },
   {
+    id: 'protected/fastmcp-jwt-audience-sse',
+    title: 'the same Python FastMCP server with `JWTVerifier(audience=…)` over HTTP+SSE, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} audience ${p} sse`, '/sse', '--sse')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
     id: 'protected/fastmcp-jwt-no-audience',
     title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier` without `audience`, run with `--auth-server --suite auth`',
     python: 'fastmcp',
