@@ -16,7 +16,7 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable); secret values are redacted in reports' })
     .option('start', { type: 'string', describe: 'Command that starts the HTTP server (own process group); mcp-conform waits until the URL accepts connections and stops it at the end' })
     .option('auth-server', { type: 'boolean', describe: 'With --start: run mcp-conform\'s own OAuth authorization server on 127.0.0.1 for the run; the started server gets its issuer URL as MCP_CONFORM_AUTH_ISSUER and as {issuer} in the --start command, the run uses a token it mints for the MCP URL, and the auth suite checks expired, wrong-audience, wrong-issuer, badly signed and under-scoped tokens (default off)' })
-    .option('auth-server-scope', { type: 'string', describe: 'With --auth-server: the scope of the run\'s token (space-separated; default: scopes_supported of the server\'s protected-resource metadata)' })
+    .option('auth-server-scope', { type: 'string', describe: 'With --auth-server: the scope of the run\'s token (space-separated; default: the scope the server\'s 401 challenge names, else its protected-resource metadata\'s scopes_supported)' })
     .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })

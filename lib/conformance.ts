@@ -50,7 +50,7 @@ export interface ConformanceOptions {
    * run's token is one it mints for the MCP URL, and the `auth` suite mints the invalid ones its checks need.
    */
   authServer?: boolean;
-  /** With authServer: the scope of the run's valid token (default: the scopes_supported of the server's protected-resource metadata). */
+  /** With authServer: the scope of the run's valid token (default: the scope the server's 401 challenge names, else its metadata's scopes_supported). */
   authServerScope?: string;
   /**
    * HTTP: get into an OAuth-protected server as the spec tells a client to (discovery, registration, authorization
