@@ -185,6 +185,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (o.authServer === true) {
     if (o.start === undefined) throw new OptionsError(`${n('auth-server')} needs ${n('start')}: the harness hands its issuer to a server it starts (MCP_CONFORM_AUTH_ISSUER, {issuer})`);
     if (o.credentials !== undefined) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out credentials`);
+    if (o.oauth === true) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out ${n('oauth')}`);
     const auth = Array.isArray(o.headers) ? o.headers.some((h) => /^\s*authorization\s*:/i.test(String(h))) : Object.keys(o.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
     if (auth) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out ${n('header')} Authorization`);
   } else if (o.authServerScope !== undefined) throw new OptionsError(`${n('auth-server-scope')} goes with ${n('auth-server')}`);
@@ -383,9 +384,10 @@ export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; 
 /**
  * --auth-server: the harness's authorization server (mocks/auth) runs for the whole run, --all-versions included; its
  * issuer goes into the started server's environment (MCP_CONFORM_AUTH_ISSUER) and command ({issuer}), and the run's
- * credentials are its tokens for the MCP URL. Loaded only for such a run.
+ * credentials are its tokens for the MCP URL. Loaded only for such a run. For commands that run suites of their own
+ * on a prepared target (tools) too: `opts` gets the target and credentials the run then uses.
  */
-async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: () => Promise<T>): Promise<T> {
+export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: () => Promise<T>): Promise<T> {
   if (!p.authServer || opts.target.transport === 'stdio' || !opts.target.start) return run();
   const { startAuthServer, authServerCredentials } = await import('../mocks/auth/index.js');
   const as = await startAuthServer();
