@@ -15,7 +15,7 @@ import type { CaseContext, CaseDef, Outcome, Requires, Suite } from '../core/sui
 import type { TokenVariant } from '../core/auth/credentials.js';
 import { authRefusal } from '../core/auth/required.js';
 import { brief } from './helpers.js';
-import { authorizationServerMetadata, evidence, mcpProbe, mcpRequest, mcpUrlOf, resourceMetadata, unauthenticated, whenProtected, withToken, type MetadataFetch } from './auth/facts.js';
+import { authorizationServerMetadata, evidence, mcpProbe, mcpRequest, resourceMetadata, sseSession, unauthenticated, whenProtected, withToken, type MetadataFetch } from './auth/facts.js';
 import { bearerOf, notCanonical, sameResource, send, type ProbeAnswer } from './auth/probe.js';
 
 const HTTP = ['streamable-http', 'sse'] as const;
@@ -533,6 +533,31 @@ export const authSuite: Suite = {
         if (a.status === 401) return { verdict: 'pass', message: `a ping with the session id but no token: ${said(a)}`, details: evidence(init, a) };
         if (ok(a.status)) return { verdict: 'fail', message: `a ping with the session id but no token was answered (HTTP ${a.status}): the session id served as a credential`, details: evidence(init, a) };
         return { verdict: 'warn', message: `a ping with the session id but no token: ${said(a)}; expected 401`, details: evidence(init, a) };
+      },
+    },
+    {
+      id: 'auth/token/every-request-sse',
+      title: 'HTTP+SSE: a message POSTed to a session without the token is refused',
+      level: 'MUST',
+      spec: 'basic/authorization#token-requirements',
+      requirement: 'Authorization goes with every HTTP request: over HTTP+SSE, a POST to the message endpoint of a stream opened with a valid token, but carrying no token itself, gets 401 (the session in its URL is no credential).',
+      requires: { ...AUTH, transports: ['sse'], from: '2025-03-26', needs: 'handshake' },
+      async run(ctx) {
+        const u = await whenProtected(ctx);
+        if ('verdict' in u) return u;
+        const valid = await validAccepted(ctx);
+        if ('verdict' in valid) return valid;
+        const stream = await sseSession(ctx, u.url, (await ctx.credentials!.accessToken())!);
+        try {
+          if (!stream.postUrl) return { verdict: 'skip', message: `the stream opened with the run's token named no endpoint (${stream.probe.error ?? `HTTP ${stream.probe.status}`}): nothing to POST to`, details: { exchanges: [stream.probe] } };
+          const a = await send('a message to that session without the token', stream.postUrl, 'POST', { 'Content-Type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-auth-session', method: 'ping' }), ctx.timeoutMs);
+          const details = { exchanges: [stream.probe, a.probe] };
+          if (a.status === 401) return { verdict: 'pass', message: `a ping POSTed to the stream's session without a token: ${said(a)}`, details };
+          if (ok(a.status)) return { verdict: 'fail', message: `a ping POSTed to the stream's session without a token was accepted (HTTP ${a.status}): the session in the URL served as a credential`, details };
+          return { verdict: 'warn', message: `a ping POSTed to the stream's session without a token: ${said(a)}; expected 401`, details };
+        } finally {
+          stream.close();
+        }
       },
     },
     minted('expired', 'an expired token', { requirement: 'A token past its exp is invalid: 401 (not 400, 403 or an answer). The harness mints it with --auth-server.' }),

@@ -10,6 +10,8 @@ import type { TokenVariant } from '../../core/auth/credentials.js';
 import { requestMetaFor } from '../../core/negotiate.js';
 import { CLIENT_INFO } from '../../core/run.js';
 import { isObject } from '../helpers.js';
+import { httpRequest, SseParser } from '../../core/transport/http.js';
+import { redactHeaders, redactUrl } from '../../core/secrets.js';
 import { authorizationServerMetadataUrls, bearerOf, resourceMetadataUrls, send, type AuthProbe, type Challenge, type ProbeAnswer } from './probe.js';
 
 /** The MCP URL the run uses (the one a token's audience and the metadata's `resource` must name). */
@@ -208,4 +210,32 @@ export function withToken(ctx: CaseContext, variant: TokenVariant): Promise<Prob
 /** The evidence of a case: the requests it rests on, redacted. */
 export function evidence(...answers: (ProbeAnswer | MetadataFetch | undefined)[]): { exchanges: AuthProbe[] } {
   return { exchanges: answers.filter((a): a is ProbeAnswer | MetadataFetch => a !== undefined).map((a) => ('answer' in a ? a.answer.probe : a.probe)) };
+}
+
+/**
+ * HTTP+SSE: open a stream of its own with the token and wait (bounded) for its endpoint event; resolves to the URL
+ * its messages are POSTed to (the session it names), with the stream's request as evidence, and close() to end it.
+ */
+export async function sseSession(ctx: CaseContext, url: string, token: string): Promise<{ postUrl?: string; probe: AuthProbe; close(): void }> {
+  const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${token}` };
+  const probe: AuthProbe = { purpose: 'an HTTP+SSE stream of its own, with the run\'s token', method: 'GET', url: redactUrl(url), requestHeaders: redactHeaders(headers)! };
+  const ac = new AbortController();
+  const close = () => ac.abort();
+  try {
+    const res = await httpRequest(new URL(url), 'GET', headers, undefined, { timeoutMs: Math.min(ctx.timeoutMs, 15_000), agent: false, signal: ac.signal });
+    probe.status = res.status;
+    if (res.status !== 200) { res.body.destroy(); return { probe, close }; }
+    const postUrl = await new Promise<string | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), Math.min(ctx.timeoutMs, 10_000));
+      const parser = new SseParser((e) => { if (e.event === 'endpoint') { clearTimeout(timer); resolve(new URL(e.data.trim(), url).href); } });
+      res.body.on('data', (b: Buffer) => parser.feed(b));
+      res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
+      res.body.on('error', () => { clearTimeout(timer); resolve(undefined); });
+    });
+    if (!postUrl) probe.error = 'no endpoint event came';
+    return { postUrl, probe, close };
+  } catch (e) {
+    probe.error = (e as Error).message;
+    return { probe, close };
+  }
 }
