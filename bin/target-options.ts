@@ -15,6 +15,8 @@ export function targetOptions<T>(y: Argv<T>) {
     .option('url', { type: 'string', describe: 'URL of an HTTP server: Streamable HTTP is tried first, then HTTP+SSE' })
     .option('header', { type: 'string', array: true, describe: '"Name: value" sent with every HTTP request (repeatable); secret values are redacted in reports' })
     .option('start', { type: 'string', describe: 'Command that starts the HTTP server (own process group); mcp-conform waits until the URL accepts connections and stops it at the end' })
+    .option('auth-server', { type: 'boolean', describe: 'With --start: run mcp-conform\'s own OAuth authorization server on 127.0.0.1 for the run; the started server gets its issuer URL as MCP_CONFORM_AUTH_ISSUER and as {issuer} in the --start command, the run uses a token it mints for the MCP URL, and the auth suite checks expired, wrong-audience, wrong-issuer, badly signed and under-scoped tokens (default off)' })
+    .option('auth-server-scope', { type: 'string', describe: 'With --auth-server: the scope of the run\'s token (space-separated; default: the scope the server\'s 401 challenge names, else its protected-resource metadata\'s scopes_supported)' })
     .option('start-timeout', { type: 'number', default: 15000, describe: 'How long --start waits for the URL to accept connections (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory for the server command' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the server environment (repeatable)' })
@@ -28,12 +30,14 @@ export function targetOptions<T>(y: Argv<T>) {
 }
 
 /** The target part of the library's options, from the flags above. */
-export function targetConformanceOptions(argv: Record<string, unknown>, list: (v: unknown) => string[]): Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env' | 'oauth' | 'oauthGrant' | 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'oauthScope' | 'oauthTimeout'> {
+export function targetConformanceOptions(argv: Record<string, unknown>, list: (v: unknown) => string[]): Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env' | 'oauth' | 'oauthGrant' | 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'oauthScope' | 'oauthTimeout' | 'authServer' | 'authServerScope'> {
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
     stdio: str('stdio'), http: str('http'), sse: str('sse'), url: str('url'),
     headers: argv.header === undefined ? undefined : (Array.isArray(argv.header) ? argv.header : [argv.header]).map(String),
     start: str('start'),
+    ...(argv['auth-server'] !== undefined ? { authServer: argv['auth-server'] === true } : {}),
+    ...(argv['auth-server-scope'] !== undefined ? { authServerScope: String(argv['auth-server-scope']) } : {}),
     startTimeout: argv['start-timeout'] as number,
     cwd: typeof argv.cwd === 'string' ? argv.cwd : undefined,
     env: argv.env === undefined ? undefined : list(argv.env),

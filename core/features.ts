@@ -76,6 +76,20 @@ export interface VersionFeatures {
   mrtr: boolean;
   /** elicitation/create: a server MUST only ask a client that declared elicitation (2025-11-25 on; before, SHOULD). */
   elicitationMust: boolean;
+  /** The authorization specification for HTTP transports (2025-03-26 on). */
+  authorization: boolean;
+  /** 2025-03-26 only: authorization-server metadata at the MCP URL's origin, else default endpoints /authorize, /token, /register. */
+  originAuthorizationMetadata: boolean;
+  /** Protected-resource metadata (RFC 9728) naming the authorization servers, and resource indicators / audience checks (2025-06-18 on). */
+  protectedResourceMetadata: boolean;
+  /** resource_metadata in the 401 challenge or the well-known URL, either one (2025-11-25 on; 2025-06-18 wants the challenge). */
+  resourceMetadataEitherWay: boolean;
+  /** scope in the 401 challenge and 403 insufficient_scope for too narrow a token, as SHOULDs (2025-11-25 on). */
+  challengeScope: boolean;
+  /** Clients must refuse an authorization server that lists no S256 (2025-11-25 on); Client ID Metadata Documents. */
+  s256Required: boolean;
+  /** Protected resources should not advertise offline_access; authorization servers should advertise iss in responses (2026-07-28). */
+  offlineAccessAdvice: boolean;
 }
 
 const at = (v: ProtocolVersion, from: ProtocolVersion) => PROTOCOL_VERSIONS.indexOf(v) >= PROTOCOL_VERSIONS.indexOf(from);
@@ -116,6 +130,13 @@ function build(v: ProtocolVersion): VersionFeatures {
     extensions: stateless,
     mrtr: stateless,
     elicitationMust: at(v, '2025-11-25'),
+    authorization: at(v, '2025-03-26'),
+    originAuthorizationMetadata: v === '2025-03-26',
+    protectedResourceMetadata: at(v, '2025-06-18'),
+    resourceMetadataEitherWay: at(v, '2025-11-25'),
+    challengeScope: at(v, '2025-11-25'),
+    s256Required: at(v, '2025-11-25'),
+    offlineAccessAdvice: stateless,
   };
 }
 
@@ -159,6 +180,13 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   extensions: 'extensions capability (it came in 2026-07-28)',
   mrtr: 'input_required results (they came in 2026-07-28)',
   elicitationMust: 'MUST rule for elicitation/create',
+  authorization: 'authorization specification (it came in 2025-03-26)',
+  originAuthorizationMetadata: 'authorization metadata at the MCP origin (only 2025-03-26 had it; later versions use protected-resource metadata)',
+  protectedResourceMetadata: 'protected-resource metadata (it came in 2025-06-18)',
+  resourceMetadataEitherWay: 'choice between the challenge and the well-known URL (it came in 2025-11-25)',
+  challengeScope: 'scope rules for challenges (they came in 2025-11-25)',
+  s256Required: 'S256 requirement on clients (it came in 2025-11-25)',
+  offlineAccessAdvice: 'offline_access and iss-parameter advice (it came in 2026-07-28)',
 };
 
 /** The first and (exclusive) last version with a boolean feature, for `list` and docs/suites.md. */

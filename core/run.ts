@@ -116,8 +116,8 @@ interface RunGuard {
 /** Close a transport once: every later call (restart, end of run, internal error) waits for the same shutdown. */
 const closings = new WeakMap<Transport, Promise<void>>();
 /** Whether a suite runs: named by --suite, else by default on this transport (and when its own condition holds). */
-function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind']): boolean {
-  return opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(kind)) && (!s.selectedWhen || s.selectedWhen(opts));
+function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind'], run?: { transport: Transport; init: InitOutcome }): boolean {
+  return opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(kind)) && (!s.selectedWhen || s.selectedWhen(opts, run));
 }
 
 function closeOnce(t: Transport): Promise<void> {
@@ -360,7 +360,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     return handle;
   };
   const results = new Map<string, SuiteResult>();
-  const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind));
+  const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind, { transport, init }));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
   const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, authRequired: () => authRequired, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early, checkMessages };
   // With early work, the suites' results reach onSuite (the console's progress) once it is clear that the run will not

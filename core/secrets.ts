@@ -61,10 +61,11 @@ export function redactUrl(u: string | URL): string {
 const MIN_SECRET_VALUE = 8;
 /**
  * Environment variables whose names look secret by the rule above but that hold no secret: the working directory
- * (PWD: "pwd" is also short for password), sockets and session addresses of the shell and the desktop. Their values
+ * (PWD: "pwd" is also short for password), sockets and session addresses of the shell and the desktop, and the
+ * issuer URL `run --auth-server` hands to the server it starts (MCP_CONFORM_AUTH_ISSUER: "auth" in the name). Their values
  * (paths, mostly) would otherwise be hidden wherever they appear — in every command line and file path of a report.
  */
-const ENV_NOT_SECRET = /^(OLD)?PWD$|_SOCK$|^XAUTHORITY$|^DBUS_SESSION_BUS_ADDRESS$|^XDG_SESSION_|^SESSION_MANAGER$|^DESKTOP_SESSION$|^TERM_SESSION_ID$|^KEYTIMEOUT$|^GNOME_KEYRING_CONTROL$/;
+const ENV_NOT_SECRET = /^(OLD)?PWD$|^MCP_CONFORM_AUTH_ISSUER$|_SOCK$|^XAUTHORITY$|^DBUS_SESSION_BUS_ADDRESS$|^XDG_SESSION_|^SESSION_MANAGER$|^DESKTOP_SESSION$|^TERM_SESSION_ID$|^KEYTIMEOUT$|^GNOME_KEYRING_CONTROL$/;
 const envSecret = (name: string) => isSecretName(name) && !ENV_NOT_SECRET.test(name);
 /** The environment given to servers the harness started (--env / env): their secret values are redacted too. */
 const serverEnvs = new Map<string, Set<string>>();

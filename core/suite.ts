@@ -143,10 +143,11 @@ export interface Suite {
   /** Run services whose report fields the suite's run should carry even when no case used them. */
   services?: Service<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
   /**
-   * A suite that is in a run without --suite only when this says so for the run's options (absent: always). Named
-   * with --suite, it runs anyway.
+   * A suite that is in a run without --suite only when this says so for the run's options (absent: always) and, once
+   * the handshake is over, what it met (`run`: the transport and the handshake's outcome; absent while the server
+   * starts, when suites warm up). Named with --suite, it runs anyway.
    */
-  selectedWhen?: (opts: import('./run.js').RunOptions) => boolean;
+  selectedWhen?: (opts: import('./run.js').RunOptions, run?: Pick<CaseContext, 'transport' | 'init'>) => boolean;
   /**
    * Called once as a run that will run one of the suite's cases starts, while the server starts and before its first
    * answer (the harness waits then): begin loading what the cases will need (quality: the tokenizer), so that work

@@ -28,6 +28,7 @@ const FLAG_OF: Record<string, string> = {
   protocolVersion: 'protocol-version', clientCapabilities: 'client-capabilities', roots: 'root',
   shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
   http: 'http', sse: 'sse', url: 'url', serverJson: 'server-json', serverJsonEntry: 'server-json-entry', manifest: 'manifest', userConfig: 'user-config', header: 'header', start: 'start', startTimeout: 'start-timeout',
+  authServer: 'auth-server', authServerScope: 'auth-server-scope',
   reporters: 'reporter', outDir: 'out-dir', concurrency: 'concurrency', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
   allVersions: 'all-versions', schema: 'schema',
   snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',

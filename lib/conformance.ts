@@ -45,6 +45,14 @@ export interface ConformanceOptions {
    */
   credentials?: Credentials;
   /**
+   * With start: run the harness's own OAuth authorization server on loopback for the run. Its issuer URL reaches the
+   * started server as the environment variable MCP_CONFORM_AUTH_ISSUER and as `{issuer}` in the start command; the
+   * run's token is one it mints for the MCP URL, and the `auth` suite mints the invalid ones its checks need.
+   */
+  authServer?: boolean;
+  /** With authServer: the scope of the run's valid token (default: the scope the server's 401 challenge names, else its metadata's scopes_supported). */
+  authServerScope?: string;
+  /**
    * HTTP: get into an OAuth-protected server as the spec tells a client to (discovery, registration, authorization
    * code with PKCE on a loopback redirect, or client_credentials), before the run; see docs/authorization-oauth.md.
    */
@@ -143,6 +151,8 @@ export interface PreparedRun {
   allVersions: boolean;
   name?: string;
   baseline?: Baseline;
+  /** authServer: the harness's authorization server is started for the run (executeRun), with this scope. */
+  authServer?: { scope?: string };
   /** --oauth: how to get in (done by executeRun before the run, once for --all-versions). */
   oauth?: Omit<OAuthOptions, 'mcpUrl' | 'protocolVersion' | 'headers' | 'signal'>;
 }
@@ -172,6 +182,14 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (via !== 'stdio' && o.start === undefined && (o.cwd !== undefined || o.env !== undefined)) throw new OptionsError(`${n('cwd')} and ${n('env')} apply to a server the harness starts: ${n('stdio')} or ${n('start')}`);
   if (via === 'stdio' && o.start !== undefined) throw new OptionsError(`${n('start')} goes with ${n('http')}, ${n('sse')} or ${n('url')} (${n('stdio')} starts its server itself)`);
   if (via === 'stdio' && o.credentials !== undefined) throw new OptionsError(`credentials go with ${n('http')}, ${n('sse')} or ${n('url')}`);
+  if (o.authServer === true) {
+    if (o.start === undefined) throw new OptionsError(`${n('auth-server')} needs ${n('start')}: the harness hands its issuer to a server it starts (MCP_CONFORM_AUTH_ISSUER, {issuer})`);
+    if (o.credentials !== undefined) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out credentials`);
+    if (o.oauth === true) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out ${n('oauth')}`);
+    const auth = Array.isArray(o.headers) ? o.headers.some((h) => /^\s*authorization\s*:/i.test(String(h))) : Object.keys(o.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
+    if (auth) throw new OptionsError(`${n('auth-server')} makes the run's token: leave out ${n('header')} Authorization`);
+  } else if (o.authServerScope !== undefined) throw new OptionsError(`${n('auth-server-scope')} goes with ${n('auth-server')}`);
+  if (o.authServer !== undefined && typeof o.authServer !== 'boolean') throw new OptionsError(`${n('auth-server')} is true or false`);
   if (via === 'stdio' && o.headers !== undefined) throw new OptionsError(`${n('header')} goes with ${n('http')}, ${n('sse')} or ${n('url')}`);
   const commandGiven = via === 'stdio' ? o.stdio : o.start;
   const flag = via === 'stdio' ? n('stdio') : n('start');
@@ -296,6 +314,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
     label: o.name ?? (via === 'stdio' ? commandText : String(o[via])),
     ...(o.name !== undefined ? { name: o.name } : {}),
     ...(baseline ? { baseline } : {}),
+    ...(o.authServer === true ? { authServer: o.authServerScope !== undefined ? { scope: String(o.authServerScope) } : {} } : {}),
     ...(oauth ? { oauth } : {}),
   };
 }
@@ -355,11 +374,40 @@ export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; 
   const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
   if (p.oauth && !p.run.credentials) opts.credentials = p.run.credentials = await runCredentials(p, extra.signal);
-  const report = await (p.allVersions ? runAllVersions(opts) : runSuites(opts));
+  const report = await withAuthServer(p, opts, () => (p.allVersions ? runAllVersions(opts) : runSuites(opts)));
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });
   hooks.onRunDone(report);
   return report;
+}
+
+/**
+ * --auth-server: the harness's authorization server (mocks/auth) runs for the whole run, --all-versions included; its
+ * issuer goes into the started server's environment (MCP_CONFORM_AUTH_ISSUER) and command ({issuer}), and the run's
+ * credentials are its tokens for the MCP URL. Loaded only for such a run. For commands that run suites of their own
+ * on a prepared target (tools) too: `opts` gets the target and credentials the run then uses.
+ */
+export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: () => Promise<T>): Promise<T> {
+  if (!p.authServer || opts.target.transport === 'stdio' || !opts.target.start) return run();
+  const { startAuthServer, authServerCredentials } = await import('../mocks/auth/index.js');
+  const as = await startAuthServer();
+  try {
+    const issuer = as.issuer;
+    const start = opts.target.start;
+    opts.target = {
+      ...opts.target,
+      start: {
+        ...start,
+        command: start.command.split('{issuer}').join(issuer),
+        argv: start.argv.map((w) => w.split('{issuer}').join(issuer)),
+        env: { ...start.env, MCP_CONFORM_AUTH_ISSUER: issuer },
+      },
+    };
+    opts.credentials = authServerCredentials(as, { resource: opts.target.url, scope: p.authServer.scope, timeoutMs: Math.min(opts.timeoutMs ?? 30_000, 5000) });
+    return await run();
+  } finally {
+    await as.close();
+  }
 }
 
 /**

@@ -27,8 +27,9 @@ import { tasks } from './tasks.js';
 import { surface2026 } from './surface-2026.js';
 import { manifestSuite } from './manifest.js';
 import { registrySuite } from './registry.js';
+import { authSuite } from './auth.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, stdio, schema, surface, registrySuite, manifestSuite];
+export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, robustness, isError, compat, quality, httpSuite, sseSuite, authSuite, stdio, schema, surface, registrySuite, manifestSuite];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

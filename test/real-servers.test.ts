@@ -55,6 +55,7 @@ export function isNoiseSkip(c: Pick<CaseResult, 'verdict' | 'message'>): boolean
     /^the server declared every capability this case probes$/i,
     /^no (listed )?(resource template|prompt)s? (to look at|has|declares)\b/i, // nothing of that kind to check
     /^no extension declared\b/i,
+    /^not run: needs (a token|tokens) /, // auth: a check the run's credentials cannot make (no token, or no --auth-server to mint bad ones)
   ].some((re) => re.test(c.message));
 }
 
@@ -138,6 +139,43 @@ export const TARGETS: Target[] = [
     timeoutMs: 150_000,
   },
   { id: 'sdk-mcpserver/stdio', title: "the TS SDK's McpServer (fixtures/servers/sdk-stdio.mjs) over stdio", args: async () => ['--stdio', node(join(FIXTURES, 'sdk-stdio.mjs'))] },
+  // Protected servers (fixtures/servers/peers/auth/): each trusts the harness's authorization server (--auth-server,
+  // its issuer in MCP_CONFORM_AUTH_ISSUER); only the auth suite, the protocol suites behind a token being those of
+  // the same frameworks' sections above.
+  {
+    id: 'protected/sdk-bearer',
+    title: "a TS SDK server behind `requireBearerAuth` (with `expectedResource`) and `mcpAuthMetadataRouter`, JWKS-verified tokens, run with `--auth-server --suite auth`",
+    args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'sdk-bearer.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-ts-oauth',
+    title: 'a server on the TS `fastmcp` framework with its `oauth` option (`protectedResource`) and an `authenticate` that checks JWKS-verified tokens, run with `--auth-server --suite auth`',
+    args: async () => [...(await httpStart((p) => node(join(PEERS, 'auth', 'fastmcp-ts-oauth.mjs'), p), '/mcp')), '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/python-sdk-auth',
+    title: 'a Python MCP SDK 2.x server with `AuthSettings` (`validate_token_resource`) and a JWKS `TokenVerifier` (PyJWT), run with `--auth-server --suite auth`',
+    python: 'sdk',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_sdk_auth.py'))} ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-jwt-audience',
+    title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier(audience=…)`, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-jwt-audience-sse',
+    title: 'the same Python FastMCP server with `JWTVerifier(audience=…)` over HTTP+SSE, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} audience ${p} sse`, '/sse', '--sse')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
+  {
+    id: 'protected/fastmcp-jwt-no-audience',
+    title: 'a Python FastMCP server with `RemoteAuthProvider` + `JWTVerifier` without `audience`, run with `--auth-server --suite auth`',
+    python: 'fastmcp',
+    args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} no-audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
+  },
 ];
 
 // ---- the ledger ----

@@ -257,7 +257,7 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
     const via = given[0] as (typeof TARGET_FLAGS)[number];
     const timeout = argv.timeout as number;
     // The target as run takes it (the same checks and messages): lib/conformance.ts prepareRun.
-    const { prepareRun, runCredentials, OptionsError } = await import('../../lib/conformance.js');
+    const { prepareRun, runCredentials, withAuthServer, OptionsError } = await import('../../lib/conformance.js');
     let prepared: Awaited<ReturnType<typeof prepareRun>>;
     try { prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true }); } catch (e) { throw e instanceof OptionsError ? err(e.message) : e; }
     let listing: ToolListing | undefined;
@@ -269,7 +269,9 @@ export async function toolsCommand(argv: Record<string, unknown>, list: (v: unkn
     const { runSuites } = await import('../../core/run.js');
     const { target, timeoutMs, shutdownGraceMs, maxMessageBytes } = prepared.run;
     const credentials = await runCredentials(prepared);
-    const report = await runSuites({ target, suites: [grab], timeoutMs, shutdownGraceMs, maxMessageBytes, callTools: 'none', ...(credentials ? { credentials } : {}), maxDurationMs: Math.max(60_000, timeout * 4 + (argv['start-timeout'] as number ?? 0)) });
+    const opts: import('../../core/run.js').RunOptions = { target, suites: [grab], timeoutMs, shutdownGraceMs, maxMessageBytes, callTools: 'none', ...(credentials ? { credentials } : {}), maxDurationMs: Math.max(60_000, timeout * 4 + (argv['start-timeout'] as number ?? 0)) };
+    // --auth-server: the harness's authorization server runs while the tool list is fetched, its token on the requests.
+    const report = await withAuthServer(prepared, opts, () => runSuites(opts));
     const l = listing as ToolListing | undefined;
     if (!l || (l.problem && !l.tools.length)) {
       await io.stderr(`mcp-conform: could not get the tool list: ${l?.problem ?? report.aborted ?? 'no answer'}\n`);

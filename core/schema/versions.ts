@@ -21,6 +21,10 @@ export function specUrl(v: ProtocolVersion, path: string): string {
   return `https://modelcontextprotocol.io/specification/${v}/${specPath(v, path)}`;
 }
 
+/** 2026-07-28 sections of basic/authorization that moved to pages of their own. */
+const AUTH_DISCOVERY_ANCHORS = ['authorization-server-location', 'protected-resource-metadata-discovery-requirements', 'authorization-server-metadata-discovery'];
+const AUTH_REGISTRATION_ANCHORS = ['client-registration-approaches', 'client-id-metadata-documents', 'dynamic-client-registration'];
+
 /**
  * A section path as it is in a version: pages moved between versions. 2026-07-28 split basic/transports into
  * basic/transports/stdio and basic/transports/streamable-http, replaced the initialize handshake by server/discover
@@ -35,6 +39,9 @@ export function specPath(v: ProtocolVersion, path: string): string {
     if (page === 'basic/lifecycle') return anchor === 'initialization' ? 'server/discover' : 'basic/lifecycle';
     if (page === 'basic/utilities/ping') return 'changelog';
     if (page === 'basic/utilities/cancellation') return at('basic/patterns/cancellation');
+    // The authorization page became a folder: discovery and registration have pages of their own.
+    if (page === 'basic/authorization' && anchor && AUTH_DISCOVERY_ANCHORS.includes(anchor)) return at('basic/authorization/authorization-server-discovery');
+    if (page === 'basic/authorization' && anchor && AUTH_REGISTRATION_ANCHORS.includes(anchor)) return at('basic/authorization/client-registration');
     return path;
   }
   if (page === 'basic/transports/streamable-http') return v >= '2025-03-26' ? 'basic/transports#streamable-http' : 'basic/transports';

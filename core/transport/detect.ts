@@ -154,6 +154,11 @@ export class DetectingTransport implements Transport {
 
   constructor(private readonly o: DetectOptions) {}
 
+  /** The URL being detected (also when no transport was found). */
+  get url(): URL {
+    return this.o.url;
+  }
+
   /** A refusal for want of authorization: of the detection, or of the transport found. */
   get authRequired(): AuthRefusal | undefined {
     return this.inner?.authRequired ?? this.refusal;

@@ -13,6 +13,6 @@ describe('test/suites/', () => {
     const strays = files.filter((f) => !ids.has(f) && f !== 'layout' && f !== 'example-suite');
     expect(strays).toEqual([]);
     // the suites whose behaviour has tests of its own here (the others: run-demo, run-broken, verdicts)
-    expect(files.filter((f) => ids.has(f)).sort()).toEqual(['calling', 'http', 'invalid-params', 'robustness', 'sse', 'subscriptions', 'tasks', 'unknown-tool']);
+    expect(files.filter((f) => ids.has(f)).sort()).toEqual(['auth', 'calling', 'http', 'invalid-params', 'robustness', 'sse', 'subscriptions', 'tasks', 'unknown-tool']);
   });
 });

@@ -1,0 +1,416 @@
+/**
+ * The harness's own OAuth 2.1 authorization server, on loopback (127.0.0.1, a port the system picks). One
+ * implementation with two uses: `run --auth-server` (a protected server under test trusts it, and the harness mints
+ * the tokens its checks need), and the authorization server of a protected mock that grades clients. What it offers
+ * is configurable per scenario (AuthServerConfig); it approves every authorization at once and judges nothing — it
+ * keeps a log of what it was asked (`requests`, secrets redacted) for whoever grades.
+ *
+ * - metadata: RFC 8414 (`/.well-known/oauth-authorization-server`, path inserted after the host for an issuer with a
+ *   path) and OpenID discovery (`/.well-known/openid-configuration`, inserted and appended);
+ * - a JWK set, RS256 JWT access tokens (RFC 9068 claims: iss, aud, exp, iat, scope, sub, client_id), or opaque tokens
+ *   with RFC 7662 introspection;
+ * - dynamic client registration (RFC 7591), pre-registered clients;
+ * - an authorization endpoint that redirects at once with `code`, `state` and (RFC 9207) `iss`;
+ * - a token endpoint: authorization_code (PKCE S256 checked, RFC 7636), refresh_token, client_credentials; the
+ *   `resource` indicator (RFC 8707) becomes the token's audience.
+ * The signing key is made when the server starts, held in memory, and never written.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TokenVariant } from '../../core/auth/credentials.js';
+import { redactUrl } from '../../core/secrets.js';
+import { jwks, makeSigningKey, randomToken, signJwt, type SigningKey } from './jwt.js';
+
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+
+/** What the authorization server offers: each member changes one thing a client (or a grader) can see. */
+export interface AuthServerConfig {
+  /** A path for the issuer (`/tenant`): metadata URLs then insert or append it. Default: none (the origin). */
+  issuerPath?: string;
+  /** Which metadata documents are served (default both). */
+  metadata?: { oauth?: boolean; openid?: boolean };
+  /** List S256 in code_challenge_methods_supported (default true). false: the member is left out. */
+  s256?: boolean;
+  /** Put `iss` in the authorization response (default true). */
+  issInRedirect?: boolean;
+  /** Advertise authorization_response_iss_parameter_supported (default: as issInRedirect). */
+  advertiseIss?: boolean;
+  /** Token endpoint client authentication methods accepted and advertised (default none, client_secret_basic, client_secret_post). */
+  tokenEndpointAuthMethods?: TokenEndpointAuthMethod[];
+  /** Dynamic client registration (default true). */
+  registration?: boolean;
+  /** Advertise client_id_metadata_document_supported (default false). */
+  clientIdMetadataDocuments?: boolean;
+  /** Clients known without registration. */
+  clients?: { clientId: string; clientSecret?: string; redirectUris?: string[] }[];
+  /** Access token format (default 'jwt'); 'opaque' tokens are checked by introspection. */
+  tokenFormat?: 'jwt' | 'opaque';
+  /** Serve RFC 7662 introspection (default: true when tokenFormat is 'opaque'). */
+  introspection?: boolean;
+  /** scopes_supported (default none listed). */
+  scopesSupported?: string[];
+  /** Lifetime of access tokens (seconds, default 3600). */
+  tokenTtlSec?: number;
+  /** Issue refresh tokens with authorization codes (default true). */
+  refreshTokens?: boolean;
+}
+
+/** What a token says (the claims of a JWT, or what introspection answers for an opaque one). */
+export interface TokenClaims {
+  iss: string;
+  aud?: string | string[];
+  sub: string;
+  client_id: string;
+  scope?: string;
+  iat: number;
+  exp: number;
+}
+
+/** One request the authorization server got, as a grader may read it (secrets redacted). */
+export interface AuthServerRequest {
+  method: string;
+  /** Path and query, secret-looking parameters redacted. */
+  url: string;
+  endpoint: 'metadata' | 'jwks' | 'register' | 'authorize' | 'token' | 'introspect' | 'unknown';
+  /** Form or JSON parameters (secret values redacted: code, code_verifier, client_secret, refresh_token, token). */
+  params?: Record<string, string>;
+  /** How the client authenticated at the token endpoint. */
+  clientAuth?: TokenEndpointAuthMethod;
+  status: number;
+  /** Why a request was refused, in plain words. */
+  problem?: string;
+  t: number;
+}
+
+export interface MintOptions {
+  /** The resource (audience) a valid token is for. */
+  resource: string;
+  /** The scope of a valid token (space-separated). */
+  scope?: string;
+  clientId?: string;
+  subject?: string;
+}
+
+interface Client { clientId: string; clientSecret?: string; redirectUris: string[]; authMethod: TokenEndpointAuthMethod }
+interface Grant { clientId: string; scope?: string; resource?: string }
+interface PendingCode extends Grant { redirectUri: string; challenge?: string; method?: string; expires: number }
+
+const SECRET_PARAMS = new Set(['code', 'code_verifier', 'client_secret', 'refresh_token', 'token', 'access_token', 'assertion', 'client_assertion']);
+/** An audience no real resource has: the wrong-audience variant's. */
+export const OTHER_AUDIENCE = 'https://other-resource.mcp-conform.invalid/mcp';
+/** A scope nobody requires: the under-scoped variants carry only this. */
+export const UNDER_SCOPE = 'mcp-conform:under-scoped';
+
+export class AuthServer {
+  readonly requests: AuthServerRequest[] = [];
+  private server?: Server;
+  private origin = '';
+  private readonly key: SigningKey = makeSigningKey();
+  private stranger?: SigningKey;
+  private readonly clients = new Map<string, Client>();
+  private readonly codes = new Map<string, PendingCode>();
+  private readonly refresh = new Map<string, Grant>();
+  private readonly opaque = new Map<string, TokenClaims>();
+  private readonly t0 = Date.now();
+
+  constructor(readonly config: AuthServerConfig = {}) {
+    for (const c of config.clients ?? []) this.clients.set(c.clientId, { clientId: c.clientId, clientSecret: c.clientSecret, redirectUris: c.redirectUris ?? [], authMethod: c.clientSecret ? 'client_secret_basic' : 'none' });
+  }
+
+  /** Listen on 127.0.0.1 (port 0: the system picks one). Resolves with the issuer URL. */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => { void this.handle(req, res); });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.issuer;
+  }
+
+  /** The issuer identifier (no trailing slash). */
+  get issuer(): string {
+    return this.origin + (this.config.issuerPath ? `/${this.config.issuerPath.replace(/^\/+|\/+$/g, '')}` : '');
+  }
+
+  get jwksUri(): string { return `${this.issuer}/jwks`; }
+
+  /** The metadata document (RFC 8414) as this configuration serves it. */
+  metadata(): Record<string, unknown> {
+    const c = this.config;
+    const methods = c.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
+    const iss = c.advertiseIss ?? c.issInRedirect ?? true;
+    return {
+      issuer: this.issuer,
+      authorization_endpoint: `${this.issuer}/authorize`,
+      token_endpoint: `${this.issuer}/token`,
+      jwks_uri: this.jwksUri,
+      ...(c.registration ?? true ? { registration_endpoint: `${this.issuer}/register` } : {}),
+      ...(this.introspects ? { introspection_endpoint: `${this.issuer}/introspect` } : {}),
+      ...(c.scopesSupported ? { scopes_supported: c.scopesSupported } : {}),
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      token_endpoint_auth_methods_supported: methods,
+      ...(c.s256 ?? true ? { code_challenge_methods_supported: ['S256'] } : {}),
+      ...(iss ? { authorization_response_iss_parameter_supported: true } : {}),
+      ...(c.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+      // OpenID discovery asks for these; harmless in RFC 8414 metadata.
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+    };
+  }
+
+  private get introspects(): boolean {
+    return this.config.introspection ?? this.config.tokenFormat === 'opaque';
+  }
+
+  /** Where each metadata document is served (paths on the origin), as configured. */
+  metadataPaths(): string[] {
+    const p = this.config.issuerPath ? `/${this.config.issuerPath.replace(/^\/+|\/+$/g, '')}` : '';
+    const m = this.config.metadata ?? {};
+    return [
+      ...(m.oauth ?? true ? [`/.well-known/oauth-authorization-server${p}`] : []),
+      ...(m.openid ?? true ? [...new Set([`/.well-known/openid-configuration${p}`, `${p}/.well-known/openid-configuration`])] : []),
+    ];
+  }
+
+  /**
+   * A token for the resource, of the given variant (TokenVariant): valid, or differing from a valid one in one way
+   * (expired; another audience; another issuer; signed by a key not in the JWK set; only a scope nobody requires),
+   * or both expired and under-scoped.
+   */
+  mint(variant: TokenVariant, o: MintOptions): string {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = variant === 'expired' || variant === 'expired-under-scoped';
+    const under = variant === 'under-scoped' || variant === 'expired-under-scoped';
+    const claims: TokenClaims = {
+      iss: variant === 'wrong-issuer' ? `${this.origin}/not-the-issuer` : this.issuer,
+      aud: variant === 'wrong-audience' ? OTHER_AUDIENCE : o.resource,
+      sub: o.subject ?? 'mcp-conform-user',
+      client_id: o.clientId ?? 'mcp-conform',
+      ...(under ? { scope: UNDER_SCOPE } : o.scope ? { scope: o.scope } : {}),
+      iat: expired ? now - 7200 : now,
+      exp: expired ? now - 3600 : now + (this.config.tokenTtlSec ?? 3600),
+    };
+    if (variant === 'bad-signature') {
+      // Signed by a key the JWK set does not hold, under the published key id: what a forger would send.
+      this.stranger ??= makeSigningKey();
+      return this.issueAs(claims, this.stranger, this.key.kid, true);
+    }
+    return this.issueAs(claims, this.key);
+  }
+
+  private issueAs(claims: TokenClaims, key: SigningKey, kid = key.kid, forged = false): string {
+    if (this.config.tokenFormat === 'opaque') {
+      const t = randomToken(32);
+      // An opaque token's signature is the authorization server's memory: a forged one is unknown to it.
+      if (!forged) this.opaque.set(t, claims);
+      return t;
+    }
+    return signJwt(claims as unknown as Record<string, unknown>, key, kid);
+  }
+
+  /** Stop listening and drop every connection. */
+  async close(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    this.server = undefined;
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // HTTP.
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.origin);
+    const rec: AuthServerRequest = { method: req.method ?? 'GET', url: redactUrl(url).slice(this.origin.length), endpoint: 'unknown', status: 0, t: Date.now() - this.t0 };
+    this.requests.push(rec);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}, problem?: string) => {
+      rec.status = status;
+      if (problem) rec.problem = problem;
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers });
+      res.end(text);
+    };
+    const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) => send(status, { error, error_description: description }, headers, `${error}: ${description}`);
+    try {
+      if (req.method === 'OPTIONS') { rec.status = 204; res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': '*' }); res.end(); return; }
+      const base = this.issuer.slice(this.origin.length);
+      const path = url.pathname;
+      if (req.method === 'GET' && this.metadataPaths().includes(path)) { rec.endpoint = 'metadata'; return send(200, this.metadata()); }
+      if (req.method === 'GET' && path === `${base}/jwks`) { rec.endpoint = 'jwks'; return send(200, jwks([this.key])); }
+      if (req.method === 'GET' && path === `${base}/authorize`) { rec.endpoint = 'authorize'; return this.authorize(url, rec, res, oauthError); }
+      if (req.method === 'POST' && path === `${base}/register` && (this.config.registration ?? true)) {
+        rec.endpoint = 'register';
+        const body = await readBody(req);
+        let meta: Record<string, unknown>;
+        try { meta = JSON.parse(body); } catch { return oauthError(400, 'invalid_client_metadata', 'the registration request is not JSON'); }
+        if (!meta || typeof meta !== 'object') return oauthError(400, 'invalid_client_metadata', 'the registration request is not a JSON object');
+        rec.params = redactParams(Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
+        const uris = Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
+        const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
+        const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method as TokenEndpointAuthMethod : (allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!);
+        if (!allowed.includes(asked)) return oauthError(400, 'invalid_client_metadata', `token_endpoint_auth_method ${asked} is not supported`);
+        const client: Client = { clientId: randomToken(12), redirectUris: uris, authMethod: asked, ...(asked === 'none' ? {} : { clientSecret: randomToken(24) }) };
+        this.clients.set(client.clientId, client);
+        return send(201, { ...meta, client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}), token_endpoint_auth_method: asked, client_id_issued_at: Math.floor(Date.now() / 1000) });
+      }
+      if (req.method === 'POST' && (path === `${base}/token` || (path === `${base}/introspect` && this.introspects))) {
+        const isToken = path === `${base}/token`;
+        rec.endpoint = isToken ? 'token' : 'introspect';
+        const form = parseForm(await readBody(req), req.headers['content-type']);
+        rec.params = redactParams(form);
+        const auth = this.clientAuth(req, form);
+        if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
+        rec.clientAuth = auth.method;
+        return isToken ? this.token(form, auth.client, send, oauthError) : this.introspect(form, send);
+      }
+      return send(404, { error: 'not_found', error_description: `nothing at ${req.method} ${path}` }, {}, 'unknown endpoint');
+    } catch (e) {
+      if (!res.headersSent) send(500, { error: 'server_error', error_description: (e as Error).message });
+      else res.destroy();
+    }
+  }
+
+  private authorize(url: URL, rec: AuthServerRequest, res: ServerResponse, oauthError: (s: number, e: string, d: string) => void): void {
+    const q = Object.fromEntries(url.searchParams);
+    rec.params = redactParams(q);
+    const client = q.client_id ? this.clients.get(q.client_id) ?? this.metadataDocumentClient(q.client_id) : undefined;
+    if (!client) return oauthError(400, 'invalid_client', q.client_id ? 'unknown client_id' : 'client_id is missing');
+    const redirect = q.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+    if (!redirect) return oauthError(400, 'invalid_request', 'redirect_uri is missing');
+    // Registered redirect URIs must match; a loopback redirect may change its port (RFC 8252 §7.3).
+    if (client.redirectUris.length && !client.redirectUris.some((u) => sameRedirect(u, redirect))) return oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');
+    const to = new URL(redirect);
+    const answer = (params: Record<string, string>) => {
+      for (const [k, v] of Object.entries(params)) to.searchParams.set(k, v);
+      if (q.state !== undefined) to.searchParams.set('state', q.state);
+      if (this.config.issInRedirect ?? true) to.searchParams.set('iss', this.issuer);
+      rec.status = 302;
+      res.writeHead(302, { location: to.href, 'cache-control': 'no-store' });
+      res.end();
+    };
+    if (q.response_type !== 'code') return answer({ error: 'unsupported_response_type', error_description: 'only response_type=code' });
+    if (q.code_challenge_method && q.code_challenge_method !== 'S256') return answer({ error: 'invalid_request', error_description: `code_challenge_method ${q.code_challenge_method} is not supported` });
+    if (!q.code_challenge) return answer({ error: 'invalid_request', error_description: 'PKCE is required: code_challenge is missing' });
+    const code = randomToken(24);
+    this.codes.set(code, { clientId: client.clientId, redirectUri: redirect, challenge: q.code_challenge, method: q.code_challenge_method ?? 'plain', scope: q.scope, resource: q.resource, expires: Date.now() + 60_000 });
+    answer({ code });
+  }
+
+  /** A client identified by the URL of its metadata document: accepted as it is (the document is not fetched). */
+  private metadataDocumentClient(clientId: string): Client | undefined {
+    if (!this.config.clientIdMetadataDocuments || !/^https?:\/\//.test(clientId)) return undefined;
+    return { clientId, redirectUris: [], authMethod: 'none' };
+  }
+
+  private clientAuth(req: IncomingMessage, form: Record<string, string>): { client?: Client; method?: TokenEndpointAuthMethod; problem?: string } {
+    const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
+    const h = req.headers.authorization;
+    let id: string | undefined; let secret: string | undefined; let method: TokenEndpointAuthMethod;
+    if (h && /^basic /i.test(h)) {
+      const [u, p] = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8').split(':');
+      id = decodeURIComponent(u ?? ''); secret = decodeURIComponent(p ?? ''); method = 'client_secret_basic';
+    } else if (form.client_secret !== undefined) {
+      id = form.client_id; secret = form.client_secret; method = 'client_secret_post';
+    } else {
+      id = form.client_id; method = 'none';
+    }
+    if (!allowed.includes(method)) return { problem: `client authentication ${method} is not accepted here (${allowed.join(', ')})` };
+    if (!id) return { method, problem: 'no client_id' };
+    const client = this.clients.get(id) ?? this.metadataDocumentClient(id);
+    if (!client) return { method, problem: 'unknown client' };
+    if (client.clientSecret !== undefined && !(secret !== undefined && safeEqual(secret, client.clientSecret))) return { method, problem: 'the client secret is missing or wrong' };
+    return { client, method };
+  }
+
+  private token(form: Record<string, string>, client: Client | undefined, send: (s: number, b: unknown) => void, oauthError: (s: number, e: string, d: string) => void): void {
+    if (!client) return oauthError(401, 'invalid_client', 'no client');
+    const issue = (g: Grant, withRefresh: boolean) => {
+      const resource = form.resource ?? g.resource;
+      const access = this.mint('valid', { resource: resource ?? this.issuer, scope: g.scope, clientId: g.clientId });
+      const out: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: this.config.tokenTtlSec ?? 3600, ...(g.scope ? { scope: g.scope } : {}) };
+      if (withRefresh && (this.config.refreshTokens ?? true)) {
+        const r = randomToken(32);
+        this.refresh.set(r, { ...g, resource });
+        out.refresh_token = r;
+      }
+      send(200, out);
+    };
+    switch (form.grant_type) {
+      case 'authorization_code': {
+        const c = form.code ? this.codes.get(form.code) : undefined;
+        if (!c || c.expires < Date.now()) return oauthError(400, 'invalid_grant', 'unknown, used or expired authorization code');
+        this.codes.delete(form.code!);
+        if (c.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'the code was issued to another client');
+        if (form.redirect_uri !== undefined && form.redirect_uri !== c.redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+        if (!form.code_verifier) return oauthError(400, 'invalid_request', 'code_verifier is missing');
+        const expected = c.method === 'S256' ? createHash('sha256').update(form.code_verifier).digest('base64url') : form.code_verifier;
+        if (!safeEqual(expected, c.challenge ?? '')) return oauthError(400, 'invalid_grant', 'code_verifier does not match code_challenge');
+        return issue({ clientId: c.clientId, scope: form.scope ?? c.scope, resource: c.resource }, true);
+      }
+      case 'refresh_token': {
+        const g = form.refresh_token ? this.refresh.get(form.refresh_token) : undefined;
+        if (!g || g.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'unknown refresh token');
+        this.refresh.delete(form.refresh_token!); // rotated: public clients must get a new one (OAuth 2.1 §4.3.1)
+        return issue({ ...g, scope: form.scope ?? g.scope }, true);
+      }
+      case 'client_credentials':
+        if (client.clientSecret === undefined) return oauthError(400, 'unauthorized_client', 'client_credentials needs a confidential client');
+        return issue({ clientId: client.clientId, scope: form.scope, resource: form.resource }, false);
+      default:
+        return oauthError(400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
+    }
+  }
+
+  private introspect(form: Record<string, string>, send: (s: number, b: unknown) => void): void {
+    const c = form.token ? this.opaque.get(form.token) : undefined;
+    if (!c || c.exp <= Date.now() / 1000) return send(200, { active: false });
+    send(200, { active: true, token_type: 'Bearer', ...c });
+  }
+}
+
+/** Start an authorization server with this configuration; close() it when done. */
+export async function startAuthServer(config: AuthServerConfig = {}): Promise<AuthServer> {
+  const s = new AuthServer(config);
+  await s.start();
+  return s;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a); const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function sameRedirect(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  try {
+    const r = new URL(registered); const a = new URL(asked);
+    const loop = (h: string) => h === '127.0.0.1' || h === '[::1]' || h === 'localhost';
+    return loop(r.hostname) && r.hostname === a.hostname && r.pathname === a.pathname && r.protocol === a.protocol;
+  } catch {
+    return false;
+  }
+}
+
+function redactParams(p: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, SECRET_PARAMS.has(k) ? '[redacted]' : v]));
+}
+
+function parseForm(body: string, contentType: string | undefined): Record<string, string> {
+  if ((contentType ?? '').includes('application/json')) {
+    try { const j = JSON.parse(body); return Object.fromEntries(Object.entries(j).map(([k, v]) => [k, String(v)])); } catch { return {}; }
+  }
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+/** The request body (at most 64 kB; bounded at 10 s). */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []; let n = 0;
+    const timer = setTimeout(() => { req.destroy(); resolve(Buffer.concat(chunks).toString('utf8')); }, 10_000);
+    req.on('data', (b: Buffer) => { n += b.length; if (n <= 64 * 1024) chunks.push(b); });
+    req.on('end', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('utf8')); });
+    req.on('error', () => { clearTimeout(timer); resolve(''); });
+  });
+}
