@@ -9,7 +9,8 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing, type ReceiveContext } from './engine.js';
+import { EraSource, isModernRequest, META, type EraSession } from './era.js';
 import { FAIL_MESSAGE } from './faults.js';
 import { readFixture, type Fixture } from '../core/formats/fixture.js';
 import { FixtureSource } from './fixture.js';
@@ -36,6 +37,7 @@ export const SCENARIOS: ScenarioDef[] = [
   { name: 'session-expired', description: 'expires the first session after two requests (initialize included): everything after gets HTTP 404; a fresh session lives', transports: ['streamable-http'] },
   { name: 'server-error', description: 'fails the first tools/list: HTTP 503 over Streamable HTTP, a JSON-RPC -32603 error over stdio and SSE (as serve --fail-rate does)', transports: ALL, optIn: true },
   { name: 'dropped-answer', description: 'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled', transports: ALL, optIn: true },
+  { name: 'server-requests', description: 'asks the client for what it declared (roots/list, sampling/createMessage, elicitation/create in form and url mode) at its first tools/call: before 2026-07-28 as requests of the mock, in 2026-07-28 as an input_required answer (inputRequests, requestState) to retry', transports: ALL },
   { name: 'stream-resume', description: 'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID', transports: ['streamable-http'] },
 ];
 
@@ -57,6 +59,8 @@ export interface RecordedEntry {
   dir: 'to-server' | 'from-server';
   raw: string;
   ex?: number;
+  /** The mock session (connection) the message belongs to: one per stdio process, per HTTP session, per SSE stream. */
+  s?: string;
 }
 
 /** One HTTP request of the client and the mock's answer. */
@@ -76,9 +80,11 @@ export interface ClientExchange {
   fault?: string;
   /** The Mcp-Session-Id the answer issued (an initialize answer). */
   issuedSession?: string;
+  /** The mock session the request reached (absent: refused before any session saw it). */
+  session?: string;
 }
 
-const GRADED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'origin'];
+const GRADED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'origin', 'mcp-method', 'mcp-name'];
 
 export class ClientRecorder {
   readonly entries: RecordedEntry[] = [];
@@ -87,8 +93,8 @@ export class ClientRecorder {
   /** file: append each entry there as a JSON line (the stdio mock, a process of its own). */
   constructor(private readonly file?: string) {}
 
-  add(dir: RecordedEntry['dir'], raw: string, ex?: number): void {
-    const e: RecordedEntry = { t: Date.now(), dir, raw, ...(ex !== undefined ? { ex } : {}) };
+  add(dir: RecordedEntry['dir'], raw: string, ex?: number, session?: string, t = Date.now()): void {
+    const e: RecordedEntry = { t, dir, raw, ...(ex !== undefined ? { ex } : {}), ...(session !== undefined ? { s: session } : {}) };
     this.entries.push(e);
     if (this.file) {
       try { appendFileSync(this.file, JSON.stringify(e) + '\n'); } catch { /* the grader reports a missing log */ }
@@ -98,6 +104,7 @@ export class ClientRecorder {
   exchange(req: PlainRequest): ClientExchange {
     const headers: Record<string, string> = {};
     for (const h of GRADED_HEADERS) { const v = req.header(h); if (v !== undefined) headers[h] = v; }
+    for (const h of req.headerNames?.() ?? []) { const v = req.header(h); if (h.startsWith('mcp-param-') && v !== undefined) headers[h] = v; }
     const p = req.method === 'POST' ? parseJson(req.body) : { ok: false as const };
     const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
     const ex: ClientExchange = {
@@ -135,58 +142,97 @@ export function scenarioFixture(f: Fixture, scenario: string): Fixture {
   return { ...f, capabilities: { ...caps, tools: { ...(isObj(caps.tools) ? caps.tools : {}), listChanged: true } } };
 }
 
+/** The id the mock gives its server-to-client requests (scenario server-requests), by method. */
+export const MOCK_REQUEST_IDS: Record<string, string> = { 'roots/list': 'mcp-conform-roots-1', 'sampling/createMessage': 'mcp-conform-sampling-1', 'elicitation/create': 'mcp-conform-elicit-1', 'elicitation/create url': 'mcp-conform-elicit-url-1' };
+/** The requestState of the mock's input_required answer (scenario server-requests, 2026-07-28). */
+export const MOCK_REQUEST_STATE = 'mcp-conform-state-1';
+
+/** The server-to-client requests the mock makes of a client that declared these capabilities (any version). */
+export function serverRequestsFor(caps: Record<string, unknown>): { key: string; method: string; params: Record<string, unknown> }[] {
+  const out: { key: string; method: string; params: Record<string, unknown> }[] = [];
+  if (caps.roots !== undefined) out.push({ key: 'roots', method: 'roots/list', params: {} });
+  if (caps.sampling !== undefined) out.push({ key: 'sampling', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say "ok" (a request of the mcp-conform mock).' } }], maxTokens: 20 } });
+  if (caps.elicitation !== undefined) {
+    const e = isObj(caps.elicitation) ? caps.elicitation : {};
+    const form = Object.keys(e).length === 0 || e.form !== undefined;
+    if (form) out.push({ key: 'elicitation', method: 'elicitation/create', params: { mode: 'form', message: 'Your name, please (a request of the mcp-conform mock).', requestedSchema: { type: 'object', properties: { name: { type: 'string', default: 'mock user' }, color: { type: 'string', enum: ['red', 'green'], default: 'red' } }, required: ['name'] } } });
+    if (e.url !== undefined) out.push({ key: 'elicitation-url', method: 'elicitation/create', params: { mode: 'url', message: 'Open this page (a request of the mcp-conform mock; nothing is there).', url: 'http://127.0.0.1:9/mcp-conform-elicitation', elicitationId: 'mcp-conform-elicitation-1' } });
+  }
+  return out;
+}
+
+let sessionCounter = 0;
+
 /**
- * A fixture with a scenario, recorded. `recordIncoming` false: the HTTP layer records what the client sent (with the
- * exchange), so that requests the mock refused before any session saw them (a 404) are in the log too.
+ * A fixture with a scenario, recorded (every message both ways, with the session it belongs to and, over HTTP, the
+ * exchange that carried it). The fixture is served dual-era (or one version: `protocolVersion`) by mocks/era.ts.
  */
 export class ScenarioSource implements MockSource {
   readonly label: string;
   readonly protocolVersions: string[];
-  private readonly fixture: FixtureSource;
+  readonly era: EraSource['era'];
+  private readonly eras: EraSource;
 
-  /** Streamable HTTP: the HTTP layer records what the client sent, and fails with 503 (scenario server-error). */
+  /** Streamable HTTP: the HTTP layer plays the faults server-error and dropped-answer (503, a request never answered). */
   readonly httpLayer: boolean;
 
-  constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, readonly recordIncoming = true, file?: string) {
-    this.httpLayer = !recordIncoming;
-    this.fixture = new FixtureSource(scenarioFixture(fixture, scenario), file);
-    this.label = `${this.fixture.label}, scenario ${scenario}`;
-    this.protocolVersions = this.fixture.protocolVersions;
+  constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, httpLayer = false, file?: string, protocolVersion?: string) {
+    this.httpLayer = httpLayer;
+    this.eras = new EraSource(new FixtureSource(scenarioFixture(fixture, scenario), file), protocolVersion);
+    this.label = `${this.eras.label}, scenario ${scenario}`;
+    this.protocolVersions = this.eras.protocolVersions;
+    this.era = this.eras.era;
   }
 
-  static fromFile(file: string | undefined, scenario: string, recorder: ClientRecorder, recordIncoming = true): ScenarioSource {
+  static fromFile(file: string | undefined, scenario: string, recorder: ClientRecorder, httpLayer = false, protocolVersion?: string): ScenarioSource {
     const f = file ?? defaultFixtureFile();
-    return new ScenarioSource(readFixture(f), scenario, recorder, recordIncoming, f);
+    return new ScenarioSource(readFixture(f), scenario, recorder, httpLayer, f, protocolVersion);
   }
 
-  newSession(): MockSession {
-    return new ScenarioSession(this.fixture.newSession(), this);
+  newSession(): ScenarioSession {
+    return new ScenarioSession(this.eras.newSession(), this, `${process.pid}-${++sessionCounter}`);
   }
 }
 
-class ScenarioSession implements MockSession {
+export class ScenarioSession implements MockSession {
   private initialized = false;
   private pingSent = false;
   private listChangedSent = false;
   private faulted = false;
+  private asked = false;
+  /** Client capabilities: declared in initialize (legacy) or in the _meta of each request (2026-07-28). */
+  private legacyCaps: Record<string, unknown> = {};
 
-  constructor(private readonly inner: MockSession, private readonly src: ScenarioSource) {}
+  constructor(private readonly inner: EraSession, private readonly src: ScenarioSource, readonly key: string) {}
 
-  async receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {
+  closeListen(id: unknown): void {
+    this.inner.closeListen(id);
+  }
+
+  end(): void {
+    this.inner.end();
+  }
+
+  async receive(raw: string, emit: (m: Outgoing) => void, ctx?: ReceiveContext): Promise<void> {
     const rec = this.src.recorder;
-    if (this.src.recordIncoming) rec.add('to-server', raw);
-    const out = (m: Outgoing) => { rec.add('from-server', JSON.stringify(m)); emit(m); };
+    const ex = ctx?.http?.exchange;
+    rec.add('to-server', raw, ex, this.key);
+    if (ex !== undefined && rec.exchanges[ex]) rec.exchanges[ex]!.session = this.key;
+    const out = (m: Outgoing) => { rec.add('from-server', JSON.stringify(m), undefined, this.key); emit(m); };
     const p = parseJson(raw);
     const m = p.ok && isObj(p.value) ? p.value : undefined;
     const method = typeof m?.method === 'string' ? m.method : undefined;
     const isRequest = !!method && m !== undefined && 'id' in m;
+    const params = isObj(m?.params) ? m!.params : {};
     if (method === 'notifications/initialized') this.initialized = true;
     if (isRequest && method === 'initialize') {
+      this.legacyCaps = isObj(params.capabilities) ? params.capabilities : {};
       // The answer is held back a little, so that a client that does not wait for it shows (client-lifecycle).
       await sleep(INIT_HOLD_MS);
     }
+    const modern = this.inner.era === 'modern' || (!!m && isModernRequest(m));
     const scenario = this.src.scenario;
-    if (isRequest && this.initialized && method !== 'ping' && method !== 'initialize' && scenario === 'ping' && !this.pingSent) {
+    if (isRequest && this.initialized && !modern && method !== 'ping' && method !== 'initialize' && scenario === 'ping' && !this.pingSent) {
       this.pingSent = true;
       out({ jsonrpc: '2.0', id: MOCK_PING_ID, method: 'ping' });
     }
@@ -200,17 +246,34 @@ class ScenarioSession implements MockSession {
       return;
     }
     if (isRequest && method === 'tools/call' && scenario === 'unknown-tool') {
-      const name = isObj(m!.params) ? m!.params.name : undefined;
+      const name = params.name;
       out(errorResponse(m!.id, -32602, `Unknown tool: ${typeof name === 'string' ? name : JSON.stringify(name)} (the mock answers every call this way: scenario unknown-tool)`));
       return;
+    }
+    if (isRequest && method === 'tools/call' && scenario === 'server-requests' && !this.asked) {
+      this.asked = true;
+      if (modern) {
+        // 2026-07-28: the first call is answered with input_required; the retry (inputResponses, requestState) is served.
+        const meta = isObj(params._meta) ? params._meta : {};
+        const caps = isObj(meta[META.clientCapabilities]) ? meta[META.clientCapabilities] as Record<string, unknown> : {};
+        const inputRequests = Object.fromEntries(serverRequestsFor(caps).map((r) => [r.key, { method: r.method, params: r.params }]));
+        out({ jsonrpc: '2.0', id: m!.id, result: { resultType: 'input_required', ...(Object.keys(inputRequests).length ? { inputRequests } : {}), requestState: MOCK_REQUEST_STATE } });
+        return;
+      }
+      // Before 2026-07-28: requests of their own, sent with the call's answer (which does not wait for theirs).
+      for (const r of serverRequestsFor(this.legacyCaps)) out({ jsonrpc: '2.0', id: MOCK_REQUEST_IDS[r.key === 'elicitation-url' ? 'elicitation/create url' : r.method], method: r.method, params: r.params });
     }
     if (isRequest && method === 'tools/list' && scenario === 'list-changed' && !this.listChangedSent) {
       const held: Outgoing[] = [];
       await this.inner.receive(raw, (o) => held.push(o));
       const last = held.find((o) => 'result' in o && isObj(o.result) && !('nextCursor' in o.result));
       if (last) {
-        this.listChangedSent = true;
-        out({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        // 2026-07-28: on the client's open subscriptions/listen stream (none open: nothing to send it on).
+        if (modern) this.listChangedSent = this.inner.notify('notifications/tools/list_changed');
+        else {
+          this.listChangedSent = true;
+          out({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        }
       }
       for (const o of held) out(o);
       return;
@@ -235,16 +298,26 @@ export class ClientHttpMock {
     this.inner = new StreamableHttpMock(source);
   }
 
-  /** session-expired: the first session issued, and how many requests it has had. */
-  private firstSession?: { id: string; requests: number };
+  /** session-expired: requests per session (initialize included), and the one session that expired. */
+  private counts = new Map<string, number>();
+  private expired?: string;
+  /** Mcp-Session-Id → the key of the mock session it names (for requests no session saw). */
+  private keys = new Map<string, string>();
 
-  async handle(req: PlainRequest): Promise<PlainResponse> {
+  async handle(plainReq: PlainRequest): Promise<PlainResponse> {
     const rec = this.source.recorder;
-    const ex = rec.exchange(req);
-    if (req.method === 'POST') rec.add('to-server', req.body, ex.n);
+    const ex = rec.exchange(plainReq);
+    const req: PlainRequest = { ...plainReq, exchange: ex.n };
     const sid = req.header('mcp-session-id');
     let r: PlainResponse;
     const lastEventId = req.header('last-event-id');
+    // session-expired: the first session that makes more than EXPIRE_AFTER requests expires (the one the client works
+    // in, not a probe session it opened and left); a fresh one then lives.
+    if (this.source.scenario === 'session-expired' && sid && !this.expired && ex.rpcId !== undefined && ex.rpcMethod !== undefined && this.counts.has(sid)) {
+      const n = this.counts.get(sid)! + 1;
+      this.counts.set(sid, n);
+      if (n > EXPIRE_AFTER) this.expired = sid;
+    }
     if (req.method === 'GET' && lastEventId !== undefined && this.source.scenario === 'stream-resume') {
       const s = sid ? this.stash.get(sid) : undefined;
       if (s && s.primeId === lastEventId) {
@@ -254,9 +327,7 @@ export class ClientHttpMock {
       } else {
         r = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(null, -32001, `no stream to resume from event ${lastEventId}`)) };
       }
-    } else if (this.source.scenario === 'session-expired' && sid && sid === this.firstSession?.id && (this.firstSession.requests >= EXPIRE_AFTER || (ex.rpcId !== undefined && ++this.firstSession.requests > EXPIRE_AFTER))) {
-      this.firstSession.requests = EXPIRE_AFTER;
-      // Only the first session expires: the fresh one a conformant client opens then lives.
+    } else if (this.source.scenario === 'session-expired' && sid && sid === this.expired) {
       r = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(ex.rpcId ?? null, -32001, 'Session not found (expired on purpose: scenario session-expired)')) };
       ex.fault = 'session expired on purpose';
     } else if (this.source.scenario === 'server-error' && !this.faulted && ex.rpcMethod === 'tools/list' && ex.rpcId !== undefined) {
@@ -266,11 +337,17 @@ export class ClientHttpMock {
     } else if (this.source.scenario === 'dropped-answer' && !this.faulted && ex.rpcMethod === 'tools/call' && ex.rpcId !== undefined) {
       this.faulted = true;
       ex.fault = 'never answered on purpose';
+      ex.session = sid ? this.keys.get(sid) : undefined;
+      rec.add('to-server', req.body, ex.n, ex.session, ex.t);
       return new Promise<PlainResponse>(() => undefined); // the connection is closed when the mock closes
     } else {
       r = await this.inner.handle(req);
-      if (!this.firstSession && r.headers['mcp-session-id']) this.firstSession = { id: r.headers['mcp-session-id'], requests: 1 };
+      if (r.headers['mcp-session-id']) this.counts.set(r.headers['mcp-session-id'], 1);
     }
+    if (r.headers['mcp-session-id'] && ex.session) this.keys.set(r.headers['mcp-session-id'], ex.session);
+    if (sid && !ex.session) { const k = this.keys.get(sid); if (k) ex.session = k; }
+    // A POST no session saw (refused by the HTTP layer, or failed on purpose) is recorded here.
+    if (req.method === 'POST' && !rec.entries.some((e) => e.ex === ex.n)) rec.add('to-server', req.body, ex.n, ex.session, ex.t);
     if (ex.rpcMethod === 'notifications/initialized' && sid) this.initialized.add(sid);
     if (this.source.scenario === 'stream-resume' && !this.cut && req.method === 'POST' && sid && this.initialized.has(sid)
       && ex.rpcId !== undefined && ex.rpcMethod !== 'ping' && r.status === 200 && r.body) {

@@ -12,12 +12,17 @@ export interface MockSession {
    * answer (notifications and server requests first, where they were recorded, then the response); the promise
    * resolves when the last has been emitted.
    */
-  receive(raw: string, emit: (m: Outgoing) => void): Promise<void>;
+  receive(raw: string, emit: (m: Outgoing) => void, ctx?: ReceiveContext): Promise<void>;
   /**
    * Optional: the client will send nothing more (over stdio, its stdin ended). A session that waits on something
    * outside (a proxy's upstream) starts ending it, so that the promises of receive settle soon.
    */
   end?(): void;
+}
+
+/** Where a message came from, for sessions that record or judge the carrier: the HTTP request that carried it. */
+export interface ReceiveContext {
+  http?: { method: string; url: URL; header(name: string): string | undefined; body: string; exchange?: number };
 }
 
 export interface MockSource {

@@ -9,6 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { FAIL_MESSAGE, FaultPlan, type FaultOptions } from './faults.js';
+import { eraInfoOf, isModernRequest } from './era.js';
+import { modernPost } from './http-modern.js';
 
 const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 
@@ -16,7 +18,16 @@ export interface PlainRequest {
   method: string;
   url: URL;
   header(name: string): string | undefined;
+  /** The names of the headers sent (lower case), where the carrier can say. */
+  headerNames?(): string[];
   body: string;
+  /** mcp-conform client: the number of the recorded exchange. */
+  exchange?: number;
+}
+
+/** The session a modern (2026-07-28) request goes to: one for the endpoint, since that era has no sessions. */
+export interface ModernSessionHost {
+  modernSession?: MockSession;
 }
 
 export interface PlainResponse {
@@ -28,6 +39,11 @@ export interface PlainResponse {
   hangUp?: boolean;
   /** Called once the answer has been sent (faults count answered requests here). */
   sent?: () => void;
+  /**
+   * A stream that stays open after the body (a 2026-07-28 subscriptions/listen): called once the head and body are
+   * out, with a writer of more SSE text; returns what to do when the client goes away or the mock closes.
+   */
+  stream?: (write: (chunk: string) => void) => () => void;
 }
 
 export interface HttpMockOptions {
@@ -55,11 +71,11 @@ function unavailable(id: unknown): PlainResponse {
   return jsonResponse(503, errorResponse(id ?? null, -32603, `Service Unavailable: ${FAIL_MESSAGE}`), { 'retry-after': '0' });
 }
 
-function sseEvents(messages: Outgoing[], firstId = 1): string {
+export function sseEvents(messages: Outgoing[], firstId = 1): string {
   return messages.map((m, i) => `event: message\nid: ${firstId + i}\ndata: ${JSON.stringify(m)}\n\n`).join('');
 }
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): PlainResponse {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
@@ -75,10 +91,10 @@ function originAllowed(req: PlainRequest, opts: HttpMockOptions): boolean {
 }
 
 /** Collects what a session emits for one client message. */
-async function exchange(session: MockSession, raw: string): Promise<Outgoing[]> {
+export async function exchange(session: MockSession, raw: string, req?: PlainRequest): Promise<Outgoing[]> {
   const out: Outgoing[] = [];
   try {
-    await session.receive(raw, (m) => out.push(m));
+    await session.receive(raw, (m) => out.push(m), req ? { http: req } : undefined);
   } catch (e) {
     const p = parseJson(raw);
     const id = p.ok && p.value && typeof p.value === 'object' ? (p.value as { id?: unknown }).id : null;
@@ -88,8 +104,9 @@ async function exchange(session: MockSession, raw: string): Promise<Outgoing[]> 
 }
 
 /** Streamable HTTP: one instance per served endpoint; sessions by Mcp-Session-Id. */
-export class StreamableHttpMock {
+export class StreamableHttpMock implements ModernSessionHost {
   private readonly sessions = new Map<string, MockSession>();
+  modernSession?: MockSession;
   /** SSE event ids: unique within a session, across its streams. */
   private readonly eventIds = new Map<string, number>();
 
@@ -107,6 +124,15 @@ export class StreamableHttpMock {
       this.sessions.delete(sid);
       this.eventIds.delete(sid);
       return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'));
+    }
+    const era = eraInfoOf(this.source);
+    if (era?.modernVersions.length && req.method === 'POST' && !sid) {
+      const p = parseJson(req.body);
+      const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
+      if (m && typeof m.method === 'string' && (isModernRequest(m) || !era.legacy)) {
+        this.modernSession ??= this.source.newSession();
+        return modernPost(req, m, this.modernSession, era, (session, raw) => exchange(session, raw, req));
+      }
     }
     if (req.method === 'GET') return { status: 405, headers: { allow: 'POST, DELETE' } };
     if (req.method === 'DELETE') {
@@ -155,7 +181,7 @@ export class StreamableHttpMock {
       sent = () => plan.answeredOne();
     }
     const withSent = (r: PlainResponse): PlainResponse => (sent ? { ...r, sent } : r);
-    const out = await exchange(session, req.body);
+    const out = await exchange(session, req.body, req);
     if (!isMessage) return jsonResponse(400, out[0] ?? errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'), headers);
     if (!isRequest) return { status: 202, headers }; // notifications and responses: 202, no body at all
     if (out.length === 1 || this.opts.jsonOnly) return withSent(jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers));
@@ -240,6 +266,7 @@ function plain(req: IncomingMessage, body: string, base: string): PlainRequest {
     method: req.method ?? 'GET',
     url: new URL(req.url ?? '/', base),
     header: (n) => { const v = req.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; },
+    headerNames: () => Object.keys(req.headers),
     body,
   };
 }
@@ -247,6 +274,13 @@ function plain(req: IncomingMessage, body: string, base: string): PlainRequest {
 function send(res: ServerResponse, r: PlainResponse): void {
   if (r.hangUp) { res.destroy(); return; }
   res.writeHead(r.status, r.headers);
+  if (r.stream) {
+    if (r.body) res.write(r.body);
+    r.sent?.();
+    const stop = r.stream((chunk) => { if (!res.destroyed) res.write(chunk); });
+    res.on('close', stop);
+    return;
+  }
   res.end(r.body, () => r.sent?.());
 }
 

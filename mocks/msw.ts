@@ -18,6 +18,7 @@ import { FixtureSource } from './fixture.js';
 import { SseMock, StreamableHttpMock, type HttpMockOptions, type PlainResponse } from './http.js';
 import { ReplaySource } from './replay.js';
 import type { Cassette } from '../core/formats/cassette.js';
+import { cassetteSpeaksModern, withEras } from './era.js';
 import { FaultPlan, hasFaults, type FaultOptions } from './faults.js';
 
 /**
@@ -30,21 +31,43 @@ export interface McpHandlerOptions extends HttpMockOptions, FaultOptions {
   cassette?: string | Cassette;
   /** A fixture file (YAML or JSON) or a parsed fixture. */
   fixture?: string | Fixture;
-  /** Any mock source (advanced). */
+  /** Any mock source (advanced; served as it is, without the era layer). */
   source?: MockSource;
+  /**
+   * One protocol version only (a legacy version: the mock answers initialize and nothing of 2026-07-28; '2026-07-28':
+   * no initialize). Absent: dual-era, both initialize and 2026-07-28 requests (server/discover, _meta).
+   */
+  protocolVersion?: string;
 }
 
 function sourceOf(o: McpHandlerOptions): MockSource {
   const given = [o.cassette, o.fixture, o.source].filter((x) => x !== undefined).length;
   if (given !== 1) throw new Error('mcpHandlers: give exactly one of { cassette }, { fixture } or { source }');
   if (o.source) return o.source;
-  if (o.cassette !== undefined) return typeof o.cassette === 'string' ? ReplaySource.fromFile(o.cassette) : new ReplaySource(o.cassette);
-  return typeof o.fixture === 'string' ? FixtureSource.fromFile(o.fixture) : new FixtureSource(o.fixture!);
+  if (o.cassette !== undefined) {
+    const replay = typeof o.cassette === 'string' ? ReplaySource.fromFile(o.cassette) : new ReplaySource(o.cassette);
+    return withEras(replay, o.protocolVersion, cassetteSpeaksModern(replay.cassette));
+  }
+  return withEras(typeof o.fixture === 'string' ? FixtureSource.fromFile(o.fixture) : new FixtureSource(o.fixture!), o.protocolVersion);
 }
 
 function toResponse(r: PlainResponse): Response {
   if (r.hangUp || r.status === 0) return HttpResponse.error();
   // null body for 202 (and every other bodiless answer): see the note at the top.
+  if (r.stream) {
+    // A stream that stays open (subscriptions/listen): the body first, then whatever the session sends on it.
+    let stop: (() => void) | undefined;
+    const enc = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        if (r.body) c.enqueue(enc.encode(r.body));
+        stop = r.stream!((chunk) => { try { c.enqueue(enc.encode(chunk)); } catch { /* closed */ } });
+      },
+      cancel() { stop?.(); },
+    });
+    r.sent?.();
+    return new HttpResponse(body, { status: r.status, headers: r.headers });
+  }
   const res = new HttpResponse(r.body ?? null, { status: r.status, headers: r.headers });
   r.sent?.();
   return res;
@@ -99,7 +122,7 @@ export function mcpHandlers(url: string, options: McpHandlerOptions): HttpHandle
   const mock = new StreamableHttpMock(sourceOf(options), { ...options, faults: faultsOf(options) });
   const resolve = async ({ request }: { request: Request }) => {
     const body = request.method === 'POST' ? await request.text() : '';
-    const r = await mock.handle({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, body });
+    const r = await mock.handle({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, headerNames: () => [...request.headers.keys()], body });
     return toResponse(r);
   };
   return [http.post(url, resolve), http.get(url, resolve), http.delete(url, resolve)];

@@ -13,7 +13,8 @@ const SURFACE = join(ROOT, 'fixtures', 'mocks', 'surface.yaml');
 
 describe('fixture mocks with resources, prompts and completion', () => {
   it('mcp-conform run against serve --fixture surface.yaml: the surface suites pass', async () => {
-    const r = await run(`${process.execPath} ${join(ROOT, 'dist', 'bin', 'mcp-conform.js')} serve --fixture ${SURFACE}`, ['--suite', 'resources,prompts,completion,capabilities,schema', '--timeout', '5000']);
+    // Pinned to 2025-11-25 (the mock is dual-era by default; a resource not found is -32002 only before 2026-07-28).
+    const r = await run(`${process.execPath} ${join(ROOT, 'dist', 'bin', 'mcp-conform.js')} serve --fixture ${SURFACE} --protocol-version 2025-11-25`, ['--suite', 'resources,prompts,completion,capabilities,schema', '--timeout', '5000']);
     expect(r.report.server.capabilities).toEqual({ tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} });
     const flagged = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail' || c.verdict === 'warn');
     expect(flagged.map((c) => `${c.id}: ${c.message}`)).toEqual([]);

@@ -84,6 +84,7 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('disconnect-after', { type: 'number', describe: 'Faults: after answering N requests, go away (stdio: exit; HTTP: close every connection and stream, then hang up on each request)' })
     .option('client-scenario', { type: 'string', hidden: true, describe: 'mcp-conform client: the scenario this mock plays' })
     .option('client-log', { type: 'string', hidden: true, describe: 'mcp-conform client: where this mock appends its recording' })
+    .option('protocol-version', { type: 'string', describe: 'The one protocol version the mock speaks (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05): a legacy one answers initialize only, 2026-07-28 answers no initialize. Default: dual-era, initialize and 2026-07-28 (server/discover, _meta) alike' })
     .option('expire-session-after', { type: 'number', describe: 'Faults (HTTP): after N requests in a session, answer 404 for it' })
     .example('$0 serve --cassette calc.jsonl', 'Replay over stdio')
     .example('$0 serve --cassette calc.jsonl --http 3000', 'Replay over Streamable HTTP at http://127.0.0.1:3000/mcp')
@@ -184,11 +185,15 @@ export async function serveCommand(argv: Record<string, unknown>): Promise<numbe
       const c = existsSync(file) ? readCassette(file) : { header: newHeader('record-missing', /^https?:/.test(upstream!.spec) ? 'streamable-http' : 'stdio', redactor), messages: [] };
       return await serveOn(new RecordMissingSource(c, file, upstream!, redactor), argv);
     }
+    if (argv['protocol-version'] !== undefined && argv['client-scenario'] === undefined && mode !== 'replay') throw new MockInputError('--protocol-version applies to a cassette or fixture served in replay mode');
     const { clientServeSource } = await import('./client.js');
     const scenario = clientServeSource(argv);
     if (scenario) return await serveOn(scenario, argv);
-    if (argv.cassette !== undefined) return await serveOn(ReplaySource.fromFile(String(argv.cassette)), argv);
-    if (argv.fixture !== undefined) return await serveOn(FixtureSource.fromFile(String(argv.fixture)), argv);
+    const { withEras, erasOf, cassetteSpeaksModern, LEGACY_VERSIONS } = await import('../../mocks/era.js');
+    const pv = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
+    if (pv !== undefined) { try { erasOf(pv, LEGACY_VERSIONS); } catch (e) { throw new MockInputError((e as Error).message); } }
+    if (argv.cassette !== undefined) { const r = ReplaySource.fromFile(String(argv.cassette)); return await serveOn(withEras(r, pv, cassetteSpeaksModern(r.cassette)), argv); }
+    if (argv.fixture !== undefined) return await serveOn(withEras(FixtureSource.fromFile(String(argv.fixture)), pv), argv);
     throw new MockInputError('serve needs --cassette FILE or --fixture FILE (or --mode passthrough --upstream …)');
   } catch (e) {
     if (e instanceof MockInputError) { say(`mcp-conform: ${e.message}`); return 2; }
