@@ -9,7 +9,7 @@ import { summarize, type CaseResult, type Report, type SuiteResult } from '../co
 import { MessageValidator, schemaDocumentFor } from '../core/schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSIONS, specUrl, type ProtocolVersion } from '../core/schema/versions.js';
 import { VERSION } from '../core/version.js';
-import type { ClientCaseContext, ClientCaseDef, ClientRunInfo, ClientSuite } from './suites/helpers.js';
+import { isModernMessage, metaVersion, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
 import type { Fixture } from '../core/formats/fixture.js';
 
@@ -34,14 +34,20 @@ export interface ClientRunRecord {
   aborted?: string;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
-/** The recording as a message log: ordered, classified, responses linked to their requests, schema-checked. */
-export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: ClientExchange[] = []): { log: LoggedMessage[]; version: ProtocolVersion } {
+/**
+ * The recording as a message log: ordered, classified, responses linked to their requests, cut into sessions (one per
+ * stdio process, HTTP session or SSE stream; modern HTTP requests have none and make one together), each message
+ * schema-checked against the version of its era (a 2026-07-28 request and its answer against 2026-07-28, the rest
+ * against the version the session's initialize settled).
+ */
+export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: ClientExchange[] = []): { log: LoggedMessage[]; version: ProtocolVersion; sessions: ClientSessionView[] } {
   const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.t - b.e.t || a.i - b.i).map((x) => x.e);
   const log: LoggedMessage[] = [];
-  const open = { 'to-server': new Map<string, LoggedMessage>(), 'from-server': new Map<string, LoggedMessage>() };
-  let version: ProtocolVersion | undefined;
+  const keyOf: string[] = [];
+  const open = new Map<string, LoggedMessage>();
+  const modernSeqs = new Set<number>();
   for (const e of sorted) {
     let json: unknown;
     let parsed = true;
@@ -54,34 +60,65 @@ export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: Cl
     };
     const ex = e.ex !== undefined ? exchanges[e.ex] : undefined;
     if (ex) m.http = { exchange: ex.n, method: ex.method as 'POST', url: ex.url, status: ex.status, contentType: ex.contentType, sessionId: ex.headers['mcp-session-id'], protocolVersion: ex.headers['mcp-protocol-version'] };
-    if (m.kind === 'request' && m.id !== undefined) open[e.dir].set(JSON.stringify(m.id), m);
+    const key = e.s ?? 'none';
+    if (m.kind === 'request' && m.id !== undefined) open.set(`${key} ${e.dir} ${JSON.stringify(m.id)}`, m);
     if ((m.kind === 'response' || m.kind === 'error') && m.id !== undefined && m.id !== null) {
-      const other = e.dir === 'to-server' ? 'from-server' : 'to-server';
-      const req = open[other].get(JSON.stringify(m.id));
+      const k = `${key} ${e.dir === 'to-server' ? 'from-server' : 'to-server'} ${JSON.stringify(m.id)}`;
+      const req = open.get(k);
       if (req) {
-        open[other].delete(JSON.stringify(m.id));
+        open.delete(k);
         m.inReplyTo = req.seq;
         m.method = req.method;
-        if (req.method === 'initialize' && m.kind === 'response' && !version && isObj(json) && isObj((json as Record<string, unknown>).result)) {
-          const v = ((json as { result: Record<string, unknown> }).result).protocolVersion;
-          if (isProtocolVersion(v)) version = v;
-        }
+        if (modernSeqs.has(req.seq)) modernSeqs.add(m.seq);
       }
     }
+    if (isModernMessage(m)) modernSeqs.add(m.seq);
+    keyOf.push(key);
     log.push(m);
   }
-  const v = version ?? DEFAULT_OFFERED_VERSION;
-  const { version: schemaVersion, document } = schemaDocumentFor(v);
-  const validator = new MessageValidator(schemaVersion, document);
+  // Sessions, in order of their first message.
+  const byKey = new Map<string, ClientSessionView>();
+  for (const m of log) {
+    const key = keyOf[m.seq]!;
+    let s = byKey.get(key);
+    if (!s) { s = { key, n: byKey.size + 1, era: 'legacy', messages: [], exchanges: [] }; byKey.set(key, s); }
+    s.messages.push(m);
+  }
+  for (const e of exchanges) { const s = byKey.get(e.session ?? 'none'); if (s) s.exchanges.push(e); }
+  for (const s of byKey.values()) {
+    const init = s.messages.find((m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'initialize');
+    const answer = init ? s.messages.find((m) => m.inReplyTo === init.seq && m.kind === 'response') : undefined;
+    const v = answer && isObj(answer.json) && isObj(answer.json.result) ? answer.json.result.protocolVersion : undefined;
+    const modern = s.messages.filter((m) => modernSeqs.has(m.seq) && m.direction === 'to-server');
+    if (init) { s.era = 'legacy'; if (isProtocolVersion(v)) s.version = v; }
+    else if (modern.length && modern.every((m) => m.method === 'server/discover') && !s.messages.some((m) => m.direction === 'to-server' && !modernSeqs.has(m.seq) && m.kind === 'request')) {
+      // Only probes: modern if one was answered with a result (the client then spoke 2026-07-28), else a probe that fell back.
+      s.era = s.messages.some((m) => m.inReplyTo !== undefined && m.kind === 'response' && modernSeqs.has(m.seq)) ? 'modern' : 'probe';
+    } else if (modern.length) s.era = 'modern';
+    if (s.era === 'modern') { const mv = modern.map((m) => metaVersion(m.json)).find(isProtocolVersion); s.version = mv ?? '2026-07-28'; }
+  }
+  const sessions = [...byKey.values()];
+  // The version in force: that of the era the client did most of its work in.
+  const work = (e: ClientSessionView['era']) => sessions.filter((s) => s.era === e).reduce((n, s) => n + s.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request').length, 0);
+  const legacyVersion = sessions.find((s) => s.era === 'legacy' && s.version)?.version;
+  const version: ProtocolVersion = work('modern') > work('legacy') ? (sessions.find((s) => s.era === 'modern')?.version ?? '2026-07-28') : (legacyVersion ?? DEFAULT_OFFERED_VERSION);
+  const validators = new Map<ProtocolVersion, MessageValidator>();
+  const validatorFor = (v: ProtocolVersion) => {
+    let val = validators.get(v);
+    if (!val) { const { version: sv, document } = schemaDocumentFor(v); val = new MessageValidator(sv, document); validators.set(v, val); }
+    return val;
+  };
   for (const m of log) {
     if (m.json === undefined) {
       // A line that is not JSON: no message at all (from the client, a failure of client-requests/schema).
       m.schema = { checked: true, valid: false, definition: 'JSONRPCMessage', violations: [{ pointer: '', message: 'not JSON' }] };
       continue;
     }
-    m.schema = validator.check({ direction: m.direction, kind: m.kind, method: m.method, json: m.json });
+    const s = byKey.get(keyOf[m.seq]!)!;
+    const v: ProtocolVersion = modernSeqs.has(m.seq) || s.era === 'modern' ? (s.era === 'modern' && s.version ? s.version : '2026-07-28') : (s.version ?? legacyVersion ?? DEFAULT_OFFERED_VERSION);
+    m.schema = validatorFor(v).check({ direction: m.direction, kind: m.kind, method: m.method, json: m.json });
   }
-  return { log, version: v };
+  return { log, version, sessions };
 }
 
 function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undefined {
@@ -98,9 +135,9 @@ function wanted(id: string, filter?: string[]): boolean {
 }
 
 export function gradeClientRun(r: ClientRunRecord): Report {
-  const { log, version } = logOf(r.entries, r.startedAt, r.exchanges);
+  const { log, version, sessions } = logOf(r.entries, r.startedAt, r.exchanges);
   const ctx: ClientCaseContext = {
-    log, exchanges: r.exchanges, transport: r.transport, scenario: r.scenario, version, fixture: r.fixture, client: r.client,
+    log, sessions, aborted: r.aborted, exchanges: r.exchanges, transport: r.transport, scenario: r.scenario, version, fixture: r.fixture, client: r.client,
     workbench: new SchemaWorkbench(dialectOf(version)),
   };
   const suites: SuiteResult[] = [];
@@ -129,7 +166,11 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   if (r.strict) for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
   const summary = summarize(suites, log);
   const init = log.find((m) => m.direction === 'to-server' && m.method === 'initialize' && m.kind === 'request');
-  const ip = init && isObj(init.json) && isObj((init.json as Record<string, unknown>).params) ? (init.json as { params: Record<string, unknown> }).params : {};
+  // A 2026-07-28 client has no initialize: what it says of itself is in the _meta of its requests.
+  const modern = init ? undefined : log.find(isModernMessage);
+  const mm = modern && isObj(modern.json) && isObj(modern.json.params) && isObj(modern.json.params._meta) ? modern.json.params._meta : {};
+  const ip = init && isObj(init.json) && isObj((init.json as Record<string, unknown>).params) ? (init.json as { params: Record<string, unknown> }).params
+    : { clientInfo: mm['io.modelcontextprotocol/clientInfo'], protocolVersion: mm['io.modelcontextprotocol/protocolVersion'], capabilities: mm['io.modelcontextprotocol/clientCapabilities'] };
   const ci = isObj(ip.clientInfo) ? ip.clientInfo : {};
   const initAnswer = init ? log.find((m) => m.inReplyTo === init.seq) : undefined;
   const caps = initAnswer && isObj(initAnswer.json) && isObj((initAnswer.json as Record<string, unknown>).result) ? ((initAnswer.json as { result: Record<string, unknown> }).result.capabilities as Record<string, unknown>) : undefined;

@@ -110,7 +110,8 @@ describe('serve over Streamable HTTP (in process)', () => {
 
   it('-32020 when a header contradicts the body or is missing; Base64 sentinel values are decoded', async () => {
     const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: meta() } };
-    const ok = await post(dual.url, body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
+    // echo's text is marked x-mcp-header: Text in the built-in fixture.
+    const ok = await post(dual.url, body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=`, 'mcp-param-text': 'x' });
     expect(ok.status).toBe(200);
     expect(ok.json!.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'x' }] });
     for (const [headers, why] of [

@@ -22,6 +22,9 @@ import { MockInputError } from '../../core/formats/cassette.js';
 import { gradeClientRun } from '../../clients/grade.js';
 import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, ScenarioSource, scenariosFor, type ClientTransport } from '../../mocks/client-mock.js';
 import { readFixture } from '../../core/formats/fixture.js';
+import { erasOf, LEGACY_VERSIONS, MODERN_VERSION } from '../../mocks/era.js';
+
+const PROTOCOL_VERSION_LIST = [MODERN_VERSION, ...LEGACY_VERSIONS].join(', ');
 import { startHttpMock } from '../../mocks/http.js';
 
 function list(v: unknown): string[] {
@@ -43,6 +46,7 @@ export function clientOptions<T>(y: Argv<T>) {
     .option('sse', { type: 'string', describe: 'The client command; {url} becomes the mock\'s legacy HTTP+SSE endpoint (GET /sse), else it is appended' })
     .option('scenario', { type: 'string', array: true, describe: `What the mock does to the client, comma-separated or repeated (${SCENARIOS.map((s) => s.name).join(', ')}; default: every one that applies to the transport, except the faults server-error and dropped-answer)` })
     .option('fixture', { type: 'string', describe: 'The fixture the mock serves (default: a built-in one: three tools two per page, a resource, a prompt)' })
+    .option('protocol-version', { type: 'string', describe: `The one protocol version the mock speaks (${PROTOCOL_VERSION_LIST}); a legacy one makes it a server without 2026-07-28, so that a client's fallback is graded. Default: dual-era (initialize and 2026-07-28 alike)` })
     .option('suite', { type: 'string', array: true, describe: `Client suites to grade with (${CLIENT_SUITES.map((s) => s.id).join(', ')})` })
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to grade (repeatable)' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Bound on each client run (ms): a client still running then is ended with its process group, and the run is reported' })
@@ -63,10 +67,10 @@ export function clientOptions<T>(y: Argv<T>) {
 }
 
 /** The mock of the stdio scenarios: this CLI's `serve`, with the scenario and a log file (hidden options). */
-function mockCommand(fixtureFile: string, scenario: string, logFile: string): string[] {
+function mockCommand(fixtureFile: string, scenario: string, logFile: string, protocolVersion?: string): string[] {
   // Bundled (dist/cli/cli.cjs) this module's URL is one of dist/cli/; built by tsc alone, of dist/bin/commands/.
   const cli = ['../bin/mcp-conform.js', '../mcp-conform.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f)) ?? fileURLToPath(new URL('../bin/mcp-conform.js', import.meta.url));
-  return [process.execPath, cli, 'serve', '--fixture', fixtureFile, '--client-scenario', scenario, '--client-log', logFile];
+  return [process.execPath, cli, 'serve', '--fixture', fixtureFile, '--client-scenario', scenario, '--client-log', logFile, ...(protocolVersion ? ['--protocol-version', protocolVersion] : [])];
 }
 
 interface Plan {
@@ -81,6 +85,8 @@ interface Plan {
   caseFilter: string[];
   cwd?: string;
   env: Record<string, string>;
+  /** --protocol-version: the mock speaks this version only (absent: dual-era). */
+  protocolVersion?: string;
 }
 
 const MAX_OUTPUT_LINES = 200;
@@ -99,10 +105,10 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
   if (plan.transport === 'stdio') {
     dir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
     logFile = join(dir, 'session.jsonl');
-    mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile));
+    mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile, plan.protocolVersion));
     env.MCP_CONFORM_SERVER = mock;
   } else {
-    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'sse', plan.fixtureFile);
+    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'streamable-http', plan.fixtureFile, plan.protocolVersion);
     const running = await startHttpMock(source, { port: 0, kind: plan.transport, ...(plan.transport === 'streamable-http' ? { handler: new ClientHttpMock(source) } : {}) });
     mock = running.url;
     closeMock = () => running.close();
@@ -213,7 +219,9 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
     if (i <= 0) throw new UsageProblem(`--env wants KEY=VALUE, got "${kv}"`);
     env[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env }, scenarios: scenarios.length ? scenarios : applicable };
+  const protocolVersion = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
+  if (protocolVersion !== undefined) { try { erasOf(protocolVersion, LEGACY_VERSIONS); } catch (e) { throw new UsageProblem((e as Error).message); } }
+  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env, protocolVersion }, scenarios: scenarios.length ? scenarios : applicable };
 }
 
 export async function clientCommand(argv: Record<string, unknown>): Promise<number> {
@@ -266,5 +274,6 @@ export function clientServeSource(argv: Record<string, unknown>): ScenarioSource
   const scenario = String(argv['client-scenario']);
   if (!SCENARIOS.some((d) => d.name === scenario)) throw new MockInputError(`--client-scenario: unknown scenario "${scenario}"`);
   const file = argv.fixture !== undefined ? String(argv.fixture) : undefined;
-  return ScenarioSource.fromFile(file, scenario, new ClientRecorder(argv['client-log'] !== undefined ? String(argv['client-log']) : undefined));
+  const pv = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
+  return ScenarioSource.fromFile(file, scenario, new ClientRecorder(argv['client-log'] !== undefined ? String(argv['client-log']) : undefined), false, pv);
 }

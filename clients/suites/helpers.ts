@@ -20,9 +20,27 @@ export interface ClientRunInfo {
   durationMs: number;
 }
 
+/** One session of the client: a stdio process, an HTTP session, an SSE stream, or its 2026-07-28 HTTP requests. */
+export interface ClientSessionView {
+  /** The mock's key of it ('none': messages no session saw). */
+  key: string;
+  /** 1, 2, …: in the order of their first message. */
+  n: number;
+  /** legacy: opened with initialize (or without any 2026-07-28 request); modern: 2026-07-28 requests; probe: only a server/discover that fell back. */
+  era: 'legacy' | 'modern' | 'probe';
+  /** The version the session spoke (the initialize answer's; the _meta version of a modern one). */
+  version?: ProtocolVersion;
+  messages: LoggedMessage[];
+  exchanges: ClientExchange[];
+}
+
 export interface ClientCaseContext {
   /** Every message both ways, in order, schema-checked (to-server: what the client sent). */
   log: LoggedMessage[];
+  /** The log cut into the client's sessions. */
+  sessions: ClientSessionView[];
+  /** Why the run did not end normally (the client could not be started, or was ended by the harness). */
+  aborted?: string;
   /** Streamable HTTP: each request of the client, with the headers that are graded and the mock's status. */
   exchanges: ClientExchange[];
   transport: ClientTransport;
@@ -84,4 +102,37 @@ export function ending(ctx: ClientCaseContext): string {
   return `the client exited with code ${c.exitCode}`;
 }
 
+import { isObject } from '../../core/objects.js';
 export { isObject as isObj } from '../../core/objects.js';
+
+/**
+ * A case body run on each session of an era by itself (its messages and exchanges only), the outcomes combined: the
+ * worst verdict wins; with more than one session the message names each session that did not pass.
+ */
+export function perSession(ctx: ClientCaseContext, eras: ClientSessionView['era'][], body: (c: ClientCaseContext) => Outcome, none?: string): Outcome {
+  // A client that sent nothing has no session: the body says so in its own words.
+  if (!ctx.sessions.some((s) => s.messages.some((m) => m.direction === 'to-server'))) return body(ctx);
+  const ss = ctx.sessions.filter((s) => eras.includes(s.era));
+  if (!ss.length) return { verdict: 'skip', message: none ?? `the client opened no ${eras.join(' or ')} session; ${ending(ctx)}` };
+  if (ss.length === 1 && ctx.sessions.length === 1) return body(ctx);
+  const outs = ss.map((s) => ({ s, o: body({ ...ctx, log: s.messages, exchanges: s.exchanges, ...(s.version ? { version: s.version } : {}) }) }));
+  const rank: Record<string, number> = { fail: 4, warn: 3, info: 2, pass: 1, skip: 0 };
+  const worst = outs.reduce((a, b) => (rank[b.o.verdict]! > rank[a.o.verdict]! ? b : a));
+  const name = (s: ClientSessionView) => `session ${s.n} of ${ctx.sessions.length}`;
+  if (worst.o.verdict === 'skip') return { ...worst.o, message: outs.map(({ s, o }) => `${name(s)}: ${o.message}`).join(' | ') };
+  const shown = worst.o.verdict === 'pass' ? outs.filter((x) => x.o.verdict === 'pass') : outs.filter((x) => x.o.verdict === worst.o.verdict);
+  return {
+    verdict: worst.o.verdict, ...(worst.o.level ? { level: worst.o.level } : {}),
+    message: shown.map(({ s, o }) => `${name(s)}: ${o.message}`).join(' | '),
+    messageIds: shown.flatMap((x) => x.o.messageIds ?? []).slice(0, 20),
+  };
+}
+
+const PV = 'io.modelcontextprotocol/protocolVersion';
+/** The protocol version a 2026-07-28 request names in `_meta`. */
+export const metaVersion = (json: unknown): unknown => {
+  const p = isObject(json) && isObject(json.params) ? json.params : undefined;
+  return p && isObject(p._meta) ? p._meta[PV] : undefined;
+};
+/** A 2026-07-28 request: server/discover, or the version in `_meta`. */
+export const isModernMessage = (m: LoggedMessage): boolean => m.direction === 'to-server' && m.kind === 'request' && (m.method === 'server/discover' || metaVersion(m.json) !== undefined);

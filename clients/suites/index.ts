@@ -2,6 +2,8 @@
 import type { ClientSuite } from './helpers.js';
 import { clientHttp } from './http.js';
 import { clientLifecycle } from './lifecycle.js';
+import { client2026 } from './modern.js';
+import { clientProcess } from './process.js';
 import { clientRequests } from './requests.js';
 
-export const CLIENT_SUITES: ClientSuite[] = [clientLifecycle, clientRequests, clientHttp];
+export const CLIENT_SUITES: ClientSuite[] = [clientProcess, clientLifecycle, clientRequests, clientHttp, client2026];

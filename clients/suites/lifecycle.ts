@@ -1,25 +1,12 @@
 /** client-lifecycle: how the client opens the session — initialize first, then initialized; and answers a ping. */
 import { isProtocolVersion } from '../../core/schema/versions.js';
 import { MOCK_PING_ID } from '../../mocks/client-mock.js';
-import { DEFAULT_FIXTURE_VERSIONS } from '../../core/formats/fixture.js';
-import { ending, firstInitialize, fromClient, isObj, label, type ClientSuite } from './helpers.js';
+import { ending, firstInitialize, fromClient, isObj, label, perSession, type ClientCaseDef, type ClientSuite } from './helpers.js';
 
 /** How long a ping answer may take and still be prompt (ms). */
 export const PROMPT_MS = 5000;
 
-export const clientLifecycle: ClientSuite = {
-  id: 'client-lifecycle',
-  title: 'Client lifecycle',
-  description: 'The client opens the session with initialize, waits for the answer, sends notifications/initialized, and answers the server\'s ping.',
-  // A 2026-07-28 client opens with server/discover (no initialize in that version): the mock answers -32601, as it
-  // does not speak that version yet; grading its lifecycle by the rules of the older versions would fail it unfairly.
-  notGraded(ctx) {
-    const first = fromClient(ctx)[0];
-    if (first?.kind !== 'request' || first.method !== 'server/discover') return undefined;
-    const vs = [...(ctx.fixture.protocolVersions ?? DEFAULT_FIXTURE_VERSIONS)].sort();
-    return `not graded: the client opened with server/discover (id ${JSON.stringify(first.id)}), as a 2026-07-28 client does; the mock speaks ${vs[0]} … ${vs[vs.length - 1]}; 2026-07-28 clients are not graded yet`;
-  },
-  cases: [
+const cases: ClientCaseDef[] = [
     {
       id: 'client-lifecycle/initialize-first',
       title: 'initialize is the first message',
@@ -27,9 +14,11 @@ export const clientLifecycle: ClientSuite = {
       spec: 'basic/lifecycle#initialization',
       requirement: 'The initialization phase is the first interaction: the first message a client sends is an initialize request.',
       run(ctx) {
-        const first = fromClient(ctx)[0];
+        // A server/discover probe before initialize is what a dual-era client does (2026-07-28 backward compatibility).
+        const probes = fromClient(ctx).filter((m) => m.kind === 'request' && m.method === 'server/discover');
+        const first = fromClient(ctx).find((m) => !probes.includes(m));
         if (!first) return { verdict: 'fail', message: `the client sent nothing at all; ${ending(ctx)}` };
-        if (first.kind === 'request' && first.method === 'initialize') return { verdict: 'pass', message: `the first message was initialize (id ${JSON.stringify(first.id)})`, messageIds: [first.seq] };
+        if (first.kind === 'request' && first.method === 'initialize') return { verdict: 'pass', message: `the first message was initialize (id ${JSON.stringify(first.id)})${probes.length ? `, after ${probes.length} server/discover probe${probes.length > 1 ? 's' : ''}` : ''}`, messageIds: [first.seq] };
         return { verdict: 'fail', message: `the first message the client sent was a ${label(first)}, not an initialize request`, messageIds: [first.seq] };
       },
     },
@@ -111,5 +100,16 @@ export const clientLifecycle: ClientSuite = {
         return { verdict: 'pass', message: `ping answered with {} after ${ms} ms`, messageIds: [ping.seq, answer.seq] };
       },
     },
-  ],
+  ];
+
+/** A 2026-07-28 session has no initialize: the lifecycle is graded on the client's legacy sessions (each of them). */
+const NONE = 'the client opened no session with initialize: it spoke 2026-07-28 only, which has no initialize (client-2026 grades it); to grade its lifecycle, run it against a legacy mock (--protocol-version 2025-11-25)';
+
+const PROBE_ONLY = 'the client opened no session with initialize: it only probed with server/discover and did not fall back (client-2026/negotiation)';
+
+export const clientLifecycle: ClientSuite = {
+  id: 'client-lifecycle',
+  title: 'Client lifecycle',
+  description: 'Each session the client opens with initialize (every process, every HTTP session): initialize first, the answer awaited, notifications/initialized sent, the server\'s ping answered.',
+  cases: cases.map((c) => ({ ...c, run: (ctx) => perSession(ctx, ['legacy'], (sc) => c.run(sc), ctx.sessions.some((s) => s.era === 'modern') ? NONE : PROBE_ONLY) })),
 };

@@ -1,6 +1,8 @@
 /** client-requests: the client's messages — unique ids, schema-valid, valid tool arguments, pagination, list_changed. */
 import type { LoggedMessage } from '../../core/log.js';
-import { ending, fromClient, isObj, label, type ClientCaseContext, type ClientSuite } from './helpers.js';
+import type { Outcome } from '../../core/suite.js';
+import { MOCK_REQUEST_IDS } from '../../mocks/client-mock.js';
+import { ending, fromClient, isModernMessage, isObj, label, perSession, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
 
 const paramsOf = (m: LoggedMessage): Record<string, unknown> => (isObj(m.json) && isObj((m.json as Record<string, unknown>).params) ? (m.json as { params: Record<string, unknown> }).params : {});
 const resultOf = (m: LoggedMessage): Record<string, unknown> | undefined => (isObj(m.json) && isObj((m.json as Record<string, unknown>).result) ? (m.json as { result: Record<string, unknown> }).result : undefined);
@@ -17,18 +19,7 @@ function sessions(ctx: ClientCaseContext): LoggedMessage[][] {
 
 const LISTS = ['tools/list', 'resources/list', 'prompts/list', 'resources/templates/list'];
 
-export const clientRequests: ClientSuite = {
-  id: 'client-requests',
-  title: 'Client requests',
-  description: 'What the client sends: request ids, schema validity, tool arguments, pagination, and what it does on list_changed and on an error.',
-  cases: [
-    {
-      id: 'client-requests/unique-ids',
-      title: 'request ids are unique within the session',
-      level: 'MUST',
-      spec: 'basic#requests',
-      requirement: 'A request id is a string or an integer, not null, and is not reused by the client within the same session.',
-      run(ctx) {
+function uniqueIds(ctx: ClientCaseContext) {
         const dupes: string[] = [];
         const mids: number[] = [];
         let n = 0;
@@ -44,11 +35,12 @@ export const clientRequests: ClientSuite = {
             else seen.set(key, m);
           }
         }
-        if (!n) return { verdict: 'skip', message: `the client sent no request; ${ending(ctx)}` };
-        if (dupes.length) return { verdict: 'fail', message: `${dupes.slice(0, 3).join('; ')}${dupes.length > 3 ? ` (and ${dupes.length - 3} more)` : ''}`, messageIds: mids.slice(0, 10) };
-        return { verdict: 'pass', message: `${n} requests, every id unique within its session` };
-      },
-    },
+        if (!n) return { verdict: 'skip' as const, message: `the client sent no request; ${ending(ctx)}` };
+        if (dupes.length) return { verdict: 'fail' as const, message: `${dupes.slice(0, 3).join('; ')}${dupes.length > 3 ? ` (and ${dupes.length - 3} more)` : ''}`, messageIds: mids.slice(0, 10) };
+        return { verdict: 'pass' as const, message: `${n} request${n === 1 ? '' : 's'}, every id unique within its session` };
+}
+
+const moreCases: ClientCaseDef[] = [
     {
       id: 'client-requests/schema',
       title: 'every message the client sends is schema-valid',
@@ -89,47 +81,28 @@ export const clientRequests: ClientSuite = {
     {
       id: 'client-requests/pagination',
       title: 'a listing follows nextCursor, passing the cursor unchanged',
-      level: 'SHOULD',
+      level: 'MAY',
       spec: 'server/utilities/pagination#pagination-flow',
-      requirement: 'A client that lists follows nextCursor to the end, sending the cursor back as it was given (cursors are opaque: a client never makes one up or changes it).',
+      requirement: 'A cursor the client sends is one the server gave, unchanged (cursors are opaque: a client never makes one up or changes it). Whether it asks for every page is its own choice: the spec has no client SHOULD for it (recorded as info).',
       run(ctx) {
-        const given = new Map<string, LoggedMessage>();
-        const followed = new Set<string>();
-        const invented: LoggedMessage[] = [];
-        const unfollowed: { m: LoggedMessage; method: string; cursor: string }[] = [];
-        for (const m of ctx.log) {
-          if (m.direction === 'from-server' && m.kind === 'response' && m.method && LISTS.includes(m.method)) {
-            const c = resultOf(m)?.nextCursor;
-            if (typeof c === 'string') { given.set(`${m.method} ${c}`, m); unfollowed.push({ m, method: m.method, cursor: c }); }
-          }
-          if (m.direction === 'to-server' && m.kind === 'request' && m.method && LISTS.includes(m.method)) {
-            const c = paramsOf(m).cursor;
-            if (c === undefined) continue;
-            const key = `${m.method} ${String(c)}`;
-            if (typeof c !== 'string' || !given.has(key)) invented.push(m);
-            else followed.add(key);
-          }
-        }
-        if (invented.length) return { verdict: 'fail', level: 'MUST', message: `${invented.map((m) => `${label(m)} sent cursor ${JSON.stringify(paramsOf(m).cursor)}, which the mock never gave`).slice(0, 3).join('; ')}`, messageIds: invented.map((m) => m.seq) };
-        if (!given.size) return { verdict: 'skip', message: 'the client listed nothing that came in pages' };
-        const left = unfollowed.filter((u) => !followed.has(`${u.method} ${u.cursor}`));
-        if (left.length) return { verdict: 'warn', message: `the mock answered ${left.map((u) => `${u.method} with nextCursor "${u.cursor}"`).join(', ')}; the client never asked for that page, so it saw only part of the list`, messageIds: left.map((u) => u.m.seq) };
-        return { verdict: 'pass', message: `every nextCursor followed (${followed.size} page${followed.size > 1 ? 's' : ''} after the first)` };
+        return perSession(ctx, ['legacy', 'modern'], (sc) => pagination(sc));
       },
     },
     {
       id: 'client-requests/list-changed',
       title: 'after notifications/tools/list_changed the tools are listed again',
-      level: 'SHOULD',
+      level: 'MAY',
       spec: 'server/tools#list-changed-notification',
       scenarios: ['list-changed'],
-      requirement: 'A client that is told the tool list changed fetches it again (tools/list from the first page).',
+      requirement: 'What a client does when told the tool list changed is its own choice (the spec has no client SHOULD); this records whether it listed the tools again in the session that got the notification.',
       run(ctx) {
-        const n = ctx.log.find((m) => m.direction === 'from-server' && m.method === 'notifications/tools/list_changed');
-        if (!n) return { verdict: 'skip', message: 'the mock sent no list_changed: the client never finished a tools/list' };
-        const again = fromClient(ctx).find((m) => m.seq > n.seq && m.kind === 'request' && m.method === 'tools/list' && paramsOf(m).cursor === undefined);
-        if (again) return { verdict: 'pass', message: `tools/list sent again ${Math.round(again.t - n.t)} ms after the notification`, messageIds: [n.seq, again.seq] };
-        return { verdict: 'warn', message: `the mock sent notifications/tools/list_changed; the client did not list the tools again; ${ending(ctx)}`, messageIds: [n.seq] };
+        return perSession(ctx, ['legacy', 'modern'], (sc) => {
+          const n = sc.log.find((m) => m.direction === 'from-server' && m.method === 'notifications/tools/list_changed');
+          if (!n) return { verdict: 'skip', message: sc.version === '2026-07-28' ? 'the mock sent no list_changed: the client opened no subscriptions/listen asking for toolsListChanged, or never finished a tools/list' : 'the mock sent no list_changed: the client never finished a tools/list' };
+          const again = fromClient(sc).find((m) => m.seq > n.seq && m.kind === 'request' && m.method === 'tools/list' && paramsOf(m).cursor === undefined);
+          if (again) return { verdict: 'pass', message: `tools/list sent again ${Math.round(again.t - n.t)} ms after the notification, in the same session`, messageIds: [n.seq, again.seq] };
+          return { verdict: 'info', message: `the mock sent notifications/tools/list_changed; the client did not list the tools again in that session; ${ending(ctx)}`, messageIds: [n.seq] };
+        });
       },
     },
     {
@@ -144,7 +117,11 @@ export const clientRequests: ClientSuite = {
         if (!call) return { verdict: 'skip', message: 'the client called no tool, so no answer was dropped' };
         const cancel = fromClient(ctx).find((m) => m.seq > call.seq && m.method === 'notifications/cancelled' && paramsOf(m).requestId === call.id);
         if (cancel) return { verdict: 'pass', message: `the mock never answered ${label(call)}; the client cancelled it after ${Math.round(cancel.t - call.t)} ms`, messageIds: [call.seq, cancel.seq] };
-        if (ctx.client.endedByHarness) return { verdict: 'info', message: `the mock never answered ${label(call)}; the client was still waiting when ${ending(ctx)} (its own timeout may be longer)`, messageIds: [call.seq] };
+        if (ctx.client.endedByHarness) {
+          // The run cannot tell "no timeout at all" from "a timeout longer than the wait": it says how long the client waited.
+          const waited = Math.round(ctx.client.durationMs - call.t);
+          return { verdict: 'info', message: `the mock never answered ${label(call)}; the client was still waiting about ${waited} ms later, when ${ending(ctx)}: it has no request timeout, or one longer than that (a longer --timeout tells which)`, messageIds: [call.seq] };
+        }
         return { verdict: 'warn', message: `the mock never answered ${label(call)}; the client sent no notifications/cancelled for it; ${ending(ctx)}`, messageIds: [call.seq] };
       },
     },
@@ -179,5 +156,73 @@ export const clientRequests: ClientSuite = {
         return { verdict: 'info', message: `after the error to tools/call the client sent ${after.length} more message${after.length === 1 ? '' : 's'}${retries ? ` (${retries} more tools/call)` : ''}; ${ending(ctx)}`, messageIds: [err.seq, ...after.slice(0, 3).map((m) => m.seq)] };
       },
     },
+];
+
+export const clientRequests: ClientSuite = {
+  id: 'client-requests',
+  title: 'Client requests',
+  description: 'What the client sends: request ids, schema validity, tool arguments, pagination, and what it does on list_changed and on an error.',
+  cases: [
+    {
+      id: 'client-requests/unique-ids',
+      title: 'request ids are unique within the session',
+      level: 'MUST',
+      spec: 'basic#requests',
+      requirement: 'A request id is a string or an integer, not null, and is not reused by the client within the same session.',
+      run(ctx) {
+        // Each HTTP POST of 2026-07-28 stands alone (no session to be unique in); every other session is graded by itself.
+        return perSession(ctx, ['legacy', 'modern', 'probe'], (sc) => (sc.exchanges.length && sc.log.every((m) => m.direction !== 'to-server' || m.kind !== 'request' || isModernMessage(m))
+          ? { verdict: 'skip', message: '2026-07-28 requests over HTTP: no session' } : uniqueIds(sc)));
+      },
+    },
+    {
+      id: 'client-requests/server-requests-answered',
+      title: 'the server\'s requests are answered (roots/list, sampling/createMessage, elicitation/create)',
+      level: 'MUST',
+      spec: 'basic#responses',
+      until: '2025-11-25',
+      scenarios: ['server-requests'],
+      requirement: 'A client answers every request the server sends it (a result or an error, with the request\'s id); the server asks only for capabilities the client declared.',
+      run(ctx) {
+        const asked = ctx.log.filter((m) => m.direction === 'from-server' && m.kind === 'request' && Object.values(MOCK_REQUEST_IDS).includes(String(m.id)));
+        if (!asked.length) return { verdict: 'skip', message: 'the mock asked nothing: the client declared none of roots, sampling, elicitation, or called no tool' };
+        const missing = asked.filter((q) => !ctx.log.some((m) => m.direction === 'to-server' && (m.kind === 'response' || m.kind === 'error') && m.id === q.id));
+        const errors = asked.filter((q) => ctx.log.some((m) => m.direction === 'to-server' && m.kind === 'error' && m.id === q.id));
+        if (missing.length) return { verdict: 'fail', message: `the client never answered ${missing.map(label).join(', ')}; ${ending(ctx)}`, messageIds: missing.map((m) => m.seq) };
+        return { verdict: 'pass', message: `${asked.length} request${asked.length > 1 ? 's' : ''} of the mock answered (${asked.map((m) => m.method).join(', ')})${errors.length ? `; with an error: ${errors.map((m) => m.method).join(', ')}` : ''}`, messageIds: asked.map((m) => m.seq) };
+      },
+    },
+    ...moreCases,
   ],
 };
+
+/** Pagination in one session: a made-up cursor fails; a page not asked for is info, unless it came on a stream the mock cut (the client never got it). */
+function pagination(ctx: ClientCaseContext): Outcome {
+  const given = new Map<string, LoggedMessage>();
+  const followed = new Set<string>();
+  const invented: LoggedMessage[] = [];
+  const unfollowed: { m: LoggedMessage; method: string; cursor: string }[] = [];
+  const cut = new Set(ctx.exchanges.filter((e) => e.fault?.startsWith('stream ended early')).map((e) => e.n));
+  const resumed = ctx.exchanges.some((e) => e.fault?.startsWith('stream resumed'));
+  for (const m of ctx.log) {
+    if (m.direction === 'from-server' && m.kind === 'response' && m.method && LISTS.includes(m.method)) {
+      const c = resultOf(m)?.nextCursor;
+      const req = m.inReplyTo !== undefined ? ctx.log.find((x) => x.seq === m.inReplyTo) : undefined;
+      const undelivered = !resumed && !!req?.http && cut.has(req.http.exchange);
+      if (typeof c === 'string') { given.set(`${m.method} ${c}`, m); if (!undelivered) unfollowed.push({ m, method: m.method, cursor: c }); }
+    }
+    if (m.direction === 'to-server' && m.kind === 'request' && m.method && LISTS.includes(m.method)) {
+      const c = paramsOf(m).cursor;
+      if (c === undefined) continue;
+      const key = `${m.method} ${String(c)}`;
+      if (typeof c !== 'string' || !given.has(key)) invented.push(m);
+      else followed.add(key);
+    }
+  }
+  if (invented.length) return { verdict: 'fail', level: 'MUST', message: `${invented.map((m) => `${label(m)} sent cursor ${JSON.stringify(paramsOf(m).cursor)}, which the mock never gave`).slice(0, 3).join('; ')}`, messageIds: invented.map((m) => m.seq) };
+  if (!given.size) return { verdict: 'skip', message: 'the client listed nothing that came in pages' };
+  const left = unfollowed.filter((u) => !followed.has(`${u.method} ${u.cursor}`));
+  if (left.length) return { verdict: 'info', message: `the mock answered ${left.map((u) => `${u.method} with nextCursor "${u.cursor}"`).join(', ')}; the client never asked for that page, so it saw only part of the list`, messageIds: left.map((u) => u.m.seq) };
+  if (!followed.size) return { verdict: 'skip', message: 'every page with a nextCursor came on a stream the mock cut (scenario stream-resume) and was never delivered' };
+  return { verdict: 'pass', message: `every nextCursor followed (${followed.size} page${followed.size > 1 ? 's' : ''} after the first)` };
+}
