@@ -5,10 +5,13 @@
  * (--protocol-version 2025-11-25), their lifecycle graded on each session (the probe process apart); a client that
  * cannot connect fails its run; the verdicts the issue found false, each held by a real client. Needs the build.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { client, nonPass, type ClientResult } from './helpers/client-run.js';
 import { clientHttp } from '../clients/suites/http.js';
+import { serverRequestsFor } from '../mocks/client-mock.js';
 import type { ClientCaseContext } from '../clients/suites/helpers.js';
 import { ROOT } from './helpers/cli.js';
 import { pythonPeers } from './helpers/python-peers.js';
@@ -95,6 +98,14 @@ describe('the verdicts the issue found false', () => {
     expect(c.run(ctx)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/closing DELETE \(404\)/) });
   });
 
+  it('server-requests asks only for what the client declared (elicitation: form by default, url when declared)', () => {
+    expect(serverRequestsFor({})).toEqual([]);
+    expect(serverRequestsFor({ roots: {}, sampling: {} }).map((r) => r.method)).toEqual(['roots/list', 'sampling/createMessage']);
+    expect(serverRequestsFor({ elicitation: {} }).map((r) => r.params.mode)).toEqual(['form']);
+    expect(serverRequestsFor({ elicitation: { url: {} } }).map((r) => r.params.mode)).toEqual(['url']);
+    expect(serverRequestsFor({ elicitation: { form: {}, url: {} } }).map((r) => r.params.mode)).toEqual(['form', 'url']);
+  });
+
   it('stream-resume: a page on the cut stream the client never got is not held against its pagination', async () => {
     const r = await client(['--http', V2('legacy', 'http'), '--scenario', 'stream-resume']);
     const p = r.verdict('stream-resume', 'client-requests/pagination');
@@ -144,5 +155,21 @@ describe('the AI SDK MCP client (@ai-sdk/mcp)', () => {
     expect(s.reports[0]!.options.protocolVersionInForce).toBe('2025-11-25');
     expect(h.reports[0]!.options.protocolVersionInForce).toBe('2026-07-28');
     expect(h.verdict('pages', 'client-2026/custom-headers').verdict).toBe('pass');
+  }, 600_000);
+});
+
+// mcp-remote (a stdio-to-HTTP bridge) is not a dependency either: this runs when MCP_REMOTE_BIN names its bin
+// (npm install mcp-remote). The TS SDK v1 Client drives it over stdio; the mock grades its HTTP side.
+const REMOTE = process.env.MCP_REMOTE_BIN;
+describe('mcp-remote', () => {
+  it.skipIf(!REMOTE)(`every session graded (its probe session and the working one); after a 404 it starts a new session and retries with the cursor it had (${REMOTE ? REMOTE : 'skipped: MCP_REMOTE_BIN not set'})`, async () => {
+    const config = mkdtempSync(join(tmpdir(), 'mcp-remote-'));
+    const r = await client(['--http', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio 'node ${REMOTE} {url} --allow-http'`, '--env', `MCP_REMOTE_CONFIG_DIR=${config}`, '--scenario', 'pages,session-expired'], 300_000);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.verdict('pages', 'client-lifecycle/initialize-first').message).toMatch(/session 1 of 2: .*session 2 of 2: /);
+    expect(r.verdict('session-expired', 'client-http/reinitialize-after-404').verdict).toBe('pass');
+    expect(r.verdict('session-expired', 'client-requests/pagination').verdict).not.toBe('fail');
+    // It leaves both sessions without DELETE (a SHOULD): the ledger row says why that is a warn.
+    expect(r.verdict('pages', 'client-http/delete-session')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/never sent DELETE for session \S+, session \S+;/) });
   }, 600_000);
 });

@@ -85,7 +85,10 @@ const moreCases: ClientCaseDef[] = [
       spec: 'server/utilities/pagination#pagination-flow',
       requirement: 'A cursor the client sends is one the server gave, unchanged (cursors are opaque: a client never makes one up or changes it). Whether it asks for every page is its own choice: the spec has no client SHOULD for it (recorded as info).',
       run(ctx) {
-        return perSession(ctx, ['legacy', 'modern'], (sc) => pagination(sc));
+        // A cursor is the server's whatever session it came in: one given in an earlier session is not made up
+        // (mcp-remote retries a listing with its cursor in the new session after a 404).
+        const everGiven = new Set(ctx.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && m.method && LISTS.includes(m.method) && typeof resultOf(m)?.nextCursor === 'string').map((m) => `${m.method} ${String(resultOf(m)!.nextCursor)}`));
+        return perSession(ctx, ['legacy', 'modern'], (sc) => pagination(sc, everGiven));
       },
     },
     {
@@ -197,7 +200,7 @@ export const clientRequests: ClientSuite = {
 };
 
 /** Pagination in one session: a made-up cursor fails; a page not asked for is info, unless it came on a stream the mock cut (the client never got it). */
-function pagination(ctx: ClientCaseContext): Outcome {
+function pagination(ctx: ClientCaseContext, everGiven: Set<string>): Outcome {
   const given = new Map<string, LoggedMessage>();
   const followed = new Set<string>();
   const invented: LoggedMessage[] = [];
@@ -215,8 +218,8 @@ function pagination(ctx: ClientCaseContext): Outcome {
       const c = paramsOf(m).cursor;
       if (c === undefined) continue;
       const key = `${m.method} ${String(c)}`;
-      if (typeof c !== 'string' || !given.has(key)) invented.push(m);
-      else followed.add(key);
+      if (typeof c !== 'string' || (!given.has(key) && !everGiven.has(key))) invented.push(m);
+      else if (given.has(key)) followed.add(key);
     }
   }
   if (invented.length) return { verdict: 'fail', level: 'MUST', message: `${invented.map((m) => `${label(m)} sent cursor ${JSON.stringify(paramsOf(m).cursor)}, which the mock never gave`).slice(0, 3).join('; ')}`, messageIds: invented.map((m) => m.seq) };
