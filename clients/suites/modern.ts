@@ -11,6 +11,8 @@ import { MOCK_REQUEST_STATE, type ClientExchange } from '../../mocks/client-mock
 import { headerParams, headerValue } from '../../mocks/http-modern.js';
 import { ending, fromClient, isModernMessage, isObj, label, metaVersion, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
 
+/** The requirements are those of 2026-07-28 whatever version a fallen-back client spoke: the links say so. */
+const SPEC = 'https://modelcontextprotocol.io/specification/2026-07-28';
 const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const META_INFO = 'io.modelcontextprotocol/clientInfo';
 const HTTP = ['streamable-http' as const];
@@ -53,7 +55,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/meta',
     title: '_meta carries the protocol version and the client capabilities on every request',
     level: 'MUST',
-    spec: 'basic/index#meta',
+    spec: `${SPEC}/basic/index#meta`,
     requirement: 'Every request of a 2026-07-28 client carries, in params._meta, io.modelcontextprotocol/protocolVersion (a string) and io.modelcontextprotocol/clientCapabilities (an object).',
     run: modern((ctx, qs) => {
       // Every 2026-07-28 request, and every request of a session that speaks 2026-07-28 (one without the version there is the defect).
@@ -69,7 +71,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/client-info',
     title: '_meta carries clientInfo on every request',
     level: 'SHOULD',
-    spec: 'basic/index#meta',
+    spec: `${SPEC}/basic/index#meta`,
     requirement: 'A 2026-07-28 client includes io.modelcontextprotocol/clientInfo (name and version) on every request unless configured not to.',
     run: modern((ctx, qs) => {
       const bad = qs.filter((m) => { const ci = metaOf(m)[META_INFO]; return !isObj(ci) || typeof ci.name !== 'string' || typeof ci.version !== 'string'; });
@@ -82,7 +84,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/version-header',
     title: 'MCP-Protocol-Version on every POST, equal to the _meta version',
     level: 'MUST',
-    spec: 'basic/transports/streamable-http#protocol-version-header',
+    spec: `${SPEC}/basic/transports/streamable-http#protocol-version-header`,
     transports: HTTP,
     requirement: 'Every POST of a 2026-07-28 request carries the MCP-Protocol-Version header, with the value of io.modelcontextprotocol/protocolVersion in its _meta.',
     run: modern((ctx, qs) => perPost(ctx, qs, (q, e) => {
@@ -94,7 +96,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/standard-headers',
     title: 'Mcp-Method (and Mcp-Name for named calls) mirror the body',
     level: 'MUST',
-    spec: 'basic/transports/streamable-http#standard-request-headers',
+    spec: `${SPEC}/basic/transports/streamable-http#standard-request-headers`,
     transports: HTTP,
     requirement: 'Every 2026-07-28 request POST carries Mcp-Method equal to its method; tools/call, resources/read and prompts/get also Mcp-Name equal to params.name or params.uri (Base64 in the =?base64?…?= form when not plain ASCII).',
     run: modern((ctx, qs) => perPost(ctx, qs, (q, e) => {
@@ -112,7 +114,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/custom-headers',
     title: 'arguments marked x-mcp-header are mirrored in Mcp-Param-{Name}',
     level: 'MUST',
-    spec: 'basic/transports/streamable-http#custom-headers-from-tool-parameters',
+    spec: `${SPEC}/basic/transports/streamable-http#custom-headers-from-tool-parameters`,
     transports: HTTP,
     requirement: 'A tools/call whose tool marks an argument with x-mcp-header in its inputSchema carries Mcp-Param-{Name} with that argument\'s value (omitted when the argument is absent or null).',
     run: modern((ctx, qs) => {
@@ -142,7 +144,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/negotiation',
     title: 'version negotiation: the probe, a retry after -32022, the fallback of a dual-era client',
     level: 'SHOULD',
-    spec: 'basic/versioning#protocol-version-negotiation',
+    spec: `${SPEC}/basic/versioning#protocol-version-negotiation`,
     requirement: 'After -32022 (unsupported version) the client retries with a version from the error\'s supported list and does not fall back to initialize; a dual-era client whose server/discover probe gets any other error (or none) falls back to initialize, whatever the error code.',
     run: modern((ctx, qs) => {
       const probes = qs.filter((m) => m.method === 'server/discover');
@@ -170,7 +172,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/discover-cached',
     title: 'the server/discover result is kept, not asked again',
     level: 'SHOULD',
-    spec: 'basic/versioning#backward-compatibility-with-initialization-based-versions',
+    spec: `${SPEC}/basic/versioning#backward-compatibility-with-initialization-based-versions`,
     requirement: 'A client keeps what it learnt of the server (its era and versions) for the life of the server process (stdio) or origin (HTTP), re-probing only when that later fails; the discover result carries ttlMs.',
     run: modern((ctx) => {
       const per = ctx.sessions.map((s) => ({ s, ok: s.messages.filter((m) => m.direction === 'to-server' && m.method === 'server/discover' && s.messages.some((a) => a.inReplyTo === m.seq && a.kind === 'response')) }));
@@ -188,7 +190,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/input-required',
     title: 'an input_required answer is retried with the inputs, requestState echoed, a new id',
     level: 'MUST',
-    spec: 'basic/patterns/mrtr#client-requirements-basic-workflow',
+    spec: `${SPEC}/basic/patterns/mrtr#client-requirements-basic-workflow`,
     scenarios: ['server-requests'],
     requirement: 'After an InputRequiredResult, the client retries the original request with a new JSON-RPC id, inputResponses under every key of inputRequests (the inputs gathered first), and requestState echoed exactly (none when none was given).',
     run: modern((ctx, qs) => {
@@ -214,7 +216,7 @@ const cases: ClientCaseDef[] = [
     id: 'client-2026/subscriptions',
     title: 'what the client listens to (subscriptions/listen)',
     level: 'MAY',
-    spec: 'basic/patterns/subscriptions',
+    spec: `${SPEC}/basic/patterns/subscriptions`,
     requirement: 'A client may open subscriptions/listen to be told of changes (list_changed, resource updates); this records whether it did and with what filter.',
     run: modern((ctx, qs) => {
       if (!ctx.sessions.some((s) => s.era === 'modern')) return { verdict: 'skip', message: 'the client probed with server/discover and then spoke an earlier version' };
