@@ -38,7 +38,8 @@ describe('the TypeScript SDK Client passes', () => {
     expect(rep.client).toMatchObject({ name: 'sdk-example-client', version: '1.0.0' });
     expect(rep.summary.messagesValidated).toBeGreaterThan(10);
     expect(rep.messages.every((m) => m.schema.valid)).toBe(true);
-    expect(rep.suites.flatMap((s) => s.cases).every((c) => c.spec.startsWith('https://modelcontextprotocol.io/specification/2025-11-25/'))).toBe(true);
+    // The version in force in the links; client-2026's requirements are those of 2026-07-28 whatever was spoken.
+    for (const c of rep.suites.flatMap((s) => s.cases)) expect(c.spec, c.id).toMatch(c.id.startsWith('client-2026/') ? /^https:\/\/modelcontextprotocol\.io\/specification\/2026-07-28\// : /^https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\//);
   });
 
   it('over Streamable HTTP: seven scenarios, no fail (new session after 404, resumed stream, DELETE)', async () => {
