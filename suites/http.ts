@@ -51,9 +51,15 @@ function refusalError(ctx: CaseContext, m: LoggedMessage): string {
   return e ? ` (error ${typeof e.code === 'number' ? e.code : '?'}${typeof e.message === 'string' ? ` ${brief(e.message, 80)}` : ''})` : '';
 }
 
+/** The code of the JSON-RPC error the answer carried; NaN for an error without a numeric code; undefined for none. */
 function errorCode(r: ProbeResult): number | undefined {
-  for (const m of r.messages) if (isObject(m) && isObject(m.error) && typeof m.error.code === 'number') return m.error.code;
+  for (const m of r.messages) if (isObject(m) && isObject(m.error)) return typeof m.error.code === 'number' ? m.error.code : NaN;
   return undefined;
+}
+
+/** "no JSON-RPC error in the body" / "error -32020" / "a JSON-RPC error without a numeric code". */
+function codeWords(code: number | undefined): string {
+  return code === undefined ? 'no JSON-RPC error in the body' : Number.isNaN(code) ? 'a JSON-RPC error without a numeric code' : `error ${code}`;
 }
 
 const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
@@ -320,16 +326,19 @@ export const httpSuite: Suite = {
       title: 'a POST body that is not JSON is refused with 400 (and -32700)',
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
-      requirement: 'Input the server cannot accept gets an HTTP error status (400), optionally with a JSON-RPC error without id; for unparsable JSON that error is -32700 (parse error).',
+      requirement: 'Input the server cannot accept gets an HTTP error status (400), optionally with a JSON-RPC error without id; for unparsable JSON that error is -32700 (parse error). 400: pass; another 4xx, a 5xx (an error status, but a server error, as robustness/invalid-json grades it) or a 2xx carrying a JSON-RPC error: warn; a 2xx without one: fail.',
       requires: { transports: ['streamable-http'] },
       async run(ctx) {
         const t = ctx.http!;
         const r = await t.probe({ method: 'POST', body: '{"jsonrpc": "2.0", "id": 1, "method": "ping"', headers: methodHeaders(ctx, 'ping') });
         const code = errorCode(r);
-        const codeNote = code === undefined ? 'no JSON-RPC error in the body' : code === -32700 ? 'error -32700' : `error ${code} (parse errors are -32700)`;
+        const codeNote = code === -32700 || code === undefined ? codeWords(code) : `${codeWords(code)} (parse errors are -32700)`;
         if (r.status === 400) return { verdict: 'pass', message: `cut-off JSON → 400, ${codeNote}`, details: ex(r) };
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `cut-off JSON → ${said(r)}; 400 expected; ${codeNote}`, details: ex(r) };
         if (ok(r.status) && code !== undefined) return { verdict: 'warn', message: `cut-off JSON → HTTP ${r.status} carrying ${codeNote}; input that cannot be accepted gets an HTTP error status`, details: ex(r) };
+        // A server error is an HTTP error status too (the letter of the rule), though a refusal (4xx) was due: warn,
+        // as robustness/invalid-json grades the same answer.
+        if (r.status !== undefined && r.status >= 500) return { verdict: 'warn', message: `cut-off JSON → ${said(r)}; ${codeNote}: an HTTP error status, but a server error where a refusal (400) was due`, details: ex(r) };
         return { verdict: 'fail', message: `cut-off JSON → ${said(r)}; expected 400`, details: ex(r) };
       },
     },
@@ -398,7 +407,7 @@ export const httpSuite: Suite = {
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } });
         const code = errorCode(r);
         if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → HTTP 400 with error -32020`, details: ex(r) };
-        if (r.status === 400) return { verdict: 'warn', message: `Mcp-Method: prompts/list on a tools/list body → 400, but ${code === undefined ? 'no JSON-RPC error' : `error ${code}`} (HeaderMismatch is -32020)`, details: ex(r) };
+        if (r.status === 400) return { verdict: 'warn', message: `Mcp-Method: prompts/list on a tools/list body → 400, but ${codeWords(code)} (HeaderMismatch is -32020)`, details: ex(r) };
         return { verdict: 'fail', message: `Mcp-Method: prompts/list on a tools/list body → ${said(r)}; expected 400 with -32020`, details: ex(r) };
       },
     },

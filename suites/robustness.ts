@@ -219,6 +219,12 @@ function gradeLargeRequest(ctx: CaseContext, run: ProbeRun): Outcome {
   if (!a && r) return { verdict: 'warn', message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered`, messageIds: mids(run) };
   if (!a) return { verdict: 'fail', message: `${sent} was never answered, though the small ${hb} request after it was`, messageIds: mids(run) };
   const err = errorOf(a);
+  // The small request after it refused with the same code: the refusal is about what the server serves now (an
+  // earlier message changed its state, say), not about the size.
+  const small = run.ping?.error;
+  if (a.kind === 'error' && err && small && small.code === err.code) {
+    return { verdict: 'skip', message: `inconclusive: ${sent} was refused with error ${describeError({ ...err })}, and so was the small ${hb} request after it (error ${describeError(small)}): the server refuses ${hb} whatever its size${ctx.features.requestMeta ? ' (in 2026-07-28, a sign that an earlier message changed how it serves requests: see robustness/unknown-notification)' : ''}, so this says nothing about large requests`, messageIds: mids(run) };
+  }
   if (a.kind === 'error' && err) return { verdict: 'warn', message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''}`, messageIds: mids(run) };
   return { verdict: 'pass', message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
 }
@@ -242,8 +248,23 @@ async function httpRefusal(transport: Transport, sent: LoggedMessage[], answers:
     if (status === undefined || status < 400) continue;
     const x = exchangeOf(transport, m);
     const answer = answers.find((a) => a.http?.exchange === m.http!.exchange);
-    const error = answer ? errorOf(answer) : undefined;
-    return { status, statusText: x?.statusText ?? '', body: (x?.responseBody ?? '').trim(), ...(error ? { error } : {}), ...(answer ? { answer } : {}) };
+    const body = (x?.responseBody ?? '').trim();
+    // The body may carry a JSON-RPC error that is not an answer to the probe (its id is another): it is still what
+    // the refusal said.
+    const error = answer ? errorOf(answer) : bodyError(body);
+    return { status, statusText: x?.statusText ?? '', body, ...(error ? { error } : {}), ...(answer ? { answer } : {}) };
+  }
+  return undefined;
+}
+
+/** The JSON-RPC error a response body carries (JSON, or the data of an SSE event), if any. */
+function bodyError(body: string): { code: number; message: string } | undefined {
+  const texts = body.startsWith('{') ? [body] : body.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+  for (const t of texts) {
+    try {
+      const j: unknown = JSON.parse(t);
+      if (isObject(j) && isObject(j.error)) return { code: typeof j.error.code === 'number' ? j.error.code : NaN, message: typeof j.error.message === 'string' ? j.error.message : '' };
+    } catch { /* not JSON: no error */ }
   }
   return undefined;
 }
@@ -300,7 +321,7 @@ function idText(m: LoggedMessage): string {
 function gradeUnreadable(ctx: CaseContext, run: ProbeRun, what: string, jsonRpcCode: number, ownId?: string | number): Outcome {
   const lost = lostOutcome(run, what);
   if (lost) return lost;
-  const alive = stillAnswers(ctx);
+  const alive = stillAnswers(ctx, run);
   const answers = run.probe.answers;
   const r = run.refusal;
   if (r && r.status >= 500) {
@@ -335,9 +356,13 @@ function idAcceptable(m: LoggedMessage, ownId?: string | number): boolean {
   return id === null || id === undefined || (ownId !== undefined && id === ownId);
 }
 
-/** "the server still answers ping" — naming the request actually sent (server/discover from 2026-07-28). */
-function stillAnswers(ctx: CaseContext): string {
-  return `the server still answers ${ctx.session.heartbeatMethod}`;
+/**
+ * "the server still answers ping" — naming the request actually sent (server/discover from 2026-07-28), and saying
+ * so when the answer after the probe was an error (it shows life, not service).
+ */
+function stillAnswers(ctx: CaseContext, run?: ProbeRun): string {
+  const e = run?.ping?.error;
+  return e ? `the server still answers ${ctx.session.heartbeatMethod}, though with error ${describeError(e)}` : `the server still answers ${ctx.session.heartbeatMethod}`;
 }
 
 function cut(text: string, max: number): string {
@@ -435,7 +460,8 @@ export const robustness: Suite = {
         const a = run.probe.answers[0];
         const r = run.refusal;
         const hb = ctx.session.heartbeatMethod;
-        if (!a && r) return { verdict: 'warn', message: `${method} (id ${id}) was refused with ${refusalText(r)}, but with no JSON-RPC error -32601 (method not found) a client cannot tell what went wrong; the server still answers ${hb}`, messageIds: mids(run) };
+        if (!a && r && r.error) return { verdict: r.error.code === -32601 ? 'pass' : 'warn', message: `${method} (id ${id}) was refused with ${refusalText(r)}${r.error.code === -32601 ? '' : '; expected -32601 (method not found)'} (the error did not carry the request's id); ${stillAnswers(ctx, run)}`, messageIds: mids(run) };
+        if (!a && r) return { verdict: 'warn', message: `${method} (id ${id}) was refused with ${refusalText(r)}, but with no JSON-RPC error -32601 (method not found) a client cannot tell what went wrong; ${stillAnswers(ctx, run)}`, messageIds: mids(run) };
         if (!a) return { verdict: 'fail', message: `${method} (id ${id}) was never answered (the server answered the ${hb} request sent after it); a client would wait for ever`, messageIds: mids(run) };
         const err = errorOf(a);
         const via = r && r.answer === a ? ` (in an HTTP ${r.status} answer)` : '';
@@ -499,7 +525,7 @@ export const robustness: Suite = {
         const kinds = a.map((m) => (m.kind === 'error' ? `error ${errorOf(m)?.code ?? '?'}` : 'a result'));
         const what = a.length === 0 ? 'answered neither' : a.length === 1 ? `answered once (${kinds[0]})` : `answered both (${kinds.join(', ')})`;
         const http = run.refusal ? `; over HTTP one was refused with ${refusalText(run.refusal)}` : '';
-        return { verdict: 'pass', message: `${sent}: the server ${what}${http}, and still answers ${hb}`, messageIds: mids(run), details: { answers: a.length } };
+        return { verdict: 'pass', message: `${sent}: the server ${what}${http}; ${stillAnswers(ctx, run)}`, messageIds: mids(run), details: { answers: a.length } };
       },
     }),
     {
@@ -593,11 +619,17 @@ function unknownNotificationOutcome(ctx: CaseContext, run: ProbeRun): Outcome {
   if (run.diedAfterMs !== undefined) {
     return { verdict: 'fail', message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer once the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${serverGone(ctx).message}`, messageIds: mids(run) };
   }
-  const alive = stillAnswers(ctx);
+  const alive = stillAnswers(ctx, run);
   const r = run.refusal;
   // The refusal of the notification's own POST is the transport's answer, not a JSON-RPC answer to it.
   const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
   if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
+  // 2026-07-28 is stateless: a notification (this one carries no version _meta) must not change how the next request
+  // is served — server/discover, served at the start of the session, must still succeed, not merely be answered.
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic#statelessness
+  if (ctx.features.requestMeta && run.ping?.error) {
+    return { verdict: 'fail', message: `after ${method} (a notification without version _meta), ${ctx.session.heartbeatMethod} was answered with error ${describeError(run.ping.error)}, where it had succeeded before: 2026-07-28 is stateless, and no earlier message may change how a request is served (the server took the notification for a legacy opening?)`, messageIds: mids(run) };
+  }
   if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
   if (r && ctx.features.notificationRefusalByStatus) return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
   if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
@@ -648,8 +680,8 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
       const details = { tool: slow.name, arguments: args, cancelledBy: how };
       const a = probe.answers[0];
       if (a) return { verdict: 'warn', message: `tools/call ${slow.name} (id ${id}) was answered ${Math.round(a.t - c.t)} ms after ${byClose ? 'the harness closed its response stream' : 'notifications/cancelled'}: ${cut(a.raw, 120)}; a cancelled request should get no answer`, messageIds: m, details };
-      if (byClose) return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled by closing its response stream (2026-07-28 sends no notifications/cancelled over HTTP); the server still answers ${hb} (whether it stopped the work cannot be seen from the client)`, messageIds: m, details };
-      return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled with notifications/cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and the server still answers ${hb}`, messageIds: m, details };
+      if (byClose) return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled by closing its response stream (2026-07-28 sends no notifications/cancelled over HTTP); ${stillAnswers(ctx, run)} (whether it stopped the work cannot be seen from the client)`, messageIds: m, details };
+      return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled with notifications/cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and ${stillAnswers(ctx, run)}`, messageIds: m, details };
     }
     // It answered before it could be cancelled: cancel it anyway (a late cancellation must be ignored) and go on.
     const c = cancel();
@@ -658,7 +690,7 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
     const lost = lostOutcome(run, `cancelling tools/call ${slow.name} after it was answered`);
     if (lost) return lost;
     const late = byClose ? 'its response had already ended, so there was no stream left to close' : 'a notifications/cancelled sent after the answer was ignored';
-    return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; ${late}, and the server still answers ${hb} (not graded: whether it stops work in flight)`, messageIds: withNote(mids(run), c) };
+    return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; ${late}, and ${stillAnswers(ctx, run)} (not graded: whether it stops work in flight)`, messageIds: withNote(mids(run), c) };
   }
   // No slow tool: cancel a quick request right after sending it; only "still answers" can be graded.
   const method = ctx.capabilities.tools ? 'tools/list' : hb;
@@ -674,7 +706,7 @@ async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const lost = lostOutcome(run, `cancelling ${method} by ${how}`);
   if (lost) return lost;
   const answered = probe.answers.length ? 'answered anyway (it was quick, which is allowed)' : 'not answered';
-  return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; the server still answers ${hb} (only that is graded)`, messageIds: withNote(mids(run), c) };
+  return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; ${stillAnswers(ctx, run)} (only that is graded)`, messageIds: withNote(mids(run), c) };
 }
 
 /**

@@ -1,0 +1,36 @@
+/**
+ * Verdicts a second audit on real servers found wrong or misleading, each pinned on a deliberately broken fixture
+ * (fixtures/servers/broken, fixtures/servers/http): what the case says and what it gives.
+ */
+import { describe, expect, it } from 'vitest';
+import { brokenHttp, runArgs, startServer } from './http-helpers.js';
+import { py, run } from './helpers/cli.js';
+
+describe('2026-07-28 statelessness: a notification must not change how requests are served', () => {
+  it('a server that takes a notification without version _meta for a legacy opening fails robustness/unknown-notification; the 1 MiB request is inconclusive, not "refused"', async () => {
+    const r = await run(py('broken/legacy-after-notification.py'), ['--suite', 'lifecycle,robustness', '--timeout', '3000']);
+    const n = r.c('robustness/unknown-notification');
+    expect(n.verdict, n.message).toBe('fail');
+    expect(n.message).toMatch(/server\/discover was answered with error code -32601 .*where it had succeeded before/);
+    const big = r.c('robustness/large-request');
+    expect(big.verdict, big.message).toBe('skip');
+    expect(big.message).toMatch(/^inconclusive: .*and so was the small server\/discover request after it/);
+    // The probes after it say that the heartbeat was an error answer, not that the server "still answers".
+    expect(r.c('robustness/invalid-json').message).toMatch(/still answers server\/discover, though with error code -32601/);
+  }, 60_000);
+});
+
+describe('Streamable HTTP: unparsable JSON answered with a server error', () => {
+  it('HTTP 500 carrying -32700: http/invalid-json and robustness/invalid-json agree (warn), and neither says "no JSON-RPC error"', async () => {
+    const s = await startServer(['python3', brokenHttp, 'json-500']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http,robustness'], { timeoutMs: 60_000 });
+      const h = r.c('http/invalid-json');
+      const b = r.c('robustness/invalid-json');
+      expect([h.verdict, b.verdict], `${h.message}\n${b.message}`).toEqual(['warn', 'warn']);
+      expect(h.message).toMatch(/HTTP 500.*error -32700/);
+      expect(b.message).toMatch(/HTTP 500.*-32700/);
+      expect(h.message + b.message).not.toContain('no JSON-RPC error');
+    } finally { await s.stop(); }
+  }, 60_000);
+});
