@@ -4,7 +4,7 @@
  */
 import type { CaseContext, Suite } from '../core/suite.js';
 import { tools, type Tool } from '../core/tools.js';
-import { brief, isObject, listedTools as listed } from './helpers.js';
+import { brief, isObject, listedTools as listed, listingProblem } from './helpers.js';
 
 const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -33,7 +33,7 @@ export const listing: Suite = {
       requires: { capability: 'tools' },
       async run(ctx) {
         const l = await ctx.service(tools);
-        if (l.problem) return { verdict: 'fail', message: l.problem, messageIds: l.messageIds };
+        if (l.problem) return listingProblem(l, 'tools/list');
         if (l.malformed.length) {
           return { verdict: 'fail', message: `${l.malformed.length} entries of tools are not tool objects with a string name, e.g. ${brief(l.malformed[0]!.value)}`, messageIds: l.messageIds };
         }

@@ -6,7 +6,7 @@
 import { notExercisable, requestAnswering, roundIds } from '../core/mrtr.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import { isBase64, promptListing, type Prompt } from '../core/surface.js';
-import { brief, describeError, expectInvalidParams, isObject, unanswered } from './helpers.js';
+import { brief, describeError, expectInvalidParams, isObject, listingProblem, unanswered } from './helpers.js';
 import { callToolsOption } from '../core/call-policy.js';
 
 /** Most prompts fetched with prompts/get (one result each). */
@@ -140,7 +140,7 @@ export const promptsSuite: Suite = {
       requires: { capability: 'prompts' },
       async run(ctx) {
         const l = await ctx.service(promptListing);
-        if (l.problem) return { verdict: 'fail', message: l.problem, messageIds: l.messageIds };
+        if (l.problem) return listingProblem(l, 'prompts/list');
         if (l.malformed.length) return { verdict: 'fail', messageIds: l.messageIds, message: `${l.malformed.length} entries of prompts are not prompt objects with a string name, e.g. ${brief(l.malformed[0]!.value)}` };
         const names = new Map<string, number>();
         for (const p of l.items) names.set(p.name, (names.get(p.name) ?? 0) + 1);

@@ -7,7 +7,7 @@ import { notExercisable, requestAnswering, roundIds } from '../core/mrtr.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite } from '../core/suite.js';
 import type { Listing } from '../core/listing.js';
 import { isBase64, resourceListing, resourceTemplateListing, templateMatches, uriTemplateProblem, type Resource } from '../core/surface.js';
-import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { brief, describeError, isObject, listingProblem, unanswered } from './helpers.js';
 
 /** Most resources read by resources/read (one result each); the rest are named in one skipped item. */
 export const MAX_RESOURCE_READS = 50;
@@ -15,7 +15,7 @@ export const MAX_RESOURCE_READS = 50;
 export const MISSING_URI = 'mcp-conform-missing://nowhere/resource-that-does-not-exist';
 
 function listingOutcome<T>(l: Listing<T>, what: string, method: string): Outcome {
-  if (l.problem) return { verdict: 'fail', message: l.problem, messageIds: l.messageIds };
+  if (l.problem) return listingProblem(l, method);
   if (l.malformed.length) {
     return { verdict: 'fail', message: `${l.malformed.length} entr${l.malformed.length === 1 ? 'y' : 'ies'} of the ${method} result ${l.malformed.length === 1 ? 'is' : 'are'} not ${what} objects, e.g. ${brief(l.malformed[0]!.value)}`, messageIds: l.messageIds };
   }

@@ -8,7 +8,7 @@ import { py, run } from './helpers/cli.js';
 
 describe('2026-07-28 statelessness: a notification must not change how requests are served', () => {
   it('a server that takes a notification without version _meta for a legacy opening fails robustness/unknown-notification; the 1 MiB request is inconclusive, not "refused"', async () => {
-    const r = await run(py('broken/legacy-after-notification.py'), ['--suite', 'lifecycle,robustness', '--timeout', '3000']);
+    const r = await run(py('broken/legacy-after-notification.py'), ['--suite', 'lifecycle,robustness']);
     const n = r.c('robustness/unknown-notification');
     expect(n.verdict, n.message).toBe('fail');
     expect(n.message).toMatch(/server\/discover was answered with error code -32601 .*where it had succeeded before/);
@@ -32,5 +32,17 @@ describe('Streamable HTTP: unparsable JSON answered with a server error', () => 
       expect(b.message).toMatch(/HTTP 500.*-32700/);
       expect(h.message + b.message).not.toContain('no JSON-RPC error');
     } finally { await s.stop(); }
+  }, 60_000);
+});
+
+describe('a listing refused because the environment lacks something', () => {
+  it('-32603 "fetch failed" / ECONNREFUSED is inconclusive (skip), as invalid-params rules such cases; an internal error that blames nothing outside still fails', async () => {
+    const r = await run(py('broken/list-env-failure.py'), ['--suite', 'listing,resources,prompts']);
+    for (const id of ['listing/tools-list', 'resources/list']) {
+      expect(r.c(id).verdict, r.c(id).message).toBe('skip');
+      expect(r.c(id).message).toMatch(/^inconclusive: .* -32603 "fetch failed".*environment/);
+    }
+    expect(r.c('prompts/list').verdict).toBe('fail');
+    expect(r.code).toBe(1);
   }, 60_000);
 });
