@@ -5,9 +5,12 @@
  * https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
  */
 import type { Suite } from '../core/suite.js';
+import { CLIENT_INFO } from '../core/run.js';
 
 // The HTTP+SSE transport is defined in 2024-11-05 only: link there whatever version the server speaks.
 const SPEC = 'https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse';
+/** An Origin no local server serves (the same as http/origin's). */
+const FOREIGN_ORIGIN = 'http://mcp-conform-foreign.invalid';
 
 export const sseSuite: Suite = {
   id: 'sse',
@@ -92,6 +95,34 @@ export const sseSuite: Suite = {
         if (!onStream.length) return { verdict: 'fail', message: 'no message event came on the stream' };
         if (elsewhere.length) return { verdict: 'fail', message: `${elsewhere.length} messages did not come as message events: ${elsewhere.slice(0, 3).map((m) => `message ${m.seq}`).join(', ')}`, messageIds: elsewhere.map((m) => m.seq) };
         return { verdict: 'pass', message: `all ${onStream.length} messages from the server came as message events on the stream` };
+      },
+    },
+    {
+      id: 'sse/origin',
+      title: 'a stream requested from a foreign Origin is refused',
+      level: 'MUST',
+      spec: 'basic/transports#security-warning',
+      requirement: 'Servers validate the Origin header of every incoming connection (against DNS rebinding: a web page could otherwise reach a local server). A GET of the SSE stream with Origin: http://mcp-conform-foreign.invalid is refused: 403 passes (what later versions ask for), another 4xx warns, a stream opened for it whose endpoint then accepts a message from that Origin fails (a web page could drive the server); a stream opened while such messages are refused warns (the check covers messages, not the connection).',
+      requires: { transports: ['sse'] },
+      async run(ctx) {
+        const t = ctx.sse!;
+        // An initialize of the probe's own session, POSTed from the same Origin where the stream opened.
+        const init = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-origin-probe', method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } });
+        const r = await t.probeStream({ Origin: FOREIGN_ORIGIN }, { post: init });
+        const details = { spec2024: SPEC, exchange: r.exchange.n, ...(r.post ? { post: r.post.exchange.n } : {}) };
+        const got = r.error ? `the request failed: ${r.error}` : `HTTP ${r.status}${r.exchange.statusText ? ` ${r.exchange.statusText}` : ''}${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}`;
+        if (r.status === 403) return { verdict: 'pass', message: `GET of the SSE stream with Origin: ${FOREIGN_ORIGIN} → 403`, details };
+        if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `GET of the SSE stream with Origin: ${FOREIGN_ORIGIN} → ${got}: refused, but 403 is the status for a foreign Origin`, details };
+        if (r.status === 200 && (r.contentType ?? '').toLowerCase().startsWith('text/event-stream')) {
+          const p = r.post;
+          // The stream opened, but what the page would send is refused: it can read only a session of its own.
+          if (p?.status !== undefined && p.status >= 400 && p.status < 500) {
+            return { verdict: 'warn', message: `GET of the SSE stream with Origin: ${FOREIGN_ORIGIN} opened a stream (${got}), though an initialize POSTed from that Origin to its endpoint was refused (HTTP ${p.status}): the server checks Origin on messages, not on the stream, which every incoming connection's check should cover`, details };
+          }
+          const posted = p ? (p.status !== undefined ? `; an initialize POSTed from that Origin to its endpoint got HTTP ${p.status}` : `; an initialize POSTed to its endpoint failed: ${p.error}`) : '';
+          return { verdict: 'fail', message: `GET of the SSE stream with Origin: ${FOREIGN_ORIGIN} opened a stream (${got}${r.firstEvent ? `, first event "${r.firstEvent.event}"` : ''})${posted}: the server does not validate Origin, so a web page could reach it by DNS rebinding`, details };
+        }
+        return { verdict: 'fail', message: `GET of the SSE stream with Origin: ${FOREIGN_ORIGIN} → ${got}; expected a refusal (403)`, details };
       },
     },
     {

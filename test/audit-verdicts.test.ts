@@ -3,7 +3,8 @@
  * (fixtures/servers/broken, fixtures/servers/http): what the case says and what it gives.
  */
 import { describe, expect, it } from 'vitest';
-import { brokenHttp, runArgs, startServer } from './http-helpers.js';
+import { join } from 'node:path';
+import { brokenHttp, FIXTURES, runArgs, startServer } from './http-helpers.js';
 import { py, run } from './helpers/cli.js';
 
 describe('2026-07-28 statelessness: a notification must not change how requests are served', () => {
@@ -45,4 +46,21 @@ describe('a listing refused because the environment lacks something', () => {
     expect(r.c('prompts/list').verdict).toBe('fail');
     expect(r.code).toBe(1);
   }, 60_000);
+});
+
+describe('HTTP+SSE: the Origin of the stream request', () => {
+  const sseHttp = join(FIXTURES, 'http', 'sse_http.py');
+  it('a stream opened for any Origin fails sse/origin (as http/origin fails the same server over Streamable HTTP); a 403 passes', async () => {
+    for (const [mode, verdict] of [['any-origin', 'fail'], ['good', 'pass']] as const) {
+      const s = await startServer(['python3', sseHttp, mode]);
+      try {
+        const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse'], { timeoutMs: 60_000 });
+        const c = r.c('sse/origin');
+        expect(c.verdict, c.message).toBe(verdict);
+        expect(c.message).toMatch(verdict === 'fail' ? /Origin: http:\/\/mcp-conform-foreign\.invalid opened a stream .*first event "endpoint".*DNS rebinding/ : /→ 403/);
+        const ex = (r.report.http!.exchanges as { purpose: string; method: string; requestHeaders: Record<string, string> }[]).filter((x) => x.purpose === 'probe' && x.method === 'GET');
+        expect(ex.map((x) => x.requestHeaders.Origin)).toEqual(['http://mcp-conform-foreign.invalid']);
+      } finally { await s.stop(); }
+    }
+  }, 90_000);
 });

@@ -172,6 +172,70 @@ export class SseTransport extends HttpTransportBase implements Transport {
     return (this.closePromise ??= this.shutdown());
   }
 
+  /**
+   * A second GET of the stream URL with extra headers (a probe: its own connection, recorded as an exchange): the
+   * status, the Content-Type, and — when a stream opened — the first event (read for at most `streamMs`), then closed.
+   */
+  async probeStream(extra: Record<string, string>, opts: { streamMs?: number; post?: string } = {}): Promise<{ exchange: HttpExchange; status?: number; contentType?: string; firstEvent?: { event: string; data: string }; body?: string; error?: string; post?: { exchange: HttpExchange; status?: number; error?: string } }> {
+    const streamMs = opts.streamMs ?? 2000;
+    const headers = { ...this.userHeaders(), Accept: 'text/event-stream', ...extra };
+    const x = this.newExchange('probe', 'GET', this.url, headers);
+    const ac = this.abortable();
+    const t = performance.now();
+    try {
+      const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
+      x.status = res.status;
+      x.statusText = res.statusText;
+      x.responseHeaders = keptHeaders(res.headers);
+      const ct = header(res.headers, 'content-type');
+      if (res.status === 200 && (ct ?? '').toLowerCase().startsWith('text/event-stream')) {
+        x.events = [];
+        const first = await new Promise<{ event: string; data: string } | undefined>((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), streamMs);
+          const parser = new SseParser((e) => { recordEvent(x, e); clearTimeout(timer); resolve({ event: e.event, data: cut(e.data, 200) }); });
+          res.body.on('data', (b: Buffer) => parser.feed(b));
+          res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
+          res.body.on('error', () => { clearTimeout(timer); resolve(undefined); });
+        });
+        // With `post`: that body POSTed, with the same headers, to the endpoint this stream named (its own session).
+        let post: { exchange: HttpExchange; status?: number; error?: string } | undefined;
+        if (opts.post !== undefined && first?.event === 'endpoint') {
+          let to: URL | undefined;
+          try { to = new URL(first.data.trim(), this.url); } catch { to = undefined; }
+          if (to && /^https?:$/.test(to.protocol)) {
+            const ph = { ...this.userHeaders(), 'Content-Type': 'application/json', ...extra };
+            const px = this.newExchange('probe', 'POST', to, ph, opts.post);
+            const t1 = performance.now();
+            try {
+              const pr = await httpRequest(to, 'POST', ph, opts.post, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
+              px.status = pr.status;
+              px.statusText = pr.statusText;
+              const pb = await readBody(pr.body, 64 * 1024, 5000);
+              px.responseBody = cut(pb.text);
+              post = { exchange: px, status: pr.status };
+            } catch (e) {
+              px.error = (e as Error).message;
+              post = { exchange: px, error: px.error };
+            } finally {
+              px.ms = Math.round(performance.now() - t1);
+            }
+          }
+        }
+        res.body.destroy();
+        return { exchange: x, status: res.status, ...(ct ? { contentType: ct } : {}), ...(first ? { firstEvent: first } : {}), ...(post ? { post } : {}) };
+      }
+      const b = await readBody(res.body, 64 * 1024, 5000);
+      x.responseBody = cut(b.text);
+      return { exchange: x, status: res.status, ...(ct ? { contentType: ct } : {}), body: b.text };
+    } catch (e) {
+      x.error = (e as Error).message;
+      return { exchange: x, error: x.error };
+    } finally {
+      this.aborts.delete(ac);
+      x.ms = Math.round(performance.now() - t);
+    }
+  }
+
   /** Other events are kept (cut) for the report, as many as the exchange lists. */
   private pushOther(e: { event: string; id?: string; data: string }): void {
     if (this.otherEvents.length < MAX_EXCHANGE_EVENTS) this.otherEvents.push(e);

@@ -4,6 +4,9 @@ import { everything, runArgs, sdkHttp, startServer, type Started } from '../http
 
 const CORE = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error';
 const SSE_PASS = { 'sse/endpoint-first': 'pass', 'sse/endpoint-origin': 'pass', 'sse/post-accepted': 'pass', 'sse/message-events': 'pass', 'sse/stream-open': 'pass' };
+// server-everything and the SDK's SSEServerTransport (as configured by default) serve a stream and its messages to
+// any Origin, as they do over Streamable HTTP (http/origin fails there too).
+const SSE_VERDICTS = { ...SSE_PASS, 'sse/origin': 'fail' };
 
 describe('server-everything over HTTP+SSE', () => {
   let s: Started;
@@ -16,7 +19,7 @@ describe('server-everything over HTTP+SSE', () => {
       runArgs(['--stdio', `${everything} stdio`, '--suite', CORE]),
     ]);
     expect(sse.report.target.transport).toBe('sse');
-    expect(sse.verdicts('sse/')).toEqual(SSE_PASS);
+    expect(sse.verdicts('sse/')).toEqual(SSE_VERDICTS);
     expect(Object.values(sse.verdicts('http/')).every((v) => v === 'skip')).toBe(true);
     const core = (v: Record<string, string>) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'lifecycle/shutdown' && !k.startsWith('sse/') && !k.startsWith('http/')));
     expect(core(sse.verdicts(''))).toEqual(core(stdio.verdicts('')));
@@ -29,11 +32,11 @@ describe('server-everything over HTTP+SSE', () => {
 
   it('--url on the SSE URL detects HTTP+SSE after a refused POST', async () => {
     const r = await runArgs(['--url', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1); // sse/origin
     expect(r.report.target.transport).toBe('sse');
     expect(r.report.target.detection).toHaveLength(2);
     expect(r.report.target.detection![1]).toContain('HTTP+SSE');
-    expect(r.verdicts('sse/')).toEqual(SSE_PASS);
+    expect(r.verdicts('sse/')).toEqual(SSE_VERDICTS);
   }, 60_000);
 });
 
@@ -42,8 +45,19 @@ describe('SDK SSEServerTransport', () => {
     const s = await startServer(['node', sdkHttp, 'sse']);
     try {
       const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`]);
-      expect(r.verdicts('sse/')).toEqual(SSE_PASS);
-      expect(r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail')).toEqual([]);
+      expect(r.verdicts('sse/')).toEqual(SSE_VERDICTS);
+      expect(r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual(['sse/origin']);
+      expect(r.c('sse/origin').message).toMatch(/opened a stream .*initialize POSTed from that Origin to its endpoint got HTTP 202/);
+      expect(r.code).toBe(1);
+    } finally { await s.stop(); }
+  }, 60_000);
+
+  it('--sse with DNS-rebinding protection on: the stream still opens for a foreign Origin, its POSTs are refused (sse/origin warns)', async () => {
+    const s = await startServer(['node', sdkHttp, 'sse-protected']);
+    try {
+      const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse']);
+      expect(r.c('sse/origin').verdict, r.c('sse/origin').message).toBe('warn');
+      expect(r.c('sse/origin').message).toMatch(/initialize POSTed from that Origin to its endpoint was refused \(HTTP 403\)/);
       expect(r.code).toBe(0);
     } finally { await s.stop(); }
   }, 60_000);
