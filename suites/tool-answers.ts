@@ -23,10 +23,21 @@ export function quote(text: string, max = 200): string {
 
 /**
  * Text at the start of a result that reports a failure: "Error: …", "ERROR - …", "[error] …", "Failed to …",
- * "Failed: …", "Failure: …", "Fatal error: …", "Exception: …", "MCP error -32602: …", "Error executing tool …".
+ * "Failed: …", "Failure: …", "Fatal error: …", "Exception: …", "MCP error -32602: …", "Error executing tool …"
+ * (and, see FAILURE_CODE, "[NOT_FOUND] … does not exist").
  * Kept narrow on purpose: a word "error" in the middle of a sentence, "Errors: 0" or "Error handling guide" do not count.
  */
 const FAILURE_START = /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\s\u2014\s)|(?:mcp\s+)?error\s+-?\d+\s*:|error\s+(?:executing|calling|running|invoking|while|during|occurred)\b|failed(?:\s+to\b|\s*[:!.]?\s*$|\s*:(?!\s*0\b)|\s*!)|failure\s*:|exception\s*:|unhandled\s+exception\b)/i;
+
+/**
+ * An error code in brackets at the start, as some servers mark a failure: "[NOT_FOUND] …", "[PERMISSION_DENIED] …",
+ * "[INTERNAL_ERROR] …". Upper case only, and only codes that name a failure (a "[INFO]" or "[OK]" prefix does not
+ * count); the text after it must read as a failure too (does not exist, not found, failed, denied, invalid…), so a
+ * heading such as "[NOT_FOUND] handling" in a document is no failure.
+ */
+const FAILURE_CODE = /^\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\]/;
+const FAILURE_CODE_NAME = /(?:^|_)(?:NOT_FOUND|NOTFOUND|ERROR|ERR|FAILED|FAILURE|DENIED|FORBIDDEN|UNAUTHORI[SZ]ED|INVALID|TIMEOUT|TIMED_OUT|UNAVAILABLE|CONFLICT|ABORTED|EXCEPTION)(?:_|$)/;
+const FAILURE_WORDS = /\b(?:does not exist|doesn't exist|not found|no such|failed|failure|denied|forbidden|unauthori[sz]ed|invalid|could not|couldn't|cannot|can't|unable to|timed out|unavailable|not allowed|error)\b/i;
 
 /** A tool whose job is to show errors, logs or test outcomes: its text may start with "Error:" and be a success. */
 const REPORTS_ERRORS = /error|fail|exception|log|diagnos|lint|debug|test|simulat|echo|validat|check|status|health/i;
@@ -60,6 +71,12 @@ export function failureReportedAsSuccess(result: Record<string, unknown> | undef
     const word = /error|fail|exception|fatal/i.exec(marker)?.[0].toLowerCase();
     if (word && sent.some((a) => a.includes(word))) return undefined;
     return { quoted: quote(first), how: `begins with ${JSON.stringify(marker)}` };
+  }
+  const code = FAILURE_CODE.exec(first);
+  if (code && FAILURE_CODE_NAME.test(code[1]!) && FAILURE_WORDS.test(first.slice(code[0].length))) {
+    const word = code[1]!.toLowerCase();
+    if (sent.some((a) => a.toLowerCase().includes(word))) return undefined;
+    return { quoted: quote(first), how: `begins with the error code ${JSON.stringify(code[0])}` };
   }
   if (sent.some((a) => a.includes(first.toLowerCase()))) return undefined;
   if (!first.startsWith('{')) return undefined;

@@ -123,14 +123,15 @@ const CASES: Record<string, Expectation> = {
   'error-as-success.py': {
     exit: 0,
     verdicts: {
-      'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn', 'calling/tool/weather': 'warn',
+      'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn', 'calling/tool/weather': 'warn', 'calling/tool/get_repo': 'warn',
       'calling/tool/lookup': 'pass', 'calling/tool/last_error': 'pass', 'calling/tool/compute': 'pass',
-      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'lookup', 'compute'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
+      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'lookup', 'compute', 'get_repo'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
     },
     message: {
       'calling/tool/fetch_page': /without isError: true whose text begins with "Error:": "Error: could not resolve host example.invalid/,
       'calling/tool/save_note': /is JSON with "success": false: "\{\\"success\\": false, \\"error\\": \\"disk quota exceeded\\"\}"/,
       'calling/tool/weather': /"Error: no API key configured.*\(it has no structuredContent either/,
+      'calling/tool/get_repo': /whose text begins with the error code "\[NOT_FOUND\]": "\[NOT_FOUND\] Repository .* does not exist"/,
       'invalid-params/missing-required/compute': /"Error: missing required argument 'x'"; an input validation error should be a result with isError: true/,
     },
   },

@@ -41,6 +41,16 @@ describe('failure text in a result without isError (item 4)', () => {
     ];
     for (const [result, t, args] of quiet) expect(failureReportedAsSuccess(result, t, args), JSON.stringify(result)).toBeUndefined();
   });
+  it('a bracketed error code at the start that the text confirms: "[NOT_FOUND] … does not exist" (second audit), and not a heading or an [INFO] line', () => {
+    for (const t of ['[NOT_FOUND] Repository octo/nothing does not exist', '[PERMISSION_DENIED] access denied for /etc', '[INTERNAL_ERROR] the request failed', '[INVALID_ARGUMENT] invalid page size']) {
+      expect(failureReportedAsSuccess({ content: text(t) }, tool, {})?.how, t).toMatch(/^begins with the error code "\[[A-Z_]+\]"$/);
+    }
+    for (const t of ['[INFO] 3 pages found', '[OK] done', '[NOT_FOUND] handling in the API guide', '[not_found] page does not exist', '[NOTE] the error page lists the codes']) {
+      expect(failureReportedAsSuccess({ content: text(t) }, tool, {}), t).toBeUndefined();
+    }
+    // an echo of the code the call sent is no failure
+    expect(failureReportedAsSuccess({ content: text('[NOT_FOUND] does not exist') }, tool, { code: 'NOT_FOUND' })).toBeUndefined();
+  });
 });
 
 describe('a text block carries structuredContent (item 10)', () => {
