@@ -54,6 +54,7 @@ export const listing: Suite = {
         for (const tool of t) count.set(tool.name, (count.get(tool.name) ?? 0) + 1);
         const dup = [...count].filter(([, n]) => n > 1);
         if (dup.length) return { verdict: 'fail', message: `names listed more than once: ${dup.map(([n, k]) => `"${n}" ×${k}`).join(', ')}` };
+        if (!t.length) return { verdict: 'skip', message: 'no tool listed: no name to compare' };
         return { verdict: 'pass', message: `${t.length} distinct names` };
       },
     },
@@ -112,6 +113,7 @@ export const listing: Suite = {
           const why = (n: string) => (n.length === 0 ? 'empty' : n.length > 128 ? `${n.length} characters` : `has ${JSON.stringify([...new Set(n.replace(/[A-Za-z0-9_.-]/g, ''))].join(''))}`);
           return { verdict: graded, message: `${bad.length} name${bad.length === 1 ? '' : 's'} outside the rule: ${bad.slice(0, 5).map((x) => `"${brief(x.name, 40)}" (${why(x.name)})`).join(', ')}` };
         }
+        if (!t.length) return { verdict: 'skip', message: 'no tool listed: no name to judge' };
         return { verdict: 'pass', message: `all ${t.length} names follow the rule` };
       },
     },

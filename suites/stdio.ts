@@ -25,6 +25,7 @@ export const stdio: Suite = {
           const shown = stray.slice(0, 5).map((m) => `message ${m.seq}: ${m.problem ?? 'not a JSON-RPC message'}: ${brief(m.raw, 80)}`);
           return { verdict: 'fail', message: `${stray.length} of ${total} stdout lines are not JSON-RPC messages: ${shown.join('; ')}${stray.length > 5 ? '; …' : ''}`, messageIds: stray.map((m) => m.seq) };
         }
+        if (!total) return { verdict: 'skip', message: 'the server wrote nothing to stdout: nothing to judge' };
         return { verdict: 'pass', message: `all ${total} stdout lines are JSON-RPC messages` };
       },
     },
