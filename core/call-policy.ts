@@ -26,12 +26,25 @@ import type { Service } from './services.js';
 import { taskCallsUnsupported } from './tasks.js';
 import { tools, type Tool } from './tools.js';
 
-export type CallToolsPolicy = 'safe' | 'all' | 'none';
+export type CallToolsPolicy = 'safe' | 'safe-closed' | 'all' | 'none';
+
+/** The policies, for option choices and checks. */
+export const CALL_TOOLS_POLICIES: readonly CallToolsPolicy[] = ['safe', 'safe-closed', 'all', 'none'];
 
 export interface CallPolicy {
   mode: CallToolsPolicy;
   /** --call-tool NAME: tools called whatever the mode says (names as the server lists them). */
   allow: readonly string[];
+}
+
+/**
+ * Whether a tool may reach the outside world: `openWorldHint` defaults to true (a web search, a paid API), so only
+ * `openWorldHint: false` says it does not
+ * (https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations).
+ */
+export function reachesOpenWorld(tool: Tool): boolean {
+  const a = tool.annotations;
+  return !(a && typeof a === 'object' && a.openWorldHint === false);
 }
 
 export interface CallPlan {
@@ -43,6 +56,8 @@ export interface CallPlan {
   skipped: ToolSkip[];
   /** --call-tool names that match no listed tool. */
   unknownAllowed: string[];
+  /** Names of the tools to be called (plainly or as tasks) that may reach the outside world (openWorldHint true or absent). */
+  openWorld: string[];
 }
 
 /** How to call a tool the policy leaves out, for messages. */
@@ -53,14 +68,18 @@ export function policyRefusal(tool: Tool, policy: CallPolicy): string | undefine
   if (policy.allow.includes(tool.name) || policy.mode === 'all') return undefined;
   if (policy.mode === 'none') return '--call-tools none (--call-tool NAME calls it)';
   const a = tool.annotations;
-  if (a && typeof a === 'object' && a.readOnlyHint === true) return undefined;
+  if (a && typeof a === 'object' && a.readOnlyHint === true) {
+    if (policy.mode !== 'safe-closed' || !reachesOpenWorld(tool)) return undefined;
+    const hint = a.openWorldHint === undefined ? 'no openWorldHint (it defaults to true: the tool may reach the outside world, a paid API say)' : `openWorldHint is ${JSON.stringify(a.openWorldHint)}`;
+    return `--call-tools safe-closed calls only read-only tools annotated openWorldHint: false; ${hint}; --call-tools safe or --call-tool NAME calls it`;
+  }
   let why: string;
   if (!a || typeof a !== 'object' || !Object.keys(a).length) why = 'no annotations: the spec presumes a tool may modify its environment (readOnlyHint defaults to false)';
   else if (a.destructiveHint === true) why = 'annotated destructiveHint: true';
   else if (a.readOnlyHint === false) why = 'annotated readOnlyHint: false';
   else if (a.readOnlyHint !== undefined) why = `readOnlyHint is ${JSON.stringify(a.readOnlyHint)}, not true`;
   else why = 'not annotated readOnlyHint: true (it defaults to false: the tool may modify its environment)';
-  return `--call-tools safe calls only tools annotated readOnlyHint: true; ${why}; ${HOW_TO_INCLUDE}`;
+  return `--call-tools ${policy.mode} calls only tools annotated readOnlyHint: true${policy.mode === 'safe-closed' ? ' (and openWorldHint: false)' : ''}; ${why}; ${HOW_TO_INCLUDE}`;
 }
 
 /** The tool's `execution.taskSupport` ('forbidden' when absent, as the spec's default). */
@@ -75,7 +94,7 @@ export function taskSupportOf(tool: Tool): string {
  * (undefined) or why not (a sentence).
  */
 export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls: string | undefined): CallPlan {
-  const plan: CallPlan = { call: [], tasks: [], skipped: [], unknownAllowed: [] };
+  const plan: CallPlan = { call: [], tasks: [], skipped: [], unknownAllowed: [], openWorld: [] };
   const names = new Set(tools.map((t) => t.name));
   plan.unknownAllowed = [...new Set(policy.allow)].filter((n) => !names.has(n));
   for (const t of tools) {
@@ -85,6 +104,7 @@ export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls:
     else if (taskCalls === undefined) plan.tasks.push(t);
     else plan.skipped.push({ name: t.name, reason: `execution.taskSupport is "required": a client must call it as a task, never plainly, and ${taskCalls}` });
   }
+  plan.openWorld = [...plan.call, ...plan.tasks].filter(reachesOpenWorld).map((t) => t.name);
   return plan;
 }
 
@@ -93,8 +113,8 @@ export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls:
  * default, whatever suites are selected), so it is declared here, next to the plan it decides.
  */
 export const callToolsOption: OptionDef<CallToolsPolicy> = {
-  flag: 'call-tools', key: 'callTools', type: 'string', choices: ['safe', 'all', 'none'], default: 'safe', inReport: 'always',
-  help: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); all calls every tool (use a sandbox); none calls none',
+  flag: 'call-tools', key: 'callTools', type: 'string', choices: [...CALL_TOOLS_POLICIES], default: 'safe', inReport: 'always',
+  help: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); safe-closed only those that are also annotated openWorldHint: false (no web search, no paid API: for CI with real keys); all calls every tool (use a sandbox); none calls none',
 };
 export const callToolOption: OptionDef<string[]> = {
   flag: 'call-tool', key: 'callTool', type: 'string[]', default: [], inReport: 'always',
@@ -113,6 +133,7 @@ export const callPlan: Service<CallPlan> = {
   },
   report(report, plan) {
     report.skippedTools = plan?.skipped ?? [];
+    if (plan?.openWorld.length) report.openWorldTools = plan.openWorld;
     if (plan?.unknownAllowed.length) report.unknownCallTools = plan.unknownAllowed;
   },
 };

@@ -123,6 +123,11 @@ export interface Report {
   options: Record<string, unknown>;
   /** Tools listed by the server that the run did not call, with why (--call-tools, --call-tool, task support). */
   skippedTools: ToolSkip[];
+  /**
+   * Tools the run called (or would call, by its policy) that may reach the outside world: read-only, but with
+   * openWorldHint true or absent (a web search, a paid API). Absent when none.
+   */
+  openWorldTools?: string[];
   /** --call-tool names that match no tool the server listed (absent when there are none). */
   unknownCallTools?: string[];
   suites: SuiteResult[];

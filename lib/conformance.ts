@@ -16,6 +16,7 @@ import { runAllVersions, runSuites, type RunOptions } from '../core/run.js';
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
 import { shellWords } from '../core/shell-words.js';
 import type { CallToolsPolicy, Suite } from '../core/suite.js';
+import { CALL_TOOLS_POLICIES } from '../core/call-policy.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
 import { reportBodiesOption } from '../core/log.js';
 import { parseHeader } from '../core/headers.js';
@@ -90,7 +91,7 @@ export interface ConformanceOptions {
   timeout?: number;
   /** Turn every warn into a fail. */
   strict?: boolean;
-  /** Which tools to call (default 'safe': only those annotated readOnlyHint: true). */
+  /** Which tools to call (default 'safe': only those annotated readOnlyHint: true; 'safe-closed': those also annotated openWorldHint: false). */
   callTools?: CallToolsPolicy;
   /** Tools to call on top of the policy, by name (--call-tool). */
   callTool?: string[];
@@ -261,7 +262,7 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
     if (v !== undefined) optionValues[d.key] = v;
   }
   const callTools = o.callTools ?? 'safe';
-  if (!['safe', 'all', 'none'].includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of safe, all, none`);
+  if (!(CALL_TOOLS_POLICIES as readonly string[]).includes(callTools)) throw new OptionsError(`${n('call-tools')}: "${String(callTools)}" is not one of ${CALL_TOOLS_POLICIES.join(', ')}`);
   const callToolNames = asList(o.callTool);
   const clientCapabilities = asList(o.clientCapabilities).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   for (const cc of clientCapabilities) if (!(CLIENT_CAPABILITY_NAMES as readonly string[]).includes(cc)) throw new OptionsError(`${n('client-capabilities')}: "${cc}" is not one of ${CLIENT_CAPABILITY_NAMES.join(', ')}`);

@@ -121,5 +121,21 @@ export const calling: Suite = {
       },
     },
     taskRequiredPlain,
+    {
+      id: 'calling/open-world',
+      title: 'read-only tools the run calls that may reach the outside world',
+      level: 'MAY',
+      spec: 'server/tools#tool-annotations',
+      requirement: 'A tool annotated readOnlyHint: true changes nothing, but unless it is also annotated openWorldHint: false (the hint defaults to true) it may reach the outside world: a web search, a paid API. Said (info) with their count, since a run with real keys in CI spends their quota; --call-tools safe-closed calls only read-only tools annotated openWorldHint: false. Not a judgement of the server.',
+      requires: { capability: 'tools' },
+      async run(ctx) {
+        const plan = await ctx.service(callPlan);
+        const called = plan.call.length + plan.tasks.length;
+        if (!plan.openWorld.length) return { verdict: 'skip', message: called ? `no callable tool may reach the outside world: the ${called} called are annotated openWorldHint: false` : 'no callable tool: none is called by the policy' };
+        const n = plan.openWorld.length;
+        const shown = plan.openWorld.slice(0, 12).join(', ') + (n > 12 ? `, … (${n - 12} more)` : '');
+        return { verdict: 'info', message: `${n} of the ${called} tool${called === 1 ? '' : 's'} the run calls may reach the outside world (openWorldHint is true or absent): ${shown}; with real keys they may spend paid quota — --call-tools safe-closed calls only read-only tools annotated openWorldHint: false`, details: { openWorld: plan.openWorld } };
+      },
+    },
   ],
 };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { brokenHttp, FIXTURES, runArgs, startServer } from './http-helpers.js';
-import { py, run } from './helpers/cli.js';
+import { cli, py, run } from './helpers/cli.js';
 
 describe('2026-07-28 statelessness: a notification must not change how requests are served', () => {
   it('a server that takes a notification without version _meta for a legacy opening fails robustness/unknown-notification; the 1 MiB request is inconclusive, not "refused"', async () => {
@@ -63,4 +63,34 @@ describe('HTTP+SSE: the Origin of the stream request', () => {
       } finally { await s.stop(); }
     }
   }, 90_000);
+});
+
+describe('read-only tools that reach the outside world', () => {
+  const openWorld = py('safety/open-world.py');
+  const called = (r: Awaited<ReturnType<typeof run>>) => [...new Set(r.report.messages
+    .filter((m) => m.direction === 'to-server' && m.method === 'tools/call')
+    .map((m) => ((m.json as { params?: { name?: unknown } }).params ?? {}).name)
+    .filter((n): n is string => typeof n === 'string' && ['lookup_local', 'web_search', 'fetch_url', 'note'].includes(n)))].sort();
+
+  it('the default run says how many it calls (calling/open-world, info; report.openWorldTools); --call-tools safe-closed calls only those annotated openWorldHint: false', async () => {
+    const [safe, closed] = await Promise.all([run(openWorld, ['--suite', 'calling,invalid-params']), run(openWorld, ['--suite', 'calling,invalid-params', '--call-tools', 'safe-closed'])]);
+    expect(called(safe)).toEqual(['fetch_url', 'lookup_local', 'web_search']);
+    expect(safe.c('calling/open-world')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/^2 of the 3 tools the run calls may reach the outside world .*web_search, fetch_url.*--call-tools safe-closed/) });
+    expect(safe.report.openWorldTools).toEqual(['web_search', 'fetch_url']);
+
+    expect(called(closed)).toEqual(['lookup_local']);
+    expect(closed.report.options.callTools).toBe('safe-closed');
+    expect(closed.c('calling/tool/web_search')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/--call-tools safe-closed calls only read-only tools annotated openWorldHint: false; no openWorldHint \(it defaults to true/) });
+    expect(closed.c('calling/tool/fetch_url').message).toMatch(/openWorldHint is true/);
+    expect(closed.c('calling/tool/note').message).toMatch(/--call-tools safe-closed calls only tools annotated readOnlyHint: true \(and openWorldHint: false\); no annotations/);
+    expect(closed.c('calling/open-world').verdict).toBe('skip');
+    expect(closed.report.openWorldTools).toBeUndefined();
+    expect(closed.code).toBe(0);
+  }, 60_000);
+
+  it('a policy that is not one of safe, safe-closed, all, none is a usage error', async () => {
+    const r = await cli(['run', '--stdio', openWorld, '--call-tools', 'closed']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/safe-closed/);
+  }, 30_000);
 });
