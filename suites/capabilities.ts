@@ -7,7 +7,8 @@ import type { LoggedMessage } from '../core/log.js';
 import type { Session } from '../core/session.js';
 import type { Suite } from '../core/suite.js';
 import type { VersionFeatures } from '../core/features.js';
-import { describeError, isObject, unanswered } from './helpers.js';
+import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { MISSING_URI } from './resources.js';
 import { FINAL_LEVEL } from './logging.js';
 import { UNKNOWN_PROMPT } from './prompts.js';
 
@@ -23,6 +24,33 @@ function probesFor(f: Readonly<VersionFeatures>): Probe[] {
     ...(f.setLevel ? [{ capability: 'logging', method: 'logging/setLevel', params: { level: FINAL_LEVEL } }] : []),
   ];
 }
+
+/**
+ * Every method a client might still send for a capability the server did not declare, each harmless: lists, a call
+ * of a tool and a read of a resource that do not exist, a completion of an unlisted prompt, the level the run leaves.
+ * (A server that serves them anyway has nothing of that name to act on.)
+ */
+function undeclaredProbesFor(f: Readonly<VersionFeatures>): Probe[] {
+  const completion = { ref: { type: 'ref/prompt', name: UNKNOWN_PROMPT }, argument: { name: 'x', value: '' } };
+  return [
+    { capability: 'tools', method: 'tools/list' },
+    { capability: 'tools', method: 'tools/call', params: { name: UNDECLARED_TOOL, arguments: {} } },
+    { capability: 'resources', method: 'resources/list' },
+    { capability: 'resources', method: 'resources/templates/list' },
+    { capability: 'resources', method: 'resources/read', params: { uri: MISSING_URI } },
+    ...(f.resourceSubscribe ? [{ capability: 'resources', method: 'resources/subscribe', params: { uri: MISSING_URI } }] : []),
+    { capability: 'prompts', method: 'prompts/list' },
+    { capability: 'prompts', method: 'prompts/get', params: { name: UNKNOWN_PROMPT } },
+    // Before 2025-03-26 completion/complete needed no capability: only probed where the capability exists.
+    ...(f.completionsCapability ? [{ capability: 'completions', method: 'completion/complete', params: completion }] : []),
+    ...(f.setLevel ? [{ capability: 'logging', method: 'logging/setLevel', params: { level: FINAL_LEVEL } }] : []),
+  ];
+}
+
+/** A tool name no server lists (the probe of an undeclared tools capability calls nothing real). */
+const UNDECLARED_TOOL = 'mcp-conform-undeclared-capability-probe';
+/** How long a probe of an undeclared capability waits for its answer: a server that ignores it loses nothing more. */
+const UNDECLARED_WAIT_MS = 5000;
 
 /** The answer to `method` already in the log (another suite sent it), else a fresh request. */
 async function answerTo(session: Session, p: Probe): Promise<{ answer: LoggedMessage; request: LoggedMessage }> {
@@ -81,24 +109,33 @@ export const capabilities: Suite = {
       title: 'methods of undeclared capabilities are refused with -32601',
       level: 'SHOULD',
       spec: 'basic/lifecycle#operation',
-      requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts or logging answers that feature\'s method (tools/list, resources/list, prompts/list, logging/setLevel) with -32601 (method not found); serving it anyway is a warn.',
+      requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts, completions or logging answers every method of that feature a client might still send (tools/list, tools/call; resources/list, resources/templates/list, resources/read, resources/subscribe; prompts/list, prompts/get; completion/complete; logging/setLevel) with -32601 (method not found) — the names probed exist nowhere, so serving one acts on nothing; serving it anyway (a result, even {"result": null}) is a warn, no answer within 5 s a fail.',
       // applies: always (each undeclared capability is probed)
       async run(ctx) {
-        // completion/complete is not probed here: a server that serves it anyway answers a CompleteResult to a prompt
-        // that does not exist, and that answer would be judged (schema) for a request it should never have had.
-        const undeclared = probesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] === undefined && p.capability !== 'completions');
+        const undeclared = undeclaredProbesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] === undefined);
         if (!undeclared.length) return { verdict: 'skip', message: 'the server declared every capability this case probes' };
         const ids: number[] = [];
         const served: string[] = [];
         const other: string[] = [];
+        const silent: string[] = [];
         for (const p of undeclared) {
           let reply;
-          try { reply = await ctx.session.request(p.method, p.params); } catch (e) { const u = unanswered(e as Error); return { ...u, messageIds: [...ids, ...(u.messageIds ?? [])] }; }
+          try {
+            reply = await ctx.session.request(p.method, p.params, { timeoutMs: Math.min(ctx.timeoutMs, UNDECLARED_WAIT_MS) });
+          } catch (e) {
+            const u = unanswered(e as Error);
+            if (u.verdict === 'skip' || ctx.session.closed) return { ...u, messageIds: [...ids, ...(u.messageIds ?? [])] };
+            ids.push(...(u.messageIds ?? []));
+            silent.push(`${p.method} (${p.capability} not declared): ${(e as Error).message}`);
+            continue;
+          }
           ids.push(reply.request.seq, reply.response.seq);
-          if (!reply.error) served.push(`${p.method} (${p.capability} not declared) answered a result`);
+          const result = isObject(reply.response.json) ? (reply.response.json as Record<string, unknown>).result : undefined;
+          if (!reply.error) served.push(`${p.method} (${p.capability} not declared) answered a result: ${brief(result, 80)}`);
           else if (reply.error.code !== -32601) other.push(`${p.method}: ${describeError(reply.error)}`);
         }
-        if (served.length) return { verdict: 'warn', messageIds: ids, message: served.join('; ') };
+        if (silent.length) return { verdict: 'fail', messageIds: ids, message: `not answered: ${silent.join('; ')}${served.length ? `; served anyway: ${served.join('; ')}` : ''} — every request gets an answer, -32601 for a method the server does not serve` };
+        if (served.length) return { verdict: 'warn', messageIds: ids, message: `${served.join('; ')}; a method of a capability not declared should be refused with -32601` };
         return { verdict: 'pass', messageIds: ids, message: `refused: ${undeclared.map((p) => p.method).join(', ')}${other.length ? ` (not with -32601: ${other.join('; ')})` : ' (all with -32601)'}` };
       },
     },

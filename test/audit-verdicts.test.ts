@@ -94,3 +94,15 @@ describe('read-only tools that reach the outside world', () => {
     expect(r.stderr).toMatch(/safe-closed/);
   }, 30_000);
 });
+
+describe('capabilities/undeclared-refused probes every method of an undeclared capability', () => {
+  it('completion/complete answered {"result": null} and prompts/get served by a server that declares neither: warn, each named', async () => {
+    const r = await run(py('broken/completion-undeclared-null.py'), ['--suite', 'capabilities']);
+    const c = r.c('capabilities/undeclared-refused');
+    expect(c.verdict, c.message).toBe('warn');
+    expect(c.message).toMatch(/completion\/complete \(completions not declared\) answered a result: null/);
+    expect(c.message).toMatch(/prompts\/get \(prompts not declared\) answered a result/);
+    const sent = r.report.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request').map((m) => m.method);
+    for (const m of ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel']) expect(sent).toContain(m);
+  }, 60_000);
+});
