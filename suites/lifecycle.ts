@@ -89,7 +89,11 @@ export const lifecycle: Suite = {
             return { verdict: 'fail', message: ctx.forcedVersion ? `--protocol-version ${ctx.version}: ${why}` : why, messageIds: dm };
           }
           const unknown = listed.filter((v) => !isProtocolVersion(v));
-          if (!listed.includes(ctx.version)) return { verdict: 'fail', message: `server/discover lists ${JSON.stringify(listed)}, without ${ctx.version}`, messageIds: dm };
+          if (!listed.includes(ctx.version)) {
+            // Forced (--protocol-version): a list without the version is a legal answer — the server does not serve it.
+            if (ctx.forcedVersion) return { verdict: 'info', message: `--protocol-version ${ctx.version}: the server does not serve ${ctx.version} (server/discover lists ${JSON.stringify(listed)}); a server offers the versions it supports, which is negotiation, not a fault`, messageIds: dm };
+            return { verdict: 'fail', message: `server/discover lists ${JSON.stringify(listed)}, without ${ctx.version}`, messageIds: dm };
+          }
           const note = unknown.length ? `; it also lists ${unknown.map((v) => JSON.stringify(v)).join(', ')}, which no published MCP version is (ignored)` : '';
           return { verdict: 'pass', message: `server/discover lists ${ctx.version}${note}; every request carries it in _meta io.modelcontextprotocol/protocolVersion${stepsText(ctx)}`, messageIds: dm };
         }
@@ -109,8 +113,10 @@ export const lifecycle: Suite = {
           return { verdict: 'fail', message: `asked for ${offered} with initialize, the server answered ${answered}, a version that has no initialize (it is negotiated with server/discover); the run continues with ${offered}`, messageIds: mids };
         }
         if (answered === offered) return { verdict: 'pass', message: `asked for ${offered}, the server agreed${stepsText(ctx)}`, messageIds: mids };
+        // Forced (--protocol-version): a counter-offer of another published version is legal negotiation — the
+        // server does not serve the version asked for (as --all-versions reports it), not a fault.
         if (ctx.forcedVersion) {
-          return { verdict: 'fail', message: `--protocol-version ${offered} was asked for; the server answered ${answered}, so it cannot speak ${offered}`, messageIds: mids };
+          return { verdict: 'info', message: `--protocol-version ${offered}: the server does not serve ${offered}; it answered initialize with ${answered}, a published version it supports (a counter-offer is legal negotiation), and the run continues with ${answered}`, messageIds: mids };
         }
         return { verdict: 'pass', message: `asked for ${offered}, the server answered ${answered} (a published version it supports); the run continues with ${answered}${stepsText(ctx)}`, messageIds: mids };
       },

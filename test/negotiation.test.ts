@@ -88,8 +88,16 @@ describe('servers that answer a version nobody published', () => {
     expect(r.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/2099-01-01/) });
     expect(r.report.negotiation!.steps[0]).toMatchObject({ method: 'server/discover', outcome: 'result', answered: ['2099-01-01'] });
     const forced = await run(py('broken/unknown-version-discover.py'), ['--suite', 'lifecycle', '--protocol-version', '2026-07-28']);
-    expect(forced.code).toBe(1);
-    expect(forced.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/without 2026-07-28/) });
+    expect(forced.code).toBe(1); // nothing could be spoken: lifecycle/initialize fails
+    // Listing other versions is legal: the server does not serve the version forced (info, as --all-versions says).
+    expect(forced.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/--protocol-version 2026-07-28: the server does not serve 2026-07-28 \(server\/discover lists \["2099-01-01"\]\)/) });
+  });
+
+  it('--protocol-version on a version the server counters with another it supports: info "does not serve", not a fail; the run goes on in the version answered', async () => {
+    const r = await run(py('only-2025-11-25.py'), ['--suite', 'lifecycle', '--protocol-version', '2025-06-18']);
+    expect(r.c('lifecycle/version-negotiation')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/^--protocol-version 2025-06-18: the server does not serve 2025-06-18; it answered initialize with 2025-11-25/) });
+    expect(r.report.options.protocolVersionInForce).toBe('2025-11-25');
+    expect(r.code).toBe(0);
   });
 });
 
