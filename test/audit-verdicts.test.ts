@@ -106,3 +106,25 @@ describe('capabilities/undeclared-refused probes every method of an undeclared c
     for (const m of ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel']) expect(sent).toContain(m);
   }, 60_000);
 });
+
+describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
+  it('a loose 2026-only server: -32602 for an unserved version, a request without _meta served, clientInfo required, no serverInfo, unrequested log messages, any logLevel accepted', async () => {
+    const r = await run(py('broken/loose-2026.py'), ['--suite', 'lifecycle,listing,protocol-2026']);
+    expect(r.verdicts('protocol-2026/')).toEqual({
+      'protocol-2026/unsupported-version': 'fail', 'protocol-2026/missing-meta': 'fail', 'protocol-2026/client-info-optional': 'fail',
+      'protocol-2026/server-info': 'warn', 'protocol-2026/log-unrequested': 'fail', 'protocol-2026/log-level-unknown': 'warn',
+    });
+    expect(r.c('protocol-2026/unsupported-version').message).toMatch(/"1999-01-01": error code -32602 "bad version"; expected error -32022/);
+    expect(r.c('protocol-2026/client-info-optional').message).toMatch(/clientInfo is required/);
+    // each probe went to a fresh process, with exactly the _meta the case meant
+    const sent = (r.c('protocol-2026/missing-meta').details as { secondConnection: string[] }).secondConnection[0]!;
+    expect(sent).not.toContain('_meta');
+  }, 90_000);
+
+  it('a conformant dual-era server (calc-all.py): -32022 with data.supported; a request without _meta served as a legacy one is a warn, not a fail', async () => {
+    const r = await run(py('calc-all.py'), ['--suite', 'lifecycle,protocol-2026']);
+    expect(r.verdicts('protocol-2026/')).toMatchObject({ 'protocol-2026/unsupported-version': 'pass', 'protocol-2026/missing-meta': 'warn', 'protocol-2026/client-info-optional': 'pass', 'protocol-2026/server-info': 'pass', 'protocol-2026/log-unrequested': 'pass' });
+    expect(r.c('protocol-2026/unsupported-version').message).toMatch(/-32022 .*data\.supported \[.*"2026-07-28"\]/);
+    expect(r.c('protocol-2026/missing-meta').message).toMatch(/also serves 2024-11-05, .*legacy client's request/);
+  }, 90_000);
+});

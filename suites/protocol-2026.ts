@@ -1,0 +1,212 @@
+/**
+ * What 2026-07-28 asks of every request and result, judged by probes: a version the server does not serve is refused
+ * with UnsupportedProtocolVersion (-32022) naming the versions it does; a request without the required `_meta` fields
+ * is refused with -32602; clientInfo is optional; results name the server (`_meta` serverInfo, SHOULD); log messages
+ * come only for a request that asked for them with a logLevel, and an unknown level is refused.
+ * Over stdio each probe goes to a fresh server process (a probe the server takes badly must not change the run's
+ * session: that is robustness/unknown-notification's to judge); over Streamable HTTP each is a POST of its own.
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic#meta ,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#protocol-version-negotiation ,
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging
+ */
+import { requestMetaFor } from '../core/negotiate.js';
+import { CLIENT_INFO } from '../core/run.js';
+import type { CaseContext, Outcome, Suite } from '../core/suite.js';
+import { brief, describeError, isObject } from './helpers.js';
+
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+/** A version no server serves. */
+const UNSERVED_VERSION = '1999-01-01';
+/** How long a probe waits for its answer. */
+const PROBE_MS = 10_000;
+
+let probeIds = 0;
+
+/** What a probe got: the JSON-RPC answer (error or result), and over HTTP the status. */
+interface Asked {
+  /** What was sent, in words. */
+  sent: string;
+  status?: number;
+  error?: { code: number; message: string; data?: unknown };
+  result?: unknown;
+  /** No answer: why. */
+  failure?: string;
+  messageIds?: number[];
+  details?: Record<string, unknown>;
+}
+
+/** The method a probe sends: tools/list where tools are declared (a method every client uses), else server/discover. */
+function probeMethod(ctx: CaseContext): string {
+  return ctx.capabilities.tools ? 'tools/list' : 'server/discover';
+}
+
+/**
+ * Send one request with exactly this `_meta` (undefined: none at all): over Streamable HTTP as a POST of its own with
+ * the 2026-07-28 headers (MCP-Protocol-Version as the body says, Mcp-Method); over stdio on a fresh server process.
+ */
+async function ask(ctx: CaseContext, method: string, meta: Record<string, unknown> | undefined, sent: string): Promise<Asked> {
+  const params = meta === undefined ? {} : { _meta: meta };
+  const t = ctx.http;
+  if (t) {
+    const version = typeof meta?.[META_VERSION] === 'string' ? (meta[META_VERSION] as string) : ctx.version;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-2026-${++probeIds}`, method, params });
+    const r = await t.probe({ method: 'POST', body, withSession: false, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': method } });
+    const m = r.messages.find((x) => isObject(x) && ('result' in x || 'error' in x)) as Record<string, unknown> | undefined;
+    const base: Asked = { sent, details: { exchange: r.exchange.n }, ...(r.status !== undefined ? { status: r.status } : {}) };
+    if (r.error) return { ...base, failure: r.error };
+    if (!m) return { ...base, failure: `HTTP ${r.status}${r.body.trim() ? `: ${brief(r.body.trim(), 120)}` : ' with no JSON-RPC answer'}` };
+    return isObject(m.error) ? { ...base, error: m.error as Asked['error'] } : { ...base, result: m.result };
+  }
+  if (!ctx.openSession) return { sent, failure: 'no fresh connection could be opened for the probe' };
+  let fresh;
+  try { fresh = await ctx.openSession(); } catch (e) { return { sent, failure: `a fresh connection could not be opened: ${(e as Error).message}` }; }
+  try {
+    fresh.session.setRequestMeta(undefined); // exactly the _meta given, nothing merged in
+    const reply = await fresh.session.request(method, params, { timeoutMs: Math.min(ctx.timeoutMs, PROBE_MS) });
+    const where = { secondConnection: fresh.session.log.map((m) => `${m.direction === 'to-server' ? '→' : '←'} ${brief(m.json ?? m.raw, 300)}`) };
+    return reply.error ? { sent, error: reply.error, details: where } : { sent, result: reply.result, details: where };
+  } catch (e) {
+    return { sent, failure: (e as Error).message };
+  } finally {
+    void fresh.close();
+  }
+}
+
+/** The legacy (initialize-era) versions the server's server/discover lists. */
+function legacyVersions(ctx: CaseContext): string[] {
+  const listed = ctx.init.discover?.result?.supportedVersions;
+  return Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string' && v < '2026-07-28') : [];
+}
+
+/** "HTTP 400 with error code -32022 "…"" / "error code -32602 "…"" / "a result: {…}". */
+function got(a: Asked): string {
+  const http = a.status !== undefined ? `HTTP ${a.status} with ` : '';
+  if (a.error) return `${http}error ${describeError({ code: a.error.code, message: String(a.error.message ?? '') })}`;
+  return `${http}a result: ${brief(a.result, 100)}`;
+}
+
+/** The common grading: refused with `code` (and over HTTP with 400) passes; `otherwise` for the rest. */
+function refusedWith(a: Asked, code: number, level: 'fail' | 'warn', why: string): Outcome {
+  const o = { details: a.details ?? {} };
+  if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
+  if (a.error?.code === code) {
+    if (a.status !== undefined && a.status !== 400) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; the error is right, but over HTTP its status must be 400 Bad Request`, ...o };
+    return { verdict: 'pass', message: `${a.sent}: ${got(a)}`, ...o };
+  }
+  if (a.error) return { verdict: level, message: `${a.sent}: ${got(a)}; expected error ${code}${a.status !== undefined ? ' with HTTP 400' : ''} (${why})`, ...o };
+  return { verdict: 'fail', message: `${a.sent}: ${got(a)} — served, where error ${code} was due (${why})`, ...o };
+}
+
+export const protocol2026: Suite = {
+  id: 'protocol-2026',
+  title: 'Requests and results of 2026-07-28',
+  description: 'unsupported version (-32022), required _meta (-32602), optional clientInfo, serverInfo on results, per-request log levels',
+  cases: [
+    {
+      id: 'protocol-2026/unsupported-version',
+      title: 'a request in a version the server does not serve is refused with -32022 naming the versions it does',
+      level: 'MUST',
+      spec: 'basic/versioning#protocol-version-negotiation',
+      requirement: `A request whose _meta names a protocol version the server does not implement (here ${UNSERVED_VERSION}) is answered with UnsupportedProtocolVersionError: code -32022 with data.supported, the versions it does serve — clients retry with one of them, and a dual-era client takes any other error for a legacy server. Over Streamable HTTP with status 400.`,
+      requires: { feature: 'requestMeta' },
+      async run(ctx) {
+        const method = probeMethod(ctx);
+        const a = await ask(ctx, method, { ...requestMetaFor(ctx.version, CLIENT_INFO), [META_VERSION]: UNSERVED_VERSION }, `${method} with _meta ${META_VERSION}: "${UNSERVED_VERSION}"`);
+        const o = refusedWith(a, -32022, 'fail', 'UnsupportedProtocolVersion');
+        if (o.verdict !== 'pass') return o;
+        const supported = isObject(a.error!.data) ? a.error!.data.supported : undefined;
+        if (!Array.isArray(supported) || !supported.length || !supported.every((v) => typeof v === 'string')) {
+          return { ...o, verdict: 'fail', message: `${o.message}; but data.supported is ${brief(supported, 60)}, where the list of versions the server serves is due` };
+        }
+        if (!supported.includes(ctx.version)) return { ...o, verdict: 'fail', message: `${o.message}; but data.supported (${JSON.stringify(supported)}) leaves out ${ctx.version}, which the server serves in this run` };
+        return { ...o, message: `${o.message}, data.supported ${JSON.stringify(supported)}` };
+      },
+    },
+    {
+      id: 'protocol-2026/missing-meta',
+      title: 'a request without the required _meta fields is refused with -32602',
+      level: 'MUST',
+      spec: 'basic#meta',
+      requirement: 'Every request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in _meta; a request without them is malformed and is refused with -32602 (invalid params), over Streamable HTTP with status 400. Another error code: warn; served: fail (warn for a dual-era server, which may take it for a legacy client\'s request).',
+      requires: { feature: 'requestMeta' },
+      async run(ctx) {
+        const method = probeMethod(ctx);
+        const a = await ask(ctx, method, undefined, `${method} without _meta`);
+        const o = refusedWith(a, -32602, 'warn', 'a request without the required _meta fields is malformed');
+        // A dual-era server (its server/discover lists legacy versions too) may take a request without _meta for a
+        // legacy client's, which is served before initialize as 2025 servers do: a deviation, not a broken client.
+        const legacy = legacyVersions(ctx);
+        if (o.verdict === 'fail' && a.result !== undefined && legacy.length) return { ...o, verdict: 'warn', message: `${o.message}; the server also serves ${legacy.join(', ')} and may have taken it for a legacy client's request, but a request that neither carries the 2026-07-28 _meta nor is initialize is malformed` };
+        return o;
+      },
+    },
+    {
+      id: 'protocol-2026/client-info-optional',
+      title: 'a request without clientInfo is served',
+      level: 'MUST',
+      spec: 'basic#meta',
+      requirement: 'io.modelcontextprotocol/clientInfo is optional in a request\'s _meta (clients should send it, servers must not require it): a request with the required fields and no clientInfo is served like any other.',
+      requires: { feature: 'requestMeta' },
+      async run(ctx) {
+        const method = probeMethod(ctx);
+        const meta = requestMetaFor(ctx.version, CLIENT_INFO);
+        delete meta[META_CLIENT_INFO];
+        const a = await ask(ctx, method, meta, `${method} with _meta without ${META_CLIENT_INFO}`);
+        const o = { details: a.details ?? {} };
+        if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
+        if (a.error) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; clientInfo is optional, so the request is valid and is served`, ...o };
+        return { verdict: 'pass', message: `${a.sent}: served (${got(a)})`, ...o };
+      },
+    },
+    {
+      id: 'protocol-2026/server-info',
+      title: 'results name the server in _meta (serverInfo)',
+      level: 'SHOULD',
+      spec: 'basic#meta',
+      requirement: 'A server should put io.modelcontextprotocol/serverInfo (its name and version) in every result\'s _meta, so that a client can tell who answered without relying on connection state.',
+      requires: { feature: 'requestMeta', needs: 'log' },
+      async run(ctx) {
+        const results = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && isObject(m.json) && isObject(m.json.result));
+        if (!results.length) return { verdict: 'skip', message: 'the server sent no result' };
+        const without = results.filter((m) => { const r = (m.json as { result: Record<string, unknown> }).result; return !(isObject(r._meta) && isObject(r._meta[META_SERVER_INFO])); });
+        const methods = (ms: typeof results) => [...new Set(ms.map((m) => m.method ?? '?'))].join(', ');
+        if (without.length) return { verdict: 'warn', messageIds: without.slice(0, 10).map((m) => m.seq), message: `${without.length} of ${results.length} results carry no _meta ${META_SERVER_INFO} (${methods(without)})` };
+        const si = (results[0]!.json as { result: { _meta: Record<string, Record<string, unknown>> } }).result._meta[META_SERVER_INFO]!;
+        return { verdict: 'pass', message: `all ${results.length} results name the server (${String(si.name)} ${String(si.version)})` };
+      },
+    },
+    {
+      id: 'protocol-2026/log-unrequested',
+      title: 'no log message for a request that did not ask for one',
+      level: 'MUST',
+      spec: 'server/utilities/logging#per-request-log-level',
+      requirement: 'In 2026-07-28 log messages are request-scoped: the server sends notifications/message only on the response stream of a request whose _meta carries io.modelcontextprotocol/logLevel, at or above that level. The harness sends no logLevel in the run (except to logging/unknown-level\'s probe), so any notifications/message is one nobody asked for.',
+      requires: { feature: 'requestMeta', needs: 'log' },
+      async run(ctx) {
+        const notes = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method === 'notifications/message');
+        const asked = ctx.session.log.some((m) => m.direction === 'to-server' && isObject(m.json) && isObject(m.json.params) && isObject(m.json.params._meta) && META_LOG_LEVEL in m.json.params._meta);
+        if (notes.length && !asked) return { verdict: 'fail', messageIds: notes.slice(0, 10).map((m) => m.seq), message: `${notes.length} notifications/message, though no request asked for log messages (no ${META_LOG_LEVEL} in any _meta): ${brief(notes[0]!.json, 120)}` };
+        return { verdict: 'pass', message: notes.length ? `${notes.length} notifications/message, each after a request that asked for a log level` : 'no notifications/message: the harness asked for none' };
+      },
+    },
+    {
+      id: 'protocol-2026/log-level-unknown',
+      title: 'a request with an unknown logLevel is refused with -32602',
+      level: 'SHOULD',
+      spec: 'server/utilities/logging#error-handling',
+      requirement: 'A request whose _meta io.modelcontextprotocol/logLevel is not one of the eight levels should be refused with -32602 (invalid params). Probed on a server that declares logging.',
+      requires: { feature: 'requestMeta', capability: 'logging' },
+      async run(ctx) {
+        const method = probeMethod(ctx);
+        const a = await ask(ctx, method, { ...requestMetaFor(ctx.version, CLIENT_INFO), [META_LOG_LEVEL]: 'mcp-conform-verbose' }, `${method} with _meta ${META_LOG_LEVEL}: "mcp-conform-verbose"`);
+        const o = { details: a.details ?? {} };
+        if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
+        if (a.error?.code === -32602) return { verdict: 'pass', message: `${a.sent}: ${got(a)}`, ...o };
+        return { verdict: 'warn', message: `${a.sent}: ${got(a)}; an unknown log level should be refused with -32602`, ...o };
+      },
+    },
+  ],
+};
