@@ -138,8 +138,13 @@ export const protocol2026: Suite = {
         const o = refusedWith(a, -32602, 'warn', 'a request without the required _meta fields is malformed');
         // A dual-era server (its server/discover lists legacy versions too) may take a request without _meta for a
         // legacy client's, which is served before initialize as 2025 servers do: a deviation, not a broken client.
+        // The evidence: its server/discover lists legacy versions, or the answer has a legacy shape (no resultType).
         const legacy = legacyVersions(ctx);
-        if (o.verdict === 'fail' && a.result !== undefined && legacy.length) return { ...o, verdict: 'warn', message: `${o.message}; the server also serves ${legacy.join(', ')} and may have taken it for a legacy client's request, but a request that neither carries the 2026-07-28 _meta nor is initialize is malformed` };
+        const legacyShaped = isObject(a.result) && a.result.resultType === undefined;
+        if (o.verdict === 'fail' && a.result !== undefined && (legacy.length || legacyShaped)) {
+          const why = legacy.length ? `the server also serves ${legacy.join(', ')} and may have taken it for a legacy client's request` : 'the answer has no resultType: the server took it for a legacy (2025) client\'s request';
+          return { ...o, verdict: 'warn', message: `${o.message}; ${why}, but a request that neither carries the 2026-07-28 _meta nor is initialize is malformed` };
+        }
         return o;
       },
     },
@@ -159,6 +164,49 @@ export const protocol2026: Suite = {
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; clientInfo is optional, so the request is valid and is served`, ...o };
         return { verdict: 'pass', message: `${a.sent}: served (${got(a)})`, ...o };
+      },
+    },
+    {
+      id: 'protocol-2026/stateless-after-notification',
+      title: 'a notification without version _meta opening a connection changes nothing',
+      level: 'MUST',
+      spec: 'basic#statelessness',
+      requirement: 'The protocol is stateless: no earlier message may change how a request is served. On a fresh connection (over stdio a fresh server process) the harness sends server/discover, then a notification without any _meta (as a client may send notifications/cancelled), then server/discover again: it must succeed as the first did. A dual-era server that takes the notification for a legacy opening (and answers server/discover -32601 from then on) fails.',
+      requires: { feature: 'requestMeta' },
+      async run(ctx) {
+        const meta = requestMetaFor(ctx.version, CLIENT_INFO);
+        const note = { jsonrpc: '2.0', method: 'notifications/mcp-conform/unknown', params: {} };
+        const sent = 'server/discover, a notification without _meta, server/discover again';
+        const t = ctx.http;
+        let first: Asked, second: Asked;
+        const details: Record<string, unknown> = {};
+        if (t) {
+          first = await ask(ctx, 'server/discover', meta, 'server/discover');
+          const n = await t.probe({ method: 'POST', body: JSON.stringify(note), withSession: false, headers: { 'MCP-Protocol-Version': ctx.version, 'Mcp-Method': note.method } });
+          details.notification = { exchange: n.exchange.n, status: n.status };
+          second = await ask(ctx, 'server/discover', meta, 'server/discover');
+        } else {
+          if (!ctx.openSession) return { verdict: 'skip', message: 'no fresh connection could be opened for the probe' };
+          let fresh;
+          try { fresh = await ctx.openSession(); } catch (e) { return { verdict: 'skip', message: `a fresh connection could not be opened: ${(e as Error).message}` }; }
+          try {
+            fresh.session.setRequestMeta(undefined);
+            const once = async (): Promise<Asked> => {
+              try {
+                const r = await fresh.session.request('server/discover', { _meta: meta }, { timeoutMs: Math.min(ctx.timeoutMs, PROBE_MS) });
+                return r.error ? { sent: 'server/discover', error: r.error } : { sent: 'server/discover', result: r.result };
+              } catch (e) { return { sent: 'server/discover', failure: (e as Error).message }; }
+            };
+            first = await once();
+            fresh.session.notify(note.method, note.params);
+            second = await once();
+            details.secondConnection = fresh.session.log.map((m) => `${m.direction === 'to-server' ? '→' : '←'} ${brief(m.json ?? m.raw, 200)}`);
+          } finally { void fresh.close(); }
+        }
+        if (first.failure || first.error) return { verdict: 'skip', message: `${sent}: the first server/discover already got ${first.failure ? `no answer (${first.failure})` : got(first)}, so what the notification changed cannot be told`, details };
+        if (second.failure) return { verdict: 'fail', message: `${sent}: the second server/discover got no answer (${second.failure}), where the first was served`, details };
+        if (second.error) return { verdict: 'fail', message: `${sent}: the second server/discover got ${got(second)}, where the first was served — the notification changed how the server serves requests (taken for a legacy opening?); 2026-07-28 is stateless`, details };
+        return { verdict: 'pass', message: `${sent}: both served`, details };
       },
     },
     {

@@ -370,8 +370,8 @@ describe('robustness/large-request early: sent inside the notification\'s window
   });
 });
 
-describe('robustness/unknown-notification early: 2026-07-28', () => {
-  it('server/discover is the heartbeat before and after the notification; the watch is the same', async () => {
+describe('robustness/unknown-notification in 2026-07-28: sent at its turn, not early', () => {
+  it('server/discover is the heartbeat before and after the notification; the watch is the same; the other suites\' messages come first (a server that takes the notification for a legacy opening must not change their verdicts)', async () => {
     const r = await zoo('calc-all.py', ['--protocol-version', '2026-07-28', '--suite', 'lifecycle,listing,robustness'], { code: 0, withinMs: 20_000 });
     const c = r.c('robustness/unknown-notification');
     expect(c).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/got no answer; the server still answers server\/discover/) });
@@ -381,7 +381,7 @@ describe('robustness/unknown-notification early: 2026-07-28', () => {
     const w = watchOf(c);
     expect(w.from).toBe(firstMsg(r, (m) => m.direction === 'from-server' && m.inReplyTo === hb.seq).t);
     expect(w.until - w.from).toBeGreaterThanOrEqual(150);
-    expect(note.seq).toBeLessThan(firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/list').seq);
+    expect(note.seq).toBeGreaterThan(firstMsg(r, (m) => m.direction === 'to-server' && m.method === 'tools/list').seq);
   }, 60_000);
 
   it('--all-versions: each version\'s run has its own early window; every robustness verdict as before', async () => {
