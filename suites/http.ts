@@ -22,6 +22,9 @@ function nextProbeId(ctx: CaseContext): string {
   return `mcp-conform-probe-${n}`;
 }
 
+/** A tool name no server lists: header probes that carry a tools/call name it, so that nothing real is called. */
+const MISSING_TOOL = 'mcp-conform-no-such-tool';
+
 /** A JSON-RPC request body for a probe; where the version wants it (2026-07-28), with the _meta every request carries. */
 function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
   method = heartbeatIn(ctx, method);
@@ -397,18 +400,54 @@ export const httpSuite: Suite = {
     },
     {
       id: 'http/2026/header-mismatch',
-      title: 'an Mcp-Method header that contradicts the body is refused with 400 and -32020',
+      title: 'request headers that contradict the body are refused with 400 and -32020',
       level: 'MUST',
       spec: 'basic/transports/streamable-http#server-validation',
-      requirement: 'From 2026-07-28 the method is mirrored into Mcp-Method (and named calls into Mcp-Name); a server that reads the body refuses a header that disagrees with it: 400 with error -32020 (HeaderMismatch).',
+      requirement: 'From 2026-07-28 the body is mirrored into headers: MCP-Protocol-Version (the _meta version), Mcp-Method (the method), Mcp-Name (the name or URI of tools/call, resources/read, prompts/get). A server that reads the body refuses a header that disagrees with it: HTTP 400 with error -32020 (HeaderMismatch). Three probes, one header wrong in each (the tools/call names a tool that exists nowhere): 400 with -32020 passes; 400 with another error warns; served or another status fails.',
       requires: { transports: ['streamable-http'], feature: 'requestHeaders' },
       async run(ctx) {
         const t = ctx.http!;
-        const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } });
-        const code = errorCode(r);
-        if (r.status === 400 && code === -32020) return { verdict: 'pass', message: `Mcp-Method: prompts/list on a tools/list body → HTTP 400 with error -32020`, details: ex(r) };
-        if (r.status === 400) return { verdict: 'warn', message: `Mcp-Method: prompts/list on a tools/list body → 400, but ${codeWords(code)} (HeaderMismatch is -32020)`, details: ex(r) };
-        return { verdict: 'fail', message: `Mcp-Method: prompts/list on a tools/list body → ${said(r)}; expected 400 with -32020`, details: ex(r) };
+        const call = { name: MISSING_TOOL, arguments: {} };
+        const probes: { what: string; body: string; headers: Record<string, string> }[] = [
+          { what: 'Mcp-Method: prompts/list on a tools/list body', body: probeBody(ctx, 'tools/list'), headers: { 'Mcp-Method': 'prompts/list' } },
+          { what: `MCP-Protocol-Version: 2025-11-25 on a body whose _meta says ${ctx.version}`, body: probeBody(ctx, 'tools/list'), headers: { 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Method': 'tools/list' } },
+          { what: `Mcp-Name: mcp-conform-other-name on a tools/call of ${JSON.stringify(MISSING_TOOL)}`, body: probeBody(ctx, 'tools/call', call), headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': 'mcp-conform-other-name' } },
+        ];
+        const lines: string[] = [];
+        let verdict: 'pass' | 'warn' | 'fail' = 'pass';
+        const exchanges: number[] = [];
+        for (const p of probes) {
+          const r = await t.probe({ method: 'POST', body: p.body, headers: p.headers });
+          exchanges.push(r.exchange.n);
+          const code = errorCode(r);
+          if (r.status === 400 && code === -32020) lines.push(`${p.what} → HTTP 400 with error -32020`);
+          else if (r.status === 400) { if (verdict === 'pass') verdict = 'warn'; lines.push(`${p.what} → 400, but ${codeWords(code)} (HeaderMismatch is -32020)`); }
+          else { verdict = 'fail'; lines.push(`${p.what} → ${said(r)}; expected 400 with -32020`); }
+        }
+        return { verdict, message: lines.join('; '), details: { exchanges } };
+      },
+    },
+    {
+      id: 'http/2026/header-forms',
+      title: 'request headers are read case-insensitively, and a Base64-encoded Mcp-Name is decoded',
+      level: 'MUST',
+      spec: 'basic/transports/streamable-http#case-sensitivity',
+      requirement: 'Header names are case-insensitive: a request whose mcp-method and mcp-protocol-version come in lower case is served. A name that is no plain ASCII header value travels as Mcp-Name: =?base64?…?= (the UTF-8 bytes in Base64), which the server decodes before comparing it with the body (a tools/call of a tool named "mcp-conform-ünknown", which exists nowhere: any answer but HeaderMismatch shows the header was decoded). Refusing either with -32020: fail.',
+      requires: { transports: ['streamable-http'], feature: 'requestHeaders' },
+      async run(ctx) {
+        const t = ctx.http!;
+        const lower = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/list'), headers: { 'mcp-protocol-version': ctx.version, 'mcp-method': 'tools/list' } });
+        const name = 'mcp-conform-\u00fcnknown';
+        const encoded = `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+        const b64 = await t.probe({ method: 'POST', body: probeBody(ctx, 'tools/call', { name, arguments: {} }), headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': encoded } });
+        const details = { exchanges: [lower.exchange.n, b64.exchange.n] };
+        const bad: string[] = [];
+        const lowerCode = errorCode(lower);
+        if (!ok(lower.status) || lowerCode !== undefined) bad.push(`tools/list with lower-case mcp-method and mcp-protocol-version → ${said(lower)} (header names are case-insensitive)`);
+        const b64Code = errorCode(b64);
+        if (b64Code === -32020 || (b64.status !== undefined && b64.status >= 500)) bad.push(`tools/call of ${JSON.stringify(name)} with Mcp-Name: ${encoded} → ${said(b64)} (the Base64 form is to be decoded before the comparison)`);
+        if (bad.length) return { verdict: 'fail', message: bad.join('; '), details };
+        return { verdict: 'pass', message: `lower-case header names → ${said(lower).slice(0, 60)}…; Mcp-Name in Base64 → ${b64.status !== undefined ? `HTTP ${b64.status}` : 'answered'}${b64Code !== undefined ? ` with error ${b64Code} (the unknown tool, not a mismatch)` : ''}`, details };
       },
     },
     {

@@ -176,6 +176,8 @@ export const TARGETS: Target[] = [
     python: 'fastmcp',
     args: async (py) => [...(await httpStart((p) => `${q(py!)} ${q(join(PEERS, 'auth', 'python_fastmcp_jwt.py'))} no-audience ${p}`, '/mcp')), '--start-timeout', '60000', '--auth-server', '--suite', 'auth'],
   },
+  { id: 'ts-sdk2/stdio', title: 'a server on the TS SDK 2.x (`@modelcontextprotocol/server`, `McpServer` with `serveStdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'ts-sdk2.mjs'), 'stdio')] },
+  { id: 'ts-sdk2/streamable-http', title: 'a server on the TS SDK 2.x (`McpServer` with `createMcpHandler`, mounted bare on node:http) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'ts-sdk2.mjs'), 'http', p), '/mcp') },
 ];
 
 // ---- the ledger ----
