@@ -16,8 +16,13 @@ describe('2026-07-28 statelessness: a notification must not change how requests 
     const big = r.c('robustness/large-request');
     expect(big.verdict, big.message).toBe('skip');
     expect(big.message).toMatch(/^inconclusive: .*and so was the small server\/discover request after it/);
-    // The probes after it say that the heartbeat was an error answer, not that the server "still answers".
-    expect(r.c('robustness/invalid-json').message).toMatch(/still answers server\/discover, though with error code -32601/);
+    // The probes after it say that the heartbeat was an error answer, not that the server "still answers"; those
+    // before it (in 2026-07-28 the notification goes out at its turn) met the server as it was.
+    expect(r.c('robustness/duplicate-id').message).toMatch(/still answers server\/discover, though with error code -32601/);
+    expect(r.c('robustness/invalid-json').message).toMatch(/the server still answers server\/discover$/);
+    // The same defect, probed on a fresh connection by the protocol-2026 suite.
+    const fresh = await run(py('broken/legacy-after-notification.py'), ['--suite', 'lifecycle,protocol-2026']);
+    expect(fresh.c('protocol-2026/stateless-after-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/second server\/discover got error code -32601/) });
   }, 60_000);
 });
 
@@ -113,6 +118,7 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
     expect(r.verdicts('protocol-2026/')).toEqual({
       'protocol-2026/unsupported-version': 'fail', 'protocol-2026/missing-meta': 'fail', 'protocol-2026/client-info-optional': 'fail',
       'protocol-2026/server-info': 'warn', 'protocol-2026/log-unrequested': 'fail', 'protocol-2026/log-level-unknown': 'warn',
+      'protocol-2026/stateless-after-notification': 'pass',
     });
     expect(r.c('protocol-2026/unsupported-version').message).toMatch(/"1999-01-01": error code -32602 "bad version"; expected error -32022/);
     expect(r.c('protocol-2026/client-info-optional').message).toMatch(/clientInfo is required/);
