@@ -183,7 +183,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const ac = this.abortable();
     const t = performance.now();
     try {
-      const res = await httpRequest(this.url, 'GET', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
+      const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false }, x);
       x.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
@@ -207,7 +207,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
             const px = this.newExchange('probe', 'POST', to, ph, opts.post);
             const t1 = performance.now();
             try {
-              const pr = await httpRequest(to, 'POST', ph, opts.post, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false });
+              const pr = await authorizedRequest(this.credentials, to, 'POST', ph, opts.post, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false }, px);
               px.status = pr.status;
               px.statusText = pr.statusText;
               const pb = await readBody(pr.body, 64 * 1024, 5000);
