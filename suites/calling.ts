@@ -131,7 +131,8 @@ export const calling: Suite = {
       async run(ctx) {
         const plan = await ctx.service(callPlan);
         const called = plan.call.length + plan.tasks.length;
-        if (!plan.openWorld.length) return { verdict: 'skip', message: called ? `no callable tool may reach the outside world: the ${called} called are annotated openWorldHint: false` : 'no callable tool: none is called by the policy' };
+        if (!called) return { verdict: 'skip', message: 'no callable tool: none is called by the policy' };
+        if (!plan.openWorld.length) return { verdict: 'pass', message: `none of the ${called} tool${called === 1 ? '' : 's'} the run calls may reach the outside world: each is annotated openWorldHint: false` };
         const n = plan.openWorld.length;
         const shown = plan.openWorld.slice(0, 12).join(', ') + (n > 12 ? `, … (${n - 12} more)` : '');
         return { verdict: 'info', message: `${n} of the ${called} tool${called === 1 ? '' : 's'} the run calls may reach the outside world (openWorldHint is true or absent): ${shown}; with real keys they may spend paid quota — --call-tools safe-closed calls only read-only tools annotated openWorldHint: false`, details: { openWorld: plan.openWorld } };
