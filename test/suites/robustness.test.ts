@@ -440,9 +440,16 @@ describe('robustness/unknown-notification early: attribution (fake server)', () 
   });
 
   it('a server that goes silent 30 ms after the notification, while other cases send: repeated; the other cases are graded as without early work', async () => {
+    // Silent 30 ms after the early work is answered — the notification's and the 1 MiB request's (its heartbeat is the
+    // first ping after it) — so that the silence falls inside the notification's window whatever the machine's speed
+    // (going silent 30 ms after the notification itself raced the 1 MiB request's answer: when that came late, the
+    // silence was the large request's, rightly, and the test failed on a slow machine).
+    let sawLarge = false;
+    let silenced = false;
     const handler = (raw: string, msg: Record<string, unknown> | undefined, api: Parameters<Parameters<typeof runFake>[0]>[2]) => {
-      if (msg?.method === NOTE) return api.later(30, () => api.hang());
+      if (raw.length > 1_000_000) sawLarge = true;
       standard(raw, msg, api);
+      if (sawLarge && !silenced && msg?.method === 'ping' && raw.length < 1_000) { silenced = true; api.later(30, () => api.hang()); }
     };
     const r = await runFake(handler, ['lifecycle', 'listing', 'calling', 'robustness']);
     expect(r.report.repeated?.reason).toMatch(/^the server stopped answering .* while the wait of robustness\/unknown-notification's early work/);
