@@ -109,8 +109,9 @@ describe('replay to the SDK Client over stdio', () => {
       await expect(miss).rejects.toThrow(/replay miss \(different\).*nearest is cassette line \d+ \{"name":"add","arguments":\{"a":1,"b":1\}\}.*\/arguments\/b: recorded 1, got 40/);
       // The one recorded add is used up: exhausted.
       await expect(client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).rejects.toThrow(/replay miss \(exhausted\)/);
-      // A method the recorded run never sent (the run probes prompts/list, so that one is in the cassette).
-      await expect(client.listResourceTemplates()).rejects.toThrow(/replay miss \(missing\): .* has no resources\/templates\/list request/);
+      // A method the recorded run never sent (the run probes the methods of undeclared capabilities — prompts/list,
+      // resources/templates/list… — so those are in the cassette; it never unsubscribes).
+      await expect(client.unsubscribeResource({ uri: 'file:///nothing' })).rejects.toThrow(/replay miss \(missing\): .* has no resources\/unsubscribe request/);
     } finally {
       await client.close();
     }
