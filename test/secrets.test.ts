@@ -203,7 +203,10 @@ describe('environment secrets a server prints (server-everything get-env)', () =
     for (const [where, text] of [['report.json', json], ['report.html', html], ['cassette', tape]] as const) {
       expect(text.includes('sk-test-1234567890'), `the harness's MY_API_TOKEN in ${where}`).toBe(false);
       expect(text.includes('pw-9876543210-xyz'), `the --env SERVICE_PASSWORD in ${where}`).toBe(false);
-      expect(text, where).toContain('[redacted: $MY_API_TOKEN]');
+      // report.html shows a JSON string of over 4,000 characters cut there (reports/html.ts): the variable, last in the
+      // server's environment, is past the cut when the machine's environment is long (a CI checkout's deeper paths).
+      // Where the page shows it, it shows the marker; report.json and the cassette hold the whole text.
+      if (where !== 'report.html' || text.includes('MY_API_TOKEN')) expect(text, where).toContain('[redacted: $MY_API_TOKEN]');
     }
     expect(json).toContain('[redacted: $SERVICE_PASSWORD]');
     // Shorter than 8 characters: too common a value to hide.
