@@ -35,7 +35,8 @@ describe('--start', () => {
 
   it('with --url: started, detected, stopped', async () => {
     const port = await freePort();
-    const r = await runArgs(['--start', `node ${sdkHttp} sse ${port}`, '--url', `http://127.0.0.1:${port}/sse`, '--suite', 'lifecycle,sse']);
+    // sse-protected: the SDK's DNS-rebinding protection on, so that sse/origin (a foreign Origin) is refused, not failed.
+    const r = await runArgs(['--start', `node ${sdkHttp} sse-protected ${port}`, '--url', `http://127.0.0.1:${port}/sse`, '--suite', 'lifecycle,sse']);
     expect([r.code, r.report.aborted, r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.message}`)]).toEqual([0, undefined, []]);
     expect(r.report.target.transport).toBe('sse');
     expect(groupAlive(r.report.process.pid!)).toBe(false);

@@ -27,6 +27,9 @@ export type ShutdownHow = 'exited' | 'SIGTERM' | 'SIGKILL' | 'already-exited' | 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Lossy = new TextDecoder('utf-8');
 
+/** Up to this many characters, the lines of one turn are joined into one write (see flushOutgoing). */
+const JOIN_LIMIT = 256 * 1024;
+
 export class StdioTransport implements Transport {
   readonly kind = 'stdio' as const;
   onFrame?: (frame: IncomingFrame) => void;
@@ -126,7 +129,14 @@ export class StdioTransport implements Transport {
     const lines = this.outgoing;
     this.outgoing = undefined;
     if (!lines?.length || this.writeFailed || !this.child?.stdin?.writable) return;
-    this.child.stdin.write(lines.length === 2 ? lines[0]! + '\n' : lines.join(''));
+    const stdin = this.child.stdin;
+    if (lines.length === 2) { stdin.write(lines[0]! + '\n'); return; }
+    let size = 0;
+    for (const l of lines) size += l.length;
+    if (size <= JOIN_LIMIT) { stdin.write(lines.join('')); return; }
+    // Joined (or corked into one writev), a batch of large lines is copied whole in this turn — 16 MiB held the event
+    // loop ~200 ms: past the limit each line is a write of its own.
+    for (let i = 0; i < lines.length; i += 2) stdin.write(lines[i]! + '\n');
   }
 
   /** Shut down: close stdin, wait; SIGTERM the group, wait; SIGKILL the group. Records how it ended. */
