@@ -31,11 +31,17 @@ function interrupted(file: string, extra: string[], signals: [number, NodeJS.Sig
   const child = spawn(process.execPath, [CLI, 'run', '--stdio', py(file), '--out-dir', outDir, '--reporter', 'json', '--quiet', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (b) => (stderr += b));
+  // every process seen under the CLI until the first signal: one snapshot could miss the server's child (a /proc
+  // read racing a fork, or a slow machine), and then 'nothing remains' would be asserted of too little
+  const seen = new Set<number>();
   let started: number[] = [];
+  let armed = false;
   const poll = setInterval(() => {
-    if (descendants(child.pid!).length < minProcesses) return;
-    clearInterval(poll);
-    setTimeout(() => { started = descendants(child.pid!).map((p) => p.pid); }, Math.max(0, signals[0]![0] - 50));
+    const now = descendants(child.pid!);
+    for (const p of now) seen.add(p.pid);
+    if (armed || now.length < minProcesses) return;
+    armed = true;
+    setTimeout(() => { clearInterval(poll); started = [...seen]; }, Math.max(0, signals[0]![0] - 50));
     for (const [at, sig] of signals) setTimeout(() => child.kill(sig), at);
   }, 20);
   return new Promise<{ code: number | null; ms: number; report?: Report; stderr: string; started: number[] }>((resolve) => {
