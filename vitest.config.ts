@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['dist/**', 'node_modules/**'],
+    // one temp folder per test run, removed at its end (test/setup/temp-root.ts)
+    globalSetup: ['test/setup/temp-root.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The CLI tests start real servers; two cores: keep it to two files at a time.
