@@ -84,6 +84,13 @@ export interface ClientExchange {
   session?: string;
 }
 
+/**
+ * stream-resume: the `retry` (ms) the cut stream's priming event asks for; the client must wait that long before it
+ * resumes (client-http/retry-respected). Long enough to tell from a client's own immediate reconnect, short enough
+ * not to slow a run.
+ */
+export const RESUME_RETRY_MS = 1000;
+
 const GRADED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'origin', 'mcp-method', 'mcp-name'];
 
 export class ClientRecorder {
@@ -358,7 +365,7 @@ export class ClientHttpMock {
       let k = 0;
       const body = events.split('\n\n').filter((e) => e.trim()).map((e) => `${e.split('\n').filter((l) => !l.startsWith('id:')).join('\n')}\nid: ${primeId}-${++k}\n\n`).join('');
       this.stash.set(sid, { primeId, body });
-      r = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: `id: ${primeId}\nretry: 100\ndata: \n\n` };
+      r = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: `id: ${primeId}\nretry: ${RESUME_RETRY_MS}\ndata: \n\n` };
       ex.fault = 'stream ended early after a priming event with an id, before the answer';
     }
     ex.status = r.status;

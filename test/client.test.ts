@@ -50,6 +50,7 @@ describe('the TypeScript SDK Client passes', () => {
     for (const id of ['client-http/accept', 'client-http/session-id', 'client-http/protocol-version-header', 'client-http/delete-session']) expect(r.verdict('pages', id).verdict, id).toBe('pass');
     expect(r.verdict('session-expired', 'client-http/reinitialize-after-404').verdict).toBe('pass');
     expect(r.verdict('stream-resume', 'client-http/resume-with-last-event-id').verdict).toBe('pass');
+    expect(r.verdict('stream-resume', 'client-http/retry-respected').verdict).toBe('pass'); // the SDK waits out retry: since 1.23
     const ex = r.reports[0]!.http!.exchanges as { headers: Record<string, string> }[];
     expect(ex.length).toBeGreaterThan(5);
   });
@@ -143,14 +144,15 @@ describe('broken clients fail the case about their defect', () => {
     expect(r.verdict('pages', 'client-lifecycle/wait-for-initialize-answer')).toMatchObject({ verdict: 'fail', strictFromWarn: true });
   });
 
-  it('over Streamable HTTP: missing Accept types, session id not echoed, no MCP-Protocol-Version, no new session after 404', async () => {
+  it('over Streamable HTTP: missing Accept types, session id not echoed, no MCP-Protocol-Version, no new session after 404, retry not waited out', async () => {
     const httpCases: [string, string, string][] = [
       ['missing-accept', 'pages', 'client-http/accept'],
       ['no-session-id', 'pages', 'client-http/session-id'],
       ['no-protocol-version', 'pages', 'client-http/protocol-version-header'],
       ['no-reinit', 'session-expired', 'client-http/reinitialize-after-404'],
+      ['ignores-retry', 'stream-resume', 'client-http/retry-respected'],
     ];
-    const good = await client(['--http', `${py('none')} http {url}`, '--scenario', 'pages,session-expired']);
+    const good = await client(['--http', `${py('none')} http {url}`, '--scenario', 'pages,session-expired,stream-resume']);
     expect(good.code, nonPass(good).join('\n')).toBe(0);
     for (const [, scenario, id] of httpCases) expect(good.verdict(scenario, id).verdict, id).toBe('pass');
     const results = await Promise.all(httpCases.map(([defect, scenario]) => client(['--http', `${py(defect)} http {url}`, '--scenario', scenario])));

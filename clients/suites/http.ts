@@ -1,5 +1,5 @@
 /** client-http: Streamable HTTP as the client speaks it — Accept, session id, protocol version header, 404, DELETE, resume. */
-import type { ClientExchange } from '../../mocks/client-mock.js';
+import { RESUME_RETRY_MS, type ClientExchange } from '../../mocks/client-mock.js';
 import { ending, type ClientCaseContext, type ClientSuite } from './helpers.js';
 
 const HTTP = ['streamable-http' as const];
@@ -156,6 +156,27 @@ export const clientHttp: ClientSuite = {
         if (!resumed) return { verdict: 'warn', message: `the stream of ${what(cut)} ended after event id ${want}, before the answer; the client never sent a GET with Last-Event-ID; ${ending(ctx)}` };
         if (resumed.headers['last-event-id'] !== want) return { verdict: 'warn', message: `the client resumed with Last-Event-ID ${resumed.headers['last-event-id']}, not ${want} (the last event id it was sent)` };
         return { verdict: 'pass', message: `the stream of ${what(cut)} was resumed by ${what(resumed)} with Last-Event-ID ${want}` };
+      },
+    },
+    {
+      id: 'client-http/retry-respected',
+      title: 'the retry field of an ended stream is waited out before reconnecting',
+      level: 'MUST',
+      spec: 'basic/transports#sending-messages-to-the-server',
+      from: '2025-11-25',
+      transports: HTTP,
+      scenarios: ['stream-resume'],
+      requirement: `When the server ends an SSE stream after an event with a retry field, the client waits at least that many milliseconds before it reconnects (the mock asks for ${RESUME_RETRY_MS} ms).`,
+      run(ctx) {
+        const cut = ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
+        if (!cut) return { verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' };
+        const next = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET');
+        if (!next) return { verdict: 'skip', message: `the client did not reconnect after the stream of ${what(cut)} ended (client-http/resume-with-last-event-id grades that); nothing to time` };
+        // The mock's clock on both: the cut answer left at once, the GET is timed when it arrived, so the gap seen here
+        // is never shorter than the client's own wait.
+        const waited = next.t - cut.t;
+        if (waited < RESUME_RETRY_MS) return { verdict: 'fail', message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms` };
+        return { verdict: 'pass', message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms` };
       },
     },
   ],
