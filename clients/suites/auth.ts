@@ -347,7 +347,7 @@ const cases: ClientCaseDef[] = [
       const tk = asOf(ctx, 'token');
       if (u.length < FLOOD && tk.length < FLOOD) return { verdict: 'pass', message: `${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401) and ${tk.length} token request${tk.length === 1 ? '' : 's'} in the run` };
       const span = (xs: { at: number }[]) => (xs.length > 1 ? ` in ${((xs[xs.length - 1]!.at - xs[0]!.at) / 1000).toFixed(1)} s` : '');
-      return { verdict: 'fail', message: `the client looped: ${u.length} unauthorized answers (401)${span(u)}, ${tk.length} token requests${span(tk)}${tk.length ? ` (last: ${shown(tk[tk.length - 1]!)})` : ''}; ${ending(ctx)}` };
+      return { verdict: 'fail', message: `the client looped: ${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401)${span(u)}, ${tk.length} token requests${span(tk)}${tk.length ? ` (last: ${shown(tk[tk.length - 1]!)})` : ''}; ${ending(ctx)}` };
     },
   },
 ];

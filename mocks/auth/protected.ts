@@ -145,7 +145,9 @@ export class ProtectedResource {
     if (!claims) { rec.token = 'unknown'; return refuse(401, this.challenge({ error: 'invalid_token', error_description: 'the token is unknown, expired or not of this authorization server' }), 'invalid_token'); }
     if (claims.scope) rec.tokenScope = claims.scope;
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!aud.some((a) => typeof a === 'string' && sameResource(a, this.resource))) {
+    // A 2025-03-26 server is its own authorization server: with no resource indicator in that revision, a token for the origin is one for it.
+    const own = this.config.sameOriginAuthServer ? [this.resource, this.as.issuer] : [this.resource];
+    if (!aud.some((a) => typeof a === 'string' && own.some((o) => sameResource(a, o)))) {
       rec.token = 'wrong-audience';
       return refuse(401, this.challenge({ error: 'invalid_token', error_description: 'the token is not for this resource' }), 'invalid_token');
     }

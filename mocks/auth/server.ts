@@ -336,7 +336,10 @@ export class AuthServer {
       const iss = this.config.issInRedirect ?? true;
       if (iss) to.searchParams.set('iss', iss === 'wrong' ? WRONG_ISSUER : this.issuer);
       rec.status = 302;
-      rec.redirect = redactUrl(to);
+      // The code is a secret (its name is no secret-looking one: redacted here by name).
+      const shownTo = new URL(to.href);
+      if (shownTo.searchParams.has('code')) shownTo.searchParams.set('code', '[redacted]');
+      rec.redirect = redactUrl(shownTo).replace('%5Bredacted%5D', '[redacted]');
       if (params.error) rec.problem = `${params.error}: ${params.error_description}`;
       return { status: 302, headers: { location: to.href, 'cache-control': 'no-store' } };
     };
