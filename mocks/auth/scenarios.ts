@@ -75,6 +75,8 @@ export interface AuthMockOptions extends HttpMockOptions {
   handler?: Pick<StreamableHttpMock, 'handle'>;
   /** A consent page at the authorization endpoint instead of approving at once. */
   consent?: boolean;
+  /** The pre-registered client's secret (default: made per run). */
+  clientSecret?: string;
 }
 
 export interface RunningAuthMock extends RunningHttpMock {
@@ -86,7 +88,7 @@ export interface RunningAuthMock extends RunningHttpMock {
 
 /** Starts the MCP mock protected as the scenario says, with its authorization server (its own loopback port, or the mock's origin). */
 export async function startAuthMock(source: MockSource, scenario: AuthScenarioDef, o: AuthMockOptions): Promise<RunningAuthMock> {
-  const client = scenario.registration === 'pre-registered' ? { clientId: PRE_REGISTERED_CLIENT_ID, clientSecret: randomToken(24) } : undefined;
+  const client = scenario.registration === 'pre-registered' ? { clientId: PRE_REGISTERED_CLIENT_ID, clientSecret: o.clientSecret ?? randomToken(24) } : undefined;
   if (client) noteSecretValue(client.clientSecret, 'client secret');
   const as = new AuthServer({ ...scenario.as, ...(o.consent ? { consent: true } : {}), ...(client ? { clients: [{ clientId: client.clientId, clientSecret: client.clientSecret }] } : {}) });
   const same = !!scenario.protected.sameOriginAuthServer || scenario.protected.metadataAt.length === 0;
