@@ -137,6 +137,13 @@ const SDK_LEDGER: Record<string, Record<string, string>> = {
 };
 
 describe('a real client: the TypeScript SDK (auth() with an OAuthClientProvider, headless)', () => {
+  it('over HTTP+SSE: the same non-pass verdicts', async () => {
+    const r = await client(['--suite', 'client-auth', '--sse', SDK('sse'), '--timeout', '20000'], 300_000);
+    const got: Record<string, Record<string, string>> = {};
+    for (const rep of r.reports) for (const c of rep.suites.flatMap((s) => s.cases)) if (c.verdict !== 'pass' && c.verdict !== 'skip') (got[(rep.target.name ?? '').replace('scenario ', '')] ??= {})[c.id] = c.verdict;
+    expect(got, nonPass(r).join('\n')).toEqual(SDK_LEDGER);
+  }, 320_000);
+
   it('over Streamable HTTP: the non-pass verdicts are the ledger\'s', async () => {
     const r = await client(['--suite', 'client-auth', '--http', SDK('http'), '--timeout', '20000'], 300_000);
     const got: Record<string, Record<string, string>> = {};
@@ -145,6 +152,8 @@ describe('a real client: the TypeScript SDK (auth() with an OAuthClientProvider,
     const ledger = readFileSync(join(ROOT, 'docs/real-servers.md'), 'utf8');
     for (const id of new Set(Object.values(SDK_LEDGER).flatMap((x) => Object.keys(x)))) expect(ledger, id).toMatch(new RegExp(`TS SDK \`auth\\(\\)\`[^\\n]*\`${id}\``));
     expect(r.verdict('auth-step-up', 'client-auth/step-up').message).toMatch(/never asked for authorization again/);
+    // It refreshed instead (the ledger's reason): the refresh is among its token requests.
+    expect(r.verdict('auth-step-up', 'client-auth/resource-token-request').message).toMatch(/grant_type authorization_code, refresh_token/);
   }, 320_000);
 });
 

@@ -356,7 +356,8 @@ function resourceParam(ctx: ClientCaseContext, rs: AuthServerRequest[], what: st
   if (!rs.length) return nothingYet(ctx, `the client sent no ${what} request`);
   const want = ax(ctx).resource;
   const bad = rs.filter((r) => !sameResource(r.params?.resource, want));
-  if (!bad.length) return { verdict: 'pass', message: `${rs.length} ${what} request${rs.length === 1 ? '' : 's'}, each with resource=${want}` };
+  const grants = [...new Set(rs.map((r) => r.params?.grant_type).filter(Boolean))];
+  if (!bad.length) return { verdict: 'pass', message: `${rs.length} ${what} request${rs.length === 1 ? '' : 's'}${grants.length ? ` (grant_type ${grants.join(', ')})` : ''}, each with resource=${want}` };
   const msg = `${bad.length} of ${rs.length} ${what} requests without resource=${want}: ${first(bad).map(shown).join('; ')}`;
   // The resource indicator came with 2025-06-18; a 2025-03-26 server has no protected-resource metadata to take it from.
   if (legacy(ax(ctx)) && bad.every((r) => r.params?.resource === undefined)) return { verdict: 'info', message: `${msg} (a 2025-03-26 server: MCP asked for the resource parameter from 2025-06-18 on)` };
