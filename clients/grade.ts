@@ -9,7 +9,7 @@ import { summarize, type CaseResult, type Report, type SuiteResult } from '../co
 import { MessageValidator, schemaDocumentFor } from '../core/schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSIONS, specUrl, type ProtocolVersion } from '../core/schema/versions.js';
 import { VERSION } from '../core/version.js';
-import { isModernMessage, metaVersion, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
+import { isModernMessage, metaVersion, type AuthRunRecord, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
 import type { Fixture } from '../core/formats/fixture.js';
 
@@ -32,6 +32,8 @@ export interface ClientRunRecord {
   suites: ClientSuite[];
   caseFilter?: string[];
   aborted?: string;
+  /** A client-auth scenario: what the protected mock and its authorization server saw. */
+  auth?: AuthRunRecord;
 }
 
 const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
@@ -138,7 +140,7 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   const { log, version, sessions } = logOf(r.entries, r.startedAt, r.exchanges);
   const ctx: ClientCaseContext = {
     log, sessions, aborted: r.aborted, exchanges: r.exchanges, transport: r.transport, scenario: r.scenario, version, fixture: r.fixture, client: r.client,
-    workbench: new SchemaWorkbench(dialectOf(version)),
+    workbench: new SchemaWorkbench(dialectOf(version)), ...(r.auth ? { auth: r.auth } : {}),
   };
   const suites: SuiteResult[] = [];
   for (const s of r.suites) {

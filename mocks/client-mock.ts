@@ -15,6 +15,7 @@ import { FAIL_MESSAGE } from './faults.js';
 import { readFixture, type Fixture } from '../core/formats/fixture.js';
 import { FixtureSource } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
+import { AUTH_SCENARIOS } from './auth/scenarios.js';
 
 export type ClientTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -25,6 +26,8 @@ export interface ScenarioDef {
   transports: ClientTransport[];
   /** Played only when named with --scenario (a fault: a conformant client may still be ended at --timeout). */
   optIn?: boolean;
+  /** A client-auth scenario (mocks/auth/scenarios.ts): the mock is protected; played with --suite client-auth or when named. */
+  auth?: boolean;
 }
 
 const ALL: ClientTransport[] = ['stdio', 'streamable-http', 'sse'];
@@ -39,11 +42,15 @@ export const SCENARIOS: ScenarioDef[] = [
   { name: 'dropped-answer', description: 'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled', transports: ALL, optIn: true },
   { name: 'server-requests', description: 'asks the client for what it declared (roots/list, sampling/createMessage, elicitation/create in form and url mode) at its first tools/call: before 2026-07-28 as requests of the mock, in 2026-07-28 as an input_required answer (inputRequests, requestState) to retry', transports: ALL },
   { name: 'stream-resume', description: 'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID', transports: ['streamable-http'] },
+  ...AUTH_SCENARIOS.map((a): ScenarioDef => ({ name: a.name, description: a.description, transports: ['streamable-http', 'sse'], auth: true })),
 ];
 
-/** The scenarios of a transport (default: those played without --scenario). */
-export function scenariosFor(t: ClientTransport, all = false): string[] {
-  return SCENARIOS.filter((s) => s.transports.includes(t) && (all || !s.optIn)).map((s) => s.name);
+/**
+ * The scenarios of a transport: default those played without --scenario (no fault, no authorization); all: every one
+ * that applies; auth: the client-auth ones (played with --suite client-auth).
+ */
+export function scenariosFor(t: ClientTransport, all = false, auth = false): string[] {
+  return SCENARIOS.filter((s) => s.transports.includes(t) && (auth ? s.auth : all || (!s.optIn && !s.auth))).map((s) => s.name);
 }
 
 /** The id of the ping the mock sends (scenario ping). */
@@ -91,6 +98,7 @@ export interface ClientExchange {
  */
 export const RESUME_RETRY_MS = 1000;
 
+/** Graded headers; Authorization is never kept, only whether it came and its scheme (`authorization`: 'Bearer …' → 'Bearer [redacted]'). */
 const GRADED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'origin', 'mcp-method', 'mcp-name'];
 
 export class ClientRecorder {
@@ -112,6 +120,8 @@ export class ClientRecorder {
     const headers: Record<string, string> = {};
     for (const h of GRADED_HEADERS) { const v = req.header(h); if (v !== undefined) headers[h] = v; }
     for (const h of req.headerNames?.() ?? []) { const v = req.header(h); if (h.startsWith('mcp-param-') && v !== undefined) headers[h] = v; }
+    const auth = req.header('authorization');
+    if (auth !== undefined) headers.authorization = `${auth.split(' ')[0]} [redacted]`;
     const p = req.method === 'POST' ? parseJson(req.body) : { ok: false as const };
     const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
     const ex: ClientExchange = {

@@ -53,6 +53,11 @@ export interface HttpMockOptions {
   jsonOnly?: boolean;
   /** Faults (serve --latency, --drop, --fail-rate, --disconnect-after, --expire-session-after): a plan, or its options. */
   faults?: FaultPlan | FaultOptions;
+  /**
+   * Sees every request first (any path, body read): an answer ends it there, undefined lets the mock serve it. The
+   * protected mock (mocks/auth/protected.ts): metadata, the authorization server on this origin, 401 and 403.
+   */
+  guard?: (req: PlainRequest) => Promise<PlainResponse | undefined>;
 }
 
 function planOf(o: HttpMockOptions): FaultPlan | undefined {
@@ -305,10 +310,24 @@ export async function startHttpMock(source: MockSource, o: HttpMockOptions & { p
     if (faults?.disconnected) { req.socket.destroy(); return; }
     const base = `http://${req.headers.host ?? `${host}:${(server.address() as AddressInfo).port}`}`;
     const fail = (e: unknown) => { if (!res.headersSent) send(res, jsonResponse(500, errorResponse(null, -32603, `mock server error: ${(e as Error).message}`))); else res.destroy(); };
+    if (o.guard) {
+      const guard = o.guard;
+      readBody(req).then(async (body) => {
+        const r = await guard(plain(req, body, base));
+        if (r) { if (!res.destroyed) send(res, r); return; }
+        route(req, res, base, fail, body);
+      }).catch(fail);
+      return;
+    }
+    route(req, res, base, fail);
+  });
+  /** body: already read (by the guard). */
+  function route(req: IncomingMessage, res: ServerResponse, base: string, fail: (e: unknown) => void, body?: string): void {
+    const bodyOf = () => (body !== undefined ? Promise.resolve(body) : readBody(req));
     if (o.kind === 'streamable-http') {
       const path = new URL(req.url ?? '/', base).pathname;
       if (path !== mcpPath) { send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: `not found: the MCP endpoint is ${mcpPath}` }); req.resume(); return; }
-      readBody(req).then((body) => streamable.handle(plain(req, body, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      bodyOf().then((b) => streamable.handle(plain(req, b, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
       return;
     }
     const path = new URL(req.url ?? '/', base).pathname;
@@ -325,12 +344,12 @@ export async function startHttpMock(source: MockSource, o: HttpMockOptions & { p
       return;
     }
     if (req.method === 'POST' && path === '/message') {
-      readBody(req).then((body) => sse.post(plain(req, body, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      bodyOf().then((b) => sse.post(plain(req, b, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
       return;
     }
     req.resume();
     send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found: GET /sse opens the stream, POST /message carries messages' });
-  });
+  }
   server.on('clientError', (_e, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -20,6 +20,9 @@ import { ReplaySource } from './replay.js';
 import type { Cassette } from '../core/formats/cassette.js';
 import { cassetteSpeaksModern, withEras } from './era.js';
 import { FaultPlan, hasFaults, type FaultOptions } from './faults.js';
+import { authGuardFor, authScenario, type AuthScenarioDef } from './auth/scenarios.js';
+import type { ProtectedResource } from './auth/protected.js';
+import type { AuthServer } from './auth/server.js';
 
 /**
  * The fault options are those of `serve` (latency, jitter, drop, failRate, seed, disconnectAfter, expireSessionAfter):
@@ -38,6 +41,35 @@ export interface McpHandlerOptions extends HttpMockOptions, FaultOptions {
    * no initialize). Absent: dual-era, both initialize and 2026-07-28 requests (server/discover, _meta).
    */
   protocolVersion?: string;
+  /**
+   * Protect the endpoint with OAuth, as `serve --auth` does: a Bearer token is needed for every request; the
+   * protected-resource metadata and an authorization server (approving at once, or with `consent: true` a one-click
+   * page) are served on the same origin. true: the set-up of scenario auth-basic; or name another scenario
+   * (docs/client-auth.md). `onAuth` gets the resource and authorization server (what they saw: `requests`).
+   */
+  auth?: boolean | { scenario?: string; consent?: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void };
+}
+
+function authOf(o: McpHandlerOptions): { def: AuthScenarioDef; consent: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void } | undefined {
+  if (!o.auth) return undefined;
+  const a = o.auth === true ? {} : o.auth;
+  const def = authScenario(a.scenario ?? 'auth-basic');
+  if (!def) throw new Error(`mcpHandlers: unknown auth scenario "${a.scenario}"`);
+  return { def, consent: a.consent ?? false, onAuth: a.onAuth };
+}
+
+/** The protected layer as msw handlers: a catch-all on the origin that answers what the guard answers, else lets the next handler serve. */
+function guardHandlers(url: string, o: McpHandlerOptions, paths?: string[]): HttpHandler[] {
+  const a = authOf(o);
+  if (!a) return [];
+  const g = authGuardFor(url, a.def, a.consent, paths);
+  a.onAuth?.({ protected: g.protected, as: g.as });
+  const origin = new URL(url).origin;
+  return [http.all(`${origin}/*`, async ({ request }) => {
+    const body = request.method === 'POST' ? await request.clone().text() : '';
+    const r = await g.guard({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, headerNames: () => [...request.headers.keys()], body });
+    return r ? toResponse(r) : undefined;
+  })];
 }
 
 function sourceOf(o: McpHandlerOptions): MockSource {
@@ -114,7 +146,7 @@ export function mcpSseHandlers(url: string, options: McpHandlerOptions & { messa
     return new HttpResponse(stream, { status: 200, headers: r.headers });
   };
   const post = async ({ request }: { request: Request }) => toResponse(await mock.post(plain(request, await request.text())));
-  return [http.get(url, open), http.post(messageUrl.href, post)];
+  return [...guardHandlers(url, options, [new URL(url).pathname, messageUrl.pathname]), http.get(url, open), http.post(messageUrl.href, post)];
 }
 
 /** Handlers for one MCP endpoint (POST, GET, DELETE at `url`). Each call makes an independent mock server. */
@@ -125,7 +157,7 @@ export function mcpHandlers(url: string, options: McpHandlerOptions): HttpHandle
     const r = await mock.handle({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, headerNames: () => [...request.headers.keys()], body });
     return toResponse(r);
   };
-  return [http.post(url, resolve), http.get(url, resolve), http.delete(url, resolve)];
+  return [...guardHandlers(url, options), http.post(url, resolve), http.get(url, resolve), http.delete(url, resolve)];
 }
 
 export { ReplaySource } from './replay.js';

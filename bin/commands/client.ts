@@ -26,6 +26,7 @@ import { erasOf, LEGACY_VERSIONS, MODERN_VERSION } from '../../mocks/era.js';
 
 const PROTOCOL_VERSION_LIST = [MODERN_VERSION, ...LEGACY_VERSIONS].join(', ');
 import { startHttpMock } from '../../mocks/http.js';
+import { authScenario, startAuthMock, type RunningAuthMock } from '../../mocks/auth/scenarios.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -44,7 +45,7 @@ export function clientOptions<T>(y: Argv<T>) {
     .option('stdio', { type: 'string', describe: 'The client command; {server} becomes the mock\'s command line (one argument, quoted as a shell would), else it is appended' })
     .option('http', { type: 'string', describe: 'The client command; {url} becomes the mock\'s Streamable HTTP endpoint, else it is appended' })
     .option('sse', { type: 'string', describe: 'The client command; {url} becomes the mock\'s legacy HTTP+SSE endpoint (GET /sse), else it is appended' })
-    .option('scenario', { type: 'string', array: true, describe: `What the mock does to the client, comma-separated or repeated (${SCENARIOS.map((s) => s.name).join(', ')}; default: every one that applies to the transport, except the faults server-error and dropped-answer)` })
+    .option('scenario', { type: 'string', array: true, describe: `What the mock does to the client, comma-separated or repeated (${SCENARIOS.filter((s) => !s.auth).map((s) => s.name).join(', ')}; default: every one that applies to the transport, except the faults server-error and dropped-answer). The authorization scenarios (auth-…, see docs/client-auth.md) are played with --suite client-auth` })
     .option('fixture', { type: 'string', describe: 'The fixture the mock serves (default: a built-in one: three tools two per page, a resource, a prompt)' })
     .option('protocol-version', { type: 'string', describe: `The one protocol version the mock speaks (${PROTOCOL_VERSION_LIST}); a legacy one makes it a server without 2026-07-28, so that a client's fallback is graded. Default: dual-era (initialize and 2026-07-28 alike)` })
     .option('suite', { type: 'string', array: true, describe: `Client suites to grade with (${CLIENT_SUITES.map((s) => s.id).join(', ')})` })
@@ -99,6 +100,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
   let recorder = new ClientRecorder();
   let mock: string;
   let closeMock = async () => undefined as void;
+  let authMock: RunningAuthMock | undefined;
   let logFile: string | undefined;
   let dir: string | undefined;
   const env: Record<string, string> = { MCP_CONFORM_SCENARIO: scenario };
@@ -108,13 +110,27 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile, plan.protocolVersion));
     env.MCP_CONFORM_SERVER = mock;
   } else {
-    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'streamable-http', plan.fixtureFile, plan.protocolVersion);
-    const running = await startHttpMock(source, { port: 0, kind: plan.transport, ...(plan.transport === 'streamable-http' ? { handler: new ClientHttpMock(source) } : {}) });
-    mock = running.url;
-    closeMock = () => running.close();
+    const authDef = authScenario(scenario);
+    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'streamable-http', plan.fixtureFile, plan.protocolVersion ?? authDef?.protocolVersion);
+    const o = { port: 0, kind: plan.transport, ...(plan.transport === 'streamable-http' ? { handler: new ClientHttpMock(source) } : {}) };
+    if (authDef) {
+      const running = await startAuthMock(source, authDef, o);
+      authMock = running;
+      mock = running.url;
+      closeMock = () => running.close();
+      if (running.client) { env.MCP_CONFORM_CLIENT_ID = running.client.clientId; env.MCP_CONFORM_CLIENT_SECRET = running.client.clientSecret; }
+    } else {
+      const running = await startHttpMock(source, o);
+      mock = running.url;
+      closeMock = () => running.close();
+    }
     env.MCP_CONFORM_URL = mock;
   }
-  const argv = substitute(plan.words, plan.transport === 'stdio' ? '{server}' : '{url}', mock);
+  // {client_id} / {client_secret}: the pre-registered credentials (empty where the scenario has none).
+  const creds = (w: string[], secret: string) => w.map((x) => x.split('{client_id}').join(env.MCP_CONFORM_CLIENT_ID ?? '').split('{client_secret}').join(secret));
+  const words = creds(plan.words, env.MCP_CONFORM_CLIENT_SECRET ?? '');
+  const argv = substitute(words, plan.transport === 'stdio' ? '{server}' : '{url}', mock);
+  const shownArgv = substitute(creds(plan.words, env.MCP_CONFORM_CLIENT_SECRET ? '[redacted: client secret]' : ''), plan.transport === 'stdio' ? '{server}' : '{url}', mock);
   const output: string[] = [];
   let truncated = false;
   const info: { exitCode: number | null; signal: string | null; endedByHarness?: string; pid?: number } = { exitCode: null, signal: null };
@@ -176,8 +192,9 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     rmSync(dir!, { recursive: true, force: true });
   }
   if (info.endedByHarness && !aborted) aborted = `the client was ended: ${info.endedByHarness}${signal?.aborted ? '' : ' (--timeout)'}`;
+  const auth = authMock ? { def: authScenario(scenario)!, mcpUrl: mock, resource: authMock.protected.resource, issuer: authMock.as.issuer, metadataUrls: authMock.protected.metadataUrls(), resourceRequests: authMock.protected.requests, asRequests: authMock.as.requests, ...(authMock.client ? { clientId: authMock.client.clientId } : {}) } : undefined;
   return gradeClientRun({
-    scenario, transport: plan.transport, command: plan.command, argv, mock, entries: recorder.entries, exchanges: recorder.exchanges,
+    scenario, transport: plan.transport, command: plan.command, argv: shownArgv, mock, entries: recorder.entries, exchanges: recorder.exchanges, ...(auth ? { auth } : {}),
     startedAt, durationMs: performance.now() - t0,
     client: { exitCode: info.exitCode, signal: info.signal, endedByHarness: info.endedByHarness, durationMs: performance.now() - t0, pid: info.pid, output, outputTruncated: truncated },
     fixture, fixtureFile: plan.fixtureFile, timeoutMs: boundMs, strict: plan.strict, suites: plan.suites, caseFilter: plan.caseFilter, aborted,
@@ -203,8 +220,14 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
   }
   const suiteIds = list(argv.suite);
   for (const s of suiteIds) if (!CLIENT_SUITES.some((x) => x.id === s)) throw new UsageProblem(`--suite: unknown client suite "${s}" (known: ${CLIENT_SUITES.map((x) => x.id).join(', ')})`);
-  // Without --suite, client-http only where it applies.
-  const suites = suiteIds.length ? CLIENT_SUITES.filter((s) => suiteIds.includes(s.id)) : CLIENT_SUITES.filter((s) => s.id !== 'client-http' || transport === 'streamable-http');
+  const wantsAuth = suiteIds.includes('client-auth');
+  if (wantsAuth && transport === 'stdio') throw new UsageProblem('--suite client-auth grades authorization over HTTP: give --http "CMD {url}" or --sse "CMD {url}" (stdio has no authorization)');
+  // --suite client-auth alone: the authorization scenarios; with other suites too: both sets.
+  const defaults = wantsAuth ? [...(suiteIds.length > 1 ? applicable : []), ...scenariosFor(transport, false, true)] : applicable;
+  const played = scenarios.length ? scenarios : defaults;
+  const anyAuth = played.some((s) => SCENARIOS.find((d) => d.name === s)?.auth);
+  // Without --suite, client-http only where it applies, client-auth only when an authorization scenario is played.
+  const suites = suiteIds.length ? CLIENT_SUITES.filter((s) => suiteIds.includes(s.id)) : CLIENT_SUITES.filter((s) => (s.id !== 'client-http' || transport === 'streamable-http') && (s.id !== 'client-auth' || anyAuth));
   const timeoutMs = Number(argv.timeout);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageProblem('--timeout must be a positive number of milliseconds');
   const graceMs = Number(argv['shutdown-grace']);
@@ -221,7 +244,7 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
   }
   const protocolVersion = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
   if (protocolVersion !== undefined) { try { erasOf(protocolVersion, LEGACY_VERSIONS); } catch (e) { throw new UsageProblem((e as Error).message); } }
-  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env, protocolVersion }, scenarios: scenarios.length ? scenarios : applicable };
+  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env, protocolVersion }, scenarios: played };
 }
 
 export async function clientCommand(argv: Record<string, unknown>): Promise<number> {

@@ -2,6 +2,7 @@
  * The mock commands of the CLI: `serve`, `record`, `check-secrets`, and the `--record` hook of `run`. bin/mcp-conform.ts
  * only registers them; they return an exit code (2 for a usage error: a bad flag, an unreadable cassette or fixture).
  */
+import { AUTH_SCENARIOS, authScenario, PRE_REGISTERED_CLIENT_ID, type AuthScenarioDef } from '../../mocks/auth/scenarios.js';
 import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import type { Report } from '../../core/results.js';
@@ -86,10 +87,14 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('client-log', { type: 'string', hidden: true, describe: 'mcp-conform client: where this mock appends its recording' })
     .option('protocol-version', { type: 'string', describe: 'The one protocol version the mock speaks (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05): a legacy one answers initialize only, 2026-07-28 answers no initialize. Default: dual-era, initialize and 2026-07-28 (server/discover, _meta) alike' })
     .option('expire-session-after', { type: 'number', describe: 'Faults (HTTP): after N requests in a session, answer 404 for it' })
+    .option('auth', { type: 'boolean', describe: 'HTTP and SSE: protect the mock with OAuth — a Bearer token for every request, protected-resource metadata, and an authorization server on loopback that approves at once (docs/client-auth.md)' })
+    .option('auth-consent', { type: 'boolean', describe: 'With --auth: the authorization endpoint shows a one-click consent page (for a person at a browser) instead of approving at once' })
+    .option('auth-scenario', { type: 'string', describe: 'With --auth: how the server is set up, one of the client-auth scenarios (default auth-basic; see mcp-conform client --help and docs/client-auth.md)' })
     .example('$0 serve --cassette calc.jsonl', 'Replay over stdio')
     .example('$0 serve --cassette calc.jsonl --http 3000', 'Replay over Streamable HTTP at http://127.0.0.1:3000/mcp')
     .example('$0 serve --fixture fixtures/mocks/calc.yaml', 'A declarative mock over stdio')
-    .example('$0 serve --fixture fixtures/mocks/calc.yaml --http 0 --fail-rate 0.2 --seed 7 --latency 200', 'A flaky, slow HTTP mock (the same failures on every run)');
+    .example('$0 serve --fixture fixtures/mocks/calc.yaml --http 0 --fail-rate 0.2 --seed 7 --latency 200', 'A flaky, slow HTTP mock (the same failures on every run)')
+    .example('$0 serve --fixture fixtures/mocks/calc.yaml --http 3000 --auth --auth-consent', 'A mock behind OAuth, with a consent page for a person');
 }
 
 /** The fault options of serve (undefined when none is given); a usage error when one is malformed. */
@@ -126,13 +131,23 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     const port = Number(argv.http ?? argv.sse);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MockInputError('--http / --sse: a port number (0 for a free one)');
     const { startHttpMock } = await import('../../mocks/http.js');
+    const auth = authOptionsOf(argv);
     let running;
+    let authNote = '';
     try {
-      running = await startHttpMock(source, { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' : 'sse', allowOrigins: list(argv['allow-origin']), faults });
+      const o = { port, host: String(argv.host ?? '127.0.0.1'), kind: argv.http !== undefined ? 'streamable-http' as const : 'sse' as const, allowOrigins: list(argv['allow-origin']), faults };
+      if (auth) {
+        const { startAuthMock } = await import('../../mocks/auth/scenarios.js');
+        const a = await startAuthMock(source, auth.def, { ...o, consent: auth.consent, ...(auth.clientSecret ? { clientSecret: auth.clientSecret } : {}) });
+        running = a;
+        authNote = ` (protected: scenario ${auth.def.name}; authorization server ${a.as.issuer}${auth.consent ? ', consent page' : ', approving at once'}${a.client ? `; pre-registered client id ${a.client.clientId}, its secret the MCP_CONFORM_CLIENT_SECRET you gave` : ''})`;
+      } else {
+        running = await startHttpMock(source, o);
+      }
     } catch (e) {
       throw new MockInputError(`cannot listen on ${String(argv.host)}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    say(`mcp-conform serve: ${source.label} at ${running.url}`);
+    say(`mcp-conform serve: ${source.label} at ${running.url}${authNote}`);
     await new Promise<void>((resolve) => {
       const end = () => resolve();
       process.once('SIGINT', end);
@@ -143,6 +158,7 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     return 0;
   }
   if (faultOptions?.expireSessionAfter !== undefined) throw new MockInputError('--expire-session-after applies to HTTP (--http PORT or --sse PORT): stdio has no sessions to expire');
+  if (argv.auth) throw new MockInputError('--auth applies to HTTP (--http PORT or --sse PORT): stdio has no authorization (the spec leaves a stdio server\'s credentials to its environment)');
   const { serveStdio } = await import('../../mocks/stdio.js');
   // Serving ends when stdin ends, or on SIGINT/SIGTERM: then at once, the upstreams signalled too; either way the
   // cassette is written and the final line printed. A second signal ends the process the default way.
@@ -160,6 +176,21 @@ async function serveOn(source: MockSource & { close?: () => Promise<void> }, arg
     process.off('SIGTERM', onSignal);
   }
   return 0;
+}
+
+/** --auth, --auth-consent, --auth-scenario (a usage error when they do not fit). */
+function authOptionsOf(argv: Record<string, unknown>): { def: AuthScenarioDef; consent: boolean; clientSecret?: string } | undefined {
+  if (!argv.auth) {
+    if (argv['auth-consent'] || argv['auth-scenario'] !== undefined) throw new MockInputError('--auth-consent and --auth-scenario go with --auth');
+    return undefined;
+  }
+  const name = argv['auth-scenario'] === undefined ? 'auth-basic' : String(argv['auth-scenario']);
+  const def = authScenario(name);
+  if (!def) throw new MockInputError(`--auth-scenario: unknown scenario "${name}" (known: ${AUTH_SCENARIOS.map((d) => d.name).join(', ')})`);
+  const clientSecret = process.env.MCP_CONFORM_CLIENT_SECRET;
+  // The harness never prints a secret: a pre-registered client's secret is the one the user gives.
+  if (def.registration === 'pre-registered' && !clientSecret) throw new MockInputError(`--auth-scenario ${name} has a pre-registered client: give its secret in MCP_CONFORM_CLIENT_SECRET (the client id is ${PRE_REGISTERED_CLIENT_ID})`);
+  return { def, consent: argv['auth-consent'] === true, ...(def.registration === 'pre-registered' ? { clientSecret } : {}) };
 }
 
 export async function serveCommand(argv: Record<string, unknown>): Promise<number> {

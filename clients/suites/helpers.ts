@@ -11,6 +11,24 @@ import type { Outcome } from '../../core/suite.js';
 import type { SchemaWorkbench } from '../../core/jsonschema.js';
 import type { ClientExchange, ClientTransport } from '../../mocks/client-mock.js';
 import type { Fixture } from '../../core/formats/fixture.js';
+import type { AuthScenarioDef } from '../../mocks/auth/scenarios.js';
+import type { ResourceRequest } from '../../mocks/auth/protected.js';
+import type { AuthServerRequest } from '../../mocks/auth/server.js';
+
+/** What the protected mock and its authorization server saw in a client-auth scenario (no secret in it). */
+export interface AuthRunRecord {
+  def: AuthScenarioDef;
+  /** The MCP URL the client was given, and its canonical form (the resource a token must be for). */
+  mcpUrl: string;
+  resource: string;
+  issuer: string;
+  /** Where the protected-resource metadata was served (the first is the one the challenge names, when it names one). */
+  metadataUrls: { where: string; url: string }[];
+  resourceRequests: ResourceRequest[];
+  asRequests: AuthServerRequest[];
+  /** The pre-registered client id handed to the client. */
+  clientId?: string;
+}
 
 export interface ClientRunInfo {
   exitCode: number | null;
@@ -50,6 +68,8 @@ export interface ClientCaseContext {
   fixture: Fixture;
   client: ClientRunInfo;
   workbench: SchemaWorkbench;
+  /** A client-auth scenario: what the protected mock and its authorization server saw. */
+  auth?: AuthRunRecord;
 }
 
 export interface ClientCaseDef {

@@ -2,10 +2,15 @@
  * client-process: how the client's run ended. Not a rule of the protocol but the run's own outcome: a client that
  * could not connect, crashed or exited with an error is never green, whatever the few messages it sent were worth.
  */
+import { AUTH_SCENARIOS } from '../../mocks/auth/scenarios.js';
 import { ending, fromClient, type ClientSuite } from './helpers.js';
 
-/** Scenarios in which the mock does something wrong on purpose: a client may well exit with an error there. */
-const FAULTS = ['unknown-tool', 'server-error', 'dropped-answer', 'session-expired'];
+/**
+ * Scenarios in which the mock does something wrong on purpose: a client may well exit with an error there (the
+ * authorization set-ups a client must refuse, and a server that never grants enough scope, included).
+ */
+const FAULTS = ['unknown-tool', 'server-error', 'dropped-answer', 'session-expired', ...AUTH_SCENARIOS.filter((d) => d.refuse || d.protected.stepUp?.never).map((d) => d.name)];
+const REFUSE = AUTH_SCENARIOS.filter((d) => d.refuse).map((d) => d.name);
 
 export const clientProcess: ClientSuite = {
   id: 'client-process',
@@ -24,6 +29,8 @@ export const clientProcess: ClientSuite = {
         const sent = fromClient(ctx).length;
         const connected = answered.length > 0;
         const c = ctx.client;
+        // A set-up the client must refuse: giving up, whatever the exit code, is right (client-auth grades the refusal).
+        if (REFUSE.includes(ctx.scenario) && !c.endedByHarness && !c.signal) return { verdict: 'info', message: `${ending(ctx)} in scenario ${ctx.scenario}, a set-up a client must refuse` };
         if (c.endedByHarness) {
           if (!connected) return { verdict: 'fail', message: `the client never got a request answered (${sent} message${sent === 1 ? '' : 's'} sent); ${ending(ctx)}` };
           return { verdict: 'info', message: `${ending(ctx)}: a client that keeps running (a long-lived one) is ended at --timeout` };

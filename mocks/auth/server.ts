@@ -16,11 +16,13 @@
  * The signing key is made when the server starts, held in memory, and never written.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TokenVariant } from '../../core/auth/credentials.js';
 import { redactUrl } from '../../core/secrets.js';
-import { jwks, makeSigningKey, randomToken, signJwt, type SigningKey } from './jwt.js';
+import { jwks, jwtClaims, makeSigningKey, randomToken, signJwt, type SigningKey } from './jwt.js';
+import { verify as verifySignature } from 'node:crypto';
+import type { PlainRequest, PlainResponse } from '../http.js';
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
@@ -28,12 +30,15 @@ export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_s
 export interface AuthServerConfig {
   /** A path for the issuer (`/tenant`): metadata URLs then insert or append it. Default: none (the origin). */
   issuerPath?: string;
-  /** Which metadata documents are served (default both). */
-  metadata?: { oauth?: boolean; openid?: boolean };
+  /**
+   * Which metadata documents are served (default both). openid: true serves OpenID discovery both inserted and appended
+   * (for an issuer with a path); 'inserted' or 'appended' only the one.
+   */
+  metadata?: { oauth?: boolean; openid?: boolean | 'inserted' | 'appended' };
   /** List S256 in code_challenge_methods_supported (default true). false: the member is left out. */
   s256?: boolean;
-  /** Put `iss` in the authorization response (default true). */
-  issInRedirect?: boolean;
+  /** Put `iss` in the authorization response (default true); 'wrong': an issuer that is not this one (a mix-up). */
+  issInRedirect?: boolean | 'wrong';
   /** Advertise authorization_response_iss_parameter_supported (default: as issInRedirect). */
   advertiseIss?: boolean;
   /** Token endpoint client authentication methods accepted and advertised (default none, client_secret_basic, client_secret_post). */
@@ -54,6 +59,8 @@ export interface AuthServerConfig {
   tokenTtlSec?: number;
   /** Issue refresh tokens with authorization codes (default true). */
   refreshTokens?: boolean;
+  /** Show a one-click consent page at the authorization endpoint instead of approving at once (for a person). */
+  consent?: boolean;
 }
 
 /** What a token says (the claims of a JWT, or what introspection answers for an opaque one). */
@@ -77,10 +84,18 @@ export interface AuthServerRequest {
   params?: Record<string, string>;
   /** How the client authenticated at the token endpoint. */
   clientAuth?: TokenEndpointAuthMethod;
+  /** Token endpoint, authorization_code grant: whether the code_verifier matched the code's code_challenge. */
+  pkce?: 'matched' | 'mismatch' | 'missing';
+  /** Authorization endpoint: where the client was sent back (the redirect, its code redacted). */
+  redirect?: string;
+  /** Token endpoint: whether a token was issued. */
+  issued?: boolean;
   status: number;
   /** Why a request was refused, in plain words. */
   problem?: string;
   t: number;
+  /** When it came (Date.now()): to order it among the protected resource's requests. */
+  at: number;
 }
 
 export interface MintOptions {
@@ -96,6 +111,8 @@ interface Client { clientId: string; clientSecret?: string; redirectUris: string
 interface Grant { clientId: string; scope?: string; resource?: string }
 interface PendingCode extends Grant { redirectUri: string; challenge?: string; method?: string; expires: number }
 
+/** The issuer an authorization response names in a mix-up (issInRedirect: 'wrong'). */
+export const WRONG_ISSUER = 'https://not-the-issuer.mcp-conform.invalid';
 const SECRET_PARAMS = new Set(['code', 'code_verifier', 'client_secret', 'refresh_token', 'token', 'access_token', 'assertion', 'client_assertion']);
 /** An audience no real resource has: the wrong-audience variant's. */
 export const OTHER_AUDIENCE = 'https://other-resource.mcp-conform.invalid/mcp';
@@ -124,6 +141,12 @@ export class AuthServer {
     this.server = server;
     await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
     this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.issuer;
+  }
+
+  /** Serve at this origin through someone else's listener (respond()): a protected mock's own origin, or msw's. */
+  attach(origin: string): string {
+    this.origin = new URL(origin).origin;
     return this.issuer;
   }
 
@@ -169,7 +192,8 @@ export class AuthServer {
     const m = this.config.metadata ?? {};
     return [
       ...(m.oauth ?? true ? [`/.well-known/oauth-authorization-server${p}`] : []),
-      ...(m.openid ?? true ? [...new Set([`/.well-known/openid-configuration${p}`, `${p}/.well-known/openid-configuration`])] : []),
+      ...(m.openid === 'inserted' ? [`/.well-known/openid-configuration${p}`] : m.openid === 'appended' ? [`${p}/.well-known/openid-configuration`]
+        : m.openid ?? true ? [...new Set([`/.well-known/openid-configuration${p}`, `${p}/.well-known/openid-configuration`])] : []),
     ];
   }
 
@@ -219,32 +243,55 @@ export class AuthServer {
   }
 
   // -------------------------------------------------------------------------------------------------------------
-  // HTTP.
+  // HTTP, written once against plain values: its own listener (start) and a protected mock's or msw's (respond).
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', this.origin);
-    const rec: AuthServerRequest = { method: req.method ?? 'GET', url: redactUrl(url).slice(this.origin.length), endpoint: 'unknown', status: 0, t: Date.now() - this.t0 };
+  /** Whether this server answers a request for this path (of its origin). */
+  serves(method: string, path: string): boolean {
+    const base = this.issuer.slice(this.origin.length);
+    if (method === 'OPTIONS') return this.metadataPaths().includes(path) || path.startsWith(`${base}/`);
+    if (method === 'GET') return this.metadataPaths().includes(path) || path === `${base}/jwks` || path === `${base}/authorize`;
+    if (method === 'POST') return [`${base}/authorize`, `${base}/token`, `${base}/register`, `${base}/introspect`].includes(path);
+    return false;
+  }
+
+  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
+    const body = req.method === 'POST' ? await readBody(req) : (req.resume(), '');
+    const r = await this.respond({
+      method: req.method ?? 'GET', url: new URL(req.url ?? '/', this.origin), body,
+      header: (n) => { const v = req.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; },
+    });
+    res.writeHead(r.status, r.headers);
+    res.end(r.body);
+  }
+
+  /** Answers one request (path relative to this server's origin). */
+  async respond(req: PlainRequest): Promise<PlainResponse> {
+    const url = req.url;
+    const rec: AuthServerRequest = { method: req.method, url: redactUrl(url).slice(url.origin.length), endpoint: 'unknown', status: 0, t: Date.now() - this.t0, at: Date.now() };
     this.requests.push(rec);
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}, problem?: string) => {
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}, problem?: string): PlainResponse => {
       rec.status = status;
       if (problem) rec.problem = problem;
       const text = typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers });
-      res.end(text);
+      return { status, headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers }, body: text };
     };
     const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) => send(status, { error, error_description: description }, headers, `${error}: ${description}`);
     try {
-      if (req.method === 'OPTIONS') { rec.status = 204; res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': '*' }); res.end(); return; }
+      if (req.method === 'OPTIONS') { rec.status = 204; return { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': '*' } }; }
       const base = this.issuer.slice(this.origin.length);
       const path = url.pathname;
       if (req.method === 'GET' && this.metadataPaths().includes(path)) { rec.endpoint = 'metadata'; return send(200, this.metadata()); }
       if (req.method === 'GET' && path === `${base}/jwks`) { rec.endpoint = 'jwks'; return send(200, jwks([this.key])); }
-      if (req.method === 'GET' && path === `${base}/authorize`) { rec.endpoint = 'authorize'; return this.authorize(url, rec, res, oauthError); }
+      if ((req.method === 'GET' || req.method === 'POST') && path === `${base}/authorize`) {
+        rec.endpoint = 'authorize';
+        // POST: the consent page's form (its fields are the authorization request's).
+        const q = req.method === 'POST' ? parseForm(req.body, req.header('content-type')) : Object.fromEntries(url.searchParams);
+        return this.authorize(q, rec, req.method === 'GET' && (this.config.consent ?? false), oauthError);
+      }
       if (req.method === 'POST' && path === `${base}/register` && (this.config.registration ?? true)) {
         rec.endpoint = 'register';
-        const body = await readBody(req);
         let meta: Record<string, unknown>;
-        try { meta = JSON.parse(body); } catch { return oauthError(400, 'invalid_client_metadata', 'the registration request is not JSON'); }
+        try { meta = JSON.parse(req.body); } catch { return oauthError(400, 'invalid_client_metadata', 'the registration request is not JSON'); }
         if (!meta || typeof meta !== 'object') return oauthError(400, 'invalid_client_metadata', 'the registration request is not a JSON object');
         rec.params = redactParams(Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
         const uris = Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
@@ -258,22 +305,22 @@ export class AuthServer {
       if (req.method === 'POST' && (path === `${base}/token` || (path === `${base}/introspect` && this.introspects))) {
         const isToken = path === `${base}/token`;
         rec.endpoint = isToken ? 'token' : 'introspect';
-        const form = parseForm(await readBody(req), req.headers['content-type']);
+        const form = parseForm(req.body, req.header('content-type'));
         rec.params = redactParams(form);
-        const auth = this.clientAuth(req, form);
+        const auth = this.clientAuth(req.header('authorization'), form);
         if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
         rec.clientAuth = auth.method;
-        return isToken ? this.token(form, auth.client, send, oauthError) : this.introspect(form, send);
+        const r = isToken ? this.token(form, auth.client, rec, send, oauthError) : this.introspect(form, send);
+        if (isToken) rec.issued = r.status === 200;
+        return r;
       }
       return send(404, { error: 'not_found', error_description: `nothing at ${req.method} ${path}` }, {}, 'unknown endpoint');
     } catch (e) {
-      if (!res.headersSent) send(500, { error: 'server_error', error_description: (e as Error).message });
-      else res.destroy();
+      return send(500, { error: 'server_error', error_description: (e as Error).message });
     }
   }
 
-  private authorize(url: URL, rec: AuthServerRequest, res: ServerResponse, oauthError: (s: number, e: string, d: string) => void): void {
-    const q = Object.fromEntries(url.searchParams);
+  private authorize(q: Record<string, string>, rec: AuthServerRequest, askConsent: boolean, oauthError: (s: number, e: string, d: string) => PlainResponse): PlainResponse {
     rec.params = redactParams(q);
     const client = q.client_id ? this.clients.get(q.client_id) ?? this.metadataDocumentClient(q.client_id) : undefined;
     if (!client) return oauthError(400, 'invalid_client', q.client_id ? 'unknown client_id' : 'client_id is missing');
@@ -281,22 +328,30 @@ export class AuthServer {
     if (!redirect) return oauthError(400, 'invalid_request', 'redirect_uri is missing');
     // Registered redirect URIs must match; a loopback redirect may change its port (RFC 8252 §7.3).
     if (client.redirectUris.length && !client.redirectUris.some((u) => sameRedirect(u, redirect))) return oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');
-    const to = new URL(redirect);
-    const answer = (params: Record<string, string>) => {
+    let to: URL;
+    try { to = new URL(redirect); } catch { return oauthError(400, 'invalid_request', 'redirect_uri is not a URL'); }
+    const answer = (params: Record<string, string>): PlainResponse => {
       for (const [k, v] of Object.entries(params)) to.searchParams.set(k, v);
       if (q.state !== undefined) to.searchParams.set('state', q.state);
-      if (this.config.issInRedirect ?? true) to.searchParams.set('iss', this.issuer);
+      const iss = this.config.issInRedirect ?? true;
+      if (iss) to.searchParams.set('iss', iss === 'wrong' ? WRONG_ISSUER : this.issuer);
       rec.status = 302;
-      res.writeHead(302, { location: to.href, 'cache-control': 'no-store' });
-      res.end();
+      // The code is a secret (its name is no secret-looking one: redacted here by name).
+      const shownTo = new URL(to.href);
+      if (shownTo.searchParams.has('code')) shownTo.searchParams.set('code', '[redacted]');
+      rec.redirect = redactUrl(shownTo).replace('%5Bredacted%5D', '[redacted]');
+      if (params.error) rec.problem = `${params.error}: ${params.error_description}`;
+      return { status: 302, headers: { location: to.href, 'cache-control': 'no-store' } };
     };
     if (q.response_type !== 'code') return answer({ error: 'unsupported_response_type', error_description: 'only response_type=code' });
     if (q.code_challenge_method && q.code_challenge_method !== 'S256') return answer({ error: 'invalid_request', error_description: `code_challenge_method ${q.code_challenge_method} is not supported` });
     if (!q.code_challenge) return answer({ error: 'invalid_request', error_description: 'PKCE is required: code_challenge is missing' });
+    if (askConsent && q.approve === undefined) { rec.status = 200; return consentPage(q, client.clientId, this.issuer); }
     const code = randomToken(24);
     this.codes.set(code, { clientId: client.clientId, redirectUri: redirect, challenge: q.code_challenge, method: q.code_challenge_method ?? 'plain', scope: q.scope, resource: q.resource, expires: Date.now() + 60_000 });
-    answer({ code });
+    return answer({ code });
   }
+
 
   /** A client identified by the URL of its metadata document: accepted as it is (the document is not fetched). */
   private metadataDocumentClient(clientId: string): Client | undefined {
@@ -304,9 +359,8 @@ export class AuthServer {
     return { clientId, redirectUris: [], authMethod: 'none' };
   }
 
-  private clientAuth(req: IncomingMessage, form: Record<string, string>): { client?: Client; method?: TokenEndpointAuthMethod; problem?: string } {
+  private clientAuth(h: string | undefined, form: Record<string, string>): { client?: Client; method?: TokenEndpointAuthMethod; problem?: string } {
     const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
-    const h = req.headers.authorization;
     let id: string | undefined; let secret: string | undefined; let method: TokenEndpointAuthMethod;
     if (h && /^basic /i.test(h)) {
       const [u, p] = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8').split(':');
@@ -324,7 +378,7 @@ export class AuthServer {
     return { client, method };
   }
 
-  private token(form: Record<string, string>, client: Client | undefined, send: (s: number, b: unknown) => void, oauthError: (s: number, e: string, d: string) => void): void {
+  private token(form: Record<string, string>, client: Client | undefined, rec: AuthServerRequest, send: (s: number, b: unknown) => PlainResponse, oauthError: (s: number, e: string, d: string) => PlainResponse): PlainResponse {
     if (!client) return oauthError(401, 'invalid_client', 'no client');
     const issue = (g: Grant, withRefresh: boolean) => {
       const resource = form.resource ?? g.resource;
@@ -335,7 +389,7 @@ export class AuthServer {
         this.refresh.set(r, { ...g, resource });
         out.refresh_token = r;
       }
-      send(200, out);
+      return send(200, out);
     };
     switch (form.grant_type) {
       case 'authorization_code': {
@@ -344,9 +398,10 @@ export class AuthServer {
         this.codes.delete(form.code!);
         if (c.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'the code was issued to another client');
         if (form.redirect_uri !== undefined && form.redirect_uri !== c.redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
-        if (!form.code_verifier) return oauthError(400, 'invalid_request', 'code_verifier is missing');
+        if (!form.code_verifier) { rec.pkce = 'missing'; return oauthError(400, 'invalid_request', 'code_verifier is missing'); }
         const expected = c.method === 'S256' ? createHash('sha256').update(form.code_verifier).digest('base64url') : form.code_verifier;
-        if (!safeEqual(expected, c.challenge ?? '')) return oauthError(400, 'invalid_grant', 'code_verifier does not match code_challenge');
+        if (!safeEqual(expected, c.challenge ?? '')) { rec.pkce = 'mismatch'; return oauthError(400, 'invalid_grant', 'code_verifier does not match code_challenge'); }
+        rec.pkce = 'matched';
         return issue({ clientId: c.clientId, scope: form.scope ?? c.scope, resource: c.resource }, true);
       }
       case 'refresh_token': {
@@ -363,10 +418,25 @@ export class AuthServer {
     }
   }
 
-  private introspect(form: Record<string, string>, send: (s: number, b: unknown) => void): void {
+  private introspect(form: Record<string, string>, send: (s: number, b: unknown) => PlainResponse): PlainResponse {
     const c = form.token ? this.opaque.get(form.token) : undefined;
     if (!c || c.exp <= Date.now() / 1000) return send(200, { active: false });
-    send(200, { active: true, token_type: 'Bearer', ...c });
+    return send(200, { active: true, token_type: 'Bearer', ...c });
+  }
+
+  /**
+   * What a token this server issued says, if it is one (signed by its key, or an opaque token it holds), not expired
+   * and of this issuer; undefined otherwise. The protected mock's token check (audience and scope are its own).
+   */
+  verify(token: string): TokenClaims | undefined {
+    const now = Date.now() / 1000;
+    if (this.config.tokenFormat === 'opaque') { const c = this.opaque.get(token); return c && c.exp > now ? c : undefined; }
+    const parts = token.split('.');
+    if (parts.length !== 3) return undefined;
+    let ok = false;
+    try { ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), this.key.publicKey, Buffer.from(parts[2]!, 'base64url')); } catch { ok = false; }
+    const c = ok ? jwtClaims(token) as TokenClaims | undefined : undefined;
+    return c && c.iss === this.issuer && typeof c.exp === 'number' && c.exp > now ? c : undefined;
   }
 }
 
@@ -391,6 +461,20 @@ function sameRedirect(registered: string, asked: string): boolean {
   } catch {
     return false;
   }
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The one-click consent page: the authorization request's fields, posted back with `approve`. */
+function consentPage(q: Record<string, string>, clientId: string, issuer: string): PlainResponse {
+  const fields = Object.entries(q).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+  const body = `<!doctype html><meta charset="utf-8"><title>Authorize ${esc(clientId)}</title>
+<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
+<h1>mcp-conform: authorize this client?</h1>
+<p>Client <code>${esc(clientId)}</code> asks for ${q.scope ? `scope <code>${esc(q.scope)}</code>` : 'no particular scope'}${q.resource ? ` on <code>${esc(q.resource)}</code>` : ''}.</p>
+<p>Authorization server: <code>${esc(issuer)}</code> (a mock: nothing is checked but the OAuth parameters).</p>
+<form method="post" action="">${fields}<button name="approve" value="1" style="font-size:1.2em">Approve</button></form></body>`;
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body };
 }
 
 function redactParams(p: Record<string, string>): Record<string, string> {
