@@ -2,7 +2,7 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,oauth,conformance]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,conformance]
 //                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
 //
 // Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
@@ -27,7 +27,7 @@ const flag = (name) => argv.includes(name);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,oauth').split(',');
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,inflight,oauth').split(',');
 /** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
 const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
 /** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
@@ -422,6 +422,40 @@ async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
 }
 
 /**
+ * run --max-in-flight: a default run (the default bound) against a serial one (--max-in-flight 1) on two servers
+ * whose own time dominates a run: server-everything over stdio (its 10-second read-only tool, called once for calling
+ * and progress) and fixtures/servers/slow-calls.py (every tools/call takes SLOW_MS = 1 s, served side by side, like a
+ * server behind a slow API). Interleaved rounds, medians; each row is the ratio default / serial, with both times;
+ * every verdict must be the same both ways (the row lists any that differs).
+ */
+async function inflight(rounds) {
+  const dir = mkdtempSync(join(work, 'inflight-'));
+  const servers = [
+    { name: 'server-everything (stdio)', args: ['--stdio', `${process.execPath} ${EVERYTHING} stdio`] },
+    { name: 'slow-calls.py, 1 s per call (stdio)', args: ['--stdio', `${PY} ${join(ROOT, 'fixtures/servers/slow-calls.py')}`, '--env', 'SLOW_MS=1000'] },
+  ];
+  const verdicts = (file) => JSON.parse(readFileSync(file, 'utf8')).suites.flatMap((s) => s.cases.map((c) => `${c.id}=${c.verdict}`));
+  for (const server of servers) {
+    const times = { default: [], serial: [] };
+    let reference;
+    const differences = new Set();
+    for (let i = 0; i < rounds; i++) {
+      for (const which of i % 2 ? ['serial', 'default'] : ['default', 'serial']) {
+        const outDir = join(dir, which);
+        const r = await timed(process.execPath, [CLI, 'run', ...server.args, '--reporter', 'json', '--quiet', '--out-dir', outDir, ...(which === 'serial' ? ['--max-in-flight', '1'] : [])], { timeoutMs: 300_000 });
+        if (r.code !== 0 && r.code !== 1) throw new Error(`${server.name} (${which}) exited ${r.code}: ${r.stderr.slice(-2000)}`);
+        const v = verdicts(join(outDir, 'report.json'));
+        reference ??= v;
+        for (const x of v) if (!reference.includes(x)) differences.add(`${which}: ${x}`);
+        times[which].push(r.ms);
+      }
+    }
+    const ratio = median(times.default) / median(times.serial);
+    row('inflight', `${server.name}: default / --max-in-flight 1`, ratio, '×', '(info) same verdicts', differences.size ? false : undefined, { defaultMs: r2(median(times.default)), serialMs: r2(median(times.serial)), sameVerdicts: !differences.size, differences: [...differences] });
+  }
+}
+
+/**
  * --oauth's cost: the same run (lifecycle and listing) against the TypeScript SDK server behind oidc-provider
  * (fixtures/servers/peers/auth/oidc-sdk.mjs auto: the authorization endpoint approves at once), once getting in with
  * --oauth (discovery, dynamic registration, authorization code with PKCE on the loopback redirect, token), once with
@@ -462,6 +496,7 @@ if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
 if (ONLY.includes('fleet')) await fleet(QUICK ? 1 : Math.min(ROUNDS, 3));
+if (ONLY.includes('inflight')) await inflight(QUICK ? 1 : Math.min(ROUNDS, 2));
 if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };

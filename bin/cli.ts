@@ -27,8 +27,8 @@ interface Catalogue {
 }
 
 async function loadCatalogue(): Promise<Catalogue> {
-  const [{ ALL_SUITES }, { callToolsOption, callToolOption }, { reportBodiesOption }] = await Promise.all([import('../suites/index.js'), import('../core/call-policy.js'), import('../core/log.js')]);
-  return { suiteIds: ALL_SUITES.map((s) => s.id), options: [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, ...ALL_SUITES.flatMap((s) => s.options ?? [])] };
+  const [{ ALL_SUITES }, { RUN_OPTIONS }] = await Promise.all([import('../suites/index.js'), import('../core/run.js')]);
+  return { suiteIds: ALL_SUITES.map((s) => s.id), options: [...RUN_OPTIONS, ...ALL_SUITES.flatMap((s) => s.options ?? [])] };
 }
 
 /** A declared option as a yargs option. */

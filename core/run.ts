@@ -17,6 +17,7 @@ import type { OptionDef } from './options.js';
 import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
 import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
+import { maxInFlightOption } from './tools.js';
 import { authRequiredReason } from './auth/required.js';
 import { credentialsReport } from './auth/credentials.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
@@ -26,8 +27,8 @@ import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 
 export { caseWanted } from './run-cases.js';
 
-/** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool. */
-export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef];
+/** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool; --max-in-flight every batch of independent requests. */
+export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, maxInFlightOption as OptionDef];
 /** The run's own services: their report fields are always filled (report.skippedTools). */
 const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 

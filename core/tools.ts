@@ -1,5 +1,6 @@
 /** The tool list of a server: every page of tools/list, followed with a bound and loop detection. */
 import type { Reply, Session } from './session.js';
+import type { OptionDef } from './options.js';
 import { SessionError } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ToolCallRecord } from './suite.js';
@@ -33,10 +34,29 @@ export async function listAllTools(session: Session, maxPages = MAX_PAGES): Prom
   return { tools: l.items, pages: l.pages, messageIds: l.messageIds, malformed: l.malformed, ...(l.problem ? { problem: l.problem } : {}) };
 }
 
+/** The default of --max-in-flight: the requests of one batch (calls of different tools, per-tool probes) in flight at once. */
+export const DEFAULT_MAX_IN_FLIGHT = 8;
+
+/**
+ * run --max-in-flight N (a run option): how many requests whose verdicts cannot depend on one another (calls of
+ * different tools the policy allows, the per-tool invalid-params probes) may be in flight together; 1 sends them one
+ * at a time. Probes whose verdict depends on order or on the server's state (lifecycle, robustness, tasks…) are sent
+ * alone whatever it says.
+ */
+export const maxInFlightOption: OptionDef<number> = {
+  flag: 'max-in-flight', key: 'maxInFlight', type: 'integer', default: DEFAULT_MAX_IN_FLIGHT, inReport: 'always',
+  help: `Most independent requests in flight at once (calls of different tools, the per-tool invalid-params probes); 1 sends every request alone, as a serial run; probes whose verdict depends on order always go alone (default ${DEFAULT_MAX_IN_FLIGHT})`,
+  validate: (v, name) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256 ? undefined : `${name} must be an integer from 1 to 256 (got ${JSON.stringify(v)})`),
+};
+
 export interface PipelineOptions<R> {
-  /** Most calls in flight at once (default 8). */
+  /** Most calls in flight at once (default DEFAULT_MAX_IN_FLIGHT; a run passes --max-in-flight). */
   window?: number;
-  /** A call that takes longer than this (ms) turns pipelining off for the rest of the items (default 200). */
+  /**
+   * A call that takes longer than this (ms) turns pipelining off for the rest of the items (default: never). Slowness
+   * alone is no reason: each call's timeout starts at its turn, so a server that serves one request at a time is not
+   * failed for its queue, and one that serves them side by side (1 s per request, say) is not made to wait.
+   */
   slowMs?: number;
   /** A result that means trouble (a failure, no answer): pipelining is off from then on. */
   isBad?: (r: R) => boolean;
@@ -46,19 +66,19 @@ export interface PipelineOptions<R> {
 
 /**
  * Runs fn over items with several calls in flight, results in the order of the items. Meant for requests whose
- * order does not matter (calling many tools): it hides the round-trip latency. Each request keeps its own timeout
- * (the session's), started as if the calls had gone one at a time: a request sent while the call ahead of it is in
- * flight starts its timeout only once that call has settled (fn gets that call's promise: pass it on as the request's
- * RequestOptions.timeoutFrom, callTool's `timeoutFrom`), so a server that handles one request
- * at a time, keeping the later ones in its queue, is not failed for the wait; a call that gets no answer still fails
- * within its timeout from its turn. Its reply's timedFrom (where its duration starts) is that turn as well.
- * It stays careful: as soon as one call is slow, fails, or the session stalls, the rest go one at a time as they
- * would without it, so a slow or hanging server gets the same treatment as before (only the few calls already sent
- * behind the slow one wait for it, each within its own timeout from its turn).
+ * order does not matter (calling many tools): it hides the round-trip latency and the server's own time. Each
+ * request keeps its own timeout (the session's), started as if the calls had gone one at a time: a request sent while
+ * the call ahead of it is in flight starts its timeout only once that call has settled (fn gets that call's promise:
+ * pass it on as the request's RequestOptions.timeoutFrom, callTool's `timeoutFrom`), so a server that handles one
+ * request at a time, keeping the later ones in its queue, is not failed for the wait; a call that gets no answer
+ * still fails within its timeout from its turn. Its reply's timedFrom (where its duration starts) is that turn as
+ * well. It stays careful: as soon as one call fails or the session stalls, the rest go one at a time as they would
+ * without it, so a hanging or dying server gets the same treatment as before (only the few calls already sent behind
+ * the bad one wait for it, each within its own timeout from its turn).
  */
 export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number, after: Promise<unknown> | undefined) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
-  const window = Math.max(1, opts.window ?? 8);
-  const slowMs = opts.slowMs ?? 200;
+  const window = Math.max(1, opts.window ?? DEFAULT_MAX_IN_FLIGHT);
+  const slowMs = opts.slowMs ?? Infinity;
   const results = new Array<R>(items.length);
   const started = new Map<number, number>();
   /** The promise of the call launched last (the one ahead of the next). */

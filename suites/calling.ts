@@ -5,13 +5,14 @@
  */
 import { generateArguments } from '../core/args/index.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { callTool, maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
 import { callPlan } from '../core/call-policy.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
 import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
 import { callAsTasks, taskRequiredPlain } from './task-required.js';
 import { notExercisable, roundIds } from '../core/mrtr.js';
+import { PROGRESS_TOKEN, progressParams, progressTool } from './progress.js';
 
 export function gradeCall(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, argsNote: string): Omit<ItemOutcome, 'item'> {
   if (rec.failure) return unanswered(rec.failure);
@@ -104,16 +105,21 @@ export const calling: Suite = {
         const plan = await ctx.service(callPlan);
         const out: ItemOutcome[] = [];
         const todo = plan.call.filter((tool) => ctx.selected(`calling/tool/${tool.name}`));
-        // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
+        // The tool progress/notifications watches is called once, for both cases: this call carries its progress token
+        // (the progress case judges the notifications of this very call; a token asks for notifications, it does not
+        // change what the tool is asked to do).
+        const watched = progressTool(plan.call);
+        // The calls do not depend on each other: several in flight, up to --max-in-flight (results stay in order; see pipelined).
         const recs = await pipelined(todo, (tool, _i, after) => {
           const gen = generateArguments(tool.inputSchema);
-          return callTool(ctx, tool.name, gen.value, 'call', { timeoutFrom: after }).then((rec) => ({ rec, gen }));
-        }, { isBad: ({ rec }) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+          const params = tool === watched ? progressParams(tool.name, gen.value) : undefined;
+          return callTool(ctx, tool.name, gen.value, 'call', { timeoutFrom: after, ...(params ? { params } : {}) }).then((rec) => ({ rec, gen }));
+        }, { window: ctx.option(maxInFlightOption), isBad: ({ rec }) => !!rec.failure, isStalled: () => ctx.session.isStalled });
         notJudgedAfterCrash(recs.map((r) => r.rec));
         todo.forEach((tool, i) => {
           const { rec, gen } = recs[i]!;
           const note = gen.confident ? '' : ` (the generated arguments may not fit: ${gen.notes.join('; ')})`;
-          out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: callDuration(rec), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}) } });
+          out.push({ item: tool.name, ...gradeCall(ctx, tool, rec, note), durationMs: callDuration(rec), details: { arguments: gen.value, ...(gen.notes.length ? { notes: gen.notes } : {}), ...(tool === watched ? { progressToken: PROGRESS_TOKEN } : {}) } });
         });
         out.push(...(await callAsTasks(ctx, plan.tasks, gradeCall))); // execution.taskSupport "required": as tasks
         for (const s of plan.skipped) out.push({ item: s.name, verdict: 'skip', message: `not called: ${s.reason}` });

@@ -6,7 +6,7 @@
 import { notExercisable, roundIds } from '../core/mrtr.js';
 import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, firstToolCall, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { callTool, firstToolCall, maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
 import { callPlan } from '../core/call-policy.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
 import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';
@@ -139,8 +139,8 @@ function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undef
       const bad = make(tool.inputSchema);
       if (bad && ctx.selected(`invalid-params/${kind}/${tool.name}`)) todo.push({ tool, bad });
     }
-    // The calls do not depend on each other: several in flight (results stay in order; see pipelined).
-    const recs = await pipelined(todo, ({ tool, bad }, _i, after) => callTool(ctx, tool.name, bad.value, kind, { timeoutFrom: after }), { isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
+    // The calls do not depend on each other: several in flight, up to --max-in-flight (results stay in order; see pipelined).
+    const recs = await pipelined(todo, ({ tool, bad }, _i, after) => callTool(ctx, tool.name, bad.value, kind, { timeoutFrom: after }), { window: ctx.option(maxInFlightOption), isBad: (rec) => !!rec.failure, isStalled: () => ctx.session.isStalled });
     notJudgedAfterCrash(recs);
     // Judged one after another: a verdict may need another call (the valid call, the missing-required call).
     for (const [i, { tool, bad }] of todo.entries()) {

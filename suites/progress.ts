@@ -3,8 +3,8 @@
  * increases, and none arrives after the result. https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
  */
 import { generateArguments } from '../core/args/arguments.js';
-import type { Suite } from '../core/suite.js';
-import { callTool, type Tool } from '../core/tools.js';
+import type { Suite, ToolCallRecord } from '../core/suite.js';
+import { callTool, firstToolCall, type Tool } from '../core/tools.js';
 import { callPlan } from '../core/call-policy.js';
 import { brief, unanswered } from './helpers.js';
 
@@ -13,6 +13,22 @@ export const SLOW_TOOL = /long[-_\s]?running|\bslow|\bsleep|\bdelay|\bprogress/i
 export const PROGRESS_TOKEN = 'mcp-conform-progress-1';
 /** How long to watch for progress notifications after the result (ms). */
 export const AFTER_RESULT_MS = 300;
+
+/** The tool progress/notifications watches: the first tool the plan calls that looks long-running. */
+export function progressTool(callable: readonly Tool[]): Tool | undefined {
+  return callable.find((t) => SLOW_TOOL.test(`${t.name} ${t.title ?? ''} ${t.description ?? ''}`));
+}
+
+/** The params of a tools/call that asks for progress notifications with the harness's token. */
+export function progressParams(name: string, args: unknown): Record<string, unknown> {
+  return { name, arguments: args, _meta: { progressToken: PROGRESS_TOKEN } };
+}
+
+/** The progress token a tools/call carried, if any. */
+function tokenOf(rec: ToolCallRecord): unknown {
+  const m = rec.reply?.request ?? (rec.failure as { request?: { json?: unknown } } | undefined)?.request;
+  return ((m?.json as { params?: { _meta?: { progressToken?: unknown } } } | undefined)?.params?._meta)?.progressToken;
+}
 
 export const progress: Suite = {
   id: 'progress',
@@ -24,23 +40,28 @@ export const progress: Suite = {
       title: 'progress notifications carry the token, increase, and stop with the result',
       level: 'MUST',
       spec: 'basic/utilities/progress',
-      requirement: `A tool that looks long-running (by name or description: long-running, slow, sleep, delay, progress), and that the call policy allows, is called with _meta.progressToken. Every notifications/progress the server sends for it carries that token, its progress increases from one to the next, and none comes after the result (watched for ${AFTER_RESULT_MS} ms). Sending none is allowed (info).`,
+      requirement: `A tool that looks long-running (by name or description: long-running, slow, sleep, delay, progress), and that the call policy allows, is called with _meta.progressToken — once: the call calling/tool makes of it carries the token and is judged here too (when calling/tool did not call it, this case does). Every notifications/progress the server sends for it carries that token, its progress increases from one to the next, and none comes after the result (watched for at least ${AFTER_RESULT_MS} ms). Sending none is allowed (info).`,
       // applies: capability tools
       requires: { capability: 'tools' },
       async run(ctx) {
         const plan = await ctx.service(callPlan);
-        const tool: Tool | undefined = plan.call.find((t) => SLOW_TOOL.test(`${t.name} ${t.title ?? ''} ${t.description ?? ''}`));
+        const tool = progressTool(plan.call);
         if (!tool) return { verdict: 'skip', message: 'no callable tool looks long-running (by name or description: long-running, slow, sleep, delay, progress)' };
-        const args = generateArguments(tool.inputSchema).value;
-        const rec = await callTool(ctx, tool.name, args, 'progress', { params: { name: tool.name, arguments: args, _meta: { progressToken: PROGRESS_TOKEN } } });
+        // calling/tool called it with the token already (suites/calling.ts): that call is judged here too, not made twice.
+        const made = firstToolCall(ctx, tool.name, ['call']);
+        const shared = made && tokenOf(made) === PROGRESS_TOKEN ? made : undefined;
+        const args = shared ? argsOf(shared) : generateArguments(tool.inputSchema).value;
+        const rec = shared ?? await callTool(ctx, tool.name, args, 'progress', { params: progressParams(tool.name, args) });
         if (!rec.reply) return unanswered(rec.failure!);
-        await new Promise((r) => setTimeout(r, AFTER_RESULT_MS));
         const req = rec.reply.request, res = rec.reply.response;
+        // Watched for AFTER_RESULT_MS after the result (a shared call ended a while ago: only what is left of the window).
+        const left = AFTER_RESULT_MS - (ctx.session.now() - res.t);
+        if (left > 0) await new Promise((r) => setTimeout(r, left));
         const notes = ctx.session.log.filter((m) => m.seq > req.seq && m.direction === 'from-server' && m.method === 'notifications/progress');
         const params = (m: (typeof notes)[number]) => ((m.json as { params?: Record<string, unknown> }).params ?? {});
         const mine = notes.filter((m) => params(m).progressToken === PROGRESS_TOKEN);
         const ids = [req.seq, res.seq, ...mine.slice(0, 20).map((m) => m.seq)];
-        const sent = `tools/call ${tool.name} with _meta.progressToken "${PROGRESS_TOKEN}" (arguments ${brief(args, 80)})`;
+        const sent = `tools/call ${tool.name} with _meta.progressToken "${PROGRESS_TOKEN}" (arguments ${brief(args, 80)}${shared ? '; the call calling/tool made' : ''})`;
         const problems: string[] = [];
         // The harness sends no other progress token: any other one refers to no request in flight.
         const strangers = notes.filter((m) => m.seq < res.seq && params(m).progressToken !== PROGRESS_TOKEN);
@@ -61,3 +82,8 @@ export const progress: Suite = {
     },
   ],
 };
+
+/** The arguments a tools/call carried. */
+function argsOf(rec: ToolCallRecord): unknown {
+  return (rec.reply?.request.json as { params?: { arguments?: unknown } } | undefined)?.params?.arguments;
+}
