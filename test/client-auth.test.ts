@@ -136,19 +136,42 @@ const SDK_LEDGER: Record<string, Record<string, string>> = {
   'auth-iss-missing': { 'client-auth/iss-validated': 'info' },
 };
 
+/** The TS SDK v2 client's: step-up and iss are right; S256 is still not required; over SSE no step-up. */
+const V2_LEDGER: Record<string, Record<string, string>> = {
+  'auth-2025-03-26-metadata': SDK_LEDGER['auth-2025-03-26-metadata']!,
+  'auth-2025-03-26-defaults': SDK_LEDGER['auth-2025-03-26-defaults']!,
+  'auth-no-s256': { 'client-auth/refuse-no-s256': 'fail' },
+};
+
+/** scenario → case id → verdict, for every verdict neither pass nor skip. */
+function nonPassMap(r: Awaited<ReturnType<typeof client>>): Record<string, Record<string, string>> {
+  const got: Record<string, Record<string, string>> = {};
+  for (const rep of r.reports) for (const c of rep.suites.flatMap((s) => s.cases)) if (c.verdict !== 'pass' && c.verdict !== 'skip') (got[(rep.target.name ?? '').replace('scenario ', '')] ??= {})[c.id] = c.verdict;
+  return got;
+}
+
+describe('a real client: the TypeScript SDK v2 (@modelcontextprotocol/client 2.4, headless)', () => {
+  it('over Streamable HTTP and HTTP+SSE: the non-pass verdicts are the ledger\'s', async () => {
+    const h = await client(['--suite', 'client-auth', '--http', `${SDK('http')} v2`, '--timeout', '20000'], 300_000);
+    expect(nonPassMap(h), nonPass(h).join('\n')).toEqual(V2_LEDGER);
+    expect(h.verdict('auth-iss-wrong', 'client-auth/iss-validated').verdict).toBe('pass');
+    expect(h.verdict('auth-step-up', 'client-auth/step-up').verdict).toBe('pass');
+    const s = await client(['--suite', 'client-auth', '--sse', `${SDK('sse')} v2`, '--timeout', '20000'], 300_000);
+    expect(nonPassMap(s), nonPass(s).join('\n')).toEqual({ ...V2_LEDGER, 'auth-step-up': { 'client-auth/step-up': 'warn' } });
+    const ledger = readFileSync(join(ROOT, 'docs/real-servers.md'), 'utf8');
+    for (const id of ['client-auth/refuse-no-s256', 'client-auth/step-up', 'client-auth/resource-token-request']) expect(ledger, id).toMatch(new RegExp(`TS SDK v2[^\\n]*\`${id}\``));
+  }, 620_000);
+});
+
 describe('a real client: the TypeScript SDK (auth() with an OAuthClientProvider, headless)', () => {
   it('over HTTP+SSE: the same non-pass verdicts', async () => {
     const r = await client(['--suite', 'client-auth', '--sse', SDK('sse'), '--timeout', '20000'], 300_000);
-    const got: Record<string, Record<string, string>> = {};
-    for (const rep of r.reports) for (const c of rep.suites.flatMap((s) => s.cases)) if (c.verdict !== 'pass' && c.verdict !== 'skip') (got[(rep.target.name ?? '').replace('scenario ', '')] ??= {})[c.id] = c.verdict;
-    expect(got, nonPass(r).join('\n')).toEqual(SDK_LEDGER);
+    expect(nonPassMap(r), nonPass(r).join('\n')).toEqual(SDK_LEDGER);
   }, 320_000);
 
   it('over Streamable HTTP: the non-pass verdicts are the ledger\'s', async () => {
     const r = await client(['--suite', 'client-auth', '--http', SDK('http'), '--timeout', '20000'], 300_000);
-    const got: Record<string, Record<string, string>> = {};
-    for (const rep of r.reports) for (const c of rep.suites.flatMap((s) => s.cases)) if (c.verdict !== 'pass' && c.verdict !== 'skip') (got[(rep.target.name ?? '').replace('scenario ', '')] ??= {})[c.id] = c.verdict;
-    expect(got, nonPass(r).join('\n')).toEqual(SDK_LEDGER);
+    expect(nonPassMap(r), nonPass(r).join('\n')).toEqual(SDK_LEDGER);
     const ledger = readFileSync(join(ROOT, 'docs/real-servers.md'), 'utf8');
     for (const id of new Set(Object.values(SDK_LEDGER).flatMap((x) => Object.keys(x)))) expect(ledger, id).toMatch(new RegExp(`TS SDK \`auth\\(\\)\`[^\\n]*\`${id}\``));
     expect(r.verdict('auth-step-up', 'client-auth/step-up').message).toMatch(/never asked for authorization again/);
