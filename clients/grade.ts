@@ -132,6 +132,15 @@ function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undef
   return undefined;
 }
 
+/**
+ * A client-auth scenario in which no message of the client got past the protected mock (it refused to authorize, as
+ * it must there, or never got a token): the session suites have nothing to grade; client-process and client-auth do.
+ */
+function nothingReached(s: ClientSuite, ctx: ClientCaseContext): string | undefined {
+  if (!ctx.auth || s.id === 'client-process' || s.id === 'client-auth' || ctx.log.some((m) => m.direction === 'to-server')) return undefined;
+  return `not run: no message of the client got past the protected mock in scenario ${ctx.scenario} (it did not get a token): nothing of a session to grade; see client-auth`;
+}
+
 function wanted(id: string, filter?: string[]): boolean {
   return !filter?.length || filter.some((f) => id.startsWith(f));
 }
@@ -146,7 +155,7 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   for (const s of r.suites) {
     const t0 = performance.now();
     const cases: CaseResult[] = [];
-    const suiteSkip = s.notGraded?.(ctx);
+    const suiteSkip = s.notGraded?.(ctx) ?? nothingReached(s, ctx);
     for (const c of s.cases) {
       if (!wanted(c.id, r.caseFilter)) continue;
       const ct0 = performance.now();
