@@ -128,7 +128,9 @@ function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undef
   const at = PROTOCOL_VERSIONS.indexOf(ctx.version);
   if (c.from && at < PROTOCOL_VERSIONS.indexOf(c.from)) return `not run: the requirement exists from protocol ${c.from}; the session spoke ${ctx.version}`;
   if (c.until && at > PROTOCOL_VERSIONS.indexOf(c.until)) return `not run: the requirement exists until protocol ${c.until}; the session spoke ${ctx.version}`;
-  if (c.scenarios && !c.scenarios.includes(ctx.scenario)) return `not run: checked in scenario ${c.scenarios.join(', ')} (this run: ${ctx.scenario})`;
+  if (c.scenarios && !c.scenarios.includes(ctx.scenario)) {
+    return c.scenarios.length > 4 ? `not run: checked in ${c.scenarios.length} other scenarios, not in ${ctx.scenario}` : `not run: checked in scenario ${c.scenarios.join(', ')} (this run: ${ctx.scenario})`;
+  }
   return undefined;
 }
 

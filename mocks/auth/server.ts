@@ -19,7 +19,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TokenVariant } from '../../core/auth/credentials.js';
-import { redactUrl } from '../../core/secrets.js';
+import { noteSecretValue, redactUrl } from '../../core/secrets.js';
 import { jwks, jwtClaims, makeSigningKey, randomToken, signJwt, type SigningKey } from './jwt.js';
 import { verify as verifySignature } from 'node:crypto';
 import type { PlainRequest, PlainResponse } from '../http.js';
@@ -228,9 +228,13 @@ export class AuthServer {
       const t = randomToken(32);
       // An opaque token's signature is the authorization server's memory: a forged one is unknown to it.
       if (!forged) this.opaque.set(t, claims);
+      noteSecretValue(t, 'access token');
       return t;
     }
-    return signJwt(claims as unknown as Record<string, unknown>, key, kid);
+    // Every secret this server hands out is one no report or console may show (a client may print it).
+    const t = signJwt(claims as unknown as Record<string, unknown>, key, kid);
+    noteSecretValue(t, 'access token');
+    return t;
   }
 
   /** Stop listening and drop every connection. */
@@ -299,6 +303,7 @@ export class AuthServer {
         const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method as TokenEndpointAuthMethod : (allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!);
         if (!allowed.includes(asked)) return oauthError(400, 'invalid_client_metadata', `token_endpoint_auth_method ${asked} is not supported`);
         const client: Client = { clientId: randomToken(12), redirectUris: uris, authMethod: asked, ...(asked === 'none' ? {} : { clientSecret: randomToken(24) }) };
+        if (client.clientSecret) noteSecretValue(client.clientSecret, 'client secret');
         this.clients.set(client.clientId, client);
         return send(201, { ...meta, client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}), token_endpoint_auth_method: asked, client_id_issued_at: Math.floor(Date.now() / 1000) });
       }
@@ -348,6 +353,7 @@ export class AuthServer {
     if (!q.code_challenge) return answer({ error: 'invalid_request', error_description: 'PKCE is required: code_challenge is missing' });
     if (askConsent && q.approve === undefined) { rec.status = 200; return consentPage(q, client.clientId, this.issuer); }
     const code = randomToken(24);
+    noteSecretValue(code, 'authorization code');
     this.codes.set(code, { clientId: client.clientId, redirectUri: redirect, challenge: q.code_challenge, method: q.code_challenge_method ?? 'plain', scope: q.scope, resource: q.resource, expires: Date.now() + 60_000 });
     return answer({ code });
   }
@@ -386,6 +392,7 @@ export class AuthServer {
       const out: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: this.config.tokenTtlSec ?? 3600, ...(g.scope ? { scope: g.scope } : {}) };
       if (withRefresh && (this.config.refreshTokens ?? true)) {
         const r = randomToken(32);
+        noteSecretValue(r, 'refresh token');
         this.refresh.set(r, { ...g, resource });
         out.refresh_token = r;
       }
