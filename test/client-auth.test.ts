@@ -104,6 +104,15 @@ describe('the command', () => {
     expect(r.stderr).toMatch(/client-auth grades authorization over HTTP/);
   });
 
+  it('a client that prints its code, verifier and token: the report and console show them redacted', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-leak-'));
+    const r = await cli(['client', '--suite', 'client-auth', '--http', py('none'), '--scenario', 'auth-basic', '--env', 'AUTHKIT_PRINT_SECRETS=1', '--timeout', '15000', '--out-dir', out, '--verbose']);
+    expect(r.code).toBe(0);
+    const report = readFileSync(join(out, 'report.json'), 'utf8');
+    expect(report).toMatch(/authkit: code \[redacted: authorization code\], verifier \[redacted: code verifier\], token \[redacted: access token\]/);
+    for (const text of [report, r.stdout, r.stderr]) expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ/);
+  }, 60_000);
+
   it('an auth scenario named without --suite is graded by every suite; where the client rightly refused, the session suites skip', async () => {
     const r = await client(['--http', py('none'), '--scenario', 'auth-basic,auth-no-s256', '--timeout', '15000']);
     expect(r.code, nonPass(r).join('\n')).toBe(0);

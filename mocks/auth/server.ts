@@ -312,6 +312,7 @@ export class AuthServer {
         rec.endpoint = isToken ? 'token' : 'introspect';
         const form = parseForm(req.body, req.header('content-type'));
         rec.params = redactParams(form);
+        for (const k of ['code_verifier', 'client_secret'] as const) if (form[k]) noteSecretValue(form[k]!, k === 'code_verifier' ? 'code verifier' : 'client secret');
         const auth = this.clientAuth(req.header('authorization'), form);
         if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
         rec.clientAuth = auth.method;
