@@ -341,7 +341,7 @@ const cases: ClientCaseDef[] = [
     title: 'no loop of 401s or token requests',
     level: 'MUST',
     spec: `${S}#step-up-authorization-flow`,
-    requirement: `A client refused again and again stops: fewer than ${FLOOD} unauthorized answers and fewer than ${FLOOD} token requests in one run (a client that loops floods the server and its authorization server).`,
+    requirement: `Not a sentence of the spec (its retry limits are a SHOULD, graded by client-auth/retry-limit) but the outcome of the run, as client-process/exit is: a client refused again and again stops — fewer than ${FLOOD} unauthorized answers and fewer than ${FLOOD} token requests in one run; one that loops floods the server and its authorization server.`,
     run(ctx) {
       const u = ax(ctx).resourceRequests.filter((r) => r.status === 401);
       const tk = asOf(ctx, 'token');
