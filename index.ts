@@ -10,7 +10,7 @@
  */
 export { runConformance, prepareRun, executeRun, OptionsError, type ConformanceOptions, type PreparedRun } from './lib/conformance.js';
 export { finalizeReport, type FinalizeOptions } from './core/finalize.js';
-export { runSuites, runAllVersions, caseWanted, CLIENT_INFO, type RunOptions } from './core/run.js';
+export { runSuites, runAllVersions, runEras, caseWanted, CLIENT_INFO, type RunOptions } from './core/run.js';
 export { loadBaseline, parseBaseline, BaselineError, type Baseline, type BaselineEntry } from './core/baseline.js';
 export { summarize, VERDICTS, type Verdict, type Level, type CaseResult, type SuiteResult, type Summary, type Report, type ServerInfo, type TargetInfo, type ProcessInfo, type ToolSkip, type BaselineOutcome } from './core/results.js';
 export { unanswered, type Suite, type CaseDef, type CaseContext, type Outcome, type ItemOutcome, type InitOutcome, type CallToolsPolicy, type ToolCallRecord, type ExchangeRecord, type Requires, type TransportKind } from './core/suite.js';

@@ -119,6 +119,11 @@ export interface NegotiateEnv {
   clientInfo: { name: string; version: string };
   /** Client capabilities the harness declares (--client-capabilities; default none). */
   clientCapabilities?: Record<string, unknown>;
+  /**
+   * Open with initialize offering this version, as a client of the 2025 revisions does (no server/discover first): the
+   * legacy era of a dual-era server (core/eras.ts). Unlike `forced`, a counter-offer is plain negotiation.
+   */
+  legacyOffer?: ProtocolVersion;
   /** End the current server and connect a fresh one (a new session over a new transport). */
   restart(): Promise<{ session: Session; transport: Transport }>;
 }
@@ -165,8 +170,8 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   };
 
   // HTTP+SSE is the transport of 2024-11-05: no discover there.
-  const tryDiscover = transport.kind !== 'sse' && (forced === undefined || isStateless(forced));
-  let initOffer: ProtocolVersion = forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION;
+  const tryDiscover = transport.kind !== 'sse' && !env.legacyOffer && (forced === undefined || isStateless(forced));
+  let initOffer: ProtocolVersion = env.legacyOffer ?? (forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION);
   let discoverFailure: Error | undefined;
   let discover: Reply | undefined;
 

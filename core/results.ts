@@ -37,6 +37,11 @@ export interface CaseResult {
    * extension the server did not declare) — the runner's one rule, not a finding about the server.
    */
   notApplicable?: true;
+  /**
+   * A report of two eras (report.eras: a dual-era server judged in 2026-07-28 and in its newest legacy version): the
+   * protocol version this result was judged in. Absent in a report of one version (report.options.protocolVersionInForce).
+   */
+  protocolVersion?: string;
 }
 
 export interface SuiteResult {
@@ -152,6 +157,13 @@ export interface Report {
   client?: { name?: string; version?: string; protocolVersion?: string; capabilities?: Record<string, unknown> };
   /** --all-versions: one entry per published version tried (the rest of the report is the newest accepted run). */
   matrix?: import('./negotiate.js').MatrixEntry[];
+  /**
+   * A default run of a dual-era server (it answered both server/discover with 2026-07-28 and initialize): the eras it
+   * was judged in, the 2026-07-28 one first (the report's own server, process, negotiation and messages up to its
+   * `messages.to` are that run's). Every case then names its version (suites[].cases[].protocolVersion). Absent in a
+   * run of one version. See core/eras.ts.
+   */
+  eras?: import('./eras.js').Era[];
 }
 
 /** report.authorization: how the run got past a protected server (or why it could not). */

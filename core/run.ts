@@ -24,6 +24,8 @@ import { createTransport, targetInfo, type Target, type TransportOptions } from 
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
 import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
+import { versionsOfCase } from './applies.js';
+import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
 
 export { caseWanted } from './run-cases.js';
 
@@ -61,6 +63,8 @@ export interface RunOptions {
   roots?: Root[];
   /** Speak only this version. */
   protocolVersion?: ProtocolVersion;
+  /** Open with initialize offering this version, as a 2025 client does (the legacy era of a dual-era server: runEras). */
+  legacyOffer?: ProtocolVersion;
   /** Bound for each shutdown step (ms). */
   shutdownGraceMs?: number;
   maxMessageBytes?: number;
@@ -242,7 +246,7 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
   }
   try {
     const n = await stop.untilStopped(negotiate({
-      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, clientInfo: CLIENT_INFO, clientCapabilities: env.clientCaps,
+      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, legacyOffer: opts.legacyOffer, clientInfo: CLIENT_INFO, clientCapabilities: env.clientCaps,
       restart: async () => {
         // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
         stop.check();
@@ -293,7 +297,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const started = new Date();
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const offered = opts.protocolVersion ?? DEFAULT_OFFERED_VERSION;
+  const offered = opts.protocolVersion ?? opts.legacyOffer ?? DEFAULT_OFFERED_VERSION;
   // (--url detection probes with initialize: it offers a version that has one.)
   const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
   const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
@@ -501,19 +505,15 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
   const matrix: MatrixEntry[] = [];
   let main: Report | undefined;
   let mainAccepted = false;
-  const ms = opts.maxDurationMs ?? 600_000;
-  const bound = { at: performance.now() + ms, ms };
-  let stopped: string | undefined;
+  const bounded = boundedRuns(opts);
   for (const v of PROTOCOL_VERSIONS) {
-    if (!stopped && opts.signal?.aborted) stopped = abortReason(opts.signal);
-    if (!stopped && performance.now() >= bound.at) stopped = `the run reached its time limit of ${ms} ms (--max-duration)`;
+    const stopped = bounded.stopped();
     if (stopped) {
       matrix.push({ protocolVersion: v, accepted: false, tested: false, reason: `not run: ${stopped}`, summary: summarize([], []), suites: [] });
       continue;
     }
-    const r = await runWithGuard({ ...opts, protocolVersion: v }, { transports: [], extras: [], dispose() {}, bound });
+    const r = await bounded.run({ ...opts, protocolVersion: v });
     const cut = stoppedRuns.get(r);
-    if (cut) stopped = cut;
     // Accepted: the handshake succeeded and agreed on v (a counter-offer of another version is a refusal of v).
     const n = r.negotiation;
     const accepted = !!n && n.handshake !== 'none' && n.version === v && r.options.protocolVersionInForce === v;
@@ -524,11 +524,58 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
     if (accepted || !mainAccepted) { main = r; mainAccepted = accepted; }
     onVersion?.(v, r);
   }
-  const report = main ?? (await runWithGuard({ ...opts, protocolVersion: PROTOCOL_VERSIONS.at(-1)! }, { transports: [], extras: [], dispose() {}, bound }));
+  const report = main ?? (await bounded.run({ ...opts, protocolVersion: PROTOCOL_VERSIONS.at(-1)! }));
   report.matrix = matrix;
+  const stopped = bounded.stopped();
   if (stopped) report.aborted ??= stopped;
   finalizeReport(report); // the exit code now counts the matrix (see exitCodeOf)
   return report;
+}
+
+/**
+ * Runs of one target that follow one another (--all-versions, the eras of a default run): --max-duration bounds them
+ * together, and once one was stopped (time bound or signal) no other starts (`stopped` says why).
+ */
+function boundedRuns(opts: RunOptions): { run(o: RunOptions): Promise<Report>; stopped(): string | undefined } {
+  const ms = opts.maxDurationMs ?? 600_000;
+  const bound = { at: performance.now() + ms, ms };
+  let stopped: string | undefined;
+  return {
+    async run(o) {
+      const r = await runWithGuard(o, { transports: [], extras: [], dispose() {}, bound });
+      stopped ??= stoppedRuns.get(r);
+      return r;
+    },
+    stopped() {
+      if (!stopped && opts.signal?.aborted) stopped = abortReason(opts.signal);
+      if (!stopped && performance.now() >= bound.at) stopped = `the run reached its time limit of ${ms} ms (--max-duration)`;
+      return stopped;
+    },
+  };
+}
+
+/**
+ * A default run (the `run` command, runConformance): one run, and for a dual-era server — it spoke 2026-07-28 by
+ * default and answers initialize too — a second run forced to its newest legacy version on a fresh server, merged into
+ * one report (core/eras.ts: report.eras, each case's protocolVersion). --protocol-version picks one version (one run);
+ * so do --schema (a schema file is one version's) and a surface snapshot or baseline (they compare one version). A
+ * server that refuses initialize is judged in 2026-07-28 only (report.eras says why). --max-duration bounds both runs.
+ */
+export async function runEras(opts: RunOptions): Promise<Report> {
+  const bounded = boundedRuns(opts);
+  const first = await bounded.run(opts);
+  const legacy = opts.protocolVersion || opts.schema || opts.surface?.onSnapshot || opts.surface?.baseline ? undefined : legacyEraOf(first);
+  // Only when a case selected can apply there (`--suite protocol-2026` alone has nothing to judge in a legacy version).
+  const applies = (v: ProtocolVersion) => opts.suites.some((s) => (!opts.suiteFilter?.length || opts.suiteFilter.includes(s.id)) && s.cases.some((c) => caseWanted(c, opts.caseFilter) && versionsOfCase(c).includes(v)));
+  if (!legacy || !applies(legacy) || bounded.stopped()) return first;
+  // The second era's log is not the report's as it stands (it is renumbered into it): no head start for it.
+  const second = await bounded.run({ ...opts, legacyOffer: legacy, onSessionEnd: undefined });
+  if (legacyAccepted(second)) mergeEras(first, second);
+  else first.eras = [eraOf(first, true), eraOf(second, false, refusedReason(second))];
+  const stopped = bounded.stopped();
+  if (stopped) first.aborted ??= stopped;
+  finalizeReport(first);
+  return first;
 }
 
 export type { Verdict };

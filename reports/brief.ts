@@ -23,10 +23,20 @@ export interface SuiteListing {
   omitted: { stem: string; verdict: Verdict; groups: number; cases: number }[];
   /** Skips not listed because the case does not apply to the run. */
   notApplicable: number;
+  /**
+   * A report of two eras (report.eras): the version of each case listed that was found in one era only. A finding
+   * found alike in both (the same case, verdict and message) is listed once, untagged.
+   */
+  eraOf: Map<CaseResult, string>;
 }
 
 /** Different findings of one per-item case shown before the rest are counted (failures are never bounded). */
 export const GROUPS_PER_STEM = 8;
+
+/** A result's name where it is listed alone (JUnit, annotations, report.html): its id, and in a two-era report its version. */
+export function caseName(c: CaseResult): string {
+  return c.protocolVersion ? `${c.id} [${c.protocolVersion}]` : c.id;
+}
 
 /** A result's case id: for a per-item result, its id without the item. */
 export function stemOf(c: CaseResult): string {
@@ -53,13 +63,34 @@ export function messageShape(c: CaseResult): string {
   return m.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\d+(?:\.\d+)?/g, '#');
 }
 
-/** The cases of a suite the default console lists, grouped. */
-export function listSuite(suite: SuiteResult, perStem = GROUPS_PER_STEM): SuiteListing {
+/**
+ * The results of a suite of a two-era report with each finding found alike in every era (the same case, verdict,
+ * message and baseline mark) kept once; the others mapped to the version they were found in.
+ */
+export function foldEras(cases: CaseResult[], eras: number): { cases: CaseResult[]; eraOf: Map<CaseResult, string> } {
+  const eraOf = new Map<CaseResult, string>();
+  if (eras < 2) return { cases, eraOf };
+  const seen = new Map<string, { first: CaseResult; versions: Set<string> }>();
+  const out: CaseResult[] = [];
+  for (const c of cases) {
+    const key = `${c.id}\u0000${c.verdict}\u0000${c.baselined ? 1 : 0}\u0000${c.message}`;
+    const had = seen.get(key);
+    if (had) { had.versions.add(c.protocolVersion ?? ''); continue; }
+    seen.set(key, { first: c, versions: new Set([c.protocolVersion ?? '']) });
+    out.push(c);
+  }
+  for (const { first, versions } of seen.values()) if (versions.size < eras && first.protocolVersion) eraOf.set(first, first.protocolVersion);
+  return { cases: out, eraOf };
+}
+
+/** The cases of a suite the default console lists, grouped (`eras`: how many eras the report judged, report.eras). */
+export function listSuite(suite: SuiteResult, perStem = GROUPS_PER_STEM, eras = 1): SuiteListing {
   const groups = new Map<string, CaseGroup>();
-  let notApplicable = 0;
-  for (const c of suite.cases) {
-    if (c.verdict === 'pass') continue;
-    if (c.verdict === 'skip' && c.notApplicable) { notApplicable++; continue; }
+  // Counted over every result (the suite's line counts them all), listed once per finding.
+  const notApplicable = suite.cases.filter((c) => c.verdict === 'skip' && c.notApplicable).length;
+  const folded = foldEras(suite.cases, eras);
+  for (const c of folded.cases) {
+    if (c.verdict === 'pass' || (c.verdict === 'skip' && c.notApplicable)) continue;
     const stem = stemOf(c);
     // Results of a case with one result are never grouped; per-item results by verdict, baseline and message.
     const key = c.item === undefined ? `case\u0000${c.id}\u0000${groups.size}` : `item\u0000${stem}\u0000${c.verdict}\u0000${c.baselined ? 1 : 0}\u0000${messageShape(c)}`;
@@ -81,5 +112,5 @@ export function listSuite(suite: SuiteResult, perStem = GROUPS_PER_STEM): SuiteL
     o.cases += g.cases.length;
     omitted.set(kind, o);
   }
-  return { groups: shown, omitted: [...omitted.values()], notApplicable };
+  return { groups: shown, omitted: [...omitted.values()], notApplicable, eraOf: folded.eraOf };
 }

@@ -85,7 +85,9 @@ export function partialNewest(r: Report, causes: SharedCause[]): { version: stri
   const version = r.negotiation?.version ?? r.server.protocolVersion;
   if (version !== NEWEST || r.matrix || !causes.some((c) => c.methods.length >= 2)) return undefined;
   const listed = r.negotiation?.steps.filter((s) => s.method === 'server/discover' && Array.isArray(s.answered)).flatMap((s) => s.answered as unknown[]) ?? [];
-  const older = PROTOCOL_VERSIONS.filter((v) => v !== NEWEST && listed.includes(v)).reverse();
+  // A report of two eras (a dual-era server) judged its newest legacy version already: only the others are suggested.
+  const judged = (r.eras ?? []).filter((e) => e.accepted).map((e) => e.protocolVersion as string);
+  const older = PROTOCOL_VERSIONS.filter((v) => v !== NEWEST && listed.includes(v) && !judged.includes(v)).reverse();
   return older.length ? { version, older } : undefined;
 }
 

@@ -10,7 +10,7 @@ import type { LoggedMessage } from '../core/log.js';
 import type { CaseResult, Report, SuiteResult, Verdict } from '../core/results.js';
 import { listSuite } from './brief.js';
 import { partialNewest, partialNewestText, sharedCauses, type SharedCause } from './causes.js';
-import { matrixTable } from './matrix.js';
+import { eraLines, judgedEras, matrixCell, matrixTable } from './matrix.js';
 import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 import { redactHeldSecrets } from '../core/secrets.js';
 
@@ -112,7 +112,7 @@ function tally(cases: CaseResult[], paint: Paint, notApplicable = 0): { n: Parti
  * share it, and not under a failure of a shared cause, whose line below says the rest); `cause` marks the failure with
  * its shared cause.
  */
-function caseLine(c: CaseResult, paint: Paint, verbose: boolean, o: { indent?: string; cause?: number; sameAs?: string; spec?: boolean } = {}): string {
+function caseLine(c: CaseResult, paint: Paint, verbose: boolean, o: { indent?: string; cause?: number; sameAs?: string; spec?: boolean; era?: string } = {}): string {
   const ind = o.indent ?? '  ';
   const known = c.verdict === 'fail' && c.baselined;
   const mark = known ? paint(BASELINED, `~ fail`) : paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`);
@@ -121,7 +121,7 @@ function caseLine(c: CaseResult, paint: Paint, verbose: boolean, o: { indent?: s
   let tail = '';
   if (known) tail += `\n${ind}      ${paint(BASELINED, `known failure (baseline entry ${safeText(c.baselineEntry ?? c.id)}${c.baselineReason ? `: ${safeText(c.baselineReason)}` : ''})`)}`;
   if (o.spec !== false && specOf(c)) tail += `\n${ind}      ${paint(90, safeText(specOf(c)!))}`;
-  return `${ind}${mark}  ${safeText(c.id)}${paint(90, ' — ')}${o.cause ? `${paint(COLOR.fail, `[cause ${o.cause}]`)} ` : ''}${msg}${dur}${tail}`;
+  return `${ind}${mark}  ${safeText(c.id)}${o.era ? paint(90, ` [${safeText(o.era)}]`) : ''}${paint(90, ' — ')}${o.cause ? `${paint(COLOR.fail, `[cause ${o.cause}]`)} ` : ''}${msg}${dur}${tail}`;
 }
 
 /** The level and spec line of a fail or warn. */
@@ -134,7 +134,7 @@ function everyCase(report: Report, paint: Paint, bold: (s: string) => string, ca
   for (const suite of report.suites) {
     out.push('', bold(safeText(suite.id)) + paint(90, `  ${safeText(suite.title)}  ${fmtDuration(suite.durationMs)}`));
     for (const c of suite.cases) {
-      out.push(caseLine(c, paint, true, { cause: causeOf.get(c) }));
+      out.push(caseLine(c, paint, true, { cause: causeOf.get(c), era: report.eras && c.protocolVersion }));
       if (c.verdict === 'fail') out.push(...exchangeLines(c, bySeq, paint));
     }
   }
@@ -142,11 +142,12 @@ function everyCase(report: Report, paint: Paint, bold: (s: string) => string, ca
 }
 
 /** Names of the items of a group after its first, as many as fit a line, then how many more. */
-function itemNames(cases: CaseResult[], room = 100): string {
+function itemNames(cases: CaseResult[], room = 100, eraOf?: Map<CaseResult, string>): string {
   const names: string[] = [];
   let used = 0;
   for (const c of cases) {
-    const n = safeText(c.item ?? c.id);
+    const era = eraOf?.get(c);
+    const n = safeText(c.item ?? c.id) + (era ? ` [${safeText(era)}]` : '');
     if (names.length && used + n.length > room) break;
     names.push(n);
     used += n.length + 2;
@@ -163,21 +164,27 @@ function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, c
   const out: string[] = [''];
   const width = Math.min(24, Math.max(0, ...report.suites.map((s) => s.id.length)));
   const said = new Map<string, string>(); // a long message printed already → the case that said it
+  const eras = judgedEras(report);
+  let eraOf = new Map<CaseResult, string>();
   const show = (c: CaseResult) => {
     const first = c.message.length > 120 ? said.get(c.message) : undefined;
     if (!first && c.message.length > 120) said.set(c.message, c.id);
-    return caseLine(c, paint, false, { cause: causeOf.get(c), sameAs: first, spec: false });
+    return caseLine(c, paint, false, { cause: causeOf.get(c), sameAs: first, spec: false, era: eraOf.get(c) });
   };
   for (const suite of report.suites) {
-    const list = listSuite(suite);
-    out.push(`${bold(safeText(suite.id).padEnd(width))}  ${tally(suite.cases, paint, list.notApplicable).text}  ${paint(90, fmtDuration(suite.durationMs))}`);
+    const list = listSuite(suite, undefined, eras.length);
+    eraOf = list.eraOf;
+    // A report of two eras: each era's cell of the version matrix (reports/matrix.ts) after the counts, where they differ.
+    const cells = eras.map((e) => matrixCell(e, suite.id) || 'not run');
+    const perEra = cells.some((c) => c !== cells[0]) ? paint(90, `  (${eras.map((e, i) => `${e.protocolVersion}: ${cells[i]}`).join(' · ')})`) : '';
+    out.push(`${bold(safeText(suite.id).padEnd(width))}  ${tally(suite.cases, paint, list.notApplicable).text}  ${paint(90, fmtDuration(suite.durationMs))}${perEra}`);
     // Entries: a case shown, or the first of a group of three or more with the names of the others.
     const entries: { lines: string[]; spec?: string }[] = [];
     for (const g of list.groups) {
       const spec = (c: CaseResult) => (causeOf.has(c) ? undefined : specOf(c));
       if (g.cases.length <= 2) { for (const c of g.cases) entries.push({ lines: [show(c)], spec: spec(c) }); continue; }
       const [first, ...rest] = g.cases as [CaseResult, ...CaseResult[]];
-      entries.push({ lines: [show(first), paint(90, `        … and ${rest.length} more ${safeText(g.stem)}/… with the same ${g.verdict}: ${itemNames(rest)}`)], spec: spec(first) });
+      entries.push({ lines: [show(first), paint(90, `        … and ${rest.length} more ${safeText(g.stem)}/… with the same ${g.verdict}: ${itemNames(rest, undefined, eraOf)}`)], spec: spec(first) });
     }
     entries.forEach((e, i) => {
       out.push(...e.lines);
@@ -229,7 +236,8 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const out: string[] = [];
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
-  out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${srv.protocolVersion}` : ''}`)));
+  out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
+  out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
   const causes = sharedCauses(report);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(report, paint, bold, causeOf)));

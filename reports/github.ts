@@ -4,6 +4,7 @@
  * On by itself when GITHUB_ACTIONS=true; `--reporter github` turns it on anywhere (without $GITHUB_STEP_SUMMARY the
  * summary goes to <out-dir>/summary.md).
  */
+import { caseName } from './brief.js';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CaseResult, Report, Summary } from '../core/results.js';
@@ -47,9 +48,9 @@ export function renderAnnotations(set: ReportSet): string[] {
     for (const s of r.suites) {
       for (const c of s.cases) {
         const body = `${bounded(c.message, 4000)}\n${c.level} · ${c.spec}`;
-        if (c.verdict === 'fail' && c.baselined) add('notice', `mcp-conform: ${pre}${c.id} (known failure, baselined)`, `${c.baselineReason ? `baseline: ${c.baselineReason}\n` : ''}${body}`);
-        else if (c.verdict === 'fail') add('error', `mcp-conform: ${pre}${c.id} (${c.level})`, `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${body}`);
-        else if (c.verdict === 'warn') add('warning', `mcp-conform: ${pre}${c.id} (${c.level})`, body);
+        if (c.verdict === 'fail' && c.baselined) add('notice', `mcp-conform: ${pre}${caseName(c)} (known failure, baselined)`, `${c.baselineReason ? `baseline: ${c.baselineReason}\n` : ''}${body}`);
+        else if (c.verdict === 'fail') add('error', `mcp-conform: ${pre}${caseName(c)} (${c.level})`, `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${body}`);
+        else if (c.verdict === 'warn') add('warning', `mcp-conform: ${pre}${caseName(c)} (${c.level})`, body);
       }
     }
     for (const st of r.baseline?.stale ?? []) {

@@ -190,7 +190,7 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
   }
   const badge = cat === 'baselined' ? 'fail · baselined' : c.verdict + (c.strictFromWarn ? ' (strict)' : '');
   return `<details class="case v-${cat}" data-cat="${cat}" data-id="${esc(c.id.toLowerCase())}" id="r${runIdx}-c${n}"${open}>`
-    + `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code>${cause ? ` <span class="cause">cause ${cause}</span>` : ''} <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>`
+    + `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''}${cause ? ` <span class="cause">cause ${cause}</span>` : ''} <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>`
     + `<dl>${rows.join('')}</dl>${details}${exchange}</details>`;
 }
 

@@ -12,6 +12,7 @@
  * Every testcase carries the properties verdict, level and spec (and baselined, baselineReason).
  * Several targets: each suite is a <testsuite> named `<target> · <suite>`, classname `mcp-conform.<target>.<suite>`.
  */
+import { caseName } from './brief.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { envSecretRedactor } from '../core/secrets.js';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ const slug = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/
 
 function testcase(c: CaseResult, classname: string): string[] {
   const lines: string[] = [];
-  lines.push(`    <testcase classname="${attr(classname)}" name="${attr(c.id)}" time="${secs(c.durationMs)}">`);
+  lines.push(`    <testcase classname="${attr(classname)}" name="${attr(caseName(c))}" time="${secs(c.durationMs)}">`);
   const props = [
     `<property name="verdict" value="${c.verdict}"/>`,
     `<property name="level" value="${c.level}"/>`,

@@ -159,7 +159,7 @@ export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: 
         const i = rule(c.id, () => ruleOf(c, s.id));
         const text = `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${c.message}`;
         result(c.id, i, c.verdict === 'fail' ? 'error' : 'warning', text, {
-          properties: { verdict: c.verdict, level: c.level, protocolVersion: r.server.protocolVersion, target: label },
+          properties: { verdict: c.verdict, level: c.level, protocolVersion: c.protocolVersion ?? r.server.protocolVersion, target: label },
           ...(c.verdict === 'fail' && c.baselined ? { suppressions: [{ kind: 'external', status: 'accepted', justification: `known failure (baseline${r.baseline ? ` ${r.baseline.file}` : ''})${c.baselineReason ? `: ${c.baselineReason}` : ''}` }] } : {}),
         });
       }

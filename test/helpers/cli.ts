@@ -50,13 +50,16 @@ export async function runArgs(args: string[], opts: { timeoutMs?: number; cwd?: 
     ...r,
     report,
     outDir,
+    // A report of two eras (a dual-era server: report.eras) has the 2026-07-28 results first: c() and verdicts() are
+    // those (filter suites[].cases by protocolVersion for the other era's).
     c(id: string) {
       const found = all.find((x) => x.id === id);
       if (!found) throw new Error(`no case ${id}; cases: ${all.map((x) => x.id).join(', ')}`);
       return found;
     },
     verdicts(prefix: string) {
-      return Object.fromEntries(all.filter((x) => x.id.startsWith(prefix)).map((x) => [x.id, x.verdict]));
+      const first = all.filter((x) => !x.protocolVersion || x.protocolVersion === all[0]?.protocolVersion);
+      return Object.fromEntries(first.filter((x) => x.id.startsWith(prefix)).map((x) => [x.id, x.verdict]));
     },
   };
 }
