@@ -5,7 +5,8 @@
  * (with the stateless `_meta` every 2026-07-28 request carries) and, if the server lists 2026-07-28, speaks it.
  * Any other outcome falls back to `initialize` offering 2025-11-25 (or the newest published version the server
  * listed): an error answer (the TypeScript SDK answers -32601) on the same connection; no answer within
- * min(--timeout, 5 s), or a server that died of the unknown method, on a fresh server process (restarted once).
+ * min(--timeout, 5 s) counted from when the server process is idle (not while it starts: see whenIdle), or a server
+ * that died of the unknown method, on a fresh server process (restarted once).
  * `--protocol-version V` speaks only V: `server/discover` for 2026-07-28, `initialize` offering V for the others.
  * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
@@ -14,12 +15,15 @@ import type { Reply, Session } from './session.js';
 import { SessionError } from './session.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import type { Transport } from './transport/types.js';
+import { whenIdle } from './processes.js';
 import type { SuiteResult, Summary } from './results.js';
 
 /** The first version without an initialize handshake (stateless, `server/discover`). */
 export const STATELESS_VERSION: ProtocolVersion = '2026-07-28';
 /** How long the default discover attempt waits at most (a server may hang on a method it does not know). */
 export const DISCOVER_BOUND_MS = 5000;
+/** How long the server process must be idle (no CPU time used) before that bound starts counting. */
+const IDLE_QUIET_MS = 300;
 
 export function isStateless(v: string | undefined): boolean {
   return v !== undefined && v >= STATELESS_VERSION;
@@ -180,10 +184,17 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     session.setRequestMeta(requestMetaFor(v, env.clientInfo, env.clientCapabilities));
     setTransportVersion(transport, v);
     const bound = forced ? env.timeoutMs : Math.min(env.timeoutMs, DISCOVER_BOUND_MS);
+    // The bound is for a server that does not answer an unknown method, not for a server still starting: it counts
+    // from when the server process the run started is idle (a Python server importing its packages on a busy machine
+    // took more than 5 s to answer its first message, and was judged in the legacy era), within --timeout in all.
+    const pid = forced ? undefined : transport.processInfo()?.pid;
+    const started = pid !== undefined ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(0, env.timeoutMs - bound) }) : undefined;
     try {
-      discover = await session.request('server/discover', undefined, { timeoutMs: bound });
+      discover = await session.request('server/discover', undefined, { timeoutMs: bound, ...(started ? { timeoutFrom: started.idle } : {}) });
     } catch (e) {
       discoverFailure = e as Error;
+    } finally {
+      started?.cancel();
     }
     const r = discover?.result;
     const listed = r && Array.isArray(r.supportedVersions) ? (r.supportedVersions as unknown[]) : undefined;

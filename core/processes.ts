@@ -273,3 +273,49 @@ export function endEarlyStart(): void {
   child.stderr?.destroy();
   if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
 }
+
+/** CPU time (clock ticks) of a process and its descendants, and whether one of them is running; undefined without /proc. */
+function groupActivity(root: number): { ticks: number; running: boolean } | undefined {
+  let ticks = 0;
+  let running = false;
+  let seen = 0;
+  for (const pid of [root, ...descendants(root).map((p) => p.pid)]) {
+    let text: string;
+    try { text = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
+    ticks += Number(f[11]) + Number(f[12]);
+    if (f[0] === 'R') running = true;
+    seen++;
+  }
+  return seen ? { ticks, running } : undefined;
+}
+
+/**
+ * Resolves once a server process (with its children) has been idle — no CPU time used, none of them running — for
+ * `quietMs`, or after `maxMs` at most; at once where there is no /proc (or the process is gone). Polls every 100 ms.
+ * A server that is still starting (a Python interpreter importing its packages, more slowly on a busy machine) is
+ * busy; one waiting for input is idle. `cancel` stops the polling.
+ */
+export function whenIdle(pid: number, o: { quietMs: number; maxMs: number }): { idle: Promise<void>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  let finish!: () => void;
+  const idle = new Promise<void>((resolve) => { finish = () => { if (!done) { done = true; clearTimeout(timer); resolve(); } }; });
+  const start = Date.now();
+  let last = groupActivity(pid);
+  let quietSince = Date.now();
+  const poll = () => {
+    if (done) return;
+    const now = groupActivity(pid);
+    if (!now || !last) return finish();
+    if (now.running || now.ticks !== last.ticks) quietSince = Date.now();
+    last = now;
+    if (Date.now() - quietSince >= o.quietMs || Date.now() - start >= o.maxMs) return finish();
+    timer = setTimeout(poll, 100);
+    timer.unref();
+  };
+  if (!last) finish();
+  else { timer = setTimeout(poll, 100); timer.unref(); }
+  return { idle, cancel: finish };
+}

@@ -112,6 +112,18 @@ describe('servers that hang or die on server/discover', () => {
     expect(r.report.messages[0]!.method).toBe('initialize'); // the first process's messages are described in the step
   });
 
+  it('a hang with the default --timeout: the 5 s bound applies once the server is idle, then the fallback', async () => {
+    const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle']);
+    expect(r.report.negotiation).toMatchObject({ handshake: 'initialize', restarts: 1 });
+    expect(r.report.negotiation!.steps[0]).toMatchObject({ method: 'server/discover', outcome: 'timeout', message: expect.stringMatching(/no answer within 5000 ms/) });
+  }, 60_000);
+
+  it('a server busy starting for longer than the bound (6 s of CPU before it reads) is waited for: 2026-07-28, no restart', async () => {
+    const r = await run(py('slow-start.py'), ['--suite', 'lifecycle'], { timeoutMs: 90_000 });
+    expect(r.report.negotiation).toMatchObject({ handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
+    expect(r.report.negotiation!.steps).toHaveLength(1);
+  }, 120_000);
+
   it('a crash: restarted once, initialize on the fresh process', async () => {
     const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle', '--env', 'EXIT=1']);
     expect(r.code).toBe(0);
