@@ -217,7 +217,8 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
       return t;
     };
   }
-  const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [] });
+  // --record writes the run's session to a cassette: one session, so one era.
+  const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [], oneEra: argv.record !== undefined });
   surface?.finish(report, hooks.stderr ?? ((s) => process.stderr.write(s)));
   return report;
 }

@@ -560,11 +560,12 @@ function boundedRuns(opts: RunOptions): { run(o: RunOptions): Promise<Report>; s
  * one report (core/eras.ts: report.eras, each case's protocolVersion). --protocol-version picks one version (one run);
  * so do --schema (a schema file is one version's) and a surface snapshot or baseline (they compare one version). A
  * server that refuses initialize is judged in 2026-07-28 only (report.eras says why). --max-duration bounds both runs.
+ * `eras: false`: the first run alone (a run that writes files from the server's answers: lib/conformance.ts).
  */
-export async function runEras(opts: RunOptions): Promise<Report> {
+export async function runEras(opts: RunOptions, o: { eras?: boolean } = {}): Promise<Report> {
   const bounded = boundedRuns(opts);
   const first = await bounded.run(opts);
-  const legacy = opts.protocolVersion || opts.schema || opts.surface?.onSnapshot || opts.surface?.baseline ? undefined : legacyEraOf(first);
+  const legacy = o.eras === false || opts.protocolVersion || opts.schema || opts.surface?.onSnapshot || opts.surface?.baseline ? undefined : legacyEraOf(first);
   // Only when a case selected can apply there (`--suite protocol-2026` alone has nothing to judge in a legacy version).
   const applies = (v: ProtocolVersion) => opts.suites.some((s) => (!opts.suiteFilter?.length || opts.suiteFilter.includes(s.id)) && s.cases.some((c) => caseWanted(c, opts.caseFilter) && versionsOfCase(c).includes(v)));
   if (!legacy || !applies(legacy) || bounded.stopped()) return first;

@@ -24,6 +24,7 @@ import { parseHeader } from '../core/headers.js';
 import { headerCredentials, type Credentials } from '../core/auth/credentials.js';
 import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
+import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 
 /** Options that are wrong (a usage error: exit code 2 in the CLI). */
@@ -371,12 +372,15 @@ export async function runCredentials(p: PreparedRun, signal?: AbortSignal): Prom
  * Runs the suites of a prepared run (every version with allVersions) and finalizes the report (but for the baseline,
  * which an invocation applies across all its targets: see runConformance). The reporters' hooks see the run go.
  */
-export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; reporters?: Reporter[] } = {}): Promise<Report> {
+export async function executeRun(p: PreparedRun, extra: { signal?: AbortSignal; reporters?: Reporter[]; oneEra?: boolean } = {}): Promise<Report> {
   const hooks = fanOut(extra.reporters ?? []);
   const opts: RunOptions = { ...p.run, onSuite: hooks.onSuiteDone, onSessionEnd: hooks.onSessionEnd, ...(extra.signal ? { signal: extra.signal } : {}) };
   hooks.onRunStart({ label: p.label });
   if (p.oauth && !p.run.credentials) opts.credentials = p.run.credentials = await runCredentials(p, extra.signal);
-  const report = await withAuthServer(p, opts, () => (p.allVersions ? runAllVersions(opts) : runEras(opts)));
+  // A dual-era server is judged in both eras (core/eras.ts), but not when the run writes files from what the server
+  // answered: --update-expect (a second era would rewrite the expectations) and `run --record` (oneEra: one session).
+  const oneEra = extra.oneEra || opts.optionValues?.[updateExpectOption.key] === true;
+  const report = await withAuthServer(p, opts, () => (p.allVersions ? runAllVersions(opts) : runEras(opts, { eras: !oneEra })));
   if (p.name !== undefined) report.target.name = p.name;
   finalizeReport(report, { signal: opts.signal });
   hooks.onRunDone(report);

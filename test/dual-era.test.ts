@@ -5,6 +5,8 @@
  * and the TS SDK 2.x McpServer (a real dual-era server) over stdio and Streamable HTTP.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, py, run, runArgs } from './helpers/cli.js';
 import { startServer } from './http-helpers.js';
@@ -87,6 +89,16 @@ describe('a default run judges a dual-era server in both eras', () => {
     expect(r.report.eras).toBeUndefined();
     expect(r.report.messages.some((m) => m.method === 'initialize')).toBe(false);
   }, 60_000);
+
+  it('a run that writes files from the answers judges one era: --record (one session in the cassette), --update-expect', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-dual-'));
+    const rec = await run(py('calc-all.py'), ['--suite', 'lifecycle', '--record', join(dir, 'session.jsonl')]);
+    expect(rec.report.eras).toBeUndefined();
+    expect(readFileSync(join(dir, 'session.jsonl'), 'utf8')).not.toMatch(/"method":"initialize"/);
+    writeFileSync(join(dir, 'expect.yaml'), 'expectations:\n  - name: add\n    call: add\n    arguments: {a: 1, b: 2}\n    expect: {isError: false}\n');
+    const upd = await run(py('calc-all.py'), ['--suite', 'expect', '--expect', join(dir, 'expect.yaml'), '--update-expect']);
+    expect(upd.report.eras).toBeUndefined();
+  }, 120_000);
 
   it('the TS SDK 2.x McpServer over stdio: judged in 2026-07-28 and 2025-11-25; its era-specific findings named so', async () => {
     const r = await run(`node ${PEER} stdio`);
