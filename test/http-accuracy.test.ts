@@ -85,7 +85,8 @@ describe('2026-07-28 over Streamable HTTP on tmcp (item 6, 11)', () => {
   let r: Run;
   beforeAll(async () => {
     s = await startServer(['node', TMCP]);
-    r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,listing,invalid-params,robustness,http'], { timeoutMs: 90_000 });
+    // 2026-07-28 alone: tmcp is dual-era, and a default run would judge its legacy era too (test/dual-era.test.ts).
+    r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--protocol-version', '2026-07-28', '--suite', 'lifecycle,listing,invalid-params,robustness,http'], { timeoutMs: 90_000 });
   }, 120_000);
   afterAll(async () => { await s?.stop(); });
 
@@ -120,7 +121,7 @@ describe('the Python SDK over HTTP (items 6, 9, 11)', () => {
   it.skipIf(!py.python)(pyTitle('Streamable HTTP, 2026-07-28: refusals are answers, cancellation by closing the stream, messages name server/discover'), async () => {
     const s = await startServer([py.python!, PY_PEER, 'http']);
     try {
-      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,listing,invalid-params,robustness,http'], { timeoutMs: 90_000 });
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--protocol-version', '2026-07-28', '--suite', 'lifecycle,listing,invalid-params,robustness,http'], { timeoutMs: 90_000 });
       expect(Object.entries(r.verdicts('robustness/')).filter(([, v]) => v === 'fail' || v === 'warn')).toEqual([]);
       expect(r.c('robustness/invalid-json').message).toMatch(/^a POST body of invalid JSON was refused with HTTP 400 Bad Request with error code -32700/);
       expect(r.c('robustness/cancel-in-flight').message).toMatch(/cancelled by closing its response stream/);

@@ -34,7 +34,8 @@ describe('2026-07-28 surface', () => {
   });
 
   const ALL_CAPS = ['--client-capabilities', 'sampling,elicitation,roots'];
-  const MRTR_SUITES = ['--suite', 'calling,invalid-params,prompts,surface-2026,schema', '--timeout', '3000'];
+  // 2026-07-28 alone: mrtr.py is dual-era, and a default run would judge (and call) it in 2025-11-25 too.
+  const MRTR_SUITES = ['--protocol-version', '2026-07-28', '--suite', 'calling,invalid-params,prompts,surface-2026,schema', '--timeout', '3000'];
 
   it('mrtr.py with sampling, elicitation, roots declared: every input request answered with the canned answer, requestState echoed, new ids; all pass', async () => {
     const r = await run(py('mrtr.py'), [...MRTR_SUITES, ...ALL_CAPS]);
@@ -74,7 +75,7 @@ describe('2026-07-28 surface', () => {
   it('mrtr.py, one defect each: undeclared capability, unknown kind, wrong method, bad final result fail; re-asking refused warns; a server that keeps asking is reported', async () => {
     const mode = (m: string, extra: string[] = ALL_CAPS, suites = MRTR_SUITES) => run(py('mrtr.py'), [...suites, ...extra, '--env', `MODE=${m}`]);
     const [undeclared, badKind, wrongMethod, badFinal, loop, errorOnMissing] = await Promise.all([
-      mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--suite', 'completion,surface-2026', '--timeout', '3000']), mode('bad-final'), mode('loop'), mode('error-on-missing'),
+      mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--protocol-version', '2026-07-28', '--suite', 'completion,surface-2026', '--timeout', '3000']), mode('bad-final'), mode('loop'), mode('error-on-missing'),
     ]);
     expect(undeclared.c('surface-2026/input-requests-declared').verdict).toBe('fail');
     expect(undeclared.c('surface-2026/input-requests-declared').message).toMatch(/"summarize" \(sampling\) in the answer to tools\/call/);
