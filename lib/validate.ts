@@ -83,6 +83,8 @@ export interface LogValidation {
   /** The version checked against, and where it came from. */
   protocolVersion: ProtocolVersion;
   versionFrom: 'option' | 'file' | 'default';
+  /** A report of a dual-era server: each era's messages were checked against its own version (these, in order). */
+  eras?: ProtocolVersion[];
   schemaFile?: string;
   messages: CheckedMessage[];
   /** Lines that are not JSON at all (not messages; not checked). */
@@ -97,6 +99,8 @@ interface RawMessage {
   direction: Direction;
   json?: unknown;
   raw?: string;
+  /** The version of the era the message belongs to (a report of a dual-era server: report.eras). */
+  era?: ProtocolVersion;
   expectedInvalid?: string;
   /** Its body was cut by --report-bodies truncated: it cannot be checked. */
   truncated?: boolean;
@@ -110,13 +114,20 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
   let isJson = true;
   try { whole = JSON.parse(text); } catch { isJson = false; }
   if (isJson && isObj(whole) && Array.isArray(whole.messages)) {
-    const r = whole as { messages: Record<string, unknown>[]; options?: Record<string, unknown>; server?: Record<string, unknown>; runs?: unknown };
+    const r = whole as { messages: Record<string, unknown>[]; options?: Record<string, unknown>; server?: Record<string, unknown>; runs?: unknown; eras?: unknown };
+    // A dual-era report: each era's messages (a range of seq numbers) are checked against that era's version.
+    const eras = (Array.isArray(r.eras) ? r.eras : []).filter(isObj).flatMap((e) => {
+      const range = e.messages;
+      return isProtocolVersion(e.protocolVersion) && isObj(range) && typeof range.from === 'number' && typeof range.to === 'number' ? [{ version: e.protocolVersion, from: range.from, to: range.to }] : [];
+    });
+    const eraOf = (m: Record<string, unknown>) => (typeof m.seq === 'number' ? eras.find((e) => m.seq as number >= e.from && m.seq as number <= e.to)?.version : undefined);
     const version = (r.options?.protocolVersionInForce ?? r.server?.protocolVersion) as string | undefined;
     if (r.options?.reportBodies === 'none') throw new InputError(`validate: ${file} was written with --report-bodies none: its messages carry no bodies to check (run again with --report-bodies full, the default, or truncated)`);
     const messages = r.messages.map((m): RawMessage => ({
       direction: m.direction === 'from-server' ? 'from-server' : 'to-server',
       ...('json' in m ? { json: m.json } : {}),
       raw: typeof m.raw === 'string' ? m.raw : undefined,
+      ...(eraOf(m) ? { era: eraOf(m) } : {}),
       expectedInvalid: isObj(m.schema) && typeof m.schema.expectedInvalid === 'string' ? m.schema.expectedInvalid : undefined,
       ...(typeof m.rawChars === 'number' && !('json' in m) ? { truncated: true } : {}),
     }));
@@ -164,10 +175,14 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
   else if (isProtocolVersion(log.version)) { protocolVersion = log.version; versionFrom = 'file'; }
   else if (log.version !== undefined) throw new InputError(`validate: ${file} names protocol version ${JSON.stringify(log.version)}, which is not a published one (${PROTOCOL_VERSIONS.join(', ')}): choose one with --protocol-version`);
   else { protocolVersion = '2025-11-25'; versionFrom = 'default'; }
-  const validator = validatorFor(protocolVersion, opts.schema);
-  const methodsById: Record<Direction, Map<string, string>> = { 'to-server': new Map(), 'from-server': new Map() };
+  // Each era of a dual-era report against its own version, unless --protocol-version names one for all.
+  const validators = new Map<ProtocolVersion, MessageValidator>();
+  const validatorOf = (v: ProtocolVersion) => validators.get(v) ?? validators.set(v, validatorFor(v, opts.schema)).get(v)!;
+  const versionOf = (m: RawMessage) => (opts.protocolVersion ? protocolVersion : m.era ?? protocolVersion);
+  let methodsById: Record<Direction, Map<string, string>> = { 'to-server': new Map(), 'from-server': new Map() };
   /** Ids of requests sent with params.task, by direction: their answers may be CreateTaskResults. */
-  const taskIds: Record<Direction, Set<string>> = { 'to-server': new Set(), 'from-server': new Set() };
+  let taskIds: Record<Direction, Set<string>> = { 'to-server': new Set(), 'from-server': new Set() };
+  let era: ProtocolVersion | undefined;
   const key = (id: unknown) => `${typeof id}:${String(id)}`;
   const out: CheckedMessage[] = [];
   let notJson = 0;
@@ -175,6 +190,9 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
   let truncated = 0;
   log.messages.forEach((m, index) => {
     if (m.truncated) { truncated++; return; }
+    // A new era is a new session: its request ids start again.
+    if (m.era !== era) { era = m.era; methodsById = { 'to-server': new Map(), 'from-server': new Map() }; taskIds = { 'to-server': new Set(), 'from-server': new Set() }; }
+    const validator = validatorOf(versionOf(m));
     let json = m.json;
     if (json === undefined) {
       if (m.raw === undefined) return;
@@ -198,14 +216,15 @@ export async function validateLog(file: string, opts: { protocolVersion?: Protoc
     if (!schema.valid && !m.expectedInvalid) invalid++;
     out.push({ index, direction: m.direction, kind: c.kind, ...(method ? { method } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(m.expectedInvalid ? { expectedInvalid: m.expectedInvalid } : {}), schema });
   });
-  return { file, format: log.format, protocolVersion, versionFrom, ...(opts.schema ? { schemaFile: opts.schema.file } : {}), messages: out, notJson, invalid, ...(truncated ? { truncated } : {}) };
+  const eraVersions = opts.protocolVersion ? [] : [...new Set(log.messages.flatMap((m) => (m.era ? [m.era] : [])))];
+  return { file, format: log.format, protocolVersion, versionFrom, ...(eraVersions.length > 1 ? { eras: eraVersions } : {}), ...(opts.schema ? { schemaFile: opts.schema.file } : {}), messages: out, notJson, invalid, ...(truncated ? { truncated } : {}) };
 }
 
 /** The console text of a validation: every message with violations, in the schema suite's words, and a total. */
 export function validationText(v: LogValidation): string {
   const lines: string[] = [];
   const from = v.versionFrom === 'option' ? '--protocol-version' : v.versionFrom === 'file' ? `named in the ${v.format}` : 'none named: the default';
-  lines.push(`${v.file} (${v.format}): ${v.messages.length} messages checked against ${v.schemaFile ? `${v.schemaFile} as ` : ''}protocol ${v.protocolVersion} (${from})${v.notJson ? `; ${v.notJson} lines are not JSON (not messages)` : ''}${v.truncated ? `; ${v.truncated} messages cut by --report-bodies truncated are not checked` : ''}`);
+  lines.push(`${v.file} (${v.format}): ${v.messages.length} messages checked against ${v.schemaFile ? `${v.schemaFile} as ` : ''}${v.eras ? `protocols ${v.eras.join(' and ')} (each era's messages against its version, named in the report)` : `protocol ${v.protocolVersion} (${from})`}${v.notJson ? `; ${v.notJson} lines are not JSON (not messages)` : ''}${v.truncated ? `; ${v.truncated} messages cut by --report-bodies truncated are not checked` : ''}`);
   for (const m of v.messages) {
     if (m.schema.valid) continue;
     const what = `message ${m.index} (${m.direction}, ${m.kind}${m.method ? ` ${m.method}` : ''}${m.id !== undefined ? ` id ${JSON.stringify(m.id)}` : ''}, ${m.schema.definition})`;

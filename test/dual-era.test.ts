@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, py, run, runArgs } from './helpers/cli.js';
+import { cli, FIXTURES, py, run, runArgs } from './helpers/cli.js';
 import { startServer } from './http-helpers.js';
 import type { Report } from '../core/results.js';
 import { renderConsole } from '../reports/console.js';
@@ -111,6 +111,14 @@ describe('a default run judges a dual-era server in both eras', () => {
     expect(of('protocol-2026/stateless-after-notification', '2025-11-25')).toMatchObject({ verdict: 'skip', notApplicable: true });
     expect(of('lifecycle/initialize', '2025-11-25')?.verdict).toBe('pass');
     expectOneLog(r.report);
+    // validate checks each era's messages against its own version: the log is valid; checked against 2026-07-28
+    // alone, the legacy era's initialize answer (no resultType) is not.
+    const file = join(r.outDir, 'report.json');
+    const both = await cli(['validate', file]);
+    expect([both.code, both.stdout]).toEqual([0, expect.stringMatching(/checked against protocols 2026-07-28 and 2025-11-25 \(each era's[^]*Result: all \d+ messages valid/)]);
+    const one = await cli(['validate', file, '--protocol-version', '2026-07-28']);
+    expect(one.code).toBe(1);
+    expect(one.stdout).toMatch(/response initialize id \d+[^\n]*resultType/);
   }, 120_000);
 
   it('the TS SDK 2.x McpServer over Streamable HTTP: both eras on one URL, the HTTP exchanges of both in one list', async () => {
