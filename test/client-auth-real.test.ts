@@ -61,7 +61,7 @@ const CLIENTS: RealClient[] = [
 describe.each(CLIENTS)('$name', (c) => {
   it.skipIf(!!c.skip)(`every client-auth scenario over Streamable HTTP and HTTP+SSE: exactly the ledger's non-pass verdicts${c.skip ? ` (skipped: ${c.skip})` : ''}`, async () => {
     const scenarios = c.leaveOut ? ['--scenario', AUTH_SCENARIOS.map((x) => x.name).filter((n) => !c.leaveOut!.includes(n)).join(',')] : [];
-    const [h, s] = await Promise.all((['http', 'sse'] as const).map((k) => client(['--suite', 'client-auth', `--${k}`, c.command(k), ...scenarios, '--timeout', '20000', '--env', 'FASTMCP_LOG_LEVEL=WARNING'], 400_000)));
+    const [h, s] = await Promise.all((['http', 'sse'] as const).map((k) => client(['--suite', 'client-auth', `--${k}`, c.command(k), ...scenarios, '--timeout', '20000', '--max-duration', '1200000', '--env', 'FASTMCP_LOG_LEVEL=WARNING'], 1_250_000)));
     for (const [kind, r] of [['http', h!], ['sse', s!]] as const) {
       expect(r.reports.length).toBe(AUTH_SCENARIOS.length - (c.leaveOut?.length ?? 0));
       expect([kind, got(r)], nonPass(r).join('\n')).toEqual([kind, c.expected[kind]]);
@@ -72,5 +72,5 @@ describe.each(CLIENTS)('$name', (c) => {
       // The pre-registered secret the harness handed the client never reaches the report.
       expect(readFileSync(join(r.outDir, 'report.json'), 'utf8')).not.toMatch(/client_secret=(?!\[redacted\])[^&\s"]+/);
     }
-  }, 900_000);
+  }, 1_300_000);
 });
