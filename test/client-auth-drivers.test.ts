@@ -1,6 +1,6 @@
 /**
  * The headless OAuth drivers of real clients (fixtures/clients/peers/: the Python SDK's OAuthClientProvider, FastMCP's
- * OAuth, the TS SDK v2 client's authorization, mcp-remote) against the harness's own authorization server (mocks/auth)
+ * OAuth, mcp-remote) against the harness's own authorization server (mocks/auth)
  * and a protected MCP endpoint that trusts it (fixtures/servers/auth/authkit.py good): each one, as docs/client-auth.md
  * has a client command started (`{url}`, pre-registered credentials in MCP_CONFORM_CLIENT_ID / _SECRET or none),
  * completes the authorization without a browser, gets a token, and makes an authorized MCP call. This holds the drivers
@@ -57,7 +57,6 @@ const py = peers.python;
 const drivers: [name: string, command: string[] | undefined][] = [
   ["the Python SDK's OAuthClientProvider (mcp.Client, Streamable HTTP)", py ? [py, join(PEERS, 'py-oauth-client.py'), 'mcp', 'http'] : undefined],
   ["FastMCP's OAuth (fastmcp Client, Streamable HTTP)", py ? [py, join(PEERS, 'py-oauth-client.py'), 'fastmcp', 'http'] : undefined],
-  ['the TS SDK v2 Client with an OAuthClientProvider (Streamable HTTP)', [process.execPath, join(PEERS, 'ts-v2-oauth-client.mjs'), 'http']],
   ['mcp-remote (Streamable HTTP, driven over stdio by the TS SDK v1 Client)', [process.execPath, join(PEERS, 'mcp-remote-oauth.mjs'), 'http']],
 ];
 
