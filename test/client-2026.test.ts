@@ -3,9 +3,10 @@
  * mcp.Client and FastMCP's Client (auto) against the dual-era mock, graded in 2026-07-28 (client-2026: _meta, the
  * request-metadata headers, negotiation, input_required rounds); probing clients against the legacy mock
  * (--protocol-version 2025-11-25), their lifecycle graded on each session (the probe process apart); a client that
- * cannot connect fails its run; the verdicts the issue found false, each held by a real client. Needs the build.
+ * cannot connect fails its run; the verdicts the issue found false, each held by a real client; the AI SDK, mastra (Node 22)
+ * and mcp-remote over every transport they support, their verdicts held by the ledger. Needs the build.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { serverRequestsFor } from '../mocks/client-mock.js';
 import type { ClientCaseContext } from '../clients/suites/helpers.js';
 import { ROOT } from './helpers/cli.js';
 import { pythonPeers } from './helpers/python-peers.js';
+import { node22Peers } from './helpers/node22-peers.js';
+import { unledgered } from './helpers/client-ledger.js';
 
 const V2 = (mode: string, kind: string) => `node ${join(ROOT, 'fixtures/clients/peers/ts-v2-client.mjs')} ${mode} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
 const V1 = (kind: string) => `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
@@ -141,35 +144,67 @@ describe('Python clients: mcp.Client and FastMCP Client', () => {
   }, 600_000);
 });
 
-// The AI SDK's client is not a dependency of mcp-conform (it wants Node 22 and the AI SDK's packages): this runs when
-// AI_SDK_MCP_DIR names a node_modules that has @ai-sdk/mcp (npm install @ai-sdk/mcp zod).
-const AI = process.env.AI_SDK_MCP_DIR;
+// The AI SDK's client and mcp-remote are devDependencies; mastra (Node 22) is installed by node22-peers.ts. Their default
+// runs are held against the ledger: every non-pass verdict stands in a row of docs/real-servers.md (Clients).
 describe('the AI SDK MCP client (@ai-sdk/mcp)', () => {
   const A = (kind: string) => `node ${join(ROOT, 'fixtures/clients/peers/ai-sdk-client.mjs')} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
-  it.skipIf(!AI)(`stdio (initialize) and Streamable HTTP (2026-07-28): no fail, no warn (${AI ? AI : 'skipped: AI_SDK_MCP_DIR not set'})`, async () => {
-    const [s, h] = await Promise.all([client(['--stdio', A('stdio'), '--env', `AI_SDK_MCP_DIR=${AI}`], 300_000), client(['--http', A('http'), '--env', `AI_SDK_MCP_DIR=${AI}`], 300_000)]);
+  it('stdio (initialize) and Streamable HTTP (2026-07-28), every scenario: no fail, no warn, every info in the ledger', async () => {
+    const [s, h] = await Promise.all([client(['--stdio', A('stdio')], 300_000), client(['--http', A('http')], 300_000)]);
     for (const r of [s, h]) {
       expect(r.code, nonPass(r).join('\n')).toBe(0);
       expect(nonPass(r).filter((x) => !/ info: /.test(x))).toEqual([]);
+      expect(unledgered('AI SDK', r)).toEqual([]);
+      expect(r.verdict('pages', 'client-process/exit').verdict).toBe('pass');
     }
     expect(s.reports[0]!.options.protocolVersionInForce).toBe('2025-11-25');
+    expect(s.verdict('pages', 'client-lifecycle/initialize-first').verdict).toBe('pass');
     expect(h.reports[0]!.options.protocolVersionInForce).toBe('2026-07-28');
-    expect(h.verdict('pages', 'client-2026/custom-headers').verdict).toBe('pass');
+    for (const id of ['client-2026/meta', 'client-2026/version-header', 'client-2026/custom-headers']) expect(h.verdict('pages', id).verdict, id).toBe('pass');
   }, 600_000);
 });
 
-// mcp-remote (a stdio-to-HTTP bridge) is not a dependency either: this runs when MCP_REMOTE_BIN names its bin
-// (npm install mcp-remote). The TS SDK v1 Client drives it over stdio; the mock grades its HTTP side.
-const REMOTE = process.env.MCP_REMOTE_BIN;
+const node22 = await node22Peers();
+describe('mastra MCPClient (@mastra/mcp, Node 22)', () => {
+  const M = (kind: string) => `${node22.node} ${join(ROOT, 'fixtures/clients/node22/mastra-client.mjs')} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
+  const env = ['--env', `NODE22_MODULES=${node22.modules}`, '--env', 'MASTRA_TELEMETRY_DISABLED=1'];
+  it.skipIf(!node22.node)(`stdio and Streamable HTTP against the dual-era mock, every scenario: 2026-07-28, no fail, no warn, every info in the ledger${node22.node ? '' : ` (skipped: ${node22.reason})`}`, async () => {
+    const [s, h] = await Promise.all([client(['--stdio', M('stdio'), ...env], 300_000), client(['--http', M('http'), ...env], 300_000)]);
+    for (const r of [s, h]) {
+      expect(r.code, nonPass(r).join('\n')).toBe(0);
+      expect(nonPass(r).filter((x) => !/ info: /.test(x))).toEqual([]);
+      expect(unledgered('mastra', r)).toEqual([]);
+      expect(r.reports[0]!.options.protocolVersionInForce).toBe('2026-07-28');
+      for (const id of ['client-process/exit', 'client-2026/meta', 'client-2026/client-info', 'client-2026/negotiation']) expect(r.verdict('pages', id).verdict, id).toBe('pass');
+    }
+    for (const id of ['client-2026/version-header', 'client-2026/standard-headers']) expect(h.verdict('pages', id).verdict, id).toBe('pass');
+  }, 600_000);
+
+  it.skipIf(!node22.node)('against the legacy mock it falls back to initialize: its lifecycle graded and passed; over HTTP it leaves its session without DELETE (ledger)', async () => {
+    const runs = await Promise.all(['stdio', 'http'].map((k) => client([`--${k}`, M(k), ...env, '--protocol-version', '2025-11-25', '--scenario', 'pages'], 300_000)));
+    for (const r of runs) {
+      expect(r.code, nonPass(r).join('\n')).toBe(0);
+      expect(unledgered('mastra', r)).toEqual([]);
+      for (const id of ['client-lifecycle/initialize-first', 'client-lifecycle/initialize-params', 'client-lifecycle/initialized-sent', 'client-lifecycle/wait-for-initialize-answer']) expect(r.verdict('pages', id).verdict, id).toBe('pass');
+      expect(r.verdict('pages', 'client-2026/negotiation').message).toMatch(/fell back to initialize/);
+    }
+    expect(runs[1]!.verdict('pages', 'client-http/delete-session')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/never sent DELETE/) });
+  }, 600_000);
+});
+
+// mcp-remote (a stdio-to-HTTP bridge): the TS SDK v1 Client drives it over stdio; the mock grades its HTTP side.
 describe('mcp-remote', () => {
-  it.skipIf(!REMOTE)(`every session graded (its probe session and the working one); after a 404 it starts a new session and retries with the cursor it had (${REMOTE ? REMOTE : 'skipped: MCP_REMOTE_BIN not set'})`, async () => {
+  const REMOTE = join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+  it('every session graded (its probe session and the working one); after a 404 it starts a new session and retries with the cursor it had; every non-pass in the ledger', async () => {
     const config = mkdtempSync(join(tmpdir(), 'mcp-remote-'));
-    const r = await client(['--http', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio 'node ${REMOTE} {url} --allow-http'`, '--env', `MCP_REMOTE_CONFIG_DIR=${config}`, '--scenario', 'pages,session-expired'], 300_000);
-    expect(r.code, nonPass(r).join('\n')).toBe(0);
-    expect(r.verdict('pages', 'client-lifecycle/initialize-first').message).toMatch(/session 1 of 2: .*session 2 of 2: /);
-    expect(r.verdict('session-expired', 'client-http/reinitialize-after-404').verdict).toBe('pass');
-    expect(r.verdict('session-expired', 'client-requests/pagination').verdict).not.toBe('fail');
-    // It leaves both sessions without DELETE (a SHOULD): the ledger row says why that is a warn.
-    expect(r.verdict('pages', 'client-http/delete-session')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/never sent DELETE for session \S+, session \S+;/) });
+    try {
+      const r = await client(['--http', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio 'node ${REMOTE} {url} --allow-http'`, '--env', `MCP_REMOTE_CONFIG_DIR=${config}`], 300_000);
+      expect(r.code, nonPass(r).join('\n')).toBe(0);
+      expect(unledgered('mcp-remote', r)).toEqual([]);
+      expect(r.verdict('pages', 'client-lifecycle/initialize-first').message).toMatch(/session 1 of 2: .*session 2 of 2: /);
+      expect(r.verdict('session-expired', 'client-http/reinitialize-after-404').verdict).toBe('pass');
+      expect(r.verdict('session-expired', 'client-requests/pagination').verdict).not.toBe('fail');
+      // It leaves both sessions without DELETE (a SHOULD): the ledger row says why that is a warn.
+      expect(r.verdict('pages', 'client-http/delete-session')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/never sent DELETE for session \S+, session \S+;/) });
+    } finally { rmSync(config, { recursive: true, force: true }); }
   }, 600_000);
 });
