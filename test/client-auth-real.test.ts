@@ -32,21 +32,16 @@ const py = peers.python;
 interface RealClient { name: string; ledger: string; command(kind: 'http' | 'sse'): string; expected: Record<'http' | 'sse', Verdicts>; skip?: string; leaveOut?: string[] }
 const NO_S256 = { 'auth-no-s256': { 'client-auth/refuse-no-s256': 'fail' } };
 const PY_SKIP = py ? undefined : peers.reason;
-// Not played with the Python clients: auth-2025-03-26-defaults (no metadata anywhere) has the authorization server put
-// `iss` in its redirect; RFC 9207 (section 2.4) says a client SHOULD discard a response carrying `iss` from a server
-// that did not say it sends one, and the Python SDK does (it stops: "iss mismatch: … != None"), which the suite fails
-// as not authorized. That verdict is not one to defend; it is the grader's to settle (reported), not the ledger's.
-const PY_LEAVE_OUT = ['auth-2025-03-26-defaults'];
 const CLIENTS: RealClient[] = [
   {
     name: "the Python SDK's OAuthClientProvider (mcp.Client; ClientSession over HTTP+SSE)", ledger: 'Python SDK `OAuthClientProvider`',
-    command: (k) => `${py} ${join(PEERS, 'py-oauth-client.py')} mcp ${k} {url}`, skip: PY_SKIP, leaveOut: PY_LEAVE_OUT,
-    expected: { http: NO_S256, sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, ...NO_S256 } },
+    command: (k) => `${py} ${join(PEERS, 'py-oauth-client.py')} mcp ${k} {url}`, skip: PY_SKIP,
+    expected: { http: NO_S256, sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, ...NO_S256 } },
   },
   {
     name: "FastMCP's OAuth (fastmcp Client)", ledger: 'FastMCP `OAuth`',
-    command: (k) => `${py} ${join(PEERS, 'py-oauth-client.py')} fastmcp ${k} {url}`, skip: PY_SKIP, leaveOut: PY_LEAVE_OUT,
-    expected: { http: NO_S256, sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, ...NO_S256 } },
+    command: (k) => `${py} ${join(PEERS, 'py-oauth-client.py')} fastmcp ${k} {url}`, skip: PY_SKIP,
+    expected: { http: NO_S256, sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, ...NO_S256 } },
   },
   {
     name: 'mcp-remote (under the TS SDK v1 Client over stdio)', ledger: '`mcp-remote` 0.15.1 OAuth',
