@@ -148,7 +148,7 @@ describe('Python clients: mcp.Client and FastMCP Client', () => {
 // runs are held against the ledger: every non-pass verdict stands in a row of docs/real-servers.md (Clients).
 describe('the AI SDK MCP client (@ai-sdk/mcp)', () => {
   const A = (kind: string) => `node ${join(ROOT, 'fixtures/clients/peers/ai-sdk-client.mjs')} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
-  it('stdio (initialize) and Streamable HTTP (2026-07-28), every scenario: no fail, no warn, every info in the ledger', async () => {
+  it('stdio (2026-07-28, or initialize after a slow start) and Streamable HTTP (2026-07-28), every scenario: no fail, no warn, every info in the ledger', async () => {
     const [s, h] = await Promise.all([client(['--stdio', A('stdio')], 300_000), client(['--http', A('http')], 300_000)]);
     for (const r of [s, h]) {
       expect(r.code, nonPass(r).join('\n')).toBe(0);
@@ -156,8 +156,13 @@ describe('the AI SDK MCP client (@ai-sdk/mcp)', () => {
       expect(unledgered('AI SDK', r)).toEqual([]);
       expect(r.verdict('pages', 'client-process/exit').verdict).toBe('pass');
     }
-    expect(s.reports[0]!.options.protocolVersionInForce).toBe('2025-11-25');
-    expect(s.verdict('pages', 'client-lifecycle/initialize-first').verdict).toBe('pass');
+    // Over stdio it sends server/discover with a 1 s bound that includes the server's start-up (@ai-sdk/mcp
+    // DEFAULT_PROTOCOL_DISCOVERY_TIMEOUT) and falls back to initialize when the mock is slower to start (a loaded
+    // machine): either era is its behaviour, and each is graded as such.
+    const stdioVersion = s.reports[0]!.options.protocolVersionInForce;
+    expect(['2025-11-25', '2026-07-28']).toContain(stdioVersion);
+    if (stdioVersion === '2025-11-25') expect(s.verdict('pages', 'client-lifecycle/initialize-first').verdict).toBe('pass');
+    else expect(s.verdict('pages', 'client-2026/meta').verdict).toBe('pass');
     expect(h.reports[0]!.options.protocolVersionInForce).toBe('2026-07-28');
     for (const id of ['client-2026/meta', 'client-2026/version-header', 'client-2026/custom-headers']) expect(h.verdict('pages', id).verdict, id).toBe('pass');
   }, 600_000);
