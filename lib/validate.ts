@@ -127,7 +127,7 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
       direction: m.direction === 'from-server' ? 'from-server' : 'to-server',
       ...('json' in m ? { json: m.json } : {}),
       raw: typeof m.raw === 'string' ? m.raw : undefined,
-      ...(eraOf(m) ? { era: eraOf(m) } : {}),
+      era: eraOf(m),
       expectedInvalid: isObj(m.schema) && typeof m.schema.expectedInvalid === 'string' ? m.schema.expectedInvalid : undefined,
       ...(typeof m.rawChars === 'number' && !('json' in m) ? { truncated: true } : {}),
     }));

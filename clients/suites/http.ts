@@ -28,6 +28,12 @@ function sessionsOf(ctx: ClientCaseContext): { id: string; issuedBy: ClientExcha
   return out;
 }
 
+/** stream-resume: the request whose SSE stream the mock ended early (after a priming event), if the client made one. */
+function cutStream(ctx: ClientCaseContext): ClientExchange | undefined {
+  return ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
+}
+const noCut = () => ({ verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' }) as const;
+
 export const clientHttp: ClientSuite = {
   id: 'client-http',
   title: 'Client over Streamable HTTP',
@@ -149,8 +155,8 @@ export const clientHttp: ClientSuite = {
       scenarios: ['stream-resume'],
       requirement: 'When an SSE stream ends before its answer, after an event with an id, the client resumes it with an HTTP GET carrying Last-Event-ID.',
       run(ctx) {
-        const cut = ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
-        if (!cut) return { verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' };
+        const cut = cutStream(ctx);
+        if (!cut) return noCut();
         const want = `resume-${cut.n}`;
         const resumed = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET' && e.headers['last-event-id'] !== undefined);
         if (!resumed) return { verdict: 'warn', message: `the stream of ${what(cut)} ended after event id ${want}, before the answer; the client never sent a GET with Last-Event-ID; ${ending(ctx)}` };
@@ -168,8 +174,8 @@ export const clientHttp: ClientSuite = {
       scenarios: ['stream-resume'],
       requirement: `When the server ends an SSE stream after an event with a retry field, the client waits at least that many milliseconds before it reconnects (the mock asks for ${RESUME_RETRY_MS} ms).`,
       run(ctx) {
-        const cut = ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
-        if (!cut) return { verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' };
+        const cut = cutStream(ctx);
+        if (!cut) return noCut();
         const next = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET');
         if (!next) return { verdict: 'skip', message: `the client did not reconnect after the stream of ${what(cut)} ended (client-http/resume-with-last-event-id grades that); nothing to time` };
         // The mock's clock on both: the cut answer left at once, the GET is timed when it arrived, so the gap seen here
