@@ -31,6 +31,8 @@ export interface VersionFeatures {
   getStream: boolean;
   /** Resumable SSE streams (Last-Event-ID) (gone in 2026-07-28). */
   resumableStreams: boolean;
+  /** SSE polling (2025-11-25): a priming event (an id, empty data), the connection closed early with a retry field, resumption. */
+  ssePolling: boolean;
   /** Every request carries protocol version, client info and capabilities in _meta (2026-07-28). */
   requestMeta: boolean;
   /** Mcp-Method and related request headers; unknown methods and header mismatches answered with HTTP statuses (2026-07-28). */
@@ -109,6 +111,7 @@ function build(v: ProtocolVersion): VersionFeatures {
     sessions: !stateless,
     getStream: !stateless,
     resumableStreams: !stateless,
+    ssePolling: v === '2025-11-25',
     requestMeta: stateless,
     requestHeaders: stateless,
     ...(stateless ? { headerMismatchCode: -32020 } : {}),
@@ -163,6 +166,7 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   sessions: 'sessions',
   getStream: 'GET stream',
   resumableStreams: 'resumable streams',
+  ssePolling: 'SSE polling (priming events and server-closed connections came in 2025-11-25; 2026-07-28 has no resumable streams)',
   requestMeta: 'per-request _meta',
   requestHeaders: 'request metadata headers (Mcp-Method)',
   notificationRefusalByStatus: 'HTTP refusal of notifications',

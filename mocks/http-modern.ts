@@ -9,40 +9,11 @@
 import { errorResponse, type MockSession, type Outgoing } from './engine.js';
 import { HEADER_MISMATCH, META, type EraInfo } from './era.js';
 import type { PlainRequest, PlainResponse } from './http.js';
+import { argumentAt, headerParams, headerValue, sameParamValue } from '../core/param-headers.js';
 
 const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-
-/** A header value as the client meant it: the Base64 sentinel form `=?base64?…?=` decoded. */
-export function headerValue(v: string): string {
-  const m = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(v);
-  return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : v;
-}
-
-/** The x-mcp-header annotations of an inputSchema: header name → property path (properties chains only). */
-export function headerParams(schema: unknown, path: string[] = [], out: { name: string; path: string[] }[] = []): { name: string; path: string[] }[] {
-  if (!isObj(schema) || !isObj(schema.properties)) return out;
-  for (const [k, sub] of Object.entries(schema.properties)) {
-    if (!isObj(sub)) continue;
-    if (typeof sub['x-mcp-header'] === 'string') out.push({ name: sub['x-mcp-header'], path: [...path, k] });
-    headerParams(sub, [...path, k], out);
-  }
-  return out;
-}
-
-/** The argument at a property path, undefined when absent (null counts as absent: the header is omitted). */
-function at(args: unknown, path: string[]): unknown {
-  let v = args;
-  for (const k of path) { if (!isObj(v)) return undefined; v = v[k]; }
-  return v === null ? undefined : v;
-}
-
-function same(header: string, body: unknown): boolean {
-  if (typeof body === 'number') return Number(header) === body;
-  if (typeof body === 'boolean') return header === String(body);
-  return header === body;
-}
 
 function reject(status: number, id: unknown, code: number, message: string, data?: unknown): PlainResponse {
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(id ?? null, code, message, data)) };
@@ -68,11 +39,11 @@ export async function headerProblem(req: PlainRequest, m: Record<string, unknown
   if (m.method === 'tools/call') {
     const tool = (await era.tools()).find((t) => t.name === params.name);
     for (const h of headerParams(tool?.inputSchema)) {
-      const value = at(params.arguments, h.path);
+      const value = argumentAt(params.arguments, h.path);
       const got = req.header(`mcp-param-${h.name.toLowerCase()}`);
       if (value === undefined) continue;
       if (got === undefined) return `the Mcp-Param-${h.name} header is missing (argument ${h.path.join('.')} is ${JSON.stringify(value)}; the tool's inputSchema marks it x-mcp-header)`;
-      if (!same(headerValue(got), value)) return `Mcp-Param-${h.name} ${got} does not match argument ${h.path.join('.')} ${JSON.stringify(value)}`;
+      if (!sameParamValue(got, value)) return `Mcp-Param-${h.name} ${got} does not match argument ${h.path.join('.')} ${JSON.stringify(value)}`;
     }
   }
   return undefined;

@@ -8,44 +8,11 @@
  */
 import type { LoggedMessage } from '../core/log.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import type { HttpExchange, ProbeResult } from '../core/transport/http.js';
-import { requestMetaFor } from '../core/negotiate.js';
-import { CLIENT_INFO } from '../core/run.js';
+import type { HttpExchange } from '../core/transport/http.js';
 import { brief, isObject } from './helpers.js';
-
-/** The ids of a run's probes, counted per run (by its HTTP transport): runs side by side in one process number theirs alike. */
-const probeIds = new WeakMap<object, number>();
-function nextProbeId(ctx: CaseContext): string {
-  const key = (ctx.http ?? ctx) as object;
-  const n = (probeIds.get(key) ?? 0) + 1;
-  probeIds.set(key, n);
-  return `mcp-conform-probe-${n}`;
-}
-
-/** A tool name no server lists: header probes that carry a tools/call name it, so that nothing real is called. */
-const MISSING_TOOL = 'mcp-conform-no-such-tool';
-
-/** A JSON-RPC request body for a probe; where the version wants it (2026-07-28), with the _meta every request carries. */
-function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
-  method = heartbeatIn(ctx, method);
-  const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) } : params;
-  return JSON.stringify({ jsonrpc: '2.0', id: nextProbeId(ctx), method, ...(Object.keys(p).length ? { params: p } : {}) });
-}
-
-function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
-  return ctx.features.requestHeaders ? { 'Mcp-Method': heartbeatIn(ctx, method) } : {};
-}
-
-/** Where ping is gone (2026-07-28), the probes that send one send the version's heartbeat (server/discover) instead. */
-function heartbeatIn(ctx: CaseContext, method: string): string {
-  return method === 'ping' ? ctx.features.heartbeat : method;
-}
-
-function said(r: ProbeResult): string {
-  if (r.error) return `the request failed: ${r.error}`;
-  const body = r.body.trim() ? `: ${brief(r.body.trim(), 160)}` : ' (no body)';
-  return `HTTP ${r.status} ${r.exchange.statusText ?? ''}`.trimEnd() + `${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}${body}`;
-}
+import { CLIENT_INFO } from '../core/run.js';
+import { MISSING_TOOL, codeWords, errorCode, ex, heartbeatIn, methodHeaders, nextProbeId, ok, probeBody, said } from './http/probes.js';
+import { streamCases } from './http/streams.js';
 
 /** " (error -32020 "…")" when the answer to a message's POST carried a JSON-RPC error, else "". */
 function refusalError(ctx: CaseContext, m: LoggedMessage): string {
@@ -53,20 +20,6 @@ function refusalError(ctx: CaseContext, m: LoggedMessage): string {
   const e = a && isObject(a.json) && isObject(a.json.error) ? a.json.error : undefined;
   return e ? ` (error ${typeof e.code === 'number' ? e.code : '?'}${typeof e.message === 'string' ? ` ${brief(e.message, 80)}` : ''})` : '';
 }
-
-/** The code of the JSON-RPC error the answer carried; NaN for an error without a numeric code; undefined for none. */
-function errorCode(r: ProbeResult): number | undefined {
-  for (const m of r.messages) if (isObject(m) && isObject(m.error)) return typeof m.error.code === 'number' ? m.error.code : NaN;
-  return undefined;
-}
-
-/** "no JSON-RPC error in the body" / "error -32020" / "a JSON-RPC error without a numeric code". */
-function codeWords(code: number | undefined): string {
-  return code === undefined ? 'no JSON-RPC error in the body' : Number.isNaN(code) ? 'a JSON-RPC error without a numeric code' : `error ${code}`;
-}
-
-const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
-const ex = (r: ProbeResult) => ({ exchange: r.exchange.n });
 
 function sentWithHttp(ctx: CaseContext): LoggedMessage[] {
   return ctx.session.log.filter((m) => m.direction === 'to-server' && m.http?.method === 'POST');
@@ -465,5 +418,6 @@ export const httpSuite: Suite = {
         return { verdict: 'fail', message: `mcp-conform/no-such-method → ${said(r)}; expected HTTP 404 with error -32601`, details: ex(r) };
       },
     },
+    ...streamCases,
   ],
 };

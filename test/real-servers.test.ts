@@ -55,6 +55,7 @@ export function isNoiseSkip(c: Pick<CaseResult, 'verdict' | 'message'>): boolean
     /^the server declared every capability this case probes$/i,
     /^no (listed )?(resource template|prompt)s? (to look at|has|declares)\b/i, // nothing of that kind to check
     /^no extension declared\b/i,
+    /^nothing to judge: /, // the run met nothing of the kind the case is about (no x-mcp-header marks, one stream, no event ids)
     /^not run: needs (a token|tokens) /, // auth: a check the run's credentials cannot make (no token, or no --auth-server to mint bad ones)
   ].some((re) => re.test(c.message));
 }

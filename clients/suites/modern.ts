@@ -8,7 +8,7 @@
 import type { LoggedMessage } from '../../core/log.js';
 import type { Outcome } from '../../core/suite.js';
 import { MOCK_REQUEST_STATE, type ClientExchange } from '../../mocks/client-mock.js';
-import { headerParams, headerValue } from '../../mocks/http-modern.js';
+import { headerParams, headerValue } from '../../core/param-headers.js';
 import { ending, fromClient, isModernMessage, isObj, label, metaVersion, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
 
 /** The requirements are those of 2026-07-28 whatever version a fallen-back client spoke: the links say so. */

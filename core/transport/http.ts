@@ -18,6 +18,7 @@ import type { ServerProcess } from '../start.js';
 import { redactHeaders, redactUrl } from '../secrets.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 import type { Credentials } from '../auth/credentials.js';
+import { headerSafe, paramHeaders } from '../param-headers.js';
 
 // Headers given with --header are sent as given and never written in clear: the rule and the redaction are in
 // core/secrets.ts (re-exported here for the transports that import them from here), the parser in core/headers.ts.
@@ -60,6 +61,8 @@ export interface HttpExchange {
    * refused with and why: 'token refreshed after 401', 'stepped up after 403 insufficient_scope').
    */
   authRetry?: { firstStatus: number; reason: string };
+  /** A resumption (GET with Last-Event-ID): the exchange whose stream it resumes. */
+  resumes?: number;
 }
 
 export interface SseEventRecord { event: string; id?: string; dataBytes: number; retry?: number; truncated?: boolean }
@@ -383,6 +386,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   private readonly inFlight = new Map<string, AbortController>();
   /** Requests cancelled by closing their POST: the answer they will not get is no failure. */
   private readonly cancelledIds = new Set<string>();
+  /** The inputSchema of each tool the server listed (tools/list answers), for the Mcp-Param-{Name} headers of 2026-07-28. */
+  private readonly toolSchemas = new Map<string, unknown>();
 
   constructor(opts: StreamableHttpOptions) {
     super(opts.url, opts.headers ?? {}, opts.proc, opts.timeoutMs, opts.credentials);
@@ -426,12 +431,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
       // The tasks extension routes its requests by task: Mcp-Name is the taskId (ext-tasks 2026-07-28, routing headers).
       if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(p.taskId);
+      // Arguments the tool marks with x-mcp-header go in Mcp-Param-{Name} too (the schema as tools/list gave it).
+      if (msg.method === 'tools/call' && typeof p?.name === 'string') Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
     const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
     if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
     if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
-    void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized');
+    void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized', msg?.method === 'tools/list');
     return info;
   }
 
@@ -449,7 +456,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return true;
   }
 
-  private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean): Promise<void> {
+  private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean, isToolList = false): Promise<void> {
     const ac = this.abortable();
     const key = requestId === undefined ? undefined : JSON.stringify(requestId);
     if (key !== undefined) this.inFlight.set(key, ac);
@@ -486,6 +493,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const m = json as Record<string, unknown> | null;
       if (requestId !== undefined && m && typeof m === 'object' && m.id === requestId && ('result' in m || 'error' in m)) {
         answered = true;
+        if (isToolList) this.learnTools(m.result);
         if (isInitAnswer && 'result' in m) {
           const v = (m.result as Record<string, unknown> | null)?.protocolVersion;
           if (typeof v === 'string') this.protocolVersion = v;
@@ -499,7 +507,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       problem = r.problem;
       if (!answered && requestId !== undefined && !this.closing && !cancelled() && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
         // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
-        const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId);
+        const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId, x.n);
         if (resumed) problem = undefined;
       }
     } else {
@@ -542,6 +550,11 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
   }
 
+  private learnTools(result: unknown): void {
+    const list = (result as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(list)) for (const t of list) if (t && typeof t.name === 'string') this.toolSchemas.set(t.name, t.inputSchema);
+  }
+
   /** Read an SSE answer: every message event becomes a frame. Resolves when the stream ends. */
   private readStream(res: RawResponse, x: HttpExchange, from: HttpInfo, seen: (j: unknown) => void, ac: AbortController): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
     return new Promise((resolve) => {
@@ -581,7 +594,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   }
 
   /** Resume a POST stream that ended early: GET with Last-Event-ID, bounded (two tries). */
-  private async resume(lastEventId: string, retryMs: number | undefined, seen: (j: unknown) => void, requestId: string | number): Promise<boolean> {
+  private async resume(lastEventId: string, retryMs: number | undefined, seen: (j: unknown) => void, requestId: string | number, of: number): Promise<boolean> {
     let last = lastEventId;
     let answered = false;
     const mark = (j: unknown) => { seen(j); const m = j as Record<string, unknown> | null; if (m && typeof m === 'object' && m.id === requestId) answered = true; };
@@ -589,6 +602,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, 2000)));
       const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': last };
       const x = this.newExchange('resume', 'GET', this.url, headers);
+      x.resumes = of;
       const ac = this.abortable();
       try {
         const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
@@ -732,9 +746,4 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     }
     await this.shutdown();
   }
-}
-
-/** A header value must be visible ASCII: other names go in the Base64 sentinel form of 2026-07-28. */
-function headerSafe(v: string): string {
-  return /^[\x20-\x7e]*$/.test(v) && v.trim() === v && !/^=\?base64\?.*\?=$/.test(v) ? v : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
 }
