@@ -2,7 +2,8 @@
  * The http suite's header-value and SSE-stream cases (suites/http/streams.ts): each proved on the deliberately broken
  * fixture fixtures/servers/http/streams_http.py (one fault per mode) and on real peers — the Python MCP SDK 2.x with
  * an event store (fixtures/servers/peers/py-sdk-streams.py: x-mcp-header, polling) and the TypeScript SDK 2.x
- * McpServer (fixtures/servers/peers/ts-sdk2.mjs http-headers).
+ * McpServer (fixtures/servers/peers/ts-sdk2.mjs http-headers) and the TS SDK 1.x StreamableHTTPServerTransport with an
+ * event store (fixtures/servers/sdk-http.mjs polling).
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -106,6 +107,18 @@ describe('real peers', () => {
       for (const id of ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers']) expect(byEra(id, '2026-07-28').verdict, `${id}: ${byEra(id, '2026-07-28').message}`).toBe('pass');
       expect(byEra('http/sse-polling', '2025-11-25')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/primed; tools\/call \(exchange \d+\) closed early and resumed to its answer/) });
       expect(byEra('calling/tool/poll', '2025-11-25').verdict).toBe('pass');
+    } finally { await s.stop(); }
+  }, 150_000);
+
+  it('TS SDK 1.x StreamableHTTPServerTransport with an event store and retryInterval: primed streams; a tool that closes its stream is polled and resumed to its answer', async () => {
+    const s = await startServer(['node', join(FIXTURES, 'sdk-http.mjs'), 'polling']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', SUITES], { timeoutMs: 120_000 });
+      expect(r.c('http/sse-polling')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/(\d+) SSE answers with event ids, \1 primed; tools\/call \(exchange \d+\) closed early and resumed to its answer/) });
+      expect(r.c('calling/tool/poll')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/answered/) });
+      const resumed = (r.report.http!.exchanges as HttpExchange[]).filter((x) => x.purpose === 'resume');
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(resumed[0]!.requestHeaders['Last-Event-ID']).toBeDefined();
     } finally { await s.stop(); }
   }, 150_000);
 
