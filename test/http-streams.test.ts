@@ -10,8 +10,29 @@ import { join } from 'node:path';
 import { FIXTURES, runArgs, startServer, type Run } from './http-helpers.js';
 import { pythonPeers } from './helpers/python-peers.js';
 import type { HttpExchange } from '../core/transport/http.js';
+import { headerParamProblems, paramHeaders, sameParamValue } from '../core/param-headers.js';
 
 const FIXTURE = join(FIXTURES, 'http', 'streams_http.py');
+
+describe('core/param-headers.ts', () => {
+  const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, n: { type: 'integer', 'x-mcp-header': 'N' }, on: { type: 'boolean', 'x-mcp-header': 'On' }, opts: { type: 'object', properties: { tenant: { type: 'string', 'x-mcp-header': 'Tenant' } } } } };
+  it('mirrors marked arguments as the spec encodes them (decimal, lower-case booleans, Base64 for what is no plain header value), omitting absent and null ones', () => {
+    expect(paramHeaders(schema, { region: 'us-west1', n: 42, on: false, opts: { tenant: 'Hello, 世界' } })).toEqual({ 'Mcp-Param-Region': 'us-west1', 'Mcp-Param-N': '42', 'Mcp-Param-On': 'false', 'Mcp-Param-Tenant': '=?base64?SGVsbG8sIOS4lueVjA==?=' });
+    expect(paramHeaders(schema, { region: ' padded ', n: null })).toEqual({ 'Mcp-Param-Region': '=?base64?IHBhZGRlZCA=?=' });
+    expect(paramHeaders(schema, { region: '=?base64?literal?=' })).toEqual({ 'Mcp-Param-Region': '=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=' });
+    expect(sameParamValue('=?base64?SGVsbG8sIOS4lueVjA==?=', 'Hello, 世界')).toBe(true);
+    expect(sameParamValue('42.0', 42)).toBe(true);
+    expect(sameParamValue('', 0)).toBe(false);
+  });
+  it('finds invalid marks: no token, repeated case-insensitively, on a number or object, or not reached through properties alone', () => {
+    expect(headerParamProblems(schema)).toEqual([]);
+    const bad = headerParamProblems({ type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Bad Name' }, b: { type: 'string', 'x-mcp-header': 'Dup' }, c: { type: 'string', 'x-mcp-header': 'dup' }, d: { type: 'number', 'x-mcp-header': 'D' }, e: { type: 'array', items: { type: 'string', 'x-mcp-header': 'E' } } }, $defs: { f: { type: 'string', 'x-mcp-header': 'F' } }, anyOf: [{ properties: { g: { type: 'string', 'x-mcp-header': 'G' } } }] });
+    expect(bad.join('\n')).toMatch(/\/properties\/a: x-mcp-header "Bad Name" is not an HTTP header-name token/);
+    expect(bad.join('\n')).toMatch(/\/properties\/c: x-mcp-header "dup" repeats \/properties\/b/);
+    expect(bad.join('\n')).toMatch(/\/properties\/d: x-mcp-header on a property of type "number"/);
+    expect(bad.filter((p) => /not reached through properties keys alone/.test(p)).map((p) => p.split(':')[0])).toEqual(['/properties/e/items', '/$defs/f', '/anyOf/0/properties/g']);
+  });
+});
 const SUITES = 'lifecycle,listing,calling,http';
 
 async function fixture(mode: string, version: string): Promise<Run> {

@@ -27,10 +27,11 @@ const served = (r: ProbeResult) => ok(r.status) && errorCode(r) === undefined;
 /** A probe answer that shows a header mismatch was seen: 400 with -32020 (or any 400: the code is graded apart). */
 const mismatch = (r: ProbeResult) => r.status === 400 && errorCode(r) === -32020;
 
-/** The request a message on a POST's response stream came with: the to-server request of the same exchange. */
-function originOf(log: readonly LoggedMessage[], m: LoggedMessage): LoggedMessage | undefined {
-  const n = m.http?.exchange;
-  return n === undefined ? undefined : log.find((x) => x.direction === 'to-server' && x.kind === 'request' && x.http?.exchange === n);
+/** The request each POST carried, by exchange: what a message on that POST's response stream came with. */
+function requestsByExchange(log: readonly LoggedMessage[]): Map<number, LoggedMessage> {
+  const out = new Map<number, LoggedMessage>();
+  for (const x of log) if (x.direction === 'to-server' && x.kind === 'request' && x.http && !out.has(x.http.exchange)) out.set(x.http.exchange, x);
+  return out;
 }
 
 function progressTokenOf(m: LoggedMessage | undefined): unknown {
@@ -164,8 +165,9 @@ export const streamCases: CaseDef[] = [
       const hard: LoggedMessage[] = [];
       const soft: LoggedMessage[] = [];
       const why = new Map<number, string>();
+      const requests = requestsByExchange(log);
       for (const m of onPost) {
-        const origin = originOf(log, m);
+        const origin = requests.get(m.http!.exchange);
         const om = origin?.method ?? '(unknown request)';
         if (m.kind === 'request') {
           if (must) { hard.push(m); why.set(m.seq, `request ${m.method} on the stream of ${om}`); }
@@ -185,8 +187,8 @@ export const streamCases: CaseDef[] = [
       const counted = `${onPost.length} request${onPost.length > 1 ? 's and' : ' or'} notification${onPost.length > 1 ? 's' : ''} on response streams`;
       if (hard.length) return { verdict: 'fail', message: `${show(hard)}${soft.length ? `; also ${show(soft)}` : ''}`, messageIds: [...hard, ...soft].map((m) => m.seq) };
       if (soft.length) return { verdict: 'warn', level: 'SHOULD', message: `${show(soft)}${must ? '' : ' (up to 2025-11-25 these should relate to the request)'}`, messageIds: soft.map((m) => m.seq) };
-      const requests = onPost.filter((m) => m.kind === 'request').length;
-      return { verdict: 'pass', message: `${counted}, each about its request${requests ? ` (${requests} server request${requests > 1 ? 's' : ''} during a request, which ${ctx.version} allows)` : ''}` };
+      const asked = onPost.filter((m) => m.kind === 'request').length;
+      return { verdict: 'pass', message: `${counted}, each about its request${asked ? ` (${asked} server request${asked > 1 ? 's' : ''} during a request, which ${ctx.version} allows)` : ''}` };
     },
   },
   {
@@ -233,8 +235,9 @@ export const streamCases: CaseDef[] = [
       if (unprimed.length) warns.push(`${unprimed.length} of ${withIds.length} SSE answers with event ids did not open with a priming event (an id and empty data): exchanges ${unprimed.slice(0, 5).map((x) => x.n).join(', ')}`);
       const closed = withIds.filter((x) => xs.some((r) => r.resumes === x.n));
       const notes: string[] = [];
+      const requests = requestsByExchange(log);
       for (const x of closed) {
-        const origin = log.find((m) => m.direction === 'to-server' && m.kind === 'request' && m.http?.exchange === x.n);
+        const origin = requests.get(x.n);
         const resumes = xs.filter((r) => r.resumes === x.n);
         const ns = new Set(resumes.map((r) => r.n));
         const got = log.filter((m) => m.direction === 'from-server' && m.http && ns.has(m.http.exchange));
