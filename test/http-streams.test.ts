@@ -40,13 +40,14 @@ async function fixture(mode: string, version: string): Promise<Run> {
   try { return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', SUITES, '--protocol-version', version], { timeoutMs: 60_000 }); } finally { await s.stop(); }
 }
 
-const OURS = ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers', 'http/response-stream/related', 'http/streams/no-broadcast', 'http/sse-polling'];
+const OURS = ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers', 'http/2026/param-header-chars', 'http/response-stream/related', 'http/streams/no-broadcast', 'http/sse-polling'];
 const ours = (r: Run) => Object.fromEntries(OURS.map((id) => [id, r.c(id).verdict]));
 
 describe('streams_http.py, 2026-07-28 modes', () => {
   it('good: headers trimmed and checked (Mcp-Param-Region included), legacy headers ignored; the harness\'s own calls carry Mcp-Param-Region', async () => {
     const r = await fixture('good', '2026-07-28');
-    expect(ours(r)).toMatchObject({ 'http/2026/header-whitespace': 'pass', 'http/2026/legacy-headers': 'pass', 'http/2026/param-header-marks': 'pass', 'http/2026/param-headers': 'pass', 'http/response-stream/related': 'skip' });
+    expect(ours(r)).toMatchObject({ 'http/2026/header-whitespace': 'pass', 'http/2026/legacy-headers': 'pass', 'http/2026/param-header-marks': 'pass', 'http/2026/param-headers': 'pass', 'http/2026/param-header-chars': 'pass', 'http/response-stream/related': 'skip' });
+    expect(r.c('http/2026/param-header-chars').message).toMatch(/Mcp-Param-Region: =\?base64\?ZXhhbXBsZS3DqQ==\?= → served \(HTTP 200\); Mcp-Param-Region sent raw \(the é as byte 0xE9\) → HTTP 400 with error -32020/);
     expect(r.c('http/2026/param-headers').message).toMatch(/Mcp-Param-Region: example-mcp-conform-other → HTTP 400 with error -32020; no Mcp-Param-Region → HTTP 400 with error -32020/);
     // The calling suite's tools/call of regional went out with Mcp-Param-Region (else the server would refuse it: -32020).
     expect(r.c('calling/tool/regional').verdict, r.c('calling/tool/regional').message).toBe('pass');
@@ -59,8 +60,9 @@ describe('streams_http.py, 2026-07-28 modes', () => {
     expect(r.c('http/2026/header-whitespace')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/tools\/list and the tools\/call refused/) });
   }, 60_000);
 
-  it('no-param-check: a wrong or missing Mcp-Param header served fails', async () => {
+  it('no-param-check: a wrong, missing or raw non-ASCII Mcp-Param header served fails', async () => {
     const r = await fixture('no-param-check', '2026-07-28');
+    expect(r.c('http/2026/param-header-chars')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/sent raw \(the é as byte 0xE9\) → served \(HTTP 200\)/) });
     expect(r.c('http/2026/param-headers')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/Mcp-Param-Region: example-mcp-conform-other → served \(HTTP 200\); expected 400 with -32020; no Mcp-Param-Region → served/) });
   }, 60_000);
 
@@ -125,7 +127,7 @@ describe('real peers', () => {
     try {
       const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', SUITES], { timeoutMs: 120_000 });
       const byEra = (id: string, v: string) => eraCase(r, id, v);
-      for (const id of ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers']) expect(byEra(id, '2026-07-28').verdict, `${id}: ${byEra(id, '2026-07-28').message}`).toBe('pass');
+      for (const id of ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers', 'http/2026/param-header-chars']) expect(byEra(id, '2026-07-28').verdict, `${id}: ${byEra(id, '2026-07-28').message}`).toBe('pass');
       expect(byEra('http/sse-polling', '2025-11-25')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/primed; tools\/call \(exchange \d+\) closed early and resumed to its answer/) });
       expect(byEra('calling/tool/poll', '2025-11-25').verdict).toBe('pass');
     } finally { await s.stop(); }
@@ -148,7 +150,7 @@ describe('real peers', () => {
     try {
       const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', SUITES], { timeoutMs: 120_000 });
       const byEra = (id: string, v: string) => eraCase(r, id, v);
-      for (const id of ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers']) expect(byEra(id, '2026-07-28').verdict, `${id}: ${byEra(id, '2026-07-28').message}`).toBe('pass');
+      for (const id of ['http/2026/header-whitespace', 'http/2026/legacy-headers', 'http/2026/param-header-marks', 'http/2026/param-headers', 'http/2026/param-header-chars']) expect(byEra(id, '2026-07-28').verdict, `${id}: ${byEra(id, '2026-07-28').message}`).toBe('pass');
       expect(byEra('http/sse-polling', '2025-11-25')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^nothing to judge: none of the \d+ SSE answers carried event ids/) });
       expect(byEra('calling/tool/regional', '2026-07-28').verdict).toBe('pass');
     } finally { await s.stop(); }

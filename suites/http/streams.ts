@@ -11,7 +11,7 @@
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import type { LoggedMessage } from '../../core/log.js';
-import type { CaseDef, Outcome } from '../../core/suite.js';
+import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
 import type { HttpExchange, ProbeResult } from '../../core/transport/http.js';
 import { tools as toolList, assertCallAllowed } from '../../core/tools.js';
 import { callPlan } from '../../core/call-policy.js';
@@ -44,6 +44,45 @@ function streamOf(exchanges: readonly HttpExchange[], n: number): number {
   let x = exchanges[n];
   while (x?.resumes !== undefined && x.resumes !== x.n) x = exchanges[x.resumes];
   return x?.n ?? n;
+}
+
+/** A tool with a valid x-mcp-header mark the call policy lets the run call, its generated arguments and the marks they fill. */
+interface MarkedCall { name: string; args: Record<string, unknown>; marks: HeaderParam[] }
+
+/**
+ * The first tool the Mcp-Param probes may call: it marks an input property with a valid x-mcp-header, the call policy
+ * allows it (a server that does not check the headers runs it), and the run's arguments for it fill a mark that
+ * `usable` accepts; else the skip that says why.
+ */
+async function markedTool(ctx: CaseContext, purpose: string, usable: (value: unknown) => boolean): Promise<MarkedCall | Outcome> {
+  const l = await ctx.service(toolList);
+  const plan = await ctx.service(callPlan);
+  const callable = new Set(plan.call.map((t) => t.name));
+  const candidates = l.tools.filter((t) => headerParams(t.inputSchema).length && !headerParamProblems(t.inputSchema).length);
+  if (!candidates.length) return { verdict: 'skip', message: 'nothing to judge: no tool marks an input property with a valid x-mcp-header' };
+  const allowed = candidates.filter((c) => callable.has(c.name));
+  for (const t of allowed) {
+    const args = generateArguments(t.inputSchema).value;
+    const marks = headerParams(t.inputSchema).filter((h) => paramHeaderValue(argumentAt(args, h.path)) !== undefined && usable(argumentAt(args, h.path)));
+    if (marks.length) {
+      await assertCallAllowed(ctx, t.name, purpose);
+      return { name: t.name, args, marks };
+    }
+  }
+  return { verdict: 'skip', message: allowed.length ? `the arguments the run makes for ${allowed.map((c) => c.name).join(', ')} leave the marked ${purpose === 'param-header-chars' ? 'string ' : ''}properties out` : `the call policy lets the run call none of the tools with marked arguments (${candidates.map((c) => c.name).slice(0, 5).join(', ')}): a server that does not check the headers would run the tool` };
+}
+
+/** A copy of args with value at path (objects along it copied). */
+function withArgument(args: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
+  const out = { ...args };
+  let o: Record<string, unknown> = out;
+  path.forEach((k, i) => {
+    if (i === path.length - 1) { o[k] = value; return; }
+    const next = isObject(o[k]) ? { ...(o[k] as Record<string, unknown>) } : {};
+    o[k] = next;
+    o = next;
+  });
+  return out;
 }
 
 const LIST_CHANGES = /^notifications\/(tools|prompts|resources)\/list_changed$|^notifications\/resources\/updated$/;
@@ -109,22 +148,8 @@ export const streamCases: CaseDef[] = [
     requirement: 'When a tool marks an input property with x-mcp-header, a tools/call carrying that argument carries Mcp-Param-{Name} with its value (Base64 sentinel form when not plain ASCII); the server compares the decoded header with the body and refuses a mismatch, or a missing header, with HTTP 400 and -32020. Three calls of the first such tool the call policy lets the run call: headers right (served), one header wrong, one header left out (each refused with 400 -32020: pass; 400 with another error: warn; served: fail). No such tool, or none the policy allows: skip.',
     requires: { transports: [...HTTP], feature: 'requestHeaders' },
     async run(ctx) {
-      const l = await ctx.service(toolList);
-      const plan = await ctx.service(callPlan);
-      const callable = new Set(plan.call.map((t) => t.name));
-      const candidates = l.tools.filter((t) => headerParams(t.inputSchema).length && !headerParamProblems(t.inputSchema).length);
-      if (!candidates.length) return { verdict: 'skip', message: 'nothing to judge: no tool marks an input property with a valid x-mcp-header' };
-      let pick: { name: string; args: Record<string, unknown>; marks: HeaderParam[] } | undefined;
-      for (const t of candidates.filter((c) => callable.has(c.name))) {
-        const args = generateArguments(t.inputSchema).value;
-        const marks = headerParams(t.inputSchema).filter((h) => paramHeaderValue(argumentAt(args, h.path)) !== undefined);
-        if (marks.length) { pick = { name: t.name, args, marks }; break; }
-      }
-      if (!pick) {
-        const allowed = candidates.filter((c) => callable.has(c.name));
-        return { verdict: 'skip', message: allowed.length ? `the arguments the run makes for ${allowed.map((c) => c.name).join(', ')} leave the marked properties out` : `the call policy lets the run call none of the tools with marked arguments (${candidates.map((c) => c.name).slice(0, 5).join(', ')}): a server that does not check the headers would run the tool` };
-      }
-      await assertCallAllowed(ctx, pick.name, 'param-headers');
+      const pick = await markedTool(ctx, 'param-headers', () => true);
+      if ('verdict' in pick) return pick;
       const t = ctx.http!;
       const right: Record<string, string> = {};
       for (const h of pick.marks) right[`Mcp-Param-${h.name}`] = paramHeaderValue(argumentAt(pick.args, h.path))!;
@@ -148,6 +173,35 @@ export const streamCases: CaseDef[] = [
         else { verdict = 'fail'; lines.push(`${label} → ${served(r) ? `served (HTTP ${r.status})` : said(r)}; expected 400 with -32020`); }
       }
       return { verdict, message: `${what}: matching headers → ${served(good) ? 'served' : said(good)}; ${lines.join('; ')}`, details };
+    },
+  },
+  {
+    id: 'http/2026/param-header-chars',
+    title: 'an Mcp-Param-{Name} value outside plain ASCII is decoded in its Base64 form and refused when sent raw',
+    level: 'MUST',
+    spec: 'basic/transports/streamable-http#value-encoding',
+    requirement: 'A header value carries visible ASCII, spaces and tabs only; a client sends any other text in the =?base64?…?= form, which the server decodes before comparing it with the body, and the server refuses a recognised Mcp-Param-{Name} header that carries other characters (400 with -32020). Two calls of the first callable tool with a marked string argument, that argument ending in "é": the header in Base64 (served: pass; refused as a mismatch: fail) and the header raw, the "é" as one byte 0xE9 (400 with -32020: pass; another 400: warn; served: fail). No such tool: skip.',
+    requires: { transports: [...HTTP], feature: 'requestHeaders' },
+    async run(ctx) {
+      const pick = await markedTool(ctx, 'param-header-chars', (v) => typeof v === 'string');
+      if ('verdict' in pick) return pick;
+      const h0 = pick.marks[0]!;
+      const value = `${String(argumentAt(pick.args, h0.path))}-\u00e9`;
+      const args = withArgument(pick.args, h0.path, value);
+      const right: Record<string, string> = {};
+      for (const h of pick.marks) right[`Mcp-Param-${h.name}`] = paramHeaderValue(argumentAt(args, h.path))!;
+      const send = (h: Record<string, string>) => ctx.http!.probe({ method: 'POST', body: probeBody(ctx, 'tools/call', { name: pick.name, arguments: args }), headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': pick.name, ...right, ...h } });
+      const name = `Mcp-Param-${h0.name}`;
+      const b64 = await send({});
+      const raw = await send({ [name]: value });
+      const details = { tool: pick.name, header: name, exchanges: [b64.exchange.n, raw.exchange.n] };
+      const what = `tools/call of ${pick.name} with ${h0.path.join('.')} = ${brief(value, 40)}`;
+      const b64Said = `${name}: ${right[name]} → ${served(b64) ? `served (HTTP ${b64.status})` : said(b64)}`;
+      if (errorCode(b64) === -32020) return { verdict: 'fail', message: `${what}: ${b64Said}; the Base64 form is to be decoded before the comparison`, details };
+      const rawSaid = `${name} sent raw (the é as byte 0xE9) → ${mismatch(raw) ? 'HTTP 400 with error -32020' : served(raw) ? `served (HTTP ${raw.status})` : said(raw)}`;
+      if (mismatch(raw)) return { verdict: 'pass', message: `${what}: ${b64Said}; ${rawSaid}`, details };
+      if (raw.status === 400) return { verdict: 'warn', message: `${what}: ${b64Said}; ${rawSaid}, but ${codeWords(errorCode(raw))} (HeaderMismatch is -32020)`, details };
+      return { verdict: 'fail', message: `${what}: ${b64Said}; ${rawSaid}; a value with characters outside visible ASCII is to be refused with 400 and -32020`, details };
     },
   },
   {
