@@ -250,7 +250,7 @@ export const streamCases: CaseDef[] = [
     title: 'with several streams open, each server message goes on one of them only',
     level: 'MUST',
     spec: 'basic/transports#multiple-connections',
-    requirement: 'A client may hold several SSE streams at once (the GET stream and the streams of its POSTs); the server sends each JSON-RPC message on one of them, never the same message on several. Judged from what the run received: a server request with the same id on two streams, or the same notification on two streams within 100 ms, fails (a resumption replaying its own stream is the same stream). Fewer than two streams carrying server messages: skip.',
+    requirement: 'A client may hold several SSE streams at once (the GET stream and the streams of its POSTs); the server sends each JSON-RPC message on one of them, never the same message on several. Judged from what the run received: a server request with the same id on two streams fails; the same notification on two streams within 100 ms warns (a notification carries no id: it may be two equal messages, each for its own request) (a resumption replaying its own stream is the same stream). Fewer than two streams carrying server messages: skip.',
     requires: { transports: [...HTTP], needs: 'log', feature: 'getStream' },
     async run(ctx) {
       const xs = ctx.http?.exchanges ?? [];
@@ -266,7 +266,14 @@ export const streamCases: CaseDef[] = [
         if (first && !sameStream && (m.kind === 'request' || m.t - first.t <= 100)) dup.push([first, m]);
         else if (!first || m.kind === 'notification') seen.set(key, m);
       }
-      if (dup.length) return { verdict: 'fail', message: `${dup.length} message${dup.length > 1 ? 's' : ''} sent on more than one stream: ${dup.slice(0, 3).map(([a, b]) => `${a.method}${a.kind === 'request' ? ` (id ${JSON.stringify(a.id)})` : ''} as message ${a.seq} on exchange ${a.http!.exchange} and message ${b.seq} on exchange ${b.http!.exchange}`).join('; ')}`, messageIds: dup.flat().map((m) => m.seq) };
+      const where = (d: [LoggedMessage, LoggedMessage][]) => d.slice(0, 3).map(([a, b]) => `${a.method}${a.kind === 'request' ? ` (id ${JSON.stringify(a.id)})` : ''} as message ${a.seq} on exchange ${a.http!.exchange} and message ${b.seq} on exchange ${b.http!.exchange}`).join('; ');
+      // A server request carries an id: the same id on two streams is one message sent twice. A notification has no
+      // id: two equal ones on two streams may be one broadcast or two alike (the same log line for two requests in
+      // flight together), so they only warn.
+      const requestsTwice = dup.filter(([a]) => a.kind === 'request');
+      const alike = dup.filter(([a]) => a.kind !== 'request');
+      if (requestsTwice.length) return { verdict: 'fail', message: `${requestsTwice.length} server request${requestsTwice.length > 1 ? 's' : ''} sent on more than one stream: ${where(requestsTwice)}${alike.length ? `; also ${alike.length} equal notification${alike.length > 1 ? 's' : ''} on two streams` : ''}`, messageIds: dup.flat().map((m) => m.seq) };
+      if (alike.length) return { verdict: 'warn', message: `${alike.length} notification${alike.length > 1 ? 's' : ''} came alike on two streams within 100 ms — one message broadcast, or two equal ones, each for its own request (a notification has no id to tell): ${where(alike)}`, messageIds: dup.flat().map((m) => m.seq) };
       return { verdict: 'pass', message: `${msgs.length} server request${msgs.length === 1 ? '' : 's'} and notifications on ${streams.size} streams, none sent twice` };
     },
   },
