@@ -12,6 +12,7 @@ import { VERSION } from '../core/version.js';
 import { isModernMessage, metaVersion, type AuthRunRecord, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
 import type { Fixture } from '../core/formats/fixture.js';
+import type { RefFetch } from '../mocks/schema-tools.js';
 
 export interface ClientRunRecord {
   scenario: string;
@@ -34,6 +35,9 @@ export interface ClientRunRecord {
   aborted?: string;
   /** A client-auth scenario: what the protected mock and its authorization server saw. */
   auth?: AuthRunRecord;
+  /** Scenario remote-ref: the URL the tool schemas refer to, and every request its listener got. */
+  refUrl?: string;
+  refFetches?: RefFetch[];
 }
 
 const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
@@ -152,6 +156,7 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   const ctx: ClientCaseContext = {
     log, sessions, aborted: r.aborted, exchanges: r.exchanges, transport: r.transport, scenario: r.scenario, version, fixture: r.fixture, client: r.client,
     workbench: new SchemaWorkbench(dialectOf(version)), ...(r.auth ? { auth: r.auth } : {}),
+    ...(r.refUrl ? { ref: { url: r.refUrl, fetches: r.refFetches ?? [] } } : {}),
   };
   const suites: SuiteResult[] = [];
   for (const s of r.suites) {

@@ -16,6 +16,7 @@ import { readFixture, type Fixture } from '../core/formats/fixture.js';
 import { FixtureSource } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
 import { AUTH_SCENARIOS } from './auth/scenarios.js';
+import { remoteRefTool, schemaTool } from './schema-tools.js';
 
 export type ClientTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -41,6 +42,8 @@ export const SCENARIOS: ScenarioDef[] = [
   { name: 'server-error', description: 'fails the first tools/list: HTTP 503 over Streamable HTTP, a JSON-RPC -32603 error over stdio and SSE (as serve --fail-rate does)', transports: ALL, optIn: true },
   { name: 'dropped-answer', description: 'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled', transports: ALL, optIn: true },
   { name: 'server-requests', description: 'asks the client for what it declared (roots/list, sampling/createMessage, elicitation/create in form and url mode) at its first tools/call: before 2026-07-28 as requests of the mock, in 2026-07-28 as an input_required answer (inputRequests, requestState) to retry', transports: ALL },
+  { name: 'tool-schemas', description: 'lists one more tool, plot, whose inputSchema and outputSchema use JSON Schema 2020-12 keywords ($defs reached by a pointer and by an $anchor, prefixItems, dependentRequired, if/then/else, unevaluatedProperties); a call gets structuredContent valid under its outputSchema', transports: ALL },
+  { name: 'remote-ref', description: 'lists one more tool, locate, whose inputSchema and outputSchema $ref a schema at an http:// URL on 127.0.0.1 (a listener of the mock that records every request it gets); a call gets structuredContent', transports: ALL },
   { name: 'stream-resume', description: 'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID', transports: ['streamable-http'] },
   ...AUTH_SCENARIOS.map((a): ScenarioDef => ({ name: a.name, description: a.description, transports: ['streamable-http', 'sse'], auth: true })),
 ];
@@ -152,8 +155,13 @@ export function defaultFixtureFile(): string {
 
 const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
-/** The fixture served for a scenario (list-changed declares tools.listChanged). */
-export function scenarioFixture(f: Fixture, scenario: string): Fixture {
+/**
+ * The fixture served for a scenario (list-changed declares tools.listChanged; tool-schemas and remote-ref list one more
+ * tool, the latter's schemas referring to `refUrl`).
+ */
+export function scenarioFixture(f: Fixture, scenario: string, refUrl?: string): Fixture {
+  if (scenario === 'tool-schemas') return { ...f, tools: [...(f.tools ?? []), schemaTool()] };
+  if (scenario === 'remote-ref') return { ...f, tools: [...(f.tools ?? []), remoteRefTool(refUrl ?? 'http://127.0.0.1:9/mcp-conform/schemas/point.json')] };
   if (scenario !== 'list-changed') return f;
   const caps = f.capabilities ?? {};
   return { ...f, capabilities: { ...caps, tools: { ...(isObj(caps.tools) ? caps.tools : {}), listChanged: true } } };
@@ -193,17 +201,18 @@ export class ScenarioSource implements MockSource {
   /** Streamable HTTP: the HTTP layer plays the faults server-error and dropped-answer (503, a request never answered). */
   readonly httpLayer: boolean;
 
-  constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, httpLayer = false, file?: string, protocolVersion?: string) {
+  /** refUrl: where the remote-ref scenario's schemas point (the listener of mocks/schema-tools.ts). */
+  constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, httpLayer = false, file?: string, protocolVersion?: string, refUrl?: string) {
     this.httpLayer = httpLayer;
-    this.eras = new EraSource(new FixtureSource(scenarioFixture(fixture, scenario), file), protocolVersion);
+    this.eras = new EraSource(new FixtureSource(scenarioFixture(fixture, scenario, refUrl), file), protocolVersion);
     this.label = `${this.eras.label}, scenario ${scenario}`;
     this.protocolVersions = this.eras.protocolVersions;
     this.era = this.eras.era;
   }
 
-  static fromFile(file: string | undefined, scenario: string, recorder: ClientRecorder, httpLayer = false, protocolVersion?: string): ScenarioSource {
+  static fromFile(file: string | undefined, scenario: string, recorder: ClientRecorder, httpLayer = false, protocolVersion?: string, refUrl?: string): ScenarioSource {
     const f = file ?? defaultFixtureFile();
-    return new ScenarioSource(readFixture(f), scenario, recorder, httpLayer, f, protocolVersion);
+    return new ScenarioSource(readFixture(f), scenario, recorder, httpLayer, f, protocolVersion, refUrl);
   }
 
   newSession(): ScenarioSession {

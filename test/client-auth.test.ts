@@ -116,7 +116,7 @@ describe('the command', () => {
   it('an auth scenario named without --suite is graded by every suite; where the client rightly refused, the session suites skip', async () => {
     const r = await client(['--http', py('none'), '--scenario', 'auth-basic,auth-no-s256', '--timeout', '15000']);
     expect(r.code, nonPass(r).join('\n')).toBe(0);
-    expect(r.reports[0]!.suites.map((s) => s.id)).toEqual(['client-process', 'client-lifecycle', 'client-requests', 'client-http', 'client-2026', 'client-auth']);
+    expect(r.reports[0]!.suites.map((s) => s.id)).toEqual(['client-process', 'client-lifecycle', 'client-requests', 'client-http', 'client-2026', 'client-schemas', 'client-auth']);
     expect(r.verdict('auth-basic', 'client-lifecycle/initialize-first').verdict).toBe('pass');
     expect(r.verdict('auth-no-s256', 'client-lifecycle/initialize-first')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/no message of the client got past the protected mock/) });
     expect(r.verdict('auth-no-s256', 'client-process/exit').verdict).toBe('info');

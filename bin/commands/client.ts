@@ -20,12 +20,13 @@ import { CLIENT_SUITES } from '../../clients/suites/index.js';
 import type { ClientSuite } from '../../clients/suites/helpers.js';
 import { MockInputError } from '../../core/formats/cassette.js';
 import { gradeClientRun } from '../../clients/grade.js';
-import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, ScenarioSource, scenariosFor, type ClientTransport } from '../../mocks/client-mock.js';
+import { ClientHttpMock, ClientRecorder, defaultFixtureFile, readRecording, SCENARIOS, scenarioFixture, ScenarioSource, scenariosFor, type ClientTransport } from '../../mocks/client-mock.js';
 import { readFixture } from '../../core/formats/fixture.js';
 import { erasOf, LEGACY_VERSIONS, MODERN_VERSION } from '../../mocks/era.js';
 
 const PROTOCOL_VERSION_LIST = [MODERN_VERSION, ...LEGACY_VERSIONS].join(', ');
 import { startHttpMock } from '../../mocks/http.js';
+import { startRefHost } from '../../mocks/schema-tools.js';
 import { authScenario, startAuthMock, type RunningAuthMock } from '../../mocks/auth/scenarios.js';
 
 function list(v: unknown): string[] {
@@ -68,10 +69,10 @@ export function clientOptions<T>(y: Argv<T>) {
 }
 
 /** The mock of the stdio scenarios: this CLI's `serve`, with the scenario and a log file (hidden options). */
-function mockCommand(fixtureFile: string, scenario: string, logFile: string, protocolVersion?: string): string[] {
+function mockCommand(fixtureFile: string, scenario: string, logFile: string, protocolVersion?: string, refUrl?: string): string[] {
   // Bundled (dist/cli/cli.cjs) this module's URL is one of dist/cli/; built by tsc alone, of dist/bin/commands/.
   const cli = ['../bin/mcp-conform.js', '../mcp-conform.js'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f)) ?? fileURLToPath(new URL('../bin/mcp-conform.js', import.meta.url));
-  return [process.execPath, cli, 'serve', '--fixture', fixtureFile, '--client-scenario', scenario, '--client-log', logFile, ...(protocolVersion ? ['--protocol-version', protocolVersion] : [])];
+  return [process.execPath, cli, 'serve', '--fixture', fixtureFile, '--client-scenario', scenario, '--client-log', logFile, ...(protocolVersion ? ['--protocol-version', protocolVersion] : []), ...(refUrl ? ['--client-ref-url', refUrl] : [])];
 }
 
 interface Plan {
@@ -104,14 +105,16 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
   let logFile: string | undefined;
   let dir: string | undefined;
   const env: Record<string, string> = { MCP_CONFORM_SCENARIO: scenario };
+  // remote-ref: the listener that serves (and records each fetch of) the schema the mock's tool refers to.
+  const refHost = scenario === 'remote-ref' ? await startRefHost() : undefined;
   if (plan.transport === 'stdio') {
     dir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
     logFile = join(dir, 'session.jsonl');
-    mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile, plan.protocolVersion));
+    mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile, plan.protocolVersion, refHost?.url));
     env.MCP_CONFORM_SERVER = mock;
   } else {
     const authDef = authScenario(scenario);
-    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'streamable-http', plan.fixtureFile, plan.protocolVersion ?? authDef?.protocolVersion);
+    const source = new ScenarioSource(fixture, scenario, recorder, plan.transport === 'streamable-http', plan.fixtureFile, plan.protocolVersion ?? authDef?.protocolVersion, refHost?.url);
     const o = { port: 0, kind: plan.transport, ...(plan.transport === 'streamable-http' ? { handler: new ClientHttpMock(source) } : {}) };
     if (authDef) {
       const running = await startAuthMock(source, authDef, o);
@@ -184,6 +187,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     disown(info.pid);
   }
   await closeMock();
+  await refHost?.close();
   if (logFile) {
     let text = '';
     try { text = readFileSync(logFile, 'utf8'); } catch { /* the client never started the mock */ }
@@ -197,7 +201,9 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     scenario, transport: plan.transport, command: plan.command, argv: shownArgv, mock, entries: recorder.entries, exchanges: recorder.exchanges, ...(auth ? { auth } : {}),
     startedAt, durationMs: performance.now() - t0,
     client: { exitCode: info.exitCode, signal: info.signal, endedByHarness: info.endedByHarness, durationMs: performance.now() - t0, pid: info.pid, output, outputTruncated: truncated },
-    fixture, fixtureFile: plan.fixtureFile, timeoutMs: boundMs, strict: plan.strict, suites: plan.suites, caseFilter: plan.caseFilter, aborted,
+    // What the mock served: the fixture with the scenario's changes (tools added, capabilities).
+    fixture: scenarioFixture(fixture, scenario, refHost?.url), fixtureFile: plan.fixtureFile, timeoutMs: boundMs, strict: plan.strict, suites: plan.suites, caseFilter: plan.caseFilter, aborted,
+    ...(refHost ? { refFetches: refHost.fetches, refUrl: refHost.url } : {}),
   });
 }
 
@@ -291,12 +297,13 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
   return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : code;
 }
 
-/** The hidden `serve` options of the stdio mock: `--client-scenario NAME --client-log FILE`. */
+/** The hidden `serve` options of the stdio mock: `--client-scenario NAME --client-log FILE [--client-ref-url URL]`. */
 export function clientServeSource(argv: Record<string, unknown>): ScenarioSource | undefined {
   if (argv['client-scenario'] === undefined) return undefined;
   const scenario = String(argv['client-scenario']);
   if (!SCENARIOS.some((d) => d.name === scenario)) throw new MockInputError(`--client-scenario: unknown scenario "${scenario}"`);
   const file = argv.fixture !== undefined ? String(argv.fixture) : undefined;
   const pv = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
-  return ScenarioSource.fromFile(file, scenario, new ClientRecorder(argv['client-log'] !== undefined ? String(argv['client-log']) : undefined), false, pv);
+  const refUrl = argv['client-ref-url'] === undefined ? undefined : String(argv['client-ref-url']);
+  return ScenarioSource.fromFile(file, scenario, new ClientRecorder(argv['client-log'] !== undefined ? String(argv['client-log']) : undefined), false, pv, refUrl);
 }

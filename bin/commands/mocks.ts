@@ -85,6 +85,7 @@ export function serveOptions<T>(y: Argv<T>) {
     .option('disconnect-after', { type: 'number', describe: 'Faults: after answering N requests, go away (stdio: exit; HTTP: close every connection and stream, then hang up on each request)' })
     .option('client-scenario', { type: 'string', hidden: true, describe: 'mcp-conform client: the scenario this mock plays' })
     .option('client-log', { type: 'string', hidden: true, describe: 'mcp-conform client: where this mock appends its recording' })
+    .option('client-ref-url', { type: 'string', hidden: true, describe: 'mcp-conform client, scenario remote-ref: the URL the tool schemas refer to' })
     .option('protocol-version', { type: 'string', describe: 'The one protocol version the mock speaks (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05): a legacy one answers initialize only, 2026-07-28 answers no initialize. Default: dual-era, initialize and 2026-07-28 (server/discover, _meta) alike' })
     .option('expire-session-after', { type: 'number', describe: 'Faults (HTTP): after N requests in a session, answer 404 for it' })
     .option('auth', { type: 'boolean', describe: 'HTTP and SSE: protect the mock with OAuth — a Bearer token for every request, protected-resource metadata, and an authorization server on loopback that approves at once (docs/client-auth.md)' })

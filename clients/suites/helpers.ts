@@ -14,6 +14,7 @@ import type { Fixture } from '../../core/formats/fixture.js';
 import type { AuthScenarioDef } from '../../mocks/auth/scenarios.js';
 import type { ResourceRequest } from '../../mocks/auth/protected.js';
 import type { AuthServerRequest } from '../../mocks/auth/server.js';
+import type { RefFetch } from '../../mocks/schema-tools.js';
 
 /** What the protected mock and its authorization server saw in a client-auth scenario (no secret in it). */
 export interface AuthRunRecord {
@@ -36,6 +37,8 @@ export interface ClientRunInfo {
   /** The client was ended by the harness (it had not finished within --timeout or --max-duration). */
   endedByHarness?: string;
   durationMs: number;
+  /** What the client wrote (stderr; stdout lines prefixed [stdout]), as far as it was kept. */
+  output?: string[];
 }
 
 /** One session of the client: a stdio process, an HTTP session, an SSE stream, or its 2026-07-28 HTTP requests. */
@@ -70,6 +73,8 @@ export interface ClientCaseContext {
   workbench: SchemaWorkbench;
   /** A client-auth scenario: what the protected mock and its authorization server saw. */
   auth?: AuthRunRecord;
+  /** Scenario remote-ref: the URL the tool schemas refer to, and every request the mock's listener there got. */
+  ref?: { url: string; fetches: RefFetch[] };
 }
 
 export interface ClientCaseDef {

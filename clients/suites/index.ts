@@ -6,5 +6,6 @@ import { clientLifecycle } from './lifecycle.js';
 import { client2026 } from './modern.js';
 import { clientProcess } from './process.js';
 import { clientRequests } from './requests.js';
+import { clientSchemas } from './schemas.js';
 
-export const CLIENT_SUITES: ClientSuite[] = [clientProcess, clientLifecycle, clientRequests, clientHttp, client2026, clientAuth];
+export const CLIENT_SUITES: ClientSuite[] = [clientProcess, clientLifecycle, clientRequests, clientHttp, client2026, clientSchemas, clientAuth];

