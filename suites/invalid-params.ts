@@ -53,6 +53,18 @@ function gradeRefusal(ctx: CaseContext, reply: NonNullable<ToolCallRecord['reply
 }
 
 /**
+ * The valid call's answer, classified once: every invalid call of a tool (missing-required, wrong-type) is weighed
+ * against the same valid call, and its answer is read twice by each (details and grading). classifyAnswer is a pure
+ * function of the reply, the tool and the arguments; keyed by the reply (held weakly).
+ */
+const validAnswers = new WeakMap<object, Answer>();
+function validAnswer(reply: NonNullable<ToolCallRecord['reply']>, tool: Tool, args: unknown): Answer {
+  let a = validAnswers.get(reply);
+  if (!a) validAnswers.set(reply, (a = classifyAnswer(reply, tool, args)));
+  return a;
+}
+
+/**
  * An error answer (JSON-RPC error, isError, or a text that reports a failure) to an invalid call. It proves that the
  * server checked the argument only when the call with valid arguments did not fail too — or, when it did, when this
  * answer singles out the argument (names it, or speaks of validation where the valid call's answer did not).
@@ -63,7 +75,8 @@ function gradeError(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, answer: A
   const reply = rec.reply!;
   const what = bad.description;
   const refArgs = argsOf(ref);
-  const details = { validCall: { arguments: refArgs, answer: ref.reply ? classifyAnswer(ref.reply, tool, refArgs).text : ref.failure?.message } };
+  const refAnswer = ref.reply ? validAnswer(ref.reply, tool, refArgs) : undefined;
+  const details = { validCall: { arguments: refArgs, answer: refAnswer ? refAnswer.text : ref.failure?.message } };
   const refMids = ref.reply ? ids(ref.reply.request, ref.reply.response) : [];
   if (ref.failure) {
     const s = singlesOut(answer.text, undefined, bad.property);
@@ -74,7 +87,7 @@ function gradeError(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, answer: A
       messageIds: mids, details,
     };
   }
-  const refAnswer = classifyAnswer(ref.reply!, tool, refArgs);
+  if (!refAnswer) throw new Error('the call with valid arguments has neither an answer nor a failure');
   if (refAnswer.kind === 'success') return { ...gradeRefusal(ctx, reply, answer, what, '', mids), details };
   const s = singlesOut(answer.text, refAnswer.text, bad.property);
   if (s.yes) return { ...gradeRefusal(ctx, reply, answer, what, ` (the call with valid arguments failed too, with ${describeAnswer(refAnswer)}, but ${s.why})`, [...mids, ...refMids]), details };

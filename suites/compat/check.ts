@@ -34,12 +34,23 @@ const SUB_ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', '
 const SUB_LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'];
 const SUB_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 
+/** Every keyword that may hold subschemas (SUB_ONE, SUB_LIST, SUB_MAP). */
+const SUB_ANY = new Set([...SUB_ONE, ...SUB_LIST, ...SUB_MAP]);
+/** Whether a schema object has a keyword that may hold subschemas (most nodes of a tool's schema are leaves). */
+function mayHaveSubschemas(s: Json): boolean {
+  for (const k in s) if (SUB_ANY.has(k)) return true;
+  return false;
+}
+
 /** Every schema node of a schema, with its pointer (relative to the schema) and the number of nesting levels. */
 export function schemaNodes(schema: unknown, base = ''): { node: Json; ptr: string; depth: number }[] {
   const out: { node: Json; ptr: string; depth: number }[] = [];
   const walk = (s: unknown, ptr: string, depth: number) => {
     if (!isObj(s)) return;
     out.push({ node: s, ptr, depth });
+    // A leaf (no keyword that holds subschemas): nothing below it. The keywords are then visited in their fixed
+    // order, so the nodes come in the same order whatever the schema's own key order.
+    if (!mayHaveSubschemas(s)) return;
     for (const k of SUB_ONE) if (isObj(s[k])) walk(s[k], `${ptr}/${k}`, depth + (k === 'items' ? 1 : 0));
     for (const k of SUB_LIST) if (Array.isArray(s[k])) (s[k] as unknown[]).forEach((x, i) => walk(x, `${ptr}/${k}/${i}`, depth));
     for (const k of SUB_MAP) if (isObj(s[k])) for (const [name, x] of Object.entries(s[k] as Json)) walk(x, `${ptr}/${k}/${esc(name)}`, depth + (k === 'properties' ? 1 : 0));
@@ -98,6 +109,9 @@ function inputSchemaNodes(schema: unknown): Nodes {
   return n;
 }
 
+/** The characters of s outside the character class re (global) matches. */
+const bad = (re: RegExp, s: string) => s.replace(re, '');
+
 /**
  * Checks one rule on one tool (index = its position in the list). List-level rules return [] here.
  */
@@ -106,9 +120,7 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
   const name = tool.name;
   const schema = tool.inputSchema;
   const root = isObj(schema) ? schema : undefined;
-  const nodes = () => inputSchemaNodes(schema);
   const hits: Hit[] = [];
-  const bad = (re: RegExp, s: string) => s.replace(re, '');
   switch (ruleId) {
     case 'openai/name-pattern':
       if (!/^[a-zA-Z0-9_-]+$/.test(name)) hits.push({ pointer: '/name', message: `name "${name}" has characters outside a-z, A-Z, 0-9, _ and -: ${JSON.stringify([...new Set(bad(/[a-zA-Z0-9_-]/g, name))].join(''))}${name ? '' : ' (empty)'}` });
@@ -128,13 +140,13 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       break;
     case 'openai/array-items':
     case 'gemini/array-items':
-      for (const { node, ptr } of nodes()) if (isArraySchema(node) && node.items === undefined && node.prefixItems === undefined) hits.push({ pointer: ptr, message: `array schema at ${ptr} has no items`, vars: { path: ruleId.startsWith('openai') ? openaiPath(ptr) : geminiPath(ptr) } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (isArraySchema(node) && node.items === undefined && node.prefixItems === undefined) hits.push({ pointer: ptr, message: `array schema at ${ptr} has no items`, vars: { path: ruleId.startsWith('openai') ? openaiPath(ptr) : geminiPath(ptr) } });
       break;
     case 'openai-strict/additional-properties':
-      for (const { node, ptr } of nodes()) if (isObjectSchema(node) && node.additionalProperties !== false) hits.push({ pointer: ptr, message: `object schema at ${ptr || '/inputSchema'} does not set additionalProperties: false`, vars: { path: openaiPath(ptr) } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (isObjectSchema(node) && node.additionalProperties !== false) hits.push({ pointer: ptr, message: `object schema at ${ptr || '/inputSchema'} does not set additionalProperties: false`, vars: { path: openaiPath(ptr) } });
       break;
     case 'openai-strict/all-required':
-      for (const { node, ptr } of nodes()) {
+      for (const { node, ptr } of inputSchemaNodes(schema)) {
         if (!isObj(node.properties)) continue;
         const req = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
         const missing = Object.keys(node.properties).filter((k) => !req.has(k));
@@ -142,27 +154,27 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       }
       break;
     case 'openai-strict/keyword':
-      for (const { node, ptr } of nodes()) for (const k of OPENAI_STRICT_KEYWORDS) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not supported in strict mode`, vars: { key: k, path: openaiPath(ptr) } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) for (const k of OPENAI_STRICT_KEYWORDS) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not supported in strict mode`, vars: { key: k, path: openaiPath(ptr) } });
       break;
     case 'openai/top-level-combinator':
       for (const k of ['oneOf', 'anyOf', 'allOf', 'enum', 'not']) if (root && root[k] !== undefined) hits.push({ pointer: `/inputSchema/${k}`, message: `${k} at the top level of inputSchema` });
       break;
     case 'openai-strict/type-required':
     case 'gemini/type-required':
-      for (const { node, ptr } of nodes()) {
+      for (const { node, ptr } of inputSchemaNodes(schema)) {
         const last = ptr.split('/').slice(-2);
         const isParam = last[0] === 'properties' || last[1] === 'items';
         if (isParam && node.type === undefined && node.anyOf === undefined && node.$ref === undefined && !(ruleId === 'gemini/type-required' && (node.oneOf !== undefined || node.allOf !== undefined))) hits.push({ pointer: ptr, message: `schema at ${ptr} has no type`, vars: { path: ruleId.startsWith('gemini') ? geminiPath(ptr) : openaiPath(ptr) } });
       }
       break;
     case 'openai-strict/unlisted-keyword':
-      for (const { node, ptr } of nodes()) for (const k of OPENAI_STRICT_UNLISTED) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not among the keywords strict mode lists` });
+      for (const { node, ptr } of inputSchemaNodes(schema)) for (const k of OPENAI_STRICT_UNLISTED) if (node[k] !== undefined) hits.push({ pointer: `${ptr}/${k}`, message: `${k} at ${ptr} is not among the keywords strict mode lists` });
       break;
     case 'openai-strict/format':
-      for (const { node, ptr } of nodes()) if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.has(node.format)) hits.push({ pointer: `${ptr}/format`, message: `format "${node.format}" at ${ptr} is not one strict mode accepts`, vars: { path: openaiPath(ptr), value: node.format } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (typeof node.format === 'string' && !OPENAI_STRICT_FORMATS.has(node.format)) hits.push({ pointer: `${ptr}/format`, message: `format "${node.format}" at ${ptr} is not one strict mode accepts`, vars: { path: openaiPath(ptr), value: node.format } });
       break;
     case 'openai-strict/limits': {
-      const all = nodes();
+      const all = inputSchemaNodes(schema);
       const depth = Math.max(0, ...all.map((n) => n.depth));
       const props = all.reduce((a, n) => a + (isObj(n.node.properties) ? Object.keys(n.node.properties).length : 0), 0);
       if (depth > 10) hits.push({ pointer: '/inputSchema', message: `schema nests ${depth} levels (at most 10)` });
@@ -222,13 +234,13 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       break;
     }
     case 'gemini/type-array':
-      for (const { node, ptr } of nodes()) if (Array.isArray(node.type)) hits.push({ pointer: `${ptr}/type`, message: `type at ${ptr} is a list ${JSON.stringify(node.type)}`, vars: { path: geminiPath(ptr) } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (Array.isArray(node.type)) hits.push({ pointer: `${ptr}/type`, message: `type at ${ptr} is a list ${JSON.stringify(node.type)}`, vars: { path: geminiPath(ptr) } });
       break;
     case 'gemini/format':
-      for (const { node, ptr } of nodes()) if (typeof node.format === 'string' && types(node).includes('string') && node.format !== 'enum' && node.format !== 'date-time') hits.push({ pointer: `${ptr}/format`, message: `string format "${node.format}" at ${ptr} (only enum and date-time)`, vars: { path: geminiPath(ptr) } });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (typeof node.format === 'string' && types(node).includes('string') && node.format !== 'enum' && node.format !== 'date-time') hits.push({ pointer: `${ptr}/format`, message: `string format "${node.format}" at ${ptr} (only enum and date-time)`, vars: { path: geminiPath(ptr) } });
       break;
     case 'gemini/enum-string':
-      for (const { node, ptr } of nodes()) {
+      for (const { node, ptr } of inputSchemaNodes(schema)) {
         if (!Array.isArray(node.enum)) continue;
         const nonString = node.enum.filter((x) => typeof x !== 'string');
         if (nonString.length) hits.push({ pointer: `${ptr}/enum`, message: `enum at ${ptr} has values that are not strings: ${JSON.stringify(nonString.slice(0, 3))}` });
@@ -236,7 +248,7 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       }
       break;
     case 'gemini-json/schema-keyword':
-      for (const { node, ptr } of nodes()) if (node.$schema !== undefined) hits.push({ pointer: `${ptr}/$schema`, message: `$schema at ${ptr || '/inputSchema'}` });
+      for (const { node, ptr } of inputSchemaNodes(schema)) if (node.$schema !== undefined) hits.push({ pointer: `${ptr}/$schema`, message: `$schema at ${ptr || '/inputSchema'}` });
       break;
     case 'gemini-json/missing-types': {
       const typed = (s: unknown): boolean => {
