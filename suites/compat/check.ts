@@ -203,10 +203,18 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       if (tool.description === undefined) hits.push({ pointer: '/description', message: 'no description: clients that send description "" for it are rejected by Bedrock' });
       break;
     case 'bedrock/int-range': {
+      // Only numbers and containers need a pointer: strings and booleans (most values) are passed over.
       const walk = (v: unknown, ptr: string) => {
-        if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > INT32_MAX) hits.push({ pointer: ptr, message: `integer ${v} at ${ptr} is outside the 32-bit range` });
-        else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${ptr}/${i}`));
-        else if (isObj(v)) for (const [k, x] of Object.entries(v)) walk(x, `${ptr}/${esc(k)}`);
+        if (typeof v === 'number') {
+          if (Number.isInteger(v) && Math.abs(v) > INT32_MAX) hits.push({ pointer: ptr, message: `integer ${v} at ${ptr} is outside the 32-bit range` });
+        } else if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) if (typeof v[i] === 'number' || (v[i] !== null && typeof v[i] === 'object')) walk(v[i], `${ptr}/${i}`);
+        } else if (isObj(v)) {
+          for (const k of Object.keys(v)) {
+            const x = v[k];
+            if (typeof x === 'number' || (x !== null && typeof x === 'object')) walk(x, `${ptr}/${esc(k)}`);
+          }
+        }
       };
       walk(schema, '/inputSchema');
       break;
