@@ -63,10 +63,10 @@ describe('fixtures: each error class is flagged for exactly the providers that r
     expect(checkProfile(fixtures['name-dot']!.tools, 'openai', { enforce: true })[0]!.severity).toBe('fail');
     expect(checkProfile(fixtures['description-missing']!.tools, 'bedrock', { enforce: true })[0]!.severity).toBe('warn');
   });
-  it('bedrock/int-range points at every integer outside 32 bits, however deep (arrays, examples, escaped keys), and at nothing else', () => {
-    const tools: Tool[] = [{ name: 'sizes', description: 'Sizes.', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: 4294967296, minimum: 0, enum: [1, 3000000000, 'x', null, [5, 9007199254740991]] }, 'a/b~c': { type: 'number', default: 2147483648.5, examples: [{ deep: -3000000000 }] } }, required: ['n'] } }];
+  it('bedrock/int-range points at every integer outside 32 bits, however deep (arrays, examples, escaped keys), and at nothing else (-2147483648 is inside)', () => {
+    const tools: Tool[] = [{ name: 'sizes', description: 'Sizes.', inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: 4294967296, minimum: -2147483648, exclusiveMinimum: -2147483649, enum: [1, 3000000000, 'x', null, [5, 9007199254740991]] }, 'a/b~c': { type: 'number', default: 2147483648.5, examples: [{ deep: -3000000000 }] } }, required: ['n'] } }];
     expect(checkProfile(tools, 'bedrock').map((f) => f.pointer)).toEqual([
-      '/inputSchema/properties/n/maximum', '/inputSchema/properties/n/enum/1', '/inputSchema/properties/n/enum/4/1',
+      '/inputSchema/properties/n/maximum', '/inputSchema/properties/n/exclusiveMinimum', '/inputSchema/properties/n/enum/1', '/inputSchema/properties/n/enum/4/1',
       '/inputSchema/properties/a~1b~0c/examples/0/deep',
     ]);
   });

@@ -91,6 +91,7 @@ const OPENAI_STRICT_UNLISTED = ['minLength', 'maxLength', 'unevaluatedProperties
 /** The fields of Gemini's Schema object (https://ai.google.dev/api/caching#Schema). */
 export const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum']);
 const INT32_MAX = 2147483647;
+const INT32_MIN = -2147483648;
 
 interface Hit { pointer: string; message: string; vars?: Record<string, string | number> }
 
@@ -206,7 +207,7 @@ function checkRule(ruleId: string, tool: Tool, index: number): Hit[] | undefined
       // Only numbers and containers need a pointer: strings and booleans (most values) are passed over.
       const walk = (v: unknown, ptr: string) => {
         if (typeof v === 'number') {
-          if (Number.isInteger(v) && Math.abs(v) > INT32_MAX) hits.push({ pointer: ptr, message: `integer ${v} at ${ptr} is outside the 32-bit range` });
+          if (Number.isInteger(v) && (v > INT32_MAX || v < INT32_MIN)) hits.push({ pointer: ptr, message: `integer ${v} at ${ptr} is outside the 32-bit range` });
         } else if (Array.isArray(v)) {
           for (let i = 0; i < v.length; i++) if (typeof v[i] === 'number' || (v[i] !== null && typeof v[i] === 'object')) walk(v[i], `${ptr}/${i}`);
         } else if (isObj(v)) {

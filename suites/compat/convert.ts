@@ -118,7 +118,7 @@ export function convertTools(tools: Tool[], format: Format): Converted {
     }
     if (format === 'bedrock') {
       const walk = (v: unknown, ptr: string): unknown => {
-        if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2147483647) { const c = Math.sign(v) * 2147483647; note(ptr, `integer ${v} clamped to ${c}`); return c; }
+        if (typeof v === 'number' && Number.isInteger(v) && (v > 2147483647 || v < -2147483648)) { const c = v > 0 ? 2147483647 : -2147483648; note(ptr, `integer ${v} clamped to ${c}`); return c; }
         if (Array.isArray(v)) return v.map((x, i) => walk(x, `${ptr}/${i}`));
         if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, `${ptr}/${k}`)]));
         return v;
