@@ -283,3 +283,55 @@ export function roundIds(rec: Pick<ExchangeRecord, 'reply'> & { mrtr?: MrtrExcha
   if (rec.mrtr) return rec.mrtr.rounds.flatMap((r) => [r.request.seq, r.response.seq]);
   return rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [];
 }
+
+/** What a probe sent in place of the harness's normal retry (surface-2026's input probes). */
+export interface AlteredRetry {
+  /** The first answer: input_required, as the exchange that is replayed had it. */
+  first: Reply;
+  /** The altered retry's answer. */
+  retry?: Reply;
+  /** Why no altered retry was sent (the server did not ask this time, or asked for what the harness cannot give). */
+  note?: string;
+  /** What was answered in the canned retry the alteration starts from. */
+  answered: string[];
+}
+
+/**
+ * Sends a request again from its first round and answers its input_required with the canned answers, altered by
+ * `alter` (a tampered requestState, an extra key, malformed answers…), once. The harness's own exchanges are not
+ * touched: nothing is recorded in mrtrExchanges. `expectInvalid` marks an altered retry that breaks the schema on
+ * purpose (its violations are the probe's, not the harness's). Rejects as session.request does when a request gets no answer.
+ */
+export async function retryAltered(
+  session: Session, method: string, params: Record<string, unknown>,
+  alter: (retry: Record<string, unknown>, first: Record<string, unknown>) => Record<string, unknown> | string,
+  opts: Pick<InputRoundsOptions, 'timeoutMs'> & { expectInvalid?: string } = {},
+): Promise<AlteredRetry> {
+  const ro = requestOptions(opts);
+  const base: Record<string, unknown> = { ...params };
+  delete base.inputResponses;
+  delete base.requestState;
+  const first = await session.request(method, base, ro);
+  const out: AlteredRetry = { first, answered: [] };
+  const r = first.result;
+  if (!isInputRequired(r)) {
+    out.note = `this time the first request was answered with ${first.error ? `error ${first.error.code}` : `a ${String((r as Record<string, unknown> | undefined)?.resultType ?? 'plain')} result`}, not input_required`;
+    return out;
+  }
+  const canned = answerInputRequests(r.inputRequests, session.opts.clientCapabilities ?? {}, session.opts.roots);
+  if (canned.problems.length) {
+    out.note = `not answered: ${canned.problems.map((p) => p.why).join('; ')}`;
+    return out;
+  }
+  const retry: Record<string, unknown> = { ...base };
+  if (r.inputRequests !== undefined) retry.inputResponses = canned.responses;
+  if (typeof r.requestState === 'string') retry.requestState = r.requestState;
+  out.answered = canned.answered;
+  const altered = alter(retry, r);
+  if (typeof altered === 'string') {
+    out.note = altered;
+    return out;
+  }
+  out.retry = await session.request(method, altered, { ...ro, ...(opts.expectInvalid ? { expectInvalid: opts.expectInvalid } : {}) });
+  return out;
+}

@@ -10,6 +10,7 @@ import type { Suite } from '../core/suite.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 import { MRTR_METHODS, isDeclared, mrtrExchanges, neededCapability, type MrtrExchange } from '../core/mrtr.js';
 import { assertCallAllowed } from '../core/tools.js';
+import { firstParams, inputProbeCases } from './mrtr-probes.js';
 
 /** Methods whose 2026-07-28 results are cacheable (CacheableResult in the schema): they carry ttlMs and cacheScope. */
 const LIST_METHODS = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read'];
@@ -34,7 +35,7 @@ function what(x: MrtrExchange): string {
 export const surface2026: Suite = {
   id: 'surface-2026',
   title: 'The 2026-07-28 surface',
-  description: 'ttlMs/cacheScope on list results, input_required results (answered with canned input), extensions',
+  description: 'ttlMs/cacheScope on list results, input_required results (answered with canned input; altered retries probed), extensions',
   cases: [
     {
       id: 'surface-2026/cache-hints',
@@ -171,10 +172,7 @@ export const surface2026: Suite = {
         const x = xs.find((e) => e.outcome !== 'not-exercisable' && isObject(e.rounds[0]!.result?.inputRequests) && Object.keys(e.rounds[0]!.result!.inputRequests as object).length > 0);
         if (!x) return { verdict: 'skip', message: xs.length ? 'no request that met input_required with inputRequests could be answered earlier in the run (not exercisable: see surface-2026/input-required-rounds)' : 'an input_required result with inputRequests was never sent earlier in the run' };
         const first = x.rounds[0]!;
-        const sentParams = isObject(first.request.json) && isObject((first.request.json as Record<string, unknown>).params) ? { ...((first.request.json as Record<string, unknown>).params as Record<string, unknown>) } : {};
-        delete sentParams._meta;
-        delete sentParams.inputResponses;
-        delete sentParams.requestState;
+        const sentParams = firstParams(x);
         const state = first.result!.requestState;
         if (typeof state === 'string') sentParams.requestState = state;
         if (x.method === 'tools/call' && typeof sentParams.name === 'string') {
@@ -192,6 +190,7 @@ export const surface2026: Suite = {
         return { verdict: 'info', messageIds, message: `${sent}: answered with a ${String(reply.result?.resultType ?? 'result')} result — the server went on without the input (allowed when it does not need it)` };
       },
     },
+    ...inputProbeCases,
     {
       id: 'surface-2026/extensions',
       title: 'declared extensions have prefixed identifiers and object settings',

@@ -100,6 +100,44 @@ describe('2026-07-28 surface', () => {
     expect(errorOnMissing.c('surface-2026/input-missing-reasked').message).toMatch(/sent again with the requestState of its first answer, without inputResponses .*answered with error code -32602/);
   }, 60_000);
 
+  it('altered retries (mrtr.py): a tampered requestState refused, an extra input response ignored, answers that are no result objects not taken — each defect warns', async () => {
+    // The default request timeout, two runs at a time: the probes replay requests, and a busy machine is slow.
+    const mode = (m: string) => run(py('mrtr.py'), ['--protocol-version', '2026-07-28', '--suite', 'calling,prompts,surface-2026,schema', ...ALL_CAPS, '--env', `MODE=${m}`]);
+    const [ok, trusts] = await Promise.all([mode('ok'), mode('trusts-state')]);
+    const [extra, anything] = await Promise.all([mode('extra-refused'), mode('takes-anything')]);
+    const ids = ['surface-2026/input-state-tampered', 'surface-2026/input-extra-ignored', 'surface-2026/input-responses-checked'];
+    expect(Object.fromEntries(ids.map((id) => [id, ok.c(id).verdict]))).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+    expect(ok.c('surface-2026/input-state-tampered').message).toMatch(/^tools\/call "confirm" sent again with the canned answers and its requestState altered in one character .*: error code -32602 .*not the one this server issued/);
+    expect(ok.c('surface-2026/input-extra-ignored').message).toMatch(/an input response "mcp-conform-unrequested" it never asked for: a complete result/);
+    expect(ok.c('surface-2026/input-responses-checked').message).toMatch(/as the answer to "confirm": input_required again \(asking for "confirm"\)/);
+    // What went over the wire: the first round again (no inputResponses, no requestState), then the altered retry.
+    const confirms = ok.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { params?: { name?: string } }).params?.name === 'confirm').map((m) => (m.json as { params: Record<string, unknown> }).params);
+    const tampered = confirms.find((p) => typeof p.requestState === 'string' && p.requestState !== 'state-confirm')!;
+    expect(tampered.requestState).toMatch(/^state-.onfirm$/);
+    expect(tampered.inputResponses).toEqual({ confirm: { action: 'decline' } });
+    expect(confirms.some((p) => (p.inputResponses as Record<string, unknown> | undefined)?.['mcp-conform-unrequested'] !== undefined)).toBe(true);
+    expect(confirms.some((p) => (p.inputResponses as Record<string, unknown> | undefined)?.confirm === 'mcp-conform: not a result object')).toBe(true);
+    // One defect each: only its case warns (a SHOULD, or a MUST whose condition cannot be seen from outside).
+    const flagged = (r: typeof ok) => Object.fromEntries(ids.filter((id) => r.c(id).verdict !== 'pass').map((id) => [id, r.c(id).verdict]));
+    expect(flagged(trusts)).toEqual({ 'surface-2026/input-state-tampered': 'warn' });
+    expect(trusts.c('surface-2026/input-state-tampered').message).toMatch(/: a complete result .* the server went on with state it did not issue; that is a fault where requestState influences authorization/);
+    expect(flagged(extra)).toEqual({ 'surface-2026/input-extra-ignored': 'warn' });
+    expect(extra.c('surface-2026/input-extra-ignored').message).toMatch(/error code -32602 .*without the extra key the same answers ended in a complete result/);
+    expect(flagged(anything)).toEqual({ 'surface-2026/input-responses-checked': 'warn' });
+    expect(anything.c('surface-2026/input-responses-checked').message).toMatch(/a complete result .* the server took answers that are no result objects/);
+    // The malformed retry is the probe's, on purpose: the harness's own requests still pass the schema check.
+    expect(ok.c('schema/to-server/tools/call').verdict).toBe('pass');
+  }, 120_000);
+
+  it('the altered-retry probes skip where there is nothing to replay, and say why', async () => {
+    const none = await run(py('mrtr.py'), ['--protocol-version', '2026-07-28', '--suite', 'calling,prompts,surface-2026']);
+    // Without client capabilities only `poll` completes (requestState only): the state can be tampered, there is no input to alter.
+    expect(none.c('surface-2026/input-state-tampered').verdict).toBe('pass');
+    expect(none.c('surface-2026/input-extra-ignored')).toMatchObject({ verdict: 'skip', message: 'an input_required result with inputRequests was never sent earlier in the run' });
+    const plain = await run(py('calc-all.py'), ['--protocol-version', '2026-07-28', '--suite', 'surface-2026']);
+    expect(plain.c('surface-2026/input-state-tampered')).toMatchObject({ verdict: 'skip', message: 'an input_required result with a requestState was never sent earlier in the run' });
+  }, 60_000);
+
   it('the call policy holds for retries: a tool not allowed is never called, first round or retry', async () => {
     const r = await run(py('mrtr.py'), [...MRTR_SUITES, ...ALL_CAPS, '--call-tools', 'none', '--call-tool', 'poll']);
     const names = new Set(r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call').map((m) => (m.json as { params?: { name?: string } }).params?.name));
@@ -119,6 +157,6 @@ describe('2026-07-28 surface', () => {
 
   it('before 2026-07-28 the cases do not apply', async () => {
     const r = await run(py('broken/bad-extension.py'), ['--suite', 'surface-2026', '--timeout', '3000', '--protocol-version', '2025-11-25']);
-    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/input-requests-declared', 'surface-2026/input-required-rounds', 'surface-2026/input-missing-reasked', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^does not apply: protocol 2025-11-25 has no/);
+    for (const id of ['surface-2026/cache-hints', 'surface-2026/input-required', 'surface-2026/input-requests-declared', 'surface-2026/input-required-rounds', 'surface-2026/input-missing-reasked', 'surface-2026/input-state-tampered', 'surface-2026/input-extra-ignored', 'surface-2026/input-responses-checked', 'surface-2026/extensions']) expect(r.c(id).message).toMatch(/^does not apply: protocol 2025-11-25 has no/);
   });
 });
