@@ -71,6 +71,13 @@ async function readable(ctx: CaseContext): Promise<Outcome | Resource[]> {
   return l.items;
 }
 
+/** What a resource-not-found error says of the URI in data.uri: reported, never graded (only the spec's example has it). */
+function dataUriNote(data: unknown): string {
+  const uri = isObject(data) ? data.uri : undefined;
+  if (uri === undefined) return ' (no data.uri)';
+  return uri === MISSING_URI ? ' (data.uri names it)' : ` (data.uri is ${brief(uri, 60)}, not the URI asked for)`;
+}
+
 export const resources: Suite = {
   id: 'resources',
   title: 'Resources',
@@ -145,7 +152,7 @@ export const resources: Suite = {
       title: 'reading a URI the server does not have is an error',
       level: 'SHOULD',
       spec: 'server/resources#error-handling',
-      requirement: 'resources/read of a URI the server did not list and cannot resolve answers a JSON-RPC error: -32002 up to 2025-11-25 (SHOULD), -32602 from 2026-07-28 (MUST, SEP-2164, and never an empty contents array). Another error code: warn.',
+      requirement: 'resources/read of a URI the server did not list and cannot resolve answers a JSON-RPC error. Up to 2025-11-25 the code should be -32002 (resource not found; SHOULD: another code warns). From 2026-07-28 it must be -32602 (SEP-2164): another code fails — -32002 included, the retired code clients only tolerate — except -32603, the internal-error code, which warns (a failure inside the server cannot be told from a missing resource from outside); a result fails, an empty contents array named as such. The error\'s data.uri (the spec\'s example names the URI there; no rule requires it) is reported, not graded.',
       // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
@@ -161,12 +168,19 @@ export const resources: Suite = {
         const messageIds = [reply.request.seq, reply.response.seq];
         const sent = `resources/read of ${MISSING_URI} (listed nowhere)`;
         if (reply.error) {
-          if (reply.error.code === facts.resourceNotFoundCode) return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(reply.error)}` };
-          return { verdict: 'warn', level: 'SHOULD', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; protocol ${ctx.version} names ${facts.resourceNotFoundCode} for a resource that does not exist` };
+          const got = `${sent} answered with error ${describeError(reply.error)}${dataUriNote(reply.error.data)}`;
+          if (reply.error.code === facts.resourceNotFoundCode) return { verdict: 'pass', messageIds, message: got };
+          if (strength === 'SHOULD') return { verdict: 'warn', level: 'SHOULD', messageIds, message: `${got}; protocol ${ctx.version} names ${facts.resourceNotFoundCode} for a resource that does not exist` };
+          if (reply.error.code === -32603) return { verdict: 'warn', messageIds, message: `${got}: the internal-error code; protocol ${ctx.version} requires ${facts.resourceNotFoundCode} for a resource that does not exist (whether the server failed inside cannot be told from outside)` };
+          const retired = reply.error.code === -32002 ? ' (-32002 is the code of 2025-11-25 and earlier, which this version retired: clients only tolerate it)' : '';
+          return { verdict: 'fail', messageIds, message: `${got}; protocol ${ctx.version} requires ${facts.resourceNotFoundCode} for a resource that does not exist${retired}` };
         }
         const match = templates.find((t) => templateMatches(t.uriTemplate, MISSING_URI));
         if (match) return { verdict: 'info', messageIds, message: `${sent} answered a result; the template ${JSON.stringify(match.uriTemplate)} may resolve it, so it is not judged` };
-        return { verdict: strength === 'MUST' ? 'fail' : 'warn', level: strength, messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error ${facts.resourceNotFoundCode}` };
+        const contents = isObject(reply.result) ? reply.result.contents : undefined;
+        const empty = Array.isArray(contents) && contents.length === 0;
+        const said = empty && strength === 'MUST' ? 'an empty contents array, which this version forbids for a resource that does not exist (it cannot be told from an empty resource),' : `a result (${brief(reply.result, 120)})`;
+        return { verdict: strength === 'MUST' ? 'fail' : 'warn', level: strength, messageIds, message: `${sent} answered ${said} instead of error ${facts.resourceNotFoundCode}` };
       },
     },
     {
