@@ -267,6 +267,8 @@ export async function followExtensionTask(session: Session, handle: Record<strin
   if (typeof handle.status === 'string') out.status = handle.status;
   const meta = tasksExtensionMeta(session);
   let interval = extensionPollInterval(handle, opts.pollMs);
+  /** Every input request key the task has used, with the request it named (JSON): a key is never reused for another. */
+  const seenRequests = new Map<string, string>();
   try {
     // Always at least one tasks/get: the handle carries no result, and the task must resolve once announced.
     for (;;) {
@@ -290,6 +292,11 @@ export async function followExtensionTask(session: Session, handle: Record<strin
         break;
       }
       out.status = String(task.status);
+      const reused = reusedKeys(seenRequests, task.inputRequests);
+      if (reused.length) {
+        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) names a different request under input request key(s) ${reused.map((k) => `"${k}"`).join(', ')} than an earlier poll did: a key names one request over the task's whole lifetime`);
+        break;
+      }
       if ((TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status)) break;
       if (out.status === 'input_required') {
         // Answered with the harness's canned client answers (core/mrtr.ts: the --client-capabilities it declared), at
@@ -331,6 +338,22 @@ export async function followExtensionTask(session: Session, handle: Record<strin
     out.failure = e as Error;
   }
   out.durationMs = Math.round(performance.now() - t0);
+  return out;
+}
+
+/**
+ * The keys of `inputRequests` that name a different request than the same key did earlier in the task (recorded in
+ * `seen`, which this brings up to date). The same request under the same key again is fine: a poll is a snapshot of
+ * what is outstanding, and an acknowledged tasks/update may not show yet.
+ */
+export function reusedKeys(seen: Map<string, string>, inputRequests: unknown): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(obj(inputRequests) ?? {})) {
+    const json = JSON.stringify(v);
+    const before = seen.get(k);
+    if (before !== undefined && before !== json) out.push(k);
+    else seen.set(k, json);
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@ import { callTool, type Tool } from '../core/tools.js';
 import { randomUUID } from 'node:crypto';
 import { callPlan } from '../core/call-policy.js';
 import type { Service } from '../core/services.js';
+import type { Reply } from '../core/session.js';
 import { brief, contentSummary, describeError, isObject, unanswered } from './helpers.js';
 
 /** A tool that may be called and takes task augmentation (required: plan.tasks; optional: a plain-callable tool). */
@@ -116,7 +117,8 @@ const extensionCases: CaseDef[] = [
         if (errors === p.tried.length) return { verdict: 'skip', messageIds: ids, message: `not exercised: every tools/call declaring the extension was answered with an error (${describeTried(p)}), so no task was made` };
         return { verdict: 'info', messageIds: ids, message: `${p.tried.length} tools/call declaring the extension, none answered with a task handle (${describeTried(p)}): the server decides per request whether to make a task, so no task could be followed` };
       }
-      const sent = `tools/call ${p.tool!.name} declaring the extension (arguments ${brief(p.args, 80)})`;
+      const rounds = last.rec.mrtr ? last.rec.mrtr.rounds.length - 1 : 0;
+      const sent = `tools/call ${p.tool!.name} declaring the extension (arguments ${brief(p.args, 80)})${rounds ? `, after ${rounds} input_required round(s) answered (${last.rec.mrtr!.answered.flat().join('; ')}),` : ''}`;
       const bad = taskShapeProblems(p.handle, 'task');
       if (bad.length) return { verdict: 'fail', messageIds: ids, message: `${sent} was answered with a malformed task handle: ${bad.join('; ')} (${brief(p.handle, 200)})` };
       const f = p.followed!;
@@ -173,44 +175,58 @@ const extensionCases: CaseDef[] = [
   },
   {
     id: 'tasks/extension/unknown-task',
-    title: 'tasks/get of an unknown taskId is refused with -32602',
+    title: 'tasks/get of an unknown taskId is refused with -32602 (tasks/update and tasks/cancel should be too)',
     level: 'MUST',
     spec: `${EXT_SPEC}#protocol-errors`,
-    requirement: 'tasks/get (declaring the extension) of a taskId the server never issued is answered with error -32602 (invalid params).',
+    requirement: 'tasks/get (declaring the extension) of a taskId the server never issued is answered with error -32602 (invalid params): a MUST. tasks/update and tasks/cancel of it should be refused the same way (a SHOULD: an acknowledgement or another code warns).',
     requires: { from: '2026-07-28', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
       const taskId = `mcp-conform-unknown-${randomUUID()}`;
-      let reply;
-      try { reply = await ctx.session.request('tasks/get', { taskId, _meta: tasksExtensionMeta(ctx.session) }); } catch (e) { return unanswered(e as Error); }
-      const messageIds = [reply.request.seq, reply.response.seq];
+      const meta = tasksExtensionMeta(ctx.session);
+      const messageIds: number[] = [];
+      const got: Partial<Record<'tasks/get' | 'tasks/update' | 'tasks/cancel', Reply>> = {};
+      for (const [method, extra] of [['tasks/get', {}], ['tasks/update', { inputResponses: {} }], ['tasks/cancel', {}]] as const) {
+        try { got[method] = await ctx.session.request(method, { taskId, ...extra, _meta: meta }); } catch (e) { return { ...unanswered(e as Error), messageIds }; }
+        messageIds.push(got[method]!.request.seq, got[method]!.response.seq);
+      }
+      const said = (r: Reply) => (r.error ? `with error ${describeError(r.error)}` : `a result (${brief(r.result, 80)})`);
+      const get = got['tasks/get']!;
       const sent = `tasks/get of the unknown taskId "${taskId}"`;
-      if (reply.error?.code === -32602) return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(reply.error)}` };
-      if (reply.error) return { verdict: 'fail', messageIds, message: `${sent} answered with error ${describeError(reply.error)}; the extension requires -32602 (invalid params) for a taskId it does not know` };
-      return { verdict: 'fail', messageIds, message: `${sent} answered a result (${brief(reply.result, 120)}) instead of error -32602` };
+      if (get.error?.code !== -32602) return { verdict: 'fail', messageIds, message: `${sent} answered ${said(get)}; the extension requires -32602 (invalid params) for a taskId it does not know` };
+      const soft = (['tasks/update', 'tasks/cancel'] as const).filter((m) => got[m]!.error?.code !== -32602);
+      if (soft.length) return { verdict: 'warn', messageIds, message: `${sent} answered with error ${describeError(get.error)}, but ${soft.map((m) => `${m} of it answered ${said(got[m]!)}`).join('; ')}: the extension asks for -32602 there too (a SHOULD)` };
+      return { verdict: 'pass', messageIds, message: `tasks/get, tasks/update and tasks/cancel of the unknown taskId "${taskId}" each answered with error -32602 (${describeError(get.error)})` };
     },
   },
   {
     id: 'tasks/extension/capability-required',
-    title: 'tasks/get from a request that does not declare the extension is refused with -32021',
+    title: 'tasks/get, tasks/update and tasks/cancel from a request that does not declare the extension are refused with -32021',
     level: 'MUST',
     spec: `${EXT_SPEC}#protocol-errors`,
-    requirement: 'tasks/get of the task followed by tasks/extension/lifecycle, sent without the extension in the request\'s client capabilities, is answered with error -32021 (missing required client capability), whose data.requiredCapabilities names what is missing (when it does not name the extension: warn).',
+    requirement: 'tasks/get, tasks/update (with an empty inputResponses) and tasks/cancel of the task followed by tasks/extension/lifecycle, each sent without the extension in the request\'s client capabilities, are answered with error -32021 (missing required client capability), whose data.requiredCapabilities names what is missing (when it does not name the extension: warn).',
     requires: { from: '2026-07-28', capability: 'tools', extension: TASKS_EXTENSION },
     async run(ctx): Promise<Outcome> {
       const p = await ctx.service(extensionProbe);
       const taskId = p.followed?.taskId;
       if (!taskId) return { verdict: 'skip', message: p.none ?? 'no tools/call was answered with a task handle (see tasks/extension/lifecycle), so there is no task to ask about' };
-      let reply;
-      try { reply = await ctx.session.request('tasks/get', { taskId }); } catch (e) { return unanswered(e as Error); }
-      const messageIds = [reply.request.seq, reply.response.seq];
-      const sent = `tasks/get of task ${taskId} without the extension in the request's client capabilities`;
-      if (reply.result) return { verdict: 'fail', messageIds, message: `${sent} was served (${brief(reply.result, 120)}) instead of refused with error -32021` };
-      const e = reply.error!;
-      if (e.code !== -32021) return { verdict: 'fail', messageIds, message: `${sent} answered with error ${describeError(e)}; the extension requires -32021 (missing required client capability)` };
-      const required = obj(obj(e.data)?.requiredCapabilities);
-      if (!required) return { verdict: 'fail', messageIds, message: `${sent} answered error -32021 without data.requiredCapabilities (data: ${brief(e.data, 100)})` };
-      if (!obj(obj(required.extensions)?.[TASKS_EXTENSION])) return { verdict: 'warn', level: 'SHOULD', messageIds, message: `${sent} answered error -32021, but data.requiredCapabilities (${brief(required, 100)}) does not name the ${TASKS_EXTENSION} extension` };
-      return { verdict: 'pass', messageIds, message: `${sent} answered with error ${describeError(e)} naming the ${TASKS_EXTENSION} extension` };
+      const messageIds: number[] = [];
+      const bad: string[] = [];
+      const unnamed: string[] = [];
+      for (const [method, extra] of [['tasks/get', {}], ['tasks/update', { inputResponses: {} }], ['tasks/cancel', {}]] as const) {
+        let reply;
+        try { reply = await ctx.session.request(method, { taskId, ...extra }); } catch (e) { return { ...unanswered(e as Error), messageIds }; }
+        messageIds.push(reply.request.seq, reply.response.seq);
+        if (reply.result) { bad.push(`${method} was served (${brief(reply.result, 80)})`); continue; }
+        const e = reply.error!;
+        if (e.code !== -32021) { bad.push(`${method} answered error ${describeError(e)}`); continue; }
+        const required = obj(obj(e.data)?.requiredCapabilities);
+        if (!required) { bad.push(`${method} answered error -32021 without data.requiredCapabilities (data: ${brief(e.data, 60)})`); continue; }
+        if (!obj(obj(required.extensions)?.[TASKS_EXTENSION])) unnamed.push(`${method} (${brief(required, 60)})`);
+      }
+      const sent = `tasks/get, tasks/update and tasks/cancel of task ${taskId} without the extension in the request's client capabilities`;
+      if (bad.length) return { verdict: 'fail', messageIds, message: `${sent}: ${bad.join('; ')}; the extension requires error -32021 (missing required client capability) with data.requiredCapabilities` };
+      if (unnamed.length) return { verdict: 'warn', level: 'SHOULD', messageIds, message: `${sent} answered error -32021, but data.requiredCapabilities does not name the ${TASKS_EXTENSION} extension: ${unnamed.join('; ')}` };
+      return { verdict: 'pass', messageIds, message: `${sent}: each answered with error -32021 naming the ${TASKS_EXTENSION} extension` };
     },
   },
   {
@@ -238,6 +254,40 @@ const extensionCases: CaseDef[] = [
       const handles = calls.filter((x) => isTaskHandle(obj(x.res.json)?.result));
       if (handles.length) return { verdict: 'fail', messageIds: handles.flatMap((x) => [x.req.seq, x.res.seq]), message: `${handles.length} of ${calls.length} tools/call without the extension in their client capabilities were answered with a task handle (${[...new Set(handles.map((x) => nameOf(x.req)))].slice(0, 5).join(', ')}): a server may answer a task only to a request that declares the extension` };
       return { verdict: 'pass', message: `${calls.length} tools/call without the extension, none answered with a task handle${p.tool ? ` (${p.tool.name} among them, which answered a task when the extension was declared)` : ''}` };
+    },
+  },
+  {
+    id: 'tasks/extension/legacy-removed',
+    title: 'the 2025-11-25 tasks surface is gone: no tasks/result, no legacy capabilities, a task param is no opt-in',
+    level: 'SHOULD',
+    spec: `${EXT_SPEC}#supported-methods`,
+    requirement: `Under the extension the 2025-11-25 experimental tasks are gone: tasks/result (sent declaring the extension) is answered with -32601 (method not found); server/discover declares no legacy capabilities.tasks (tasks.requests, tasks.cancel, tasks.list); and a tools/call carrying the 2025-11-25 \`task\` parameter but not the extension is not made a task by it (no resultType "task", no 2025-style \`task\` object) — one callable tool, the one that answered a task if any. These rules are MUSTs of SEP-2663's backward-compatibility table, not of the extension's specification page, so a breach warns.`,
+    requires: { from: '2026-07-28', extension: TASKS_EXTENSION },
+    async run(ctx): Promise<Outcome> {
+      const messageIds: number[] = [];
+      const bad: string[] = [];
+      const good: string[] = [];
+      let r: Reply;
+      try { r = await ctx.session.request('tasks/result', { taskId: `mcp-conform-unknown-${randomUUID()}`, _meta: tasksExtensionMeta(ctx.session) }); } catch (e) { return unanswered(e as Error); }
+      messageIds.push(r.request.seq, r.response.seq);
+      if (r.error?.code === -32601) good.push('tasks/result answered -32601');
+      else bad.push(`tasks/result answered ${r.error ? `error ${describeError(r.error)}` : `a result (${brief(r.result, 80)})`}, not -32601 (method not found)`);
+      if (ctx.capabilities.tasks !== undefined) bad.push(`server/discover declares the legacy capabilities.tasks ${brief(ctx.capabilities.tasks, 80)}`);
+      else good.push('no legacy capabilities.tasks');
+      const p = await ctx.service(extensionProbe);
+      const plan = await ctx.service(callPlan);
+      const tool = p.tool ?? plan.call[0];
+      if (tool) {
+        const args = p.tool ? p.args : generateArguments(tool.inputSchema).value;
+        const rec = await callTool(ctx, tool.name, args, 'task-extension-legacy-param', { params: { name: tool.name, arguments: args, task: { ttl: 60_000 } } });
+        if (rec.failure) return { ...unanswered(rec.failure), messageIds };
+        messageIds.push(...(rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : []));
+        const res = rec.reply?.result;
+        if (res && (isTaskHandle(res) || isObject(res.task))) bad.push(`tools/call ${tool.name} with the 2025-11-25 task parameter and without the extension was answered with a task (${brief(res, 100)})`);
+        else good.push(`tools/call ${tool.name} with a task parameter and without the extension answered ${rec.reply?.error ? `error ${describeError(rec.reply.error)}` : 'a plain result'}`);
+      }
+      if (bad.length) return { verdict: 'warn', messageIds, message: `${bad.join('; ')} (SEP-2663 removes these from the extension)` };
+      return { verdict: 'pass', messageIds, message: `${good.join('; ')}${tool ? '' : ' (no callable tool to send a task parameter to)'}` };
     },
   },
 ];

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 
 const GOOD = `python3 ${join(FIXTURES, 'tasks-ext.py')}`;
-const EXT_CASES = ['tasks/extension/lifecycle', 'tasks/extension/cancel', 'tasks/extension/unknown-task', 'tasks/extension/capability-required', 'tasks/extension/not-undeclared'];
+const EXT_CASES = ['tasks/extension/lifecycle', 'tasks/extension/cancel', 'tasks/extension/unknown-task', 'tasks/extension/capability-required', 'tasks/extension/not-undeclared', 'tasks/extension/legacy-removed'];
 
 type Msg = Report['messages'][number];
 const params = (m: Msg) => ((m.json as { params?: Record<string, unknown> }).params ?? {});
@@ -86,17 +86,22 @@ describe('tasks/extension/* on a conformant server', () => {
     for (const id of EXT_CASES) expect(r.c(id).verdict, `${id}: ${r.c(id).message}`).toBe('pass');
     expect(r.c('tasks/extension/lifecycle').message).toMatch(/^tools\/call add declaring the extension .*answered with task \S+ \("working", pollIntervalMs 100\); \d+ tasks\/get \(waits (100(, )?)+ ms\) until "completed" with the tool's result \(1 content block/);
     expect(r.c('tasks/extension/cancel').message).toMatch(/acknowledged \(resultType "complete"\); tasks\/get then said "cancelled"/);
-    // What went over the wire: the calls that may get a task declare the extension in their own capabilities, as
-    // does every tasks/get but the one probe without it; no tasks/result, tasks/list or tasks/update (not in 2026).
+    // What went over the wire: the calls that may get a task declare the extension in their own capabilities; the
+    // plain call (not-undeclared) and the one with a 2025-11-25 task parameter (legacy-removed) do not. Every tasks/*
+    // request declares it but the three capability probes; tasks/update only as those probes (the task asked for no
+    // input), tasks/result only as the legacy-removed probe; no tasks/list.
     const calls = sent(r, 'tools/call');
-    expect(calls.map(declares)).toEqual([true, true, false]);
+    expect(calls.map(declares)).toEqual([true, true, false, false]);
+    expect(params(calls[3]!).task).toEqual({ ttl: 60_000 });
     const gets = sent(r, 'tasks/get');
     expect(gets.filter((m) => !declares(m))).toHaveLength(1);
-    expect(sent(r, 'tasks/cancel').every(declares)).toBe(true);
-    for (const m of ['tasks/result', 'tasks/list', 'tasks/update']) expect(sent(r, m)).toEqual([]);
+    expect(sent(r, 'tasks/cancel').filter((m) => !declares(m))).toHaveLength(1);
+    expect(sent(r, 'tasks/update').map((m) => [declares(m), params(m).inputResponses])).toEqual([[true, {}], [false, {}]]);
+    expect(sent(r, 'tasks/result')).toHaveLength(1);
+    expect(sent(r, 'tasks/list')).toEqual([]);
     // Both sides match the extension's own schemas: the requests the harness sent, the answers of the fixture.
     for (const m of gets) expect(GetTaskRequestV2Schema.safeParse(m.json).error).toBeUndefined();
-    for (const m of sent(r, 'tasks/cancel')) {
+    for (const m of sent(r, 'tasks/cancel').filter((x) => declares(x) && !String(params(x).taskId).startsWith('mcp-conform-unknown-'))) {
       expect(CancelTaskRequestV2Schema.safeParse(m.json).error).toBeUndefined();
       expect(CancelTaskResultV2Schema.safeParse((answerTo(r, m).json as { result: unknown }).result).error).toBeUndefined();
     }
@@ -136,14 +141,15 @@ describe('tasks/extension/* on a conformant server', () => {
   it('a task that asks for input the harness may not give (elicitation not declared): not exercisable (info), no tasks/update sent', async () => {
     const r = await run(GOOD, ['--suite', 'tasks', '--env', 'TASKS=input']);
     expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/status "input_required", inputRequests confirm\) the harness cannot give: .*elicitation.*which the client did not declare/) });
-    expect(sent(r, 'tasks/update')).toEqual([]);
+    // No tasks/update answering the task (the probes of unknown-task and capability-required carry an empty map).
+    expect(sent(r, 'tasks/update').filter((m) => Object.keys(params(m).inputResponses as object).length)).toEqual([]);
     expect(r.c('tasks/extension/cancel').verdict).toBe('pass');
   }, 60_000);
 
   it('with --client-capabilities elicitation: the input is given with tasks/update (the canned decline) and the task is followed to its result', async () => {
     const r = await run(GOOD, ['--suite', 'tasks', '--env', 'TASKS=input', '--client-capabilities', 'elicitation']);
     expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/tasks\/update.*until "completed"/) });
-    const updates = sent(r, 'tasks/update');
+    const updates = sent(r, 'tasks/update').filter((m) => Object.keys(params(m).inputResponses as object).length);
     expect(updates).toHaveLength(1);
     const p = params(updates[0]!) as { taskId: string; inputResponses: Record<string, { action?: string }> };
     expect(Object.keys(p.inputResponses)).toEqual(['confirm']);
@@ -188,13 +194,42 @@ const BROKEN: Record<string, { flagged: Record<string, 'fail' | 'warn'>; message
   'task-completed-no-result.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /answered a malformed task: the task is "completed" but its result field is missing/ },
   'task-cancel-refused.py': { flagged: { 'tasks/extension/cancel': 'fail' }, message: /tasks\/cancel of task \S+ \(add, created "working"\) was answered with error code -32603/ },
   'task-unknown-id.py': { flagged: { 'tasks/extension/unknown-task': 'fail' }, message: /answered with error code -32603 .*requires -32602/ },
-  'task-capability-unchecked.py': { flagged: { 'tasks/extension/capability-required': 'fail' }, message: /without the extension .* was served .* instead of refused with error -32021/ },
+  'task-capability-unchecked.py': { flagged: { 'tasks/extension/capability-required': 'fail' }, message: /without the extension in the request's client capabilities: tasks\/get was served .*requires error -32021/ },
+  'task-key-reused.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /\(poll 2\) names a different request under input request key\(s\) "confirm" than an earlier poll did/, args: ['--client-capabilities', 'elicitation'] },
+  'task-legacy.py': {
+    flagged: { 'tasks/extension/legacy-removed': 'warn', 'schema/from-server/tools/call': 'fail' },
+    message: /tasks\/result answered error code -32602 .*not -32601.*declares the legacy capabilities\.tasks .*with the 2025-11-25 task parameter and without the extension was answered with a task .*\(SEP-2663 removes these/,
+  },
   'task-update-refused.py': { flagged: { 'tasks/extension/lifecycle': 'fail' }, message: /tasks\/update of task \S+ with the input it asked for \(confirm: elicitation\/create .*\) was answered with error -32603/, args: ['--client-capabilities', 'elicitation'] },
   'task-undeclared.py': {
     flagged: { 'tasks/extension/not-undeclared': 'fail', 'calling/tool/report': 'fail', 'schema/from-server/tools/call': 'fail' },
     message: /1 of \d+ tools\/call without the extension .* answered with a task handle \(report\)/,
   },
 };
+
+describe('the tasks extension, more of its wire', () => {
+  it('tasks/update and tasks/cancel: an unknown taskId acknowledged warns (a SHOULD), served without the extension fails (a MUST)', async () => {
+    const [unknown, unchecked] = await Promise.all([
+      run(`python3 ${join(FIXTURES, 'broken', 'task-unknown-id.py')}`, ['--suite', 'tasks', '--timeout', '5000', '--env', 'ONLY=update-cancel']),
+      run(`python3 ${join(FIXTURES, 'broken', 'task-capability-unchecked.py')}`, ['--suite', 'tasks', '--timeout', '5000', '--env', 'METHODS=update+cancel']),
+    ]);
+    expect(unknown.c('tasks/extension/unknown-task')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/tasks\/get of the unknown taskId .* answered with error code -32602 .*but tasks\/update of it answered a result .*tasks\/cancel of it answered a result/) });
+    expect(unchecked.c('tasks/extension/capability-required')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/tasks\/update was served .*tasks\/cancel was served/) });
+    expect(unchecked.c('tasks/extension/capability-required').message).not.toMatch(/tasks\/get was served/);
+    // What went out: each of the three without the extension, on the followed task.
+    const plain = (['tasks/get', 'tasks/update', 'tasks/cancel'] as const).map((m) => sent(unchecked, m).filter((x) => !declares(x)).length);
+    expect(plain).toEqual([1, 1, 1]);
+  }, 60_000);
+
+  it('input asked by a multi round-trip request before the task is made: answered, then the task followed (the two compose)', async () => {
+    const r = await run(GOOD, ['--suite', 'tasks', '--timeout', '5000', '--env', 'TASKS=mrtr-first', '--client-capabilities', 'elicitation']);
+    expect(r.c('tasks/extension/lifecycle')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/after 1 input_required round\(s\) answered \(proceed: elicitation\/create → action "decline"\), was answered with task .*until "completed"/) });
+    // The retry kept the extension in its own client capabilities, with the answer and the echoed requestState.
+    const retry = sent(r, 'tools/call').find((m) => params(m).inputResponses !== undefined)!;
+    expect(declares(retry)).toBe(true);
+    expect(params(retry).requestState).toBe('before-task');
+  }, 60_000);
+});
 
 describe('broken task servers (fixtures/servers/broken/task-*.py)', () => {
   it.each(Object.entries(BROKEN))('%s', async (file, want) => {
