@@ -13,6 +13,10 @@ import { requestMetaFor } from '../core/negotiate.js';
 import { CLIENT_INFO } from '../core/run.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { brief, describeError, isObject } from './helpers.js';
+import { LOG_LEVELS } from './logging.js';
+import { callPlan } from '../core/call-policy.js';
+import { generateArguments } from '../core/args/arguments.js';
+import { assertCallAllowed } from '../core/tools.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
@@ -36,6 +40,8 @@ interface Asked {
   failure?: string;
   messageIds?: number[];
   details?: Record<string, unknown>;
+  /** The levels of the notifications/message that came with the answer (on its response stream, or over stdio before it). */
+  logLevels?: string[];
 }
 
 /** The method a probe sends: tools/list where tools are declared (a method every client uses), else server/discover. */
@@ -47,15 +53,18 @@ function probeMethod(ctx: CaseContext): string {
  * Send one request with exactly this `_meta` (undefined: none at all): over Streamable HTTP as a POST of its own with
  * the 2026-07-28 headers (MCP-Protocol-Version as the body says, Mcp-Method); over stdio on a fresh server process.
  */
-async function ask(ctx: CaseContext, method: string, meta: Record<string, unknown> | undefined, sent: string): Promise<Asked> {
-  const params = meta === undefined ? {} : { _meta: meta };
+async function ask(ctx: CaseContext, method: string, meta: Record<string, unknown> | undefined, sent: string, extra: Record<string, unknown> = {}): Promise<Asked> {
+  const params = meta === undefined ? { ...extra } : { ...extra, _meta: meta };
   const t = ctx.http;
   if (t) {
     const version = typeof meta?.[META_VERSION] === 'string' ? (meta[META_VERSION] as string) : ctx.version;
     const body = JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-2026-${++probeIds}`, method, params });
-    const r = await t.probe({ method: 'POST', body, withSession: false, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': method } });
+    // A named call mirrors its name into Mcp-Name (the Base64 sentinel where it is not plain visible ASCII).
+    const name = typeof extra.name === 'string' && ['tools/call', 'prompts/get'].includes(method) ? extra.name : undefined;
+    const named: Record<string, string> = name === undefined ? {} : { 'Mcp-Name': /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name) ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=` };
+    const r = await t.probe({ method: 'POST', body, withSession: false, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': method, ...named } });
     const m = r.messages.find((x) => isObject(x) && ('result' in x || 'error' in x)) as Record<string, unknown> | undefined;
-    const base: Asked = { sent, details: { exchange: r.exchange.n }, ...(r.status !== undefined ? { status: r.status } : {}) };
+    const base: Asked = { sent, details: { exchange: r.exchange.n }, logLevels: levelsOf(r.messages), ...(r.status !== undefined ? { status: r.status } : {}) };
     if (r.error) return { ...base, failure: r.error };
     if (!m) return { ...base, failure: `HTTP ${r.status}${r.body.trim() ? `: ${brief(r.body.trim(), 120)}` : ' with no JSON-RPC answer'}` };
     return isObject(m.error) ? { ...base, error: m.error as Asked['error'] } : { ...base, result: m.result };
@@ -67,12 +76,19 @@ async function ask(ctx: CaseContext, method: string, meta: Record<string, unknow
     fresh.session.setRequestMeta(undefined); // exactly the _meta given, nothing merged in
     const reply = await fresh.session.request(method, params, { timeoutMs: Math.min(ctx.timeoutMs, PROBE_MS) });
     const where = { secondConnection: fresh.session.log.map((m) => `${m.direction === 'to-server' ? '→' : '←'} ${brief(m.json ?? m.raw, 300)}`) };
-    return reply.error ? { sent, error: reply.error, details: where } : { sent, result: reply.result, details: where };
+    const logLevels = levelsOf(fresh.session.log.filter((m) => m.direction === 'from-server' && m.seq < reply.response.seq).map((m) => m.json));
+    return reply.error ? { sent, error: reply.error, details: where, logLevels } : { sent, result: reply.result, details: where, logLevels };
   } catch (e) {
     return { sent, failure: (e as Error).message };
   } finally {
     void fresh.close();
   }
+}
+
+/** The levels of the notifications/message among these messages ("(none)" for one without a string level). */
+function levelsOf(messages: readonly unknown[]): string[] {
+  return messages.filter((m) => isObject(m) && m.method === 'notifications/message')
+    .map((m) => { const p = (m as Record<string, unknown>).params; return isObject(p) && typeof p.level === 'string' ? p.level : '(none)'; });
 }
 
 /** The legacy (initialize-era) versions the server's server/discover lists. */
@@ -254,6 +270,47 @@ export const protocol2026: Suite = {
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error?.code === -32602) return { verdict: 'pass', message: `${a.sent}: ${got(a)}`, ...o };
         return { verdict: 'warn', message: `${a.sent}: ${got(a)}; an unknown log level should be refused with -32602`, ...o };
+      },
+    },
+    {
+      id: 'protocol-2026/log-level-floor',
+      title: 'no log message below the logLevel a request asked for',
+      level: 'SHOULD',
+      spec: 'server/utilities/logging#per-request-log-level',
+      requirement: `A request that carries io.modelcontextprotocol/logLevel may get notifications/message at or above that level, before its answer. Probed on a server that declares logging: tools/call of up to three tools the call policy allows, then tools/list (or server/discover), each with logLevel "debug" until one is answered with log messages (none: nothing to judge, skip); that request is sent again with a floor just above the least severe level it got. A message below the floor warns: the spec grants messages at or above the level and says nothing of the others in a MUST.`,
+      requires: { feature: 'requestMeta', capability: 'logging' },
+      async run(ctx) {
+        // The first of up to three callable tools (the call policy's plan) that logs at "debug"; else tools/list or server/discover.
+        const plan = ctx.capabilities.tools ? await ctx.service(callPlan) : undefined;
+        const candidates: { method: string; extra: Record<string, unknown>; what: string }[] = (plan?.call ?? []).slice(0, 3)
+          .map((t) => ({ method: 'tools/call', extra: { name: t.name, arguments: generateArguments(t.inputSchema).value }, what: `tools/call ${t.name}` }));
+        candidates.push({ method: probeMethod(ctx), extra: {}, what: probeMethod(ctx) });
+        const meta = (level: string) => ({ ...requestMetaFor(ctx.version, CLIENT_INFO), [META_LOG_LEVEL]: level });
+        let loud: Asked | undefined;
+        let c = candidates[0]!;
+        const quietOnes: string[] = [];
+        for (c of candidates) {
+          if (c.method === 'tools/call') {
+            try { await assertCallAllowed(ctx, String(c.extra.name), 'log-level-floor'); } catch (e) { return { verdict: 'skip', message: `not probed: ${(e as Error).message}` }; }
+          }
+          loud = await ask(ctx, c.method, meta('debug'), `${c.what} with logLevel "debug"`, c.extra);
+          if (loud.failure || loud.logLevels?.length) break;
+          quietOnes.push(c.what);
+        }
+        if (loud!.failure) return { verdict: 'skip', message: `not judged: ${loud!.sent}: no answer (${loud!.failure})`, details: loud!.details ?? {} };
+        const seen = (loud!.logLevels ?? []).map((l) => LOG_LEVELS.indexOf(l as (typeof LOG_LEVELS)[number])).filter((i) => i >= 0);
+        if (!seen.length) return { verdict: 'skip', message: `a notifications/message was never sent with the answer to ${quietOnes.join(', ')} (each with logLevel "debug"): nothing below a level to look for`, details: loud!.details ?? {} };
+        const least = Math.min(...seen);
+        if (least === LOG_LEVELS.length - 1) return { verdict: 'skip', message: `${loud!.sent}: only "emergency" messages came, and no level is above it`, details: loud!.details ?? {} };
+        const floor = LOG_LEVELS[least + 1]!;
+        const quiet = await ask(ctx, c.method, meta(floor), `${c.what} with logLevel "${floor}"`, c.extra);
+        const details = { debug: loud!.details ?? {}, floor: quiet.details ?? {} };
+        if (quiet.failure) return { verdict: 'skip', message: `not judged: ${quiet.sent}: no answer (${quiet.failure})`, details };
+        const levels = quiet.logLevels ?? [];
+        const below = levels.filter((l) => { const i = LOG_LEVELS.indexOf(l as (typeof LOG_LEVELS)[number]); return i >= 0 && i < least + 1; });
+        const at = `at "debug" it sent ${loud!.logLevels!.length} message(s) (${[...new Set(loud!.logLevels)].join(', ')})`;
+        if (below.length) return { verdict: 'warn', message: `${quiet.sent}: ${below.length} of ${levels.length} notifications/message below "${floor}" (${[...new Set(below)].join(', ')}); ${at}`, details };
+        return { verdict: 'pass', message: `${quiet.sent}: ${levels.length} notifications/message, none below "${floor}"; ${at}`, details };
       },
     },
   ],
