@@ -16,6 +16,12 @@ export interface PreparedSchema {
   problems: string[];
   /** Notes that are not problems (e.g. an unknown $schema treated as draft-07). */
   notes: string[];
+  /**
+   * `$ref`s to a URI outside the schema (another document, a network address): never fetched (2026-07-28 forbids
+   * dereferencing network URIs by default), so the schema cannot be used to validate. Not a problem of the schema's
+   * validity: a client should reject such a schema (basic#ref-resolution, SHOULD).
+   */
+  externalRefs: string[];
   validate?: (value: unknown) => SchemaViolation[];
 }
 
@@ -62,9 +68,9 @@ export class SchemaWorkbench {
 
   private build(schema: unknown): PreparedSchema {
     const notes: string[] = [];
-    if (typeof schema === 'boolean') return { dialect: this.defaultDialect, problems: [], notes, validate: (v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]) };
+    if (typeof schema === 'boolean') return { dialect: this.defaultDialect, problems: [], notes, externalRefs: [], validate: (v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]) };
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-      return { dialect: this.defaultDialect, problems: [`not a JSON Schema object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`], notes };
+      return { dialect: this.defaultDialect, problems: [`not a JSON Schema object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`], notes, externalRefs: [] };
     }
     let s = schema as Record<string, unknown>;
     let dialect = this.defaultDialect;
@@ -78,7 +84,10 @@ export class SchemaWorkbench {
         delete s.$schema;
       }
     }
-    if ('$id' in s) { s = { ...s }; delete s.$id; } // a server's $id must not collide with another tool's in one ajv
+    // A string $id stays (a $ref may name the schema by it) and is taken out of the ajv again after compiling, so that
+    // another tool's schema with the same $id does not collide with it; another $id is not a usable base: dropped.
+    const id = typeof s.$id === 'string' && s.$id !== '' ? s.$id : undefined;
+    if ('$id' in s && !id) { s = { ...s }; delete s.$id; }
     const problems: string[] = [];
     let metaOk: boolean;
     let metaErrors: ErrorObject[] | null | undefined;
@@ -93,14 +102,22 @@ export class SchemaWorkbench {
       for (const v of toViolations(metaErrors)) problems.push(`${v.pointer || '(root)'}: ${v.message}`);
     }
     let fn: ValidateFunction | undefined;
+    const externalRefs: string[] = [];
     if (problems.length === 0) {
+      const ajv = this.instance(dialect);
       try {
-        fn = this.instance(dialect).compile(s);
+        if (id) ajv.removeSchema(id);
+        fn = ajv.compile(s);
       } catch (e) {
-        problems.push(`does not compile: ${(e as Error).message}`);
+        const missing = (e as { missingSchema?: unknown }).missingSchema;
+        const base = id?.replace(/#.*$/, '');
+        if (typeof missing === 'string' && missing !== '' && missing !== base) externalRefs.push((e as { missingRef?: string }).missingRef ?? missing);
+        else problems.push(`does not compile: ${(e as Error).message}`);
+      } finally {
+        if (id) ajv.removeSchema(id);
       }
     }
     const validate = fn ? (value: unknown) => (fn!(value) ? [] : toViolations(fn!.errors ?? [])) : undefined;
-    return { dialect, problems, notes, validate };
+    return { dialect, problems, notes, externalRefs, validate };
   }
 }

@@ -63,7 +63,7 @@ export const listing: Suite = {
       title: 'every inputSchema is a valid JSON Schema of type object',
       level: 'MUST',
       spec: 'server/tools#tool',
-      requirement: 'Each tool has an inputSchema: a JSON Schema object whose type is "object", itself valid against its JSON Schema meta-schema.',
+      requirement: 'Each tool has an inputSchema: a JSON Schema object whose type is "object", itself valid against its JSON Schema meta-schema (the dialect its $schema names; by default 2020-12 from 2025-11-25, draft-07 before), with every $ref resolving inside the schema ($defs by JSON pointer, a plain-name $anchor, the schema\'s own $id): a reference to nothing there fails. A $ref to another document (a network URI) is not fetched — 2026-07-28 forbids dereferencing one by default and asks clients to reject such a schema (basic#ref-resolution, a SHOULD) — so it warns.',
       perItem: 'tool',
       requires: { capability: 'tools' },
       async run(ctx) {
@@ -71,10 +71,10 @@ export const listing: Suite = {
         if (!Array.isArray(t)) return t;
         return t.map((tool) => {
           const p = schemaProblems(ctx, tool, 'inputSchema');
-          const notes = ctx.workbench.prepare(tool.inputSchema).notes;
-          return p.length
-            ? { item: tool.name, verdict: 'fail' as const, message: p.join('; ') }
-            : { item: tool.name, verdict: 'pass' as const, message: `valid object schema${notes.length ? ` (${notes.join('; ')})` : ''}` };
+          const { notes, externalRefs } = ctx.workbench.prepare(tool.inputSchema);
+          if (p.length) return { item: tool.name, verdict: 'fail' as const, message: p.join('; ') };
+          if (externalRefs.length) return { item: tool.name, verdict: 'warn' as const, message: `valid object schema, but it refers outside itself (${externalRefs.map((r) => JSON.stringify(r)).join(', ')}): nobody fetches such a $ref by default, and a client should reject the schema rather than treat it as permissive` };
+          return { item: tool.name, verdict: 'pass' as const, message: `valid object schema${notes.length ? ` (${notes.join('; ')})` : ''}` };
         });
       },
     },
