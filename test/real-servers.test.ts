@@ -179,6 +179,7 @@ export const TARGETS: Target[] = [
   },
   { id: 'ts-sdk2/stdio', title: 'a server on the TS SDK 2.x (`@modelcontextprotocol/server`, `McpServer` with `serveStdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'ts-sdk2.mjs'), 'stdio')] },
   { id: 'ts-sdk2/streamable-http', title: 'a server on the TS SDK 2.x (`McpServer` with `createMcpHandler`, mounted bare on node:http) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'ts-sdk2.mjs'), 'http', p), '/mcp') },
+  { id: 'mcp-handler/streamable-http', title: "a server on Vercel's `mcp-handler` 2.x (the TS SDK 2.x underneath; its web-standard handler mounted bare on node:http) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'mcp-handler.mjs'), p), '/mcp') },
 ];
 
 /**
