@@ -77,7 +77,7 @@ describe('2026-07-28 surface', () => {
     const [undeclared, badKind, wrongMethod, badFinal, loop, errorOnMissing] = await Promise.all([
       mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--protocol-version', '2026-07-28', '--suite', 'completion,surface-2026', '--timeout', '3000']), mode('bad-final'), mode('loop'), mode('error-on-missing'),
     ]);
-    expect(undeclared.c('surface-2026/input-requests-declared').verdict).toBe('fail');
+    expect(undeclared.c('surface-2026/input-requests-declared').verdict, undeclared.c('surface-2026/input-requests-declared').message).toBe('fail');
     expect(undeclared.c('surface-2026/input-requests-declared').message).toMatch(/"summarize" \(sampling\) in the answer to tools\/call/);
     expect(undeclared.c('calling/tool/summarize').verdict).toBe('skip');
     expect(badKind.c('surface-2026/input-required').verdict).toBe('fail');
