@@ -74,9 +74,11 @@ describe('2026-07-28 surface', () => {
 
   it('mrtr.py, one defect each: undeclared capability, unknown kind, wrong method, bad final result fail; re-asking refused warns; a server that keeps asking is reported', async () => {
     const mode = (m: string, extra: string[] = ALL_CAPS, suites = MRTR_SUITES) => run(py('mrtr.py'), [...suites, ...extra, '--env', `MODE=${m}`]);
-    const [undeclared, badKind, wrongMethod, badFinal, loop, errorOnMissing] = await Promise.all([
-      mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--protocol-version', '2026-07-28', '--suite', 'completion,surface-2026', '--timeout', '3000']), mode('bad-final'), mode('loop'), mode('error-on-missing'),
+    // Three runs at a time: each replays requests for the altered-retry probes too, and their timeout is 3 s.
+    const [undeclared, badKind, wrongMethod] = await Promise.all([
+      mode('undeclared', []), mode('bad-kind'), mode('wrong-method', ALL_CAPS, ['--protocol-version', '2026-07-28', '--suite', 'completion,surface-2026', '--timeout', '3000']),
     ]);
+    const [badFinal, loop, errorOnMissing] = await Promise.all([mode('bad-final'), mode('loop'), mode('error-on-missing')]);
     expect(undeclared.c('surface-2026/input-requests-declared').verdict, undeclared.c('surface-2026/input-requests-declared').message).toBe('fail');
     expect(undeclared.c('surface-2026/input-requests-declared').message).toMatch(/"summarize" \(sampling\) in the answer to tools\/call/);
     expect(undeclared.c('calling/tool/summarize').verdict).toBe('skip');
