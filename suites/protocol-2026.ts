@@ -17,6 +17,7 @@ import { LOG_LEVELS } from './logging.js';
 import { callPlan } from '../core/call-policy.js';
 import { generateArguments } from '../core/args/arguments.js';
 import { assertCallAllowed } from '../core/tools.js';
+import { headerSafe, paramHeaders } from '../core/param-headers.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
@@ -53,15 +54,16 @@ function probeMethod(ctx: CaseContext): string {
  * Send one request with exactly this `_meta` (undefined: none at all): over Streamable HTTP as a POST of its own with
  * the 2026-07-28 headers (MCP-Protocol-Version as the body says, Mcp-Method); over stdio on a fresh server process.
  */
-async function ask(ctx: CaseContext, method: string, meta: Record<string, unknown> | undefined, sent: string, extra: Record<string, unknown> = {}): Promise<Asked> {
+async function ask(ctx: CaseContext, method: string, meta: Record<string, unknown> | undefined, sent: string, extra: Record<string, unknown> = {}, inputSchema?: unknown): Promise<Asked> {
   const params = meta === undefined ? { ...extra } : { ...extra, _meta: meta };
   const t = ctx.http;
   if (t) {
     const version = typeof meta?.[META_VERSION] === 'string' ? (meta[META_VERSION] as string) : ctx.version;
     const body = JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-probe-2026-${++probeIds}`, method, params });
-    // A named call mirrors its name into Mcp-Name (the Base64 sentinel where it is not plain visible ASCII).
+    // A named call mirrors its name into Mcp-Name (the Base64 sentinel where it is not plain visible ASCII), and a
+    // tools/call the arguments its tool marks with x-mcp-header into Mcp-Param-{Name}, as the run's own calls do.
     const name = typeof extra.name === 'string' && ['tools/call', 'prompts/get'].includes(method) ? extra.name : undefined;
-    const named: Record<string, string> = name === undefined ? {} : { 'Mcp-Name': /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name) ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=` };
+    const named: Record<string, string> = name === undefined ? {} : { 'Mcp-Name': headerSafe(name), ...(method === 'tools/call' ? paramHeaders(inputSchema, extra.arguments) : {}) };
     const r = await t.probe({ method: 'POST', body, withSession: false, headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': method, ...named } });
     const m = r.messages.find((x) => isObject(x) && ('result' in x || 'error' in x)) as Record<string, unknown> | undefined;
     const base: Asked = { sent, details: { exchange: r.exchange.n }, logLevels: levelsOf(r.messages), ...(r.status !== undefined ? { status: r.status } : {}) };
@@ -282,8 +284,8 @@ export const protocol2026: Suite = {
       async run(ctx) {
         // The first of up to three callable tools (the call policy's plan) that logs at "debug"; else tools/list or server/discover.
         const plan = ctx.capabilities.tools ? await ctx.service(callPlan) : undefined;
-        const candidates: { method: string; extra: Record<string, unknown>; what: string }[] = (plan?.call ?? []).slice(0, 3)
-          .map((t) => ({ method: 'tools/call', extra: { name: t.name, arguments: generateArguments(t.inputSchema).value }, what: `tools/call ${t.name}` }));
+        const candidates: { method: string; extra: Record<string, unknown>; what: string; schema?: unknown }[] = (plan?.call ?? []).slice(0, 3)
+          .map((t) => ({ method: 'tools/call', extra: { name: t.name, arguments: generateArguments(t.inputSchema).value }, what: `tools/call ${t.name}`, schema: t.inputSchema }));
         candidates.push({ method: probeMethod(ctx), extra: {}, what: probeMethod(ctx) });
         const meta = (level: string) => ({ ...requestMetaFor(ctx.version, CLIENT_INFO), [META_LOG_LEVEL]: level });
         let loud: Asked | undefined;
@@ -293,7 +295,7 @@ export const protocol2026: Suite = {
           if (c.method === 'tools/call') {
             try { await assertCallAllowed(ctx, String(c.extra.name), 'log-level-floor'); } catch (e) { return { verdict: 'skip', message: `not probed: ${(e as Error).message}` }; }
           }
-          loud = await ask(ctx, c.method, meta('debug'), `${c.what} with logLevel "debug"`, c.extra);
+          loud = await ask(ctx, c.method, meta('debug'), `${c.what} with logLevel "debug"`, c.extra, c.schema);
           if (loud.failure || loud.logLevels?.length) break;
           quietOnes.push(c.what);
         }
@@ -303,7 +305,7 @@ export const protocol2026: Suite = {
         const least = Math.min(...seen);
         if (least === LOG_LEVELS.length - 1) return { verdict: 'skip', message: `${loud!.sent}: only "emergency" messages came, and no level is above it`, details: loud!.details ?? {} };
         const floor = LOG_LEVELS[least + 1]!;
-        const quiet = await ask(ctx, c.method, meta(floor), `${c.what} with logLevel "${floor}"`, c.extra);
+        const quiet = await ask(ctx, c.method, meta(floor), `${c.what} with logLevel "${floor}"`, c.extra, c.schema);
         const details = { debug: loud!.details ?? {}, floor: quiet.details ?? {} };
         if (quiet.failure) return { verdict: 'skip', message: `not judged: ${quiet.sent}: no answer (${quiet.failure})`, details };
         const levels = quiet.logLevels ?? [];
