@@ -136,13 +136,15 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
 });
 
 describe('tools that fail offline: the run called them, they gave no result', () => {
-  it('quality/result-size says the calls were answered with JSON-RPC errors, not that no tool was called (a chart server offline)', async () => {
-    const r = await run(py('broken/offline-api.py'), ['--suite', 'calling,quality']);
+  it('quality/result-size says the calls were answered with JSON-RPC errors, not that no tool was called; a "progressive" chart is no long-running tool (a chart server offline)', async () => {
+    const r = await run(py('broken/offline-api.py'), ['--suite', 'calling,progress,quality']);
     expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/JSON-RPC error code -32603 "Failed to generate chart/) });
     const size = r.c('quality/result-size');
     expect(size.verdict, size.message).toBe('skip');
-    expect(size.message).toBe('no tool result was seen (the 2 calls of 2 tools the run made got no result: 2 answered with a JSON-RPC error; see calling/tool/<tool>)');
+    expect(size.message).toBe('no tool result was seen (the 3 calls of 3 tools the run made got no result: 3 answered with a JSON-RPC error; see calling/tool/<tool>)');
     expect(size.message).not.toMatch(/no tool was called/);
+    // "the progressive reduction of data" (a funnel chart) does not make a tool look long-running.
+    expect(r.c('progress/notifications')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^no callable tool looks long-running/) });
     // A run that calls nothing still says so.
     const none = await run(py('broken/offline-api.py'), ['--suite', 'calling,quality', '--call-tools', 'none']);
     expect(none.c('quality/result-size').message).toMatch(/\(no tool was called: see --call-tools \/ --call-tool\)$/);
