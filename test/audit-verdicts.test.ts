@@ -150,3 +150,16 @@ describe('tools that fail offline: the run called them, they gave no result', ()
     expect(none.c('quality/result-size').message).toMatch(/\(no tool was called: see --call-tools \/ --call-tool\)$/);
   }, 60_000);
 });
+
+describe('prompts/get without the optional arguments field', () => {
+  it('a prompt refused when "arguments" is left out but served with {} fails, and the message says what to fix (git-mcp-server on the TS SDK 1.x)', async () => {
+    const r = await run(py('broken/prompt-args-omitted.py'), ['--suite', 'prompts']);
+    const w = r.c('prompts/get/wrapup');
+    expect(w.verdict, w.message).toBe('fail');
+    expect(w.message).toMatch(/^prompts\/get "wrapup" with no arguments answered with error code -32602 .*though with "arguments": \{\} it is served: the server refuses a request that leaves out the optional arguments field/);
+    // The request the verdict rests on left the field out; the second one sent {}.
+    const gets = r.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { method?: string }).method === 'prompts/get' && (m.json as { params: { name: string } }).params.name === 'wrapup');
+    expect(gets.map((m) => (m.json as { params: Record<string, unknown> }).params.arguments)).toEqual([undefined, {}]);
+    expect(r.c('prompts/get/greet').verdict).toBe('pass');
+  }, 60_000);
+});
