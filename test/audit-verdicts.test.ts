@@ -163,3 +163,16 @@ describe('prompts/get without the optional arguments field', () => {
     expect(r.c('prompts/get/greet').verdict).toBe('pass');
   }, 60_000);
 });
+
+describe('Streamable HTTP: a request without the session id answered with a server error', () => {
+  it('HTTP 500 is a warn that says "server error, not a refusal", not "was not refused" (git-mcp-server 2.15.3)', async () => {
+    const s = await startServer(['python3', brokenHttp, 'session-500']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http'], { timeoutMs: 60_000 });
+      const c = r.c('http/session-id/required');
+      expect(c.verdict, c.message).toBe('warn');
+      expect(c.message).toMatch(/^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/);
+      expect(c.message).not.toContain('was not refused');
+    } finally { await s.stop(); }
+  }, 60_000);
+});
