@@ -619,10 +619,20 @@ export class Session {
   }
 }
 
-/** "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". */
+/** A line that names an error ("Error: Cannot find module …", "TypeError: …", "ModuleNotFoundError: …"). */
+const ERROR_LINE = /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/;
+
+/**
+ * "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". When the
+ * line naming the error came earlier (Node prints the stack, the error's properties and its version after it), that
+ * line leads, then "…": the five last lines of a Node crash alone never say what went wrong.
+ */
 export function stderrTail(info: TransportClosed | undefined): string {
   const tail = info?.stderrTail ?? [];
-  return tail.length ? `; last stderr lines: ${tail.slice(-5).join(' | ')}` : '';
+  if (!tail.length) return '';
+  const last = tail.slice(-5);
+  const named = last.some((l) => ERROR_LINE.test(l)) ? undefined : tail.slice(0, -5).reverse().find((l) => ERROR_LINE.test(l));
+  return `; last stderr lines: ${[...(named ? [named, '…'] : []), ...last].join(' | ')}`;
 }
 
 /** Why the connection ended, with the server's last stderr lines: "the server exited with code 5; last stderr lines: …". */

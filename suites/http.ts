@@ -129,6 +129,7 @@ export const httpSuite: Suite = {
         const r = await t.probe({ method: 'POST', body: probeBody(ctx, 'ping'), withSession: false });
         if (r.status === 400) return { verdict: 'pass', message: `a ping without Mcp-Session-Id: ${said(r)}`, details: ex(r) };
         if (r.status !== undefined && r.status >= 400 && r.status < 500) return { verdict: 'warn', message: `a ping without Mcp-Session-Id: ${said(r)}; the spec asks for 400`, details: ex(r) };
+        if (r.status !== undefined && r.status >= 500) return { verdict: 'warn', message: `a ping without Mcp-Session-Id got a server error, not a refusal: ${said(r)}; the spec asks for 400`, details: ex(r) };
         return { verdict: 'warn', message: `a ping without Mcp-Session-Id was not refused: ${said(r)}`, details: ex(r) };
       },
     },

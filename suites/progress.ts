@@ -8,8 +8,11 @@ import { callTool, firstToolCall, type Tool } from '../core/tools.js';
 import { callPlan } from '../core/call-policy.js';
 import { brief, unanswered } from './helpers.js';
 
-/** Tools that look long-running (the cancellation probe of robustness picks by the same words). */
-export const SLOW_TOOL = /long[-_\s]?running|\bslow|\bsleep|\bdelay|\bprogress/i;
+/**
+ * Tools that look long-running (the cancellation probe of robustness picks by the same words). "progress" as a word
+ * (reports progress, progress_demo), not "progressive" or "progression" (a funnel chart's "progressive reduction").
+ */
+export const SLOW_TOOL = /long[-_\s]?running|\bslow|\bsleep|\bdelay|\bprogress(?!ive|ion)/i;
 export const PROGRESS_TOKEN = 'mcp-conform-progress-1';
 /** How long to watch for progress notifications after the result (ms). */
 export const AFTER_RESULT_MS = 300;

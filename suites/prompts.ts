@@ -109,6 +109,12 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
   if (reply.error) {
     // The values were made up: a refusal may be about them, not a fault of the server.
     if (Object.keys(args).length && reply.error.code !== -32601) return { item, verdict: 'info', messageIds, message: `${sent} answered with error ${describeError(reply.error)}: the argument values were made up, so this is not judged` };
+    // No argument was sent: the field was left out, as GetPromptRequest allows. A server that serves "arguments": {}
+    // only mishandles the omitted field, which the message says (what to fix); a client that omits it still fails.
+    const withEmpty = Object.keys(args).length ? undefined : await ctx.session.request('prompts/get', { name: p.name, arguments: {} }).catch(() => undefined);
+    if (withEmpty && !withEmpty.error) {
+      return { item, verdict: 'fail', messageIds: [...messageIds, withEmpty.request.seq, withEmpty.response.seq], message: `${sent} answered with error ${describeError(reply.error)}, though with "arguments": {} it is served: the server refuses a request that leaves out the optional arguments field (as a client with no argument to send writes it), so a listed prompt that needs no made-up value cannot be fetched` };
+    }
     return { item, verdict: 'fail', messageIds, message: `${sent} answered with error ${describeError(reply.error)}: a listed prompt that needs no made-up value cannot be fetched` };
   }
   const msgs = reply.result?.messages;

@@ -6,7 +6,7 @@
  */
 import type { OptionDef } from '../core/options.js';
 import type { Service } from '../core/services.js';
-import type { ItemOutcome, Suite } from '../core/suite.js';
+import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
 import { TOKENIZER, countTokensOf, prepareTokenizer, preloadTokenizer, releaseTokenizer, resultText, toolCosts, type ToolCost } from './compat/cost.js';
 import { listedTools } from './helpers.js';
@@ -17,6 +17,20 @@ const listCost: Service<{ perTool: ToolCost[]; total: number }> = {
   id: 'quality-token-cost',
   produce: async (ctx) => toolCosts((await ctx.service(tools)).tools),
 };
+
+/**
+ * Why the calls the run made left no tool result to measure: none was made (the call policy), or every one was
+ * answered with a JSON-RPC error or not at all (a server whose tools fail offline, say) — then the calling cases say
+ * more, and "no tool was called" would be false.
+ */
+function noResultWhy(made: ToolCallRecord[]): string {
+  if (!made.length) return 'no tool was called: see --call-tools / --call-tool';
+  const errors = made.filter((c) => c.reply?.error).length;
+  const silent = made.length - errors;
+  const how = [errors ? `${errors} answered with a JSON-RPC error` : '', silent ? `${silent} not answered` : ''].filter(Boolean).join(', ');
+  const toolCount = new Set(made.map((c) => c.tool)).size;
+  return `the ${plural(made.length, 'call')} of ${plural(toolCount, 'tool')} the run made got no result: ${how}; see calling/tool/<tool>`;
+}
 
 const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -107,8 +121,9 @@ export const quality: Suite = {
       requirement: `Each tool result seen in the run goes into the model's context: its size in tokens (${TOKENIZER} estimate of the text of its content blocks). Info; fail when one exceeds --max-result-tokens.`,
       requires: { capability: 'tools' },
       async run(ctx) {
-        const calls = toolCallsOf(ctx).filter((c) => c.purpose === 'call' && c.reply?.result);
-        if (!calls.length) return { verdict: 'skip', message: 'no tool result was seen (no tool was called: see --call-tools / --call-tool)' };
+        const made = toolCallsOf(ctx).filter((c) => c.purpose === 'call');
+        const calls = made.filter((c) => c.reply?.result);
+        if (!calls.length) return { verdict: 'skip', message: `no tool result was seen (${noResultWhy(made)})` };
         const texts = calls.map((c) => resultText(c.reply!.result));
         const counts = await countTokensOf(texts);
         releaseTokenizer(); // the last count of the run (the cases run in order): what it loaded is freed before the report is written

@@ -134,3 +134,45 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
     expect(r.c('protocol-2026/missing-meta').message).toMatch(/also serves 2024-11-05, .*legacy client's request/);
   }, 90_000);
 });
+
+describe('tools that fail offline: the run called them, they gave no result', () => {
+  it('quality/result-size says the calls were answered with JSON-RPC errors, not that no tool was called; a "progressive" chart is no long-running tool (a chart server offline)', async () => {
+    const r = await run(py('broken/offline-api.py'), ['--suite', 'calling,progress,quality']);
+    expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/JSON-RPC error code -32603 "Failed to generate chart/) });
+    const size = r.c('quality/result-size');
+    expect(size.verdict, size.message).toBe('skip');
+    expect(size.message).toBe('no tool result was seen (the 3 calls of 3 tools the run made got no result: 3 answered with a JSON-RPC error; see calling/tool/<tool>)');
+    expect(size.message).not.toMatch(/no tool was called/);
+    // "the progressive reduction of data" (a funnel chart) does not make a tool look long-running.
+    expect(r.c('progress/notifications')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^no callable tool looks long-running/) });
+    // A run that calls nothing still says so.
+    const none = await run(py('broken/offline-api.py'), ['--suite', 'calling,quality', '--call-tools', 'none']);
+    expect(none.c('quality/result-size').message).toMatch(/\(no tool was called: see --call-tools \/ --call-tool\)$/);
+  }, 60_000);
+});
+
+describe('prompts/get without the optional arguments field', () => {
+  it('a prompt refused when "arguments" is left out but served with {} fails, and the message says what to fix (git-mcp-server on the TS SDK 1.x)', async () => {
+    const r = await run(py('broken/prompt-args-omitted.py'), ['--suite', 'prompts']);
+    const w = r.c('prompts/get/wrapup');
+    expect(w.verdict, w.message).toBe('fail');
+    expect(w.message).toMatch(/^prompts\/get "wrapup" with no arguments answered with error code -32602 .*though with "arguments": \{\} it is served: the server refuses a request that leaves out the optional arguments field/);
+    // The request the verdict rests on left the field out; the second one sent {}.
+    const gets = r.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { method?: string }).method === 'prompts/get' && (m.json as { params: { name: string } }).params.name === 'wrapup');
+    expect(gets.map((m) => (m.json as { params: Record<string, unknown> }).params.arguments)).toEqual([undefined, {}]);
+    expect(r.c('prompts/get/greet').verdict).toBe('pass');
+  }, 60_000);
+});
+
+describe('Streamable HTTP: a request without the session id answered with a server error', () => {
+  it('HTTP 500 is a warn that says "server error, not a refusal", not "was not refused" (git-mcp-server 2.15.3)', async () => {
+    const s = await startServer(['python3', brokenHttp, 'session-500']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http'], { timeoutMs: 60_000 });
+      const c = r.c('http/session-id/required');
+      expect(c.verdict, c.message).toBe('warn');
+      expect(c.message).toMatch(/^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/);
+      expect(c.message).not.toContain('was not refused');
+    } finally { await s.stop(); }
+  }, 60_000);
+});
