@@ -26,6 +26,19 @@ describe('2026-07-28 statelessness: a notification must not change how requests 
   }, 60_000);
 });
 
+describe('a size limit: a 1 MiB request refused with HTTP 413', () => {
+  it('robustness/large-request reports the refusal (info: no MCP or JSON-RPC rule sets a size), and the server keeps serving', async () => {
+    const s = await startServer(['python3', brokenHttp, 'size-limit']);
+    try {
+      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,robustness'], { timeoutMs: 60_000 });
+      const big = r.c('robustness/large-request');
+      expect(big.verdict, big.message).toBe('info');
+      expect(big.message).toMatch(/^a ping request of 10\d{5} bytes \(id .*\) was refused with HTTP 413.*the small ping request after it was answered.*limits a request's size/);
+      expect(r.c('robustness/unknown-notification').verdict).toBe('pass');
+    } finally { await s.stop(); }
+  }, 60_000);
+});
+
 describe('Streamable HTTP: unparsable JSON answered with a server error', () => {
   it('HTTP 500 carrying -32700: http/invalid-json and robustness/invalid-json agree (warn), and neither says "no JSON-RPC error"', async () => {
     const s = await startServer(['python3', brokenHttp, 'json-500']);
