@@ -134,7 +134,7 @@ describe('robustness suite: grading per the policy table', () => {
   });
 
   it.each([
-    ['refused with an error', (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: 'message too large' } }), 'warn', /refused with error/],
+    ['refused with an error', (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: 'message too large' } }), 'info', /refused with error code -32600 .*a size limit of the server's own/],
     ['dropped silently', () => undefined, 'fail', /never answered, though the small ping request after it was/],
   ] as const)('a 1 MiB request %s: %s', async (_, answer, verdict, message) => {
     const r = await probe((raw, msg, api) => {
