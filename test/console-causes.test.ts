@@ -32,8 +32,9 @@ describe('a server that claims 2026-07-28 and answers in 2025 shapes (broken/ans
     expect(r.stdout).toMatch(/\nlifecycle .*\(2026-07-28: \d+ fail · 2025-11-25: pass\)\n/);
     expect(r.stdout).toContain('it lists 2025-06-18, 2025-03-26, 2024-11-05 too: --all-versions judges every version it serves (or --protocol-version 2025-06-18 that one).');
     expect(accountFor(r.stdout, report).missing).toEqual([]);
-    // One screen: 75 lines today (suite protocol-2026's three warns and calling/open-world's info joined the run).
-    expect(r.stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(80);
+    // One screen: 81 lines today (suite protocol-2026's three warns and calling/open-world's info joined the run, then
+    // the three multi round-trip retry probes' and log-level-floor's skips).
+    expect(r.stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(85);
 
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     const box = /<div class="box bad causes">(.*?)<\/div>/s.exec(html)?.[1] ?? '';
