@@ -5,8 +5,10 @@
  * (with the stateless `_meta` every 2026-07-28 request carries) and, if the server lists 2026-07-28, speaks it.
  * Any other outcome falls back to `initialize` offering 2025-11-25 (or the newest published version the server
  * listed): an error answer (the TypeScript SDK answers -32601) on the same connection; no answer within
- * min(--timeout, 5 s) counted from when the server process is idle (not while it starts: see whenIdle), or a server
- * that died of the unknown method, on a fresh server process (restarted once).
+ * min(--timeout, 5 s) counted from when the server process is idle (not while it starts, which may take up to
+ * max(--timeout, 10 s) of its own: see startUp), or a server that died of the unknown method, on a fresh server process (restarted once).
+ * An initialize that is the first message to a server process (no discover before it, or after that restart) has
+ * its --timeout counted from the same moment.
  * `--protocol-version V` speaks only V: `server/discover` for 2026-07-28, `initialize` offering V for the others.
  * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
@@ -24,6 +26,20 @@ export const STATELESS_VERSION: ProtocolVersion = '2026-07-28';
 export const DISCOVER_BOUND_MS = 5000;
 /** How long the server process must be idle (no CPU time used) before that bound starts counting. */
 const IDLE_QUIET_MS = 300;
+/** The longest a server process may take to start (be idle) before its first request's --timeout counts anyway. */
+const START_UP_MS = 10_000;
+
+/**
+ * A server process the run has just started (stdio, or HTTP with --start): resolves once it is idle — done starting,
+ * waiting for input — and at most after max(--timeout, 10 s), the start-up allowance (on its own: a request's
+ * --timeout counts from then). A Python server importing its packages on a loaded machine (a CI runner) may take
+ * longer to start than a short --timeout; that is not the request's time. Undefined without a process to watch (HTTP
+ * without --start).
+ */
+function startUp(transport: Transport, timeoutMs: number): { idle: Promise<void>; cancel(): void } | undefined {
+  const pid = transport.processInfo()?.pid;
+  return pid !== undefined ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(timeoutMs, START_UP_MS) }) : undefined;
+}
 
 export function isStateless(v: string | undefined): boolean {
   return v !== undefined && v >= STATELESS_VERSION;
@@ -178,6 +194,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   let initOffer: ProtocolVersion = env.legacyOffer ?? (forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION);
   let discoverFailure: Error | undefined;
   let discover: Reply | undefined;
+  let restarted = false;
 
   if (tryDiscover) {
     const v = STATELESS_VERSION;
@@ -186,9 +203,8 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     const bound = forced ? env.timeoutMs : Math.min(env.timeoutMs, DISCOVER_BOUND_MS);
     // The bound is for a server that does not answer an unknown method, not for a server still starting: it counts
     // from when the server process the run started is idle (a Python server importing its packages on a busy machine
-    // took more than 5 s to answer its first message, and was judged in the legacy era), within --timeout in all.
-    const pid = forced ? undefined : transport.processInfo()?.pid;
-    const started = pid !== undefined ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(0, env.timeoutMs - bound) }) : undefined;
+    // took more than 5 s to answer its first message, and was judged in the legacy era; see startUp).
+    const started = forced ? undefined : startUp(transport, env.timeoutMs);
     try {
       discover = await session.request('server/discover', undefined, { timeoutMs: bound, ...(started ? { timeoutFrom: started.idle } : {}) });
     } catch (e) {
@@ -246,6 +262,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
       try {
         ({ session, transport } = await env.restart());
         negotiation.restarts++;
+        restarted = true;
       } catch (e) {
         return out({ version: initOffer, offered: initOffer, discover, discoverFailure, failure: e as Error, aborted: `the server could not be restarted after server/discover: ${(e as Error).message}` });
       }
@@ -260,7 +277,14 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   let initializedSeq: number | undefined;
   let version: ProtocolVersion = initOffer;
   try {
-    reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo });
+    // The first message to a server process (no server/discover went before it, or it went to the process that was
+    // restarted): its --timeout counts from when the process is idle, as discover's bound does, not from its start.
+    const started = (discover === undefined && discoverFailure === undefined) || restarted ? startUp(transport, env.timeoutMs) : undefined;
+    try {
+      reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo }, started ? { timeoutFrom: started.idle } : {});
+    } finally {
+      started?.cancel();
+    }
     const answered = reply.result?.protocolVersion;
     if (isProtocolVersion(answered) && !isStateless(answered)) version = answered;
     if (reply.error) {

@@ -128,6 +128,17 @@ describe('servers that hang or die on server/discover', () => {
     expect(r.report.negotiation!.steps).toHaveLength(1);
   }, 120_000);
 
+  it('a short --timeout and a slow start (1.5 s of CPU): start-up is not the first request\'s time, in either era', async () => {
+    // Default: server/discover is answered once the server is idle (no restart, 2026-07-28).
+    const d = await run(py('slow-start.py'), ['--suite', 'lifecycle', '--timeout', '500', '--env', 'SLOW_START=1.5']);
+    expect(d.report.negotiation).toMatchObject({ handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
+    // Forced to 2025-11-25: initialize is the first message; its 500 ms count once the server is idle.
+    const f = await run(py('slow-start.py'), ['--suite', 'lifecycle', '--timeout', '500', '--env', 'SLOW_START=1.5', '--protocol-version', '2025-11-25']);
+    expect(f.report.negotiation).toMatchObject({ handshake: 'initialize', version: '2025-11-25', restarts: 0 });
+    expect(f.c('lifecycle/initialize').verdict).toBe('pass');
+    expect(f.code).toBe(0);
+  }, 60_000);
+
   it('a crash: restarted once, initialize on the fresh process', async () => {
     const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle', '--env', 'EXIT=1']);
     expect(r.code).toBe(0);
