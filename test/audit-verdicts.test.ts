@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { brokenHttp, FIXTURES, runArgs, startServer } from './http-helpers.js';
+import { FIXTURES, runArgs, runBroken, startServer } from './http-helpers.js';
 import { cli, py, run } from './helpers/cli.js';
 
 describe('2026-07-28 statelessness: a notification must not change how requests are served', () => {
@@ -28,29 +28,23 @@ describe('2026-07-28 statelessness: a notification must not change how requests 
 
 describe('a size limit: a 1 MiB request refused with HTTP 413', () => {
   it('robustness/large-request reports the refusal (info: no MCP or JSON-RPC rule sets a size), and the server keeps serving', async () => {
-    const s = await startServer(['python3', brokenHttp, 'size-limit']);
-    try {
-      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,robustness'], { timeoutMs: 60_000 });
-      const big = r.c('robustness/large-request');
-      expect(big.verdict, big.message).toBe('info');
-      expect(big.message).toMatch(/^a ping request of 10\d{5} bytes \(id .*\) was refused with HTTP 413.*the small ping request after it was answered.*limits a request's size/);
-      expect(r.c('robustness/unknown-notification').verdict).toBe('pass');
-    } finally { await s.stop(); }
+    const r = await runBroken('size-limit', 'lifecycle,robustness');
+    const big = r.c('robustness/large-request');
+    expect(big.verdict, big.message).toBe('info');
+    expect(big.message).toMatch(/^a ping request of 10\d{5} bytes \(id .*\) was refused with HTTP 413.*the small ping request after it was answered.*limits a request's size/);
+    expect(r.c('robustness/unknown-notification').verdict).toBe('pass');
   }, 60_000);
 });
 
 describe('Streamable HTTP: unparsable JSON answered with a server error', () => {
   it('HTTP 500 carrying -32700: http/invalid-json and robustness/invalid-json agree (warn), and neither says "no JSON-RPC error"', async () => {
-    const s = await startServer(['python3', brokenHttp, 'json-500']);
-    try {
-      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http,robustness'], { timeoutMs: 60_000 });
-      const h = r.c('http/invalid-json');
-      const b = r.c('robustness/invalid-json');
-      expect([h.verdict, b.verdict], `${h.message}\n${b.message}`).toEqual(['warn', 'warn']);
-      expect(h.message).toMatch(/HTTP 500.*error -32700/);
-      expect(b.message).toMatch(/HTTP 500.*-32700/);
-      expect(h.message + b.message).not.toContain('no JSON-RPC error');
-    } finally { await s.stop(); }
+    const r = await runBroken('json-500', 'lifecycle,http,robustness');
+    const h = r.c('http/invalid-json');
+    const b = r.c('robustness/invalid-json');
+    expect([h.verdict, b.verdict], `${h.message}\n${b.message}`).toEqual(['warn', 'warn']);
+    expect(h.message).toMatch(/HTTP 500.*error -32700/);
+    expect(b.message).toMatch(/HTTP 500.*-32700/);
+    expect(h.message + b.message).not.toContain('no JSON-RPC error');
   }, 60_000);
 });
 
@@ -179,13 +173,10 @@ describe('prompts/get without the optional arguments field', () => {
 
 describe('Streamable HTTP: a request without the session id answered with a server error', () => {
   it('HTTP 500 is a warn that says "server error, not a refusal", not "was not refused" (git-mcp-server 2.15.3)', async () => {
-    const s = await startServer(['python3', brokenHttp, 'session-500']);
-    try {
-      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http'], { timeoutMs: 60_000 });
-      const c = r.c('http/session-id/required');
-      expect(c.verdict, c.message).toBe('warn');
-      expect(c.message).toMatch(/^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/);
-      expect(c.message).not.toContain('was not refused');
-    } finally { await s.stop(); }
+    const r = await runBroken('session-500', 'lifecycle,http');
+    const c = r.c('http/session-id/required');
+    expect(c.verdict, c.message).toBe('warn');
+    expect(c.message).toMatch(/^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/);
+    expect(c.message).not.toContain('was not refused');
   }, 60_000);
 });

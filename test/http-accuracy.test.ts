@@ -5,14 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, brokenHttp, runArgs, startServer, type Run, type Started } from './http-helpers.js';
+import { FIXTURES, runArgs, runBroken, startServer, type Run, type Started } from './http-helpers.js';
 import { pythonPeers } from './helpers/python-peers.js';
 import { py as pyFixture, run as runStdio } from './helpers/cli.js';
-
-const runBroken = async (mode: string, suites: string, extra: string[] = []) => {
-  const s = await startServer(['python3', brokenHttp, mode]);
-  try { return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites, ...extra], { timeoutMs: 60_000 }); } finally { await s.stop(); }
-};
 
 describe('HTTP probes do not depend on each other (item 12)', () => {
   it('a server that refuses by the headers before reading the body: every verdict is about its own probe', async () => {

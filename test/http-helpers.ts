@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
-import { BIN, FIXTURES, ROOT } from './helpers/cli.js';
+import { BIN, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
 
 export { BIN, FIXTURES, ROOT };
 
@@ -66,6 +66,12 @@ export { runArgs, type RunResult as Run } from './helpers/cli.js';
 export const everything = join(BIN, 'mcp-server-everything');
 export const sdkHttp = join(FIXTURES, 'sdk-http.mjs');
 export const brokenHttp = join(FIXTURES, 'http', 'broken_http.py');
+
+/** A run of the given suites against broken_http.py in `mode` (on a free port), the server stopped after it. */
+export async function runBroken(mode: string, suites: string, extra: string[] = []): Promise<RunResult> {
+  const s = await startServer(['python3', brokenHttp, mode]);
+  try { return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites, ...extra], { timeoutMs: 60_000 }); } finally { await s.stop(); }
+}
 
 /** true while any process of the group exists. */
 export function groupAlive(pgid: number): boolean {
