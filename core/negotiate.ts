@@ -6,9 +6,9 @@
  * Any other outcome falls back to `initialize` offering 2025-11-25 (or the newest published version the server
  * listed): an error answer (the TypeScript SDK answers -32601) on the same connection; no answer within
  * min(--timeout, 5 s) counted from when the server process is idle (not while it starts, which may take up to
- * max(--timeout, 10 s) of its own: see startUp), or a server that died of the unknown method, on a fresh server process (restarted once).
- * An initialize that is the first message to a server process (no discover before it, or after that restart) has
- * its --timeout counted from the same moment.
+ * max(--timeout, 10 s) of its own: see startUp), or a server that died of the unknown method, on a fresh server
+ * process (restarted once). An initialize that is the first message to a server process (no discover before it, or
+ * after that restart) has its --timeout counted from the same moment.
  * `--protocol-version V` speaks only V: `server/discover` for 2026-07-28, `initialize` offering V for the others.
  * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
@@ -194,7 +194,6 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   let initOffer: ProtocolVersion = env.legacyOffer ?? (forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION);
   let discoverFailure: Error | undefined;
   let discover: Reply | undefined;
-  let restarted = false;
 
   if (tryDiscover) {
     const v = STATELESS_VERSION;
@@ -262,7 +261,6 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
       try {
         ({ session, transport } = await env.restart());
         negotiation.restarts++;
-        restarted = true;
       } catch (e) {
         return out({ version: initOffer, offered: initOffer, discover, discoverFailure, failure: e as Error, aborted: `the server could not be restarted after server/discover: ${(e as Error).message}` });
       }
@@ -279,7 +277,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   try {
     // The first message to a server process (no server/discover went before it, or it went to the process that was
     // restarted): its --timeout counts from when the process is idle, as discover's bound does, not from its start.
-    const started = (discover === undefined && discoverFailure === undefined) || restarted ? startUp(transport, env.timeoutMs) : undefined;
+    const started = !tryDiscover || negotiation.restarts > 0 ? startUp(transport, env.timeoutMs) : undefined;
     try {
       reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo }, started ? { timeoutFrom: started.idle } : {});
     } finally {
