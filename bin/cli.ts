@@ -254,18 +254,24 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   try { concurrency = parseConcurrency(plan.shared.concurrency); } catch (e) { throw new UsageError((e as Error).message); }
   let reports: Report[] = [];
   let recordFailed = false;
-  if (concurrency > 1 && plan.targets.length > 1) {
-    reports = await runSideBySide(plan.targets, concurrency, output.instances, cat);
-  } else {
-    for (const t of plan.targets) {
-      const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
-      reports.push(report);
-      if (argv.record !== undefined && reports.length === 1) {
-        const { recordRun } = await import('./commands/mocks.js');
-        recordFailed = recordRun(report, argv) !== 0;
+  // Several targets: the token counts' table is read once for all of them, and let go before the reports are written.
+  const unhold = plan.targets.length > 1 ? (await import('../suites/compat/cost.js')).holdTokenizer() : undefined;
+  try {
+    if (concurrency > 1 && plan.targets.length > 1) {
+      reports = await runSideBySide(plan.targets, concurrency, output.instances, cat);
+    } else {
+      for (const t of plan.targets) {
+        const report = await runTarget(t.argv, { name: t.name, reporters: output.instances, cat });
+        reports.push(report);
+        if (argv.record !== undefined && reports.length === 1) {
+          const { recordRun } = await import('./commands/mocks.js');
+          recordFailed = recordRun(report, argv) !== 0;
+        }
+        if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
       }
-      if (report.exitCode > 1) break; // interrupted: the remaining targets do not run
     }
+  } finally {
+    unhold?.();
   }
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
   const { finalizeInvocation } = await import('../core/finalize.js');

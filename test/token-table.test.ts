@@ -102,6 +102,29 @@ describe('where counts come from', () => {
   });
 });
 
+describe('several targets in one invocation (holdTokenizer)', () => {
+  it('a hold keeps the table read once across the runs\' releases; its end lets it go', async () => {
+    const built = (await import(join(root, 'dist', 'suites', 'compat', 'cost.js'))) as typeof import('../suites/compat/cost.js');
+    const reads = () => built.tokenizerUse.length;
+    built.releaseTokenizer();
+    const before = reads();
+    const unhold = built.holdTokenizer();
+    await built.countTokensOf(['the first target']);
+    built.releaseTokenizer(); // the first target's quality suite is done
+    await built.countTokensOf(['the second target']);
+    built.releaseTokenizer();
+    expect(reads() - before).toBe(1);
+    unhold();
+    unhold(); // a second call is no second end
+    await built.countTokensOf(['after the invocation']);
+    expect(reads() - before).toBe(2); // let go: read again
+    built.releaseTokenizer();
+    await built.countTokensOf(['without a hold']);
+    expect(reads() - before).toBe(3);
+    built.releaseTokenizer();
+  });
+});
+
 describe('a server whose tools talk about tokenizers (fixtures/servers/tokenizer-text.py)', () => {
   it('its special-token lookalikes are counted as text: quality/token-cost and result-size are info, the run exits 0', async () => {
     const r = await run(py('tokenizer-text.py'), ['--suite', 'calling,quality']);
