@@ -417,18 +417,20 @@ async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
   writeFileSync(config, JSON.stringify({ callTools: 'all', targets: Array.from({ length: targets }, (_, i) => ({ name: `server-${i + 1}`, stdio: `${PY} ${SERVER} 20` })) }, null, 2));
   const verdicts = (file) => JSON.parse(readFileSync(file, 'utf8')).runs.flatMap((r) => r.suites.flatMap((s) => s.cases.map((c) => `${r.target.name} ${c.id}=${c.verdict}`)));
   const times = { 1: [], [n]: [] };
+  const cpu = { 1: [], [n]: [] };
   let reference;
   const differences = new Set();
   for (let i = 0; i < rounds; i++) {
     for (const c of i % 2 ? [n, 1] : [1, n]) {
       const outDir = join(dir, `out-${c}`);
-      const r = await timed(process.execPath, [CLI, 'run', '--config', config, '--concurrency', String(c), '--quiet', '--out-dir', outDir], { timeoutMs: 600_000 });
+      const r = await timed(process.execPath, [CLI, 'run', '--config', config, '--concurrency', String(c), '--quiet', '--out-dir', outDir], { timeoutMs: 600_000, cpu: true });
       if (r.code !== 0) throw new Error(`the fleet run (--concurrency ${c}) exited ${r.code}: ${r.stderr.slice(-2000)}`);
       const v = verdicts(join(outDir, 'report.json'));
       reference ??= v;
       // A verdict that differs from the first run's (side by side or not: a case that times out under load, say).
       for (const x of v) if (!reference.includes(x)) differences.add(`--concurrency ${c}: ${x}`);
       times[c].push(r.ms);
+      if (r.cpuMs !== undefined) cpu[c].push(r.cpuMs);
     }
   }
   const perMinute = (ms) => targets / (ms / 60_000);
@@ -436,6 +438,11 @@ async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
   row('fleet', `${targets} servers, --concurrency ${n}: servers/min`, perMinute(median(times[n])), '/min', '(info)', undefined, { ms: r2(median(times[n])) });
   const ratio = median(times[n]) / median(times[1]);
   row('fleet', `--concurrency ${n} / serial, wall time`, ratio, '×', '< 0.8×, same verdicts', ratio < 0.8 && !differences.size, { sameVerdicts: !differences.size, differences: [...differences], cores: cpus().length });
+  if (cpu[n].length && cpu[1].length) {
+    // No schedule does better than the side-by-side run's CPU time (client and servers) spread over every core.
+    const floor = median(cpu[n]) / cpus().length / median(times[1]);
+    row('fleet', `CPU floor of --concurrency ${n} / serial`, floor, '×', '(info)', undefined, { serialCpuMs: r2(median(cpu[1])), sideBySideCpuMs: r2(median(cpu[n])), cores: cpus().length, what: 'CPU time of the side-by-side run (client and servers) / cores / serial wall time: the best ratio this machine allows' });
+  }
 }
 
 /**
@@ -500,11 +507,22 @@ async function oauth(rounds) {
   } finally { await server.stop(); }
 }
 
+/**
+ * What a page fault costs here: the first write to each 4 KiB page of a fresh 256 MiB buffer (the kernel maps a zeroed
+ * page for each), in µs per page, in a process of its own. A run's memory is paid for this way, so the same harness
+ * ratios differ between machines where it costs 0.5 µs and where it costs 15 (a virtual machine that traps each one).
+ */
+function pageFaultUs() {
+  const code = 'const n = 65536; const a = new Uint8Array(n * 4096); const t = performance.now(); for (let i = 0; i < n; i++) a[i * 4096] = 1; process.stdout.write(String((performance.now() - t) * 1000 / n));';
+  const us = [0, 1, 2].map(() => Number(spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' }).stdout));
+  return r2(median(us));
+}
+
 const t0 = performance.now();
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim() };
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim(), pageFaultUs: pageFaultUs() };
 // The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
 const loadAtStart = r2(loadavg()[0]);
-process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}; load average ${loadAtStart}\n`);
+process.stderr.write(`mcp-conform bench${QUICK ? ' (quick)' : ''}: ${ROUNDS} rounds, medians; ${machine.cpus} × ${machine.cpu}, node ${machine.node}; a page fault ${machine.pageFaultUs} µs; load average ${loadAtStart}\n`);
 process.stderr.write(`  ${'group'.padEnd(10)} ${'row'.padEnd(48)} ${'value'.padStart(10)} ${'unit'.padEnd(10)} ${'target'.padEnd(26)}\n`);
 if (ONLY.includes('startup')) await startup();
 if (ONLY.includes('overhead')) { await overhead(10, 2, ROUNDS); await overhead(QUICK ? 1000 : 5000, 1.3, Math.max(2, Math.min(ROUNDS, 3)), 'ping'); }
