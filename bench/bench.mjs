@@ -406,15 +406,17 @@ async function conformance(rounds) {
 }
 
 /**
- * Fleet throughput: a config of six targets (the bench server with 20 tools each, `--call-tools all`), run serially
- * (--concurrency 1) and side by side (--concurrency N, default 3), interleaved, medians; servers per minute for
- * each, and their ratio. Every run must give the verdicts of the first (the row lists any verdict that differs).
+ * Fleet throughput: a config of six targets, run serially (--concurrency 1) and side by side (--concurrency N, default
+ * 3), interleaved, medians; servers per minute for each, their ratio (target < 0.8×), and the CPU floor. Every run must
+ * give the verdicts of the first (the row lists any verdict that differs). Two fleets: the bench server with 20 tools
+ * (Python, standard library: a fast start, CPU-bound runs) and the TypeScript SDK's McpServer
+ * (fixtures/servers/sdk-stdio.mjs: a Node server, whose start is most of a run), both `--call-tools all`.
  */
-async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
+async function fleet(rounds, { label = '', stdio = `${PY} ${SERVER} 20` } = {}, n = Number(opt('--fleet-concurrency', 3))) {
   const dir = mkdtempSync(join(work, 'fleet-'));
   const targets = 6;
   const config = join(dir, 'mcp-conform.config.json');
-  writeFileSync(config, JSON.stringify({ callTools: 'all', targets: Array.from({ length: targets }, (_, i) => ({ name: `server-${i + 1}`, stdio: `${PY} ${SERVER} 20` })) }, null, 2));
+  writeFileSync(config, JSON.stringify({ callTools: 'all', targets: Array.from({ length: targets }, (_, i) => ({ name: `server-${i + 1}`, stdio })) }, null, 2));
   const verdicts = (file) => JSON.parse(readFileSync(file, 'utf8')).runs.flatMap((r) => r.suites.flatMap((s) => s.cases.map((c) => `${r.target.name} ${c.id}=${c.verdict}`)));
   const times = { 1: [], [n]: [] };
   const cpu = { 1: [], [n]: [] };
@@ -434,14 +436,14 @@ async function fleet(rounds, n = Number(opt('--fleet-concurrency', 3))) {
     }
   }
   const perMinute = (ms) => targets / (ms / 60_000);
-  row('fleet', `${targets} servers, --concurrency 1: servers/min`, perMinute(median(times[1])), '/min', '(info)', undefined, { ms: r2(median(times[1])) });
-  row('fleet', `${targets} servers, --concurrency ${n}: servers/min`, perMinute(median(times[n])), '/min', '(info)', undefined, { ms: r2(median(times[n])) });
+  row('fleet', `${label}${targets} servers, --concurrency 1: servers/min`, perMinute(median(times[1])), '/min', '(info)', undefined, { ms: r2(median(times[1])) });
+  row('fleet', `${label}${targets} servers, --concurrency ${n}: servers/min`, perMinute(median(times[n])), '/min', '(info)', undefined, { ms: r2(median(times[n])) });
   const ratio = median(times[n]) / median(times[1]);
-  row('fleet', `--concurrency ${n} / serial, wall time`, ratio, '×', '< 0.8×, same verdicts', ratio < 0.8 && !differences.size, { sameVerdicts: !differences.size, differences: [...differences], cores: cpus().length });
+  row('fleet', `${label}--concurrency ${n} / serial, wall time`, ratio, '×', '< 0.8×, same verdicts', ratio < 0.8 && !differences.size, { sameVerdicts: !differences.size, differences: [...differences], cores: cpus().length });
   if (cpu[n].length && cpu[1].length) {
     // No schedule does better than the side-by-side run's CPU time (client and servers) spread over every core.
     const floor = median(cpu[n]) / cpus().length / median(times[1]);
-    row('fleet', `CPU floor of --concurrency ${n} / serial`, floor, '×', '(info)', undefined, { serialCpuMs: r2(median(cpu[1])), sideBySideCpuMs: r2(median(cpu[n])), cores: cpus().length, what: 'CPU time of the side-by-side run (client and servers) / cores / serial wall time: the best ratio this machine allows' });
+    row('fleet', `${label}CPU floor of --concurrency ${n} / serial`, floor, '×', '(info)', undefined, { serialCpuMs: r2(median(cpu[1])), sideBySideCpuMs: r2(median(cpu[n])), cores: cpus().length, what: 'CPU time of the side-by-side run (client and servers) / cores / serial wall time: the best ratio this machine allows' });
   }
 }
 
@@ -530,7 +532,10 @@ if (ONLY.includes('scale')) await scale(QUICK ? [100, 1000, 10000] : [100, 1000,
 if (ONLY.includes('validation')) await validation();
 if (ONLY.includes('replay')) await replay(QUICK ? 500 : 2000, QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('conformance')) await conformance(QUICK ? 1 : Math.min(ROUNDS, 3));
-if (ONLY.includes('fleet')) await fleet(QUICK ? 1 : Math.min(ROUNDS, 3));
+if (ONLY.includes('fleet')) {
+  await fleet(QUICK ? 1 : Math.min(ROUNDS, 3));
+  await fleet(QUICK ? 1 : Math.min(ROUNDS, 2), { label: 'SDK servers: ', stdio: `${JSON.stringify(process.execPath)} ${SDK_SERVER}` });
+}
 if (ONLY.includes('inflight')) await inflight(QUICK ? 1 : Math.min(ROUNDS, 2));
 if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
 const totalS = (performance.now() - t0) / 1000;
