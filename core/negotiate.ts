@@ -13,7 +13,7 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
  */
-import type { Reply, Session } from './session.js';
+import type { Reply, RequestOptions, Session } from './session.js';
 import { SessionError } from './session.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import type { Transport } from './transport/types.js';
@@ -39,6 +39,15 @@ const START_UP_MS = 10_000;
 function startUp(transport: Transport, timeoutMs: number): { idle: Promise<void>; cancel(): void } | undefined {
   const pid = transport.processInfo()?.pid;
   return pid !== undefined ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(timeoutMs, START_UP_MS) }) : undefined;
+}
+
+/** A request whose timeout counts from `started`'s idle moment (see startUp) when there is one; the watch ends with it. */
+async function requestOnceStarted(session: Session, method: string, params: unknown, opts: RequestOptions, started: ReturnType<typeof startUp>): Promise<Reply> {
+  try {
+    return await session.request(method, params, started ? { ...opts, timeoutFrom: started.idle } : opts);
+  } finally {
+    started?.cancel();
+  }
 }
 
 export function isStateless(v: string | undefined): boolean {
@@ -203,13 +212,10 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     // The bound is for a server that does not answer an unknown method, not for a server still starting: it counts
     // from when the server process the run started is idle (a Python server importing its packages on a busy machine
     // took more than 5 s to answer its first message, and was judged in the legacy era; see startUp).
-    const started = forced ? undefined : startUp(transport, env.timeoutMs);
     try {
-      discover = await session.request('server/discover', undefined, { timeoutMs: bound, ...(started ? { timeoutFrom: started.idle } : {}) });
+      discover = await requestOnceStarted(session, 'server/discover', undefined, { timeoutMs: bound }, forced ? undefined : startUp(transport, env.timeoutMs));
     } catch (e) {
       discoverFailure = e as Error;
-    } finally {
-      started?.cancel();
     }
     const r = discover?.result;
     const listed = r && Array.isArray(r.supportedVersions) ? (r.supportedVersions as unknown[]) : undefined;
@@ -278,11 +284,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     // The first message to a server process (no server/discover went before it, or it went to the process that was
     // restarted): its --timeout counts from when the process is idle, as discover's bound does, not from its start.
     const started = !tryDiscover || negotiation.restarts > 0 ? startUp(transport, env.timeoutMs) : undefined;
-    try {
-      reply = await session.request('initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo }, started ? { timeoutFrom: started.idle } : {});
-    } finally {
-      started?.cancel();
-    }
+    reply = await requestOnceStarted(session, 'initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo }, {}, started);
     const answered = reply.result?.protocolVersion;
     if (isProtocolVersion(answered) && !isStateless(answered)) version = answered;
     if (reply.error) {
