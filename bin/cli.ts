@@ -255,9 +255,10 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   let reports: Report[] = [];
   let recordFailed = false;
   // Several targets: the token counts' table is read once for all of them, and let go before the reports are written.
-  const unhold = plan.targets.length > 1 ? (await import('../suites/compat/cost.js')).holdTokenizer() : undefined;
+  const several = plan.targets.length > 1;
+  const unhold = several ? (await import('../suites/compat/cost.js')).holdTokenizer() : undefined;
   try {
-    if (concurrency > 1 && plan.targets.length > 1) {
+    if (concurrency > 1 && several) {
       reports = await runSideBySide(plan.targets, concurrency, output.instances, cat);
     } else {
       for (const t of plan.targets) {
