@@ -8,7 +8,8 @@
  * min(--timeout, 5 s) counted from when the server process is idle (not while it starts, which may take up to
  * max(--timeout, 10 s) of its own: see startUp), or a server that died of the unknown method, on a fresh server
  * process (restarted once). An initialize that is the first message to a server process (no discover before it, or
- * after that restart) has its --timeout counted from the same moment.
+ * after that restart), and a discover forced by --protocol-version 2026-07-28, have their --timeout counted from the
+ * same moment.
  * `--protocol-version V` speaks only V: `server/discover` for 2026-07-28, `initialize` offering V for the others.
  * https://modelcontextprotocol.io/specification/2026-07-28/server/discover
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
@@ -211,9 +212,10 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     const bound = forced ? env.timeoutMs : Math.min(env.timeoutMs, DISCOVER_BOUND_MS);
     // The bound is for a server that does not answer an unknown method, not for a server still starting: it counts
     // from when the server process the run started is idle (a Python server importing its packages on a busy machine
-    // took more than 5 s to answer its first message, and was judged in the legacy era; see startUp).
+    // took more than 5 s to answer its first message, and was judged in the legacy era; see startUp). Forced to
+    // 2026-07-28 too: there the first message is this one, and a slow start would abort the run.
     try {
-      discover = await requestOnceStarted(session, 'server/discover', undefined, { timeoutMs: bound }, forced ? undefined : startUp(transport, env.timeoutMs));
+      discover = await requestOnceStarted(session, 'server/discover', undefined, { timeoutMs: bound }, startUp(transport, env.timeoutMs));
     } catch (e) {
       discoverFailure = e as Error;
     }

@@ -1,7 +1,8 @@
 /** Version negotiation: server/discover first, the initialize fallback, forced versions, restarts, --all-versions. */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { BIN, py, run } from './helpers/cli.js';
+import { BIN, FIXTURES, py, run } from './helpers/cli.js';
+import { pythonPeers } from './helpers/python-peers.js';
 
 const OLD = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
@@ -137,7 +138,22 @@ describe('servers that hang or die on server/discover', () => {
     expect(f.report.negotiation).toMatchObject({ handshake: 'initialize', version: '2025-11-25', restarts: 0 });
     expect(f.c('lifecycle/initialize').verdict).toBe('pass');
     expect(f.code).toBe(0);
-  }, 60_000);
+    // Forced to 2026-07-28: server/discover is the first message; its 500 ms count once the server is idle too.
+    const s = await run(py('slow-start.py'), ['--suite', 'lifecycle', '--timeout', '500', '--env', 'SLOW_START=1.5', '--protocol-version', '2026-07-28']);
+    expect(s.report.negotiation).toMatchObject({ mode: 'forced', handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
+    expect(s.code).toBe(0);
+  }, 90_000);
+
+  it('a real peer forced to 2026-07-28 with --timeout 300: the Python SDK 2.x\'s import time is not held against server/discover', async (t) => {
+    // Before the start-up allowance covered a forced discover, the official Python SDK (~1 s to import `mcp`) failed
+    // lifecycle/initialize and version-negotiation here ("not answered within 300 ms").
+    const peers = await pythonPeers();
+    if (!peers.python) return t.skip(`no Python SDK: ${peers.reason}`);
+    const r = await run(`${peers.python} ${join(FIXTURES, 'peers', 'python_sdk.py')}`, ['--suite', 'lifecycle', '--timeout', '300', '--protocol-version', '2026-07-28']);
+    expect(r.report.negotiation).toMatchObject({ mode: 'forced', handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
+    expect(r.c('lifecycle/version-negotiation').verdict).toBe('pass');
+    expect(r.code).toBe(0);
+  }, 300_000);
 
   it('a crash: restarted once, initialize on the fresh process', async () => {
     const r = await run(py('broken/discover-hangs.py'), ['--suite', 'lifecycle', '--env', 'EXIT=1']);
