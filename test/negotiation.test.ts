@@ -144,7 +144,7 @@ describe('servers that hang or die on server/discover', () => {
     expect(s.code).toBe(0);
   }, 90_000);
 
-  it('a real peer forced to 2026-07-28 with --timeout 300: the Python SDK 2.x\'s import time is not held against server/discover', async (t) => {
+  it('a real peer forced to 2026-07-28 (and --all-versions) with --timeout 300: the Python SDK 2.x\'s import time is not held against server/discover', async (t) => {
     // Before the start-up allowance covered a forced discover, the official Python SDK (~1 s to import `mcp`) failed
     // lifecycle/initialize and version-negotiation here ("not answered within 300 ms").
     const peers = await pythonPeers();
@@ -153,6 +153,10 @@ describe('servers that hang or die on server/discover', () => {
     expect(r.report.negotiation).toMatchObject({ mode: 'forced', handshake: 'server/discover', version: '2026-07-28', restarts: 0 });
     expect(r.c('lifecycle/version-negotiation').verdict).toBe('pass');
     expect(r.code).toBe(0);
+    // --all-versions forces each version on a fresh process the same way: its matrix said 2026-07-28 "not accepted".
+    const all = await run(`${peers.python} ${join(FIXTURES, 'peers', 'python_sdk.py')}`, ['--suite', 'lifecycle', '--timeout', '300', '--all-versions']);
+    expect(all.report.matrix!.map((m) => [m.protocolVersion, m.accepted])).toContainEqual(['2026-07-28', true]);
+    expect(all.code).toBe(0);
   }, 300_000);
 
   it('a crash: restarted once, initialize on the fresh process', async () => {
