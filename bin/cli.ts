@@ -11,7 +11,7 @@ import type { RunOptions } from '../core/run.js';
 import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
-import { targetConformanceOptions, targetOptions } from './target-options.js';
+import { pairs, targetConformanceOptions, targetOptions } from './target-options.js';
 import type { CommandName } from './mcp-conform.js';
 
 /** A usage or configuration error: exit code 2. */
@@ -133,12 +133,12 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
     let published: import('../core/published/types.js').PublishedRunOptions;
     if (argv['server-json'] !== undefined) {
       const { serverJsonTarget } = await import('../core/published/server-json.js');
-      const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: list(argv.env) });
+      const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: pairs(argv.env) });
       target = r.target;
       published = { serverJson: r.run };
     } else {
       const { manifestTarget } = await import('../core/published/manifest.js');
-      const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: list(argv['user-config']), env: list(argv.env) });
+      const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: pairs(argv['user-config']), env: pairs(argv.env) });
       target = r.target;
       published = { manifest: r.run };
     }

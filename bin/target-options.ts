@@ -7,6 +7,14 @@ import type { ConformanceOptions } from '../lib/conformance.js';
 
 export const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'] as const;
 
+/**
+ * The values of a repeatable KEY=VALUE flag (--env, --user-config), as given: unlike the list flags (--suite a,b) they
+ * are not split at commas, since a value may hold one (ALLOWED=a,b).
+ */
+export function pairs(v: unknown): string[] {
+  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map(String);
+}
+
 export function targetOptions<T>(y: Argv<T>) {
   return y
     .option('stdio', { type: 'string', describe: 'Command that starts the server over stdio; split as a shell would (quotes respected)' })
@@ -40,7 +48,7 @@ export function targetConformanceOptions(argv: Record<string, unknown>, list: (v
     ...(argv['auth-server-scope'] !== undefined ? { authServerScope: String(argv['auth-server-scope']) } : {}),
     startTimeout: argv['start-timeout'] as number,
     cwd: typeof argv.cwd === 'string' ? argv.cwd : undefined,
-    env: argv.env === undefined ? undefined : list(argv.env),
+    env: argv.env === undefined ? undefined : pairs(argv.env),
     ...(argv.oauth === true ? {
       oauth: true,
       oauthGrant: argv['oauth-grant'] as ConformanceOptions['oauthGrant'],

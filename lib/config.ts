@@ -134,7 +134,8 @@ export function explicitFlags(args: string[]): Set<string> {
 function asFlag(key: string, value: unknown, dir: string): unknown {
   if (PATH_KEYS.has(key) && typeof value === 'string') return isAbsolute(value) ? value : resolve(dir, value);
   if (PATH_KEYS.has(key) && Array.isArray(value)) return value.map((v) => (typeof v === 'string' && !isAbsolute(v) ? resolve(dir, v) : v));
-  if ((key === 'env' || key === 'userConfig') && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
+  // A userConfig list (an MCPB user_config with multiple: true) is the key given once per item.
+  if ((key === 'env' || key === 'userConfig') && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (key === 'userConfig' && Array.isArray(v) ? v : [v]).map((x) => `${k}=${String(x)}`));
   if (key === 'header' && value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
   return value;
 }

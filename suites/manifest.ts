@@ -27,7 +27,7 @@ function parity(kind: 'tool' | 'prompt', declared: string[], listed: string[], g
     if (generated) return { verdict: 'pass', messageIds, message: `every declared ${kind} is listed; ${extra.length} more listed (${q(extra.slice(0, 10))}${extra.length > 10 ? ', …' : ''}), which ${kind}s_generated: true allows` };
     return { verdict: 'fail', messageIds, message: `the server lists ${several(kind, extra)} the manifest does not declare: ${q(extra)} (declare ${extra.length === 1 ? 'it' : 'them'}, or set ${kind}s_generated: true)` };
   }
-  return { verdict: 'pass', messageIds, message: `the ${declared.length} ${kind}${declared.length === 1 ? '' : 's'} the manifest declares are the ones the server lists` };
+  return { verdict: 'pass', messageIds, message: declared.length === 1 ? `the ${kind} the manifest declares is the one the server lists` : `the ${declared.length} ${kind}s the manifest declares are the ones the server lists` };
 }
 
 async function listedNames(ctx: CaseContext, kind: 'tool' | 'prompt'): Promise<{ names: string[]; messageIds: number[]; problem?: string }> {

@@ -5,7 +5,7 @@
  * names each declared tool the server lacks).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverJsonTarget } from '../core/published/server-json.js';
@@ -163,5 +163,34 @@ describe('run --manifest (MCPB)', () => {
     const bad = await cli(['run', '--manifest', file, '--user-config', 'colour=red']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--user-config colour: ');
+  });
+
+  it('user_config as MCPB hosts fill it: a list expands to arguments, an optional one without a value stays as written, the user\'s folders, commas kept', async () => {
+    // The calc bundle with a mcp_config of the kinds real bundles use (mcpb's file-system-node and hello-world-node
+    // examples): a `multiple` directory list, an optional file without a default, ${DOCUMENTS}, an env value.
+    const doc = JSON.parse(readFileSync(manifest, 'utf8')) as { server: { mcp_config: { args: string[]; env: Record<string, string> } }; user_config: Record<string, unknown> };
+    doc.server.mcp_config.args = [join(FIXTURES, '..', 'mcpb', 'calc', 'server', 'calc.py'), '${user_config.dirs}', '--config=${user_config.config_file}', '--workspace=${user_config.workspace}'];
+    doc.server.mcp_config.env = { CALC_PRECISION: '${user_config.precision}', TAGS: '${user_config.tags}' };
+    doc.user_config = {
+      ...doc.user_config,
+      dirs: { type: 'directory', title: 'Directories', description: 'Allowed directories', multiple: true, required: true, default: [] },
+      config_file: { type: 'file', title: 'Config file', description: 'Optional', required: false },
+      workspace: { type: 'directory', title: 'Workspace', description: 'Where to work', default: '${DOCUMENTS}/ws' },
+      tags: { type: 'string', title: 'Tags', description: 'Comma-separated', default: 'x' },
+    };
+    const file = write('manifest-user-config.json', doc);
+    // A required list whose default is empty has no value: a usage error naming it (before: started with an empty argument).
+    const none = await cli(['run', '--manifest', file]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('user_config "dirs" is required and has no value');
+    const r = await run(['--manifest', file, '--suite', 'lifecycle', '--user-config', 'dirs=/srv/a', '--user-config', 'dirs=/srv/b,c', '--user-config', 'tags=red,green', '--env', 'EXTRA=1,2'], 'mcpb-user-config');
+    expect(r.code).toBe(1); // manifest/tools: sqrt, as in the first test
+    expect(r.report.target.argv).toEqual(['python3', join(FIXTURES, '..', 'mcpb', 'calc', 'server', 'calc.py'), '/srv/a', '/srv/b,c', '--config=${user_config.config_file}', `--workspace=${join(homedir(), 'Documents')}/ws`]);
+    expect(caseOf(r.report, 'lifecycle/initialize')?.verdict).toBe('pass');
+    expect(caseOf(r.report, 'manifest/schema')?.message).toContain('user_config "config_file" has no value (optional, no default)');
+    // A key that takes one value, given twice: a usage error.
+    const twice = await cli(['run', '--manifest', file, '--user-config', 'dirs=/srv/a', '--user-config', 'tags=a', '--user-config', 'tags=b']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('--user-config tags is given 2 times');
   });
 });

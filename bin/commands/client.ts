@@ -28,6 +28,7 @@ const PROTOCOL_VERSION_LIST = [MODERN_VERSION, ...LEGACY_VERSIONS].join(', ');
 import { startHttpMock } from '../../mocks/http.js';
 import { startRefHost } from '../../mocks/schema-tools.js';
 import { authScenario, startAuthMock, type RunningAuthMock } from '../../mocks/auth/scenarios.js';
+import { pairs } from '../target-options.js';
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -243,7 +244,7 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
   const cwd = typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined;
   if (cwd) { let ok = false; try { ok = statSync(cwd).isDirectory(); } catch { /* below */ } if (!ok) throw new UsageProblem(`--cwd: ${cwd} is not a directory`); }
   const env: Record<string, string> = {};
-  for (const kv of list(argv.env)) {
+  for (const kv of pairs(argv.env)) {
     const i = kv.indexOf('=');
     if (i <= 0) throw new UsageProblem(`--env wants KEY=VALUE, got "${kv}"`);
     env[kv.slice(0, i)] = kv.slice(i + 1);
