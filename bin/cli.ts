@@ -136,6 +136,13 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
       const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: pairs(argv.env) });
       target = r.target;
       published = { serverJson: r.run };
+      if (target.fetch) {
+        // The package into npx's cache first, so that the server's start is not a download (core/published/fetch.ts).
+        const { fetchPackage } = await import('../core/published/fetch.js');
+        const env = { ...process.env, ...Object.fromEntries((target.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) };
+        const f = await fetchPackage(target.fetch, { cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env });
+        if (f.code !== 0) (r.run.notes ??= []).push(`fetching the package with npx first ${f.timedOut ? `was stopped after ${Math.round(f.ms / 1000)} s` : `failed (exit ${f.code ?? 'none'}): ${f.output.trim().split('\n').at(-1) ?? ''}`}; the server was started anyway`);
+      }
     } else {
       const { manifestTarget } = await import('../core/published/manifest.js');
       const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: pairs(argv['user-config']), env: pairs(argv.env) });

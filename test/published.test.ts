@@ -56,6 +56,26 @@ describe('server.json: which entry, and how it is started', () => {
     // A required input nothing gives is a usage error naming it.
     expect(() => serverJsonTarget(file, { entry: 'oci', processEnv: { PATH: '/nowhere' } })).toThrow(/"API_TOKEN" is required and has no value: give it with --env API_TOKEN=VALUE/);
   });
+
+  it('named arguments as mongodb-mcp-server publishes them: an optional one without a value is left out, not passed bare; a required one says how to give it', () => {
+    // The shape of mongodb-mcp-server's server.json (1.2.0): optional named packageArguments with no value. Passed as
+    // bare flags they stopped the server at once ("Invalid transport:"); a client that has not asked for them omits them.
+    const named = write('named.json', {
+      ...base,
+      packages: [
+        { registryType: 'npm', identifier: 'mongodb-mcp-server', version: '1.2.0', transport: { type: 'stdio' }, packageArguments: [{ type: 'named', name: '--transport', description: 'stdio or http' }, { type: 'named', name: '--readOnly', value: 'true' }, { type: 'named', name: '--connectionString', isRequired: true, isSecret: true }] },
+        { registryType: 'npm', identifier: '@cyanheads/git-mcp-server', version: '2.15.1', runtimeHint: 'bun', transport: { type: 'stdio' } },
+      ],
+    });
+    const env = { PATH: '/nowhere' };
+    expect(() => serverJsonTarget(named, { processEnv: env })).toThrow(/"connectionString" is required and has no value: give it with --env connectionString=VALUE/);
+    const r = serverJsonTarget(named, { processEnv: env, env: ['connectionString=mongodb://127.0.0.1:1/x'] });
+    expect(r.target.stdio).toEqual(['npx', '--yes', 'mongodb-mcp-server@1.2.0', '--readOnly=true', '--connectionString=mongodb://127.0.0.1:1/x']);
+    // Given by name, an optional one is passed.
+    expect(serverJsonTarget(named, { processEnv: env, env: ['connectionString=x', 'transport=stdio'] }).target.stdio).toContain('--transport=stdio');
+    // --yes is npx's answer to its install prompt, not another runner's.
+    expect(serverJsonTarget(named, { entry: 'packages[1]', processEnv: env }).target.stdio).toEqual(['bun', '@cyanheads/git-mcp-server@2.15.1']);
+  });
 });
 
 describe('run --server-json', () => {
@@ -112,6 +132,20 @@ describe('run --server-json', () => {
     expect(init.verdict).toBe('fail');
     expect(init.message).toMatch(/npm error code ENOTCACHED/);
     expect(caseOf(r.report, 'registry/server-json')?.verdict).toBe('pass');
+    // The fetch before the start (core/published/fetch.ts) failed the same way, and the file's case says so.
+    expect(caseOf(r.report, 'registry/server-json')?.message).toMatch(/fetching the package with npx first failed \(exit 1\): npm error/);
+  });
+
+  it('the package fetch before the start is bounded and ends its whole process group; a runner that is not there is no crash', async () => {
+    const { fetchPackage } = await import('../core/published/fetch.js');
+    const slow = await fetchPackage(['sh', '-c', 'sleep 30 & sleep 30'], { env: process.env, timeoutMs: 300 });
+    expect(slow.timedOut).toBe(true);
+    expect(slow.ms).toBeLessThan(10_000);
+    expect(() => process.kill(-slow.pgid!, 0)).toThrow(); // no process of the group is left
+    const ok = await fetchPackage(['node', '-e', 'console.log("cached")'], { env: process.env });
+    expect(ok).toMatchObject({ code: 0, timedOut: false, output: 'cached\n' });
+    const none = await fetchPackage(['mcp-conform-no-such-runner'], { env: process.env });
+    expect(none).toMatchObject({ code: null, timedOut: false, output: expect.stringContaining('ENOENT') });
   });
 
   it('a server.json that does not fit the registry schema fails registry/server-json, naming where; the server is still tested', async () => {

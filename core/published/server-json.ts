@@ -35,6 +35,12 @@ export interface PublishedTarget {
   headers?: string[];
   /** KEY=VALUE for the server's environment (a started server only). */
   env?: string[];
+  /**
+   * An npm package run by npx: the command that puts it into npx's cache without starting the server, run before the
+   * server is started (core/published/fetch.ts). A first `npx` of a large package takes a minute; the server's start-up
+   * allowance ends when the process is idle, and npx waiting on the network is idle.
+   */
+  fetch?: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -94,14 +100,20 @@ function inputValue(i: Obj, fill: ReturnType<typeof filler>, name: string | unde
   return undefined;
 }
 
-/** Command-line words of a list of arguments (positional: the value; named: `--flag=value`, or `--flag` alone). */
+/**
+ * Command-line words of a list of arguments. Positional: the value. Named (the schema's `--flag={value}`): `--flag=value`
+ * when it has a value (its own, its default, or one given with --env under its valueHint or its name without the
+ * dashes, e.g. --env apiKey=… for `--apiKey`); an optional one without a value is left out, as a client does that has
+ * not asked the user for it (a bare `--flag` is not what the author declared: mongodb-mcp-server exits on a bare
+ * `--transport`); a required one without a value is a usage error saying how to give it.
+ */
 function argumentWords(args: Obj[], fill: ReturnType<typeof filler>, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): string[] {
   const out: string[] = [];
   args.forEach((a, i) => {
     const w = `${where}[${i}]`;
     if (a.type === 'named' && typeof a.name === 'string') {
-      const v = inputValue(a, fill, undefined, given, env, w);
-      out.push(v === undefined ? a.name : `${a.name}=${v}`);
+      const v = inputValue(a, fill, typeof a.valueHint === 'string' ? a.valueHint : a.name.replace(/^-+/, ''), given, env, w);
+      if (v !== undefined) out.push(`${a.name}=${v}`);
     } else {
       const v = inputValue(a, fill, typeof a.valueHint === 'string' ? a.valueHint : undefined, given, env, w);
       if (v !== undefined) out.push(v);
@@ -134,7 +146,7 @@ function chooseEntry(doc: Obj, pick: string | undefined, env: NodeJS.ProcessEnv,
 }
 
 /** How a package is started: its command words, and its environment. */
-function packageCommand(p: Obj, fill: ReturnType<typeof filler>, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): { words: string[]; env: string[] } {
+function packageCommand(p: Obj, fill: ReturnType<typeof filler>, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): { words: string[]; env: string[]; fetch?: string[] } {
   const id = String(p.identifier);
   const version = typeof p.version === 'string' ? p.version : undefined;
   const runtime = argumentWords(arr(p.runtimeArguments), fill, given, env, `${where}.runtimeArguments`);
@@ -147,7 +159,13 @@ function packageCommand(p: Obj, fill: ReturnType<typeof filler>, given: Map<stri
   });
   const runner = runnerOf(p);
   const type = String(p.registryType);
-  if (type === 'npm') return { words: [runner, ...(runtime.some((w) => w === '-y' || w === '--yes') ? [] : ['--yes']), ...runtime, version ? `${id}@${version}` : id, ...pkgArgs], env: envs };
+  // npx asks before it installs a package: --yes (unless the runtime arguments answer it); another runner (bun…) as given.
+  if (type === 'npm') {
+    const spec = version ? `${id}@${version}` : id;
+    const yes = runner !== 'npx' || runtime.some((w) => w === '-y' || w === '--yes') ? [] : ['--yes'];
+    // `npx --package SPEC -- node -e 0` fills the same cache entry as `npx SPEC` (its key is the list of packages).
+    return { words: [runner, ...yes, ...runtime, spec, ...pkgArgs], env: envs, ...(runner === 'npx' ? { fetch: [runner, ...yes, ...runtime, '--package', spec, '--', 'node', '-e', '0'] } : {}) };
+  }
   if (type === 'pypi') return { words: [runner, ...runtime, version ? `${id}==${version}` : id, ...pkgArgs], env: envs };
   if (type === 'oci') {
     const tagged = /[:@][^/]*$/.test(id) || !version ? id : `${id}:${version}`;
@@ -190,11 +208,11 @@ export function serverJsonTarget(file: string, o: { entry?: string; env?: string
     const transport = isObj(e.transport) ? e.transport : {};
     const t = String(transport.type ?? 'stdio');
     if (t === 'stdio') {
-      target = { stdio: cmd.words, env: [...cmd.env, ...(o.env ?? [])] };
+      target = { stdio: cmd.words, env: [...cmd.env, ...(o.env ?? [])], ...(cmd.fetch ? { fetch: cmd.fetch } : {}) };
       how = `started as ${cmd.words.join(' ')}`;
     } else {
       const url = fill(String(transport.url), undefined);
-      target = { start: cmd.words, [t === 'sse' ? 'sse' : 'http']: url, env: [...cmd.env, ...(o.env ?? [])] };
+      target = { start: cmd.words, [t === 'sse' ? 'sse' : 'http']: url, env: [...cmd.env, ...(o.env ?? [])], ...(cmd.fetch ? { fetch: cmd.fetch } : {}) };
       how = `started as ${cmd.words.join(' ')}, tested at ${url}`;
     }
   }
