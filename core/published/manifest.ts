@@ -127,7 +127,7 @@ export function manifestTarget(file: string, o: { userConfig?: string[]; env?: s
   if (lacking.length) throw new PublishedError(`${file}: ${lacking.length === 1 ? `user_config "${lacking[0]}" is required` : `user_config ${lacking.map((k) => `"${k}"`).join(', ')} are required`} and ${lacking.length === 1 ? 'has' : 'have'} no value: give ${lacking.map((k) => `--user-config ${k}=VALUE`).join(' ')}`);
   const words = [substitute(String(config.command), vars, unfilled), ...(Array.isArray(config.args) ? config.args.flatMap((a) => substituteArg(String(a), vars, unfilled)) : [])];
   const env = isObj(config.env) ? Object.entries(config.env).map(([k, v]) => `${k}=${substitute(String(v), vars, unfilled)}`) : [];
-  for (const k of unfilled.noValue) notes.push(`user_config "${k}" has no value (optional, no default): \${user_config.${k}} is left as written, as MCPB hosts do; give one with --user-config ${k}=VALUE`);
+  for (const k of unfilled.noValue) notes.push(k in declared ? `user_config "${k}" has no value (optional, no default): \${user_config.${k}} is left as written, as MCPB hosts do; give one with --user-config ${k}=VALUE` : `\${user_config.${k}} names no user_config the manifest declares: left as written`);
   for (const k of unfilled.listInString) notes.push(`user_config "${k}" has several values: \${user_config.${k}} inside a longer string is left as written, as MCPB hosts do (only an argument that is exactly \${user_config.${k}} takes them, one argument each)`);
   const names = (x: unknown) => (Array.isArray(x) ? x.filter(isObj).map((t) => String(t.name)) : undefined);
   return {
