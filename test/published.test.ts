@@ -226,5 +226,12 @@ describe('run --manifest (MCPB)', () => {
     const twice = await cli(['run', '--manifest', file, '--user-config', 'dirs=/srv/a', '--user-config', 'tags=a', '--user-config', 'tags=b']);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('--user-config tags is given 2 times');
+    // From a config file: a list for the multiple one (config.schema.json allows it), a value with a comma.
+    const cfg = join(dir, 'bundle.yaml');
+    writeFileSync(cfg, ['targets:', '  - name: bundle', '    manifest: manifest-user-config.json', '    userConfig: { dirs: [/srv/x, "/srv/y,z"], tags: "a,b" }', 'suites: [lifecycle]'].join('\n'));
+    const fromConfig = await cli(['run', '--config', cfg, '--out-dir', join(dir, 'bundle-out'), '--reporter', 'json', '--quiet']);
+    const bundle = JSON.parse(readFileSync(join(dir, 'bundle-out', 'report.json'), 'utf8')) as Report;
+    expect(fromConfig.code, fromConfig.stderr).toBe(1); // manifest/tools: sqrt
+    expect(bundle.target.argv?.slice(2, 4)).toEqual(['/srv/x', '/srv/y,z']);
   });
 });
