@@ -132,14 +132,14 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
     let target: import('../core/published/server-json.js').PublishedTarget & { cwd?: string };
     let published: import('../core/published/types.js').PublishedRunOptions;
     if (argv['server-json'] !== undefined) {
-      const { serverJsonTarget } = await import('../core/published/server-json.js');
+      const { envMap, serverJsonTarget } = await import('../core/published/server-json.js');
       const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: pairs(argv.env) });
       target = r.target;
       published = { serverJson: r.run };
       if (target.fetch) {
         // The package into npx's cache first, so that the server's start is not a download (core/published/fetch.ts).
         const { fetchPackage } = await import('../core/published/fetch.js');
-        const env = { ...process.env, ...Object.fromEntries((target.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) };
+        const env = { ...process.env, ...Object.fromEntries(envMap(target.env ?? [])) };
         const f = await fetchPackage(target.fetch, { cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env });
         if (f.code !== 0) (r.run.notes ??= []).push(`fetching the package with npx first ${f.timedOut ? `was stopped after ${Math.round(f.ms / 1000)} s` : `failed (exit ${f.code ?? 'none'}): ${f.output.trim().split('\n').at(-1) ?? ''}`}; the server was started anyway`);
       }

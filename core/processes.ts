@@ -39,6 +39,18 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+/**
+ * Ends what is left of a process group (its leader gone, helpers it spawned perhaps not): SIGTERM, up to `graceMs` for
+ * the group to go, then SIGKILL to any process still in it. false when there was nothing left to end.
+ */
+export async function endGroup(pgid: number, graceMs: number): Promise<boolean> {
+  if (!signalGroup(pgid, 'SIGTERM')) return false;
+  const until = Date.now() + graceMs;
+  while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+  if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+  return true;
+}
+
 /** true while any process of the group is alive. */
 export function groupAlive(pgid: number): boolean {
   try {

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import type { ProcessInfo } from './results.js';
-import { disown, groupAlive, own, signalGroup } from './processes.js';
+import { disown, endGroup, own, signalGroup } from './processes.js';
 import { noteServerEnv } from './secrets.js';
 
 export interface StartSpec {
@@ -136,12 +136,7 @@ export class ServerProcess {
         }
       }
     }
-    if (groupAlive(pgid)) {
-      signalGroup(pgid, 'SIGTERM');
-      const until = Date.now() + grace;
-      while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      signalGroup(pgid, 'SIGKILL');
-    }
+    await endGroup(pgid, grace);
     disown(pgid);
     child.stdout?.destroy();
     child.stderr?.destroy();

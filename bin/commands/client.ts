@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
-import { disown, groupAlive, own, signalGroup } from '../../core/processes.js';
+import { disown, endGroup, own, signalGroup } from '../../core/processes.js';
 import type { Report } from '../../core/results.js';
 import { shellWords, shellQuote } from '../../core/shell-words.js';
 import { CLIENT_SUITES } from '../../clients/suites/index.js';
@@ -180,11 +180,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
   });
   // The client's helpers (over stdio: the mock it started, if it left it running) end with its group.
   if (info.pid) {
-    if (signalGroup(info.pid, 'SIGTERM')) {
-      const until = Date.now() + plan.graceMs;
-      while (groupAlive(info.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      if (groupAlive(info.pid)) signalGroup(info.pid, 'SIGKILL');
-    }
+    await endGroup(info.pid, plan.graceMs);
     disown(info.pid);
   }
   await closeMock();

@@ -8,11 +8,11 @@
  * Bounded (FETCH_TIMEOUT_MS); its own process group, ended on time-out like a server. Whatever happens, the run goes on:
  * a package that cannot be fetched fails at the server's start, quoting the installer (as before).
  */
-import { disown, groupAlive, signalGroup, spawnGroup } from '../processes.js';
+import { disown, endGroup, spawnGroup } from '../processes.js';
 
 /** The longest a package fetch may take before the run goes on without it. */
 export const FETCH_TIMEOUT_MS = 300_000;
-/** How long a fetch ended on time-out gets to stop before it is killed. */
+/** How long what is left of a fetch's process group gets to stop before it is killed. */
 const STOP_GRACE_MS = 2_000;
 
 export interface FetchResult { code: number | null; timedOut: boolean; ms: number; output: string; /** The fetch's process group (absent when it did not start). */ pgid?: number }
@@ -33,22 +33,13 @@ export async function fetchPackage(words: string[], o: { cwd?: string; env: Node
   g.child.stdout?.on('data', keep);
   g.child.stderr?.on('data', keep);
   const pgid = g.child.pid!;
-  let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      signalGroup(pgid, 'SIGTERM');
-      setTimeout(() => { signalGroup(pgid, 'SIGKILL'); resolve(); }, STOP_GRACE_MS).unref();
-    }, o.timeoutMs ?? FETCH_TIMEOUT_MS);
-  });
-  const end = await Promise.race([g.exited, bound.then(() => undefined)]);
+  const bound = new Promise<'timed out'>((resolve) => { timer = setTimeout(() => resolve('timed out'), o.timeoutMs ?? FETCH_TIMEOUT_MS); });
+  const end = await Promise.race([g.exited, bound]);
   clearTimeout(timer);
-  // Anything the fetch left behind in its group, waited for (bounded) until the group is gone.
-  if (signalGroup(pgid, 'SIGKILL')) {
-    const until = Date.now() + STOP_GRACE_MS;
-    while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  }
+  const timedOut = end === 'timed out';
+  // On time-out the whole group; else anything the fetch left behind in it.
+  await endGroup(pgid, STOP_GRACE_MS);
   disown(pgid);
-  return { code: end?.code ?? null, timedOut, ms: performance.now() - started, output, pgid };
+  return { code: timedOut ? null : end.code, timedOut, ms: performance.now() - started, output, pgid };
 }

@@ -73,7 +73,7 @@ function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** KEY=VALUE words as a map. */
-function envMap(list: string[]): Map<string, string> {
+export function envMap(list: string[]): Map<string, string> {
   const m = new Map<string, string>();
   for (const kv of list) { const i = kv.indexOf('='); if (i > 0) m.set(kv.slice(0, i), kv.slice(i + 1)); }
   return m;

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ProcessInfo } from '../results.js';
-import { descendants, disown, endOutsiders, groupAlive, signalGroup, spawnGroup, takeEarlyStart } from '../processes.js';
+import { descendants, disown, endGroup, endOutsiders, signalGroup, spawnGroup, takeEarlyStart } from '../processes.js';
 import { noteServerEnv } from '../secrets.js';
 
 export interface StdioOptions {
@@ -166,12 +166,7 @@ export class StdioTransport implements Transport {
       }
     }
     // The leader is gone; helpers it spawned may not be. End whatever is left of the group.
-    if (groupAlive(pgid)) {
-      signalGroup(pgid, 'SIGTERM');
-      const until = Date.now() + this.grace;
-      while (groupAlive(pgid) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      signalGroup(pgid, 'SIGKILL');
-    }
+    await endGroup(pgid, this.grace);
     endOutsiders(helpers, pgid);
     disown(pgid);
     child.stdin?.destroy(); // drops what a server that stopped reading never took
