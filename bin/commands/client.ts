@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
@@ -54,6 +54,7 @@ export function clientOptions<T>(y: Argv<T>) {
     .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to grade (repeatable)' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Bound on each client run (ms): a client still running then is ended with its process group, and the run is reported' })
     .option('max-duration', { type: 'number', default: 600000, describe: 'Bound on the whole command (ms): scenarios not started by then are left out, the report says so' })
+    .option('concurrency', { type: 'string', describe: 'Scenarios played at once (each its own mock and client process): a whole number, or auto; the verdicts are those of one after another. Default: the number of cores' })
     .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long an ended client gets between SIGTERM and SIGKILL (ms)' })
     .option('cwd', { type: 'string', describe: 'Working directory of the client' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE added to the client environment (repeatable)' })
@@ -90,6 +91,8 @@ interface Plan {
   env: Record<string, string>;
   /** --protocol-version: the mock speaks this version only (absent: dual-era). */
   protocolVersion?: string;
+  /** --concurrency: scenarios played at once. */
+  concurrency: number;
 }
 
 const MAX_OUTPUT_LINES = 200;
@@ -193,7 +196,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     rmSync(dir!, { recursive: true, force: true });
   }
   if (info.endedByHarness && !aborted) aborted = `the client was ended: ${info.endedByHarness}${signal?.aborted ? '' : ' (--timeout)'}`;
-  const auth = authMock ? { def: authScenario(scenario)!, mcpUrl: mock, resource: authMock.protected.resource, issuer: authMock.as.issuer, metadataUrls: authMock.protected.metadataUrls(), resourceRequests: authMock.protected.requests, asRequests: authMock.as.requests, ...(authMock.client ? { clientId: authMock.client.clientId } : {}) } : undefined;
+  const auth = authMock ? { def: authScenario(scenario)!, mcpUrl: mock, resource: authMock.protected.resource, issuer: authMock.as.issuer, metadataUrls: authMock.protected.metadataUrls(), resourceRequests: authMock.protected.requests, asRequests: authMock.as.requests, ...(authMock.client ? { clientId: authMock.client.clientId } : {}), ...(authMock.protected.config.metadataAt.length ? { published: String(authMock.protected.metadata().resource) } : {}), ...(plan.protocolVersion ? { forcedVersion: plan.protocolVersion } : {}) } : undefined;
   return gradeClientRun({
     scenario, transport: plan.transport, command: plan.command, argv: shownArgv, mock, entries: recorder.entries, exchanges: recorder.exchanges, ...(auth ? { auth } : {}),
     startedAt, durationMs: performance.now() - t0,
@@ -247,7 +250,16 @@ function planOf(argv: Record<string, unknown>): { plan: Plan; scenarios: string[
   }
   const protocolVersion = argv['protocol-version'] === undefined ? undefined : String(argv['protocol-version']);
   if (protocolVersion !== undefined) { try { erasOf(protocolVersion, LEGACY_VERSIONS); } catch (e) { throw new UsageProblem((e as Error).message); } }
-  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env, protocolVersion }, scenarios: played };
+  const concurrency = concurrencyOf(argv.concurrency);
+  return { plan: { transport, command, words, fixtureFile, timeoutMs, graceMs, strict: argv.strict === true, suites, caseFilter: list(argv.case), cwd, env, protocolVersion, concurrency }, scenarios: played };
+}
+
+/** --concurrency: a whole number ≥ 1, or auto; absent: the number of cores. */
+function concurrencyOf(v: unknown): number {
+  if (v === undefined || v === null || v === '' || String(v).trim() === 'auto') return availableParallelism();
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageProblem(`--concurrency ${String(v)}: expected a whole number of scenarios at once (1 or more), or auto (the number of cores)`);
+  return n;
 }
 
 export async function clientCommand(argv: Record<string, unknown>): Promise<number> {
@@ -273,17 +285,27 @@ export async function clientCommand(argv: Record<string, unknown>): Promise<numb
   // SIGINT/SIGTERM: the client in progress is ended with its group, the partial reports written; exit 130/143.
   const interrupt = new AbortController();
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * plan.graceMs + 15_000);
-  for (const s of scenarios) {
-    if (interrupt.signal.aborted) break;
-    const left = deadline - Date.now();
-    if (left <= plan.graceMs) {
-      const last = reports[reports.length - 1];
-      const note = `not run: --max-duration ran out before scenario ${s}`;
-      if (last) { last.aborted = last.aborted ? `${last.aborted}; ${note}` : note; if (last.exitCode === 0) last.exitCode = 1; }
-      else say(note);
-      continue;
+  // Scenarios side by side (--concurrency), each with its own mock on its own port and its own client process group;
+  // the reports in scenario order, as one after another would give them.
+  const slots: (Report | undefined)[] = scenarios.map(() => undefined);
+  const late: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < scenarios.length && !interrupt.signal.aborted) {
+      const i = next++;
+      const left = deadline - Date.now();
+      if (left <= plan.graceMs) { late.push(i); continue; }
+      slots[i] = await runScenario(plan, scenarios[i]!, Math.min(plan.timeoutMs, left - plan.graceMs), interrupt.signal);
     }
-    reports.push(await runScenario(plan, s, Math.min(plan.timeoutMs, left - plan.graceMs), interrupt.signal));
+  };
+  await Promise.all(Array.from({ length: Math.min(plan.concurrency, scenarios.length) }, worker));
+  for (const [i, r] of slots.entries()) {
+    if (r) { reports.push(r); continue; }
+    if (!late.includes(i)) continue;
+    const last = reports[reports.length - 1];
+    const note = `not run: --max-duration ran out before scenario ${scenarios[i]}`;
+    if (last) { last.aborted = last.aborted ? `${last.aborted}; ${note}` : note; if (last.exitCode === 0) last.exitCode = 1; }
+    else say(note);
   }
   if (!reports.length) return interrupt.signal.aborted ? (interrupt.signal.reason === 'SIGTERM' ? 143 : 130) : 1;
   // The command's baseline, over all its scenarios (--update-baseline: written first), in the one final step.

@@ -5,45 +5,13 @@
  * must refuse. Evidence names what the client sent; codes, verifiers, tokens and secrets were never kept.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
-import { canonical } from '../../core/auth/discovery.js';
 import type { Outcome } from '../../core/suite.js';
-import type { ResourceRequest } from '../../mocks/auth/protected.js';
 import type { AuthServerRequest } from '../../mocks/auth/server.js';
-import { AUTH_SCENARIOS } from '../../mocks/auth/scenarios.js';
-import { ending, type AuthRunRecord, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
+import { authFlowCases } from './auth-flow.js';
+import { asOf, ax, codeGrants, expectedScope, first, FLOOD, foreignClient, givenUp, legacy, legacyGate, mcpOf, names, nothingYet, PROCEED, refused, S, sameResource, scopeSet, shown, shownR, speaks2026, WITH_METADATA } from './auth-helpers.js';
+import { ending, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
 
-const S = 'basic/authorization';
-const names = (f: (d: typeof AUTH_SCENARIOS[number]) => boolean) => AUTH_SCENARIOS.filter(f).map((d) => d.name);
-/** Scenarios where the client is meant to get through. */
-const PROCEED = names((d) => !d.refuse);
-const WITH_METADATA = names((d) => d.protected.metadataAt.length > 0 && !d.refuse);
-/** How many 401s, or token requests, one run may take before the client counts as looping. */
-export const FLOOD = 30;
-
-const ax = (ctx: ClientCaseContext): AuthRunRecord => ctx.auth!;
-const asOf = (ctx: ClientCaseContext, e: AuthServerRequest['endpoint']) => ax(ctx).asRequests.filter((r) => r.endpoint === e);
-const mcpOf = (ctx: ClientCaseContext) => ax(ctx).resourceRequests.filter((r) => r.kind === 'mcp');
-const codeGrants = (ctx: ClientCaseContext) => asOf(ctx, 'token').filter((r) => r.params?.grant_type === 'authorization_code');
-const shown = (r: AuthServerRequest) => `${r.method} ${r.url}${r.method === 'POST' && r.params ? ` {${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ')}}` : ''} → ${r.status}${r.problem ? ` (${r.problem})` : ''}`;
-const shownR = (r: ResourceRequest) => `${r.method} ${r.url}${r.rpcMethod ? ` (${r.rpcMethod})` : ''} → ${r.status ?? 'served'}`;
-const sameResource = (a: string | undefined, b: string) => { if (a === undefined) return false; try { return canonical(a) === canonical(b); } catch { return false; } };
-const first = <T>(xs: T[], n = 3) => xs.slice(0, n);
-const nothingYet = (ctx: ClientCaseContext, what: string): Outcome => ({ verdict: 'skip', message: `${what}; ${ending(ctx)}` });
-const expectedScope = (a: AuthRunRecord): string | undefined => a.def.protected.challengeScope ?? a.def.protected.scopesSupported?.join(' ');
-const scopeSet = (s: string | undefined) => new Set((s ?? '').split(' ').filter(Boolean));
-const legacy = (a: AuthRunRecord) => a.def.protected.metadataAt.length === 0;
-/** The client said it speaks 2026-07-28 (offered it in initialize, or sent a 2026-07-28 request). */
-const speaks2026 = (ctx: ClientCaseContext) => mcpOf(ctx).some((r) => r.offeredVersion === '2026-07-28');
-/** The client used a client id of its own that the authorization server does not know (it was configured, not registered). */
-const foreignClient = (ctx: ClientCaseContext) => asOf(ctx, 'authorize').find((r) => r.problem?.startsWith('invalid_client: unknown client_id'));
-
-function refused(ctx: ClientCaseContext, why: string): Outcome {
-  const az = asOf(ctx, 'authorize');
-  const tk = codeGrants(ctx);
-  if (!mcpOf(ctx).length) return nothingYet(ctx, 'the client never reached the MCP endpoint');
-  if (!az.length && !tk.length) return { verdict: 'pass', message: `the client did not authorize ${why}: no authorization request, no token request (it made ${mcpOf(ctx).length} request${mcpOf(ctx).length === 1 ? '' : 's'} to the MCP endpoint); ${ending(ctx)}` };
-  return { verdict: 'fail', message: `the client went on ${why}: ${[...first(az, 1), ...first(tk, 1)].map(shown).join('; ')}` };
-}
+export { FLOOD } from './auth-helpers.js';
 
 const cases: ClientCaseDef[] = [
   {
@@ -61,6 +29,8 @@ const cases: ClientCaseDef[] = [
       if (!served.length && fc && !asOf(ctx, 'register').length && ax(ctx).def.registration !== 'pre-registered') {
         return { verdict: 'skip', message: `not applicable: the client does not register here; it came with a client id of its own the authorization server does not know (${shown(fc)}); see scenario auth-pre-registered` };
       }
+      const gaveUp = givenUp(ctx);
+      if (!served.length && gaveUp) return { verdict: 'skip', message: gaveUp };
       if (served.length) return { verdict: 'pass', message: `${served.length} request${served.length === 1 ? '' : 's'} served with a valid token (${first(served).map(shownR).join('; ')}), after ${asOf(ctx, 'token').length} token request${asOf(ctx, 'token').length === 1 ? '' : 's'}` };
       const stuck = [...asOf(ctx, 'authorize'), ...asOf(ctx, 'token'), ...asOf(ctx, 'register')].filter((r) => r.status >= 400 || r.problem);
       const last = mcp[mcp.length - 1]!;
@@ -131,6 +101,8 @@ const cases: ClientCaseDef[] = [
       } else if (reg.some((r) => r.status === 201)) {
         return { verdict: 'pass', message: `the client registered dynamically: ${shown(reg.find((r) => r.status === 201)!)}` };
       }
+      const gaveUp = givenUp(ctx);
+      if (gaveUp) return { verdict: 'info', message: gaveUp };
       return { verdict: 'fail', message: `the client got no client id: ${[...first(reg, 2), ...first(az, 1)].map(shown).join('; ')}` };
     },
   },
@@ -341,13 +313,14 @@ const cases: ClientCaseDef[] = [
     title: 'no loop of 401s or token requests',
     level: 'MUST',
     spec: `${S}#step-up-authorization-flow`,
-    requirement: `Not a sentence of the spec (its retry limits are a SHOULD, graded by client-auth/retry-limit) but the outcome of the run, as client-process/exit is: a client refused again and again stops — fewer than ${FLOOD} unauthorized answers and fewer than ${FLOOD} token requests in one run; one that loops floods the server and its authorization server.`,
+    requirement: `Not a sentence of the spec (its retry limits are a SHOULD, graded by client-auth/retry-limit) but the outcome of the run, as client-process/exit is: a client refused again and again stops — fewer than ${FLOOD} unauthorized answers, ${FLOOD} token requests and ${FLOOD} registrations in one run; one that loops floods the server and its authorization server.`,
     run(ctx) {
       const u = ax(ctx).resourceRequests.filter((r) => r.status === 401);
       const tk = asOf(ctx, 'token');
-      if (u.length < FLOOD && tk.length < FLOOD) return { verdict: 'pass', message: `${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401) and ${tk.length} token request${tk.length === 1 ? '' : 's'} in the run` };
+      const reg = asOf(ctx, 'register');
+      if (u.length < FLOOD && tk.length < FLOOD && reg.length < FLOOD) return { verdict: 'pass', message: `${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401), ${tk.length} token request${tk.length === 1 ? '' : 's'} and ${reg.length} registration${reg.length === 1 ? '' : 's'} in the run` };
       const span = (xs: { at: number }[]) => (xs.length > 1 ? ` in ${((xs[xs.length - 1]!.at - xs[0]!.at) / 1000).toFixed(1)} s` : '');
-      return { verdict: 'fail', message: `the client looped: ${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401)${span(u)}, ${tk.length} token requests${span(tk)}${tk.length ? ` (last: ${shown(tk[tk.length - 1]!)})` : ''}; ${ending(ctx)}` };
+      return { verdict: 'fail', message: `the client looped: ${u.length} unauthorized answer${u.length === 1 ? '' : 's'} (401)${span(u)}, ${tk.length} token requests${span(tk)}${tk.length ? ` (last: ${shown(tk[tk.length - 1]!)})` : ''}, ${reg.length} registrations${span(reg)}; ${ending(ctx)}` };
     },
   },
 ];
@@ -368,7 +341,8 @@ export const clientAuth: ClientSuite = {
   id: 'client-auth',
   title: 'Client authorization',
   description: 'How the client authorizes with a protected MCP server (scenarios auth-…): discovery, registration, PKCE, state, the resource indicator, scopes and step-up, the token in the Authorization header, and the set-ups it must refuse.',
-  cases,
+  // The 2025-03-26 fallbacks bind only a client that speaks that version (legacyGate): elsewhere a fail there is info.
+  cases: [...cases, ...authFlowCases].map((c) => ({ ...c, run: (ctx: ClientCaseContext) => legacyGate(ctx, c.run(ctx)) })),
   notGraded(ctx) {
     return ctx.auth ? undefined : `not run: scenario ${ctx.scenario} is not an authorization scenario (the auth-… scenarios play a protected mock)`;
   },

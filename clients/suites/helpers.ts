@@ -29,6 +29,10 @@ export interface AuthRunRecord {
   asRequests: AuthServerRequest[];
   /** The pre-registered client id handed to the client. */
   clientId?: string;
+  /** The resource the protected-resource metadata publishes, as served (absent: no metadata in the scenario). */
+  published?: string;
+  /** --protocol-version: the one version the run's mock was told to speak. */
+  forcedVersion?: string;
 }
 
 export interface ClientRunInfo {

@@ -3,13 +3,14 @@
  * could not connect, crashed or exited with an error is never green, whatever the few messages it sent were worth.
  */
 import { AUTH_SCENARIOS } from '../../mocks/auth/scenarios.js';
+import { legacyGate } from './auth-helpers.js';
 import { ending, fromClient, type ClientSuite } from './helpers.js';
 
 /**
  * Scenarios in which the mock does something wrong on purpose: a client may well exit with an error there (the
  * authorization set-ups a client must refuse, and a server that never grants enough scope, included).
  */
-const FAULTS = ['unknown-tool', 'server-error', 'dropped-answer', 'session-expired', ...AUTH_SCENARIOS.filter((d) => d.refuse || d.protected.stepUp?.never).map((d) => d.name)];
+const FAULTS = ['unknown-tool', 'server-error', 'dropped-answer', 'session-expired', ...AUTH_SCENARIOS.filter((d) => d.refuse || d.mayGiveUp || d.protected.stepUp?.never).map((d) => d.name)];
 const REFUSE = AUTH_SCENARIOS.filter((d) => d.refuse).map((d) => d.name);
 
 export const clientProcess: ClientSuite = {
@@ -42,7 +43,8 @@ export const clientProcess: ClientSuite = {
         if (FAULTS.includes(ctx.scenario)) return { verdict: 'info', message: `${ending(ctx)} in scenario ${ctx.scenario}, where the mock errs on purpose` };
         // A schema whose $ref cannot be resolved without a fetch: refusing it (even by an error) is what the spec asks.
         if (ctx.scenario === 'remote-ref') return { verdict: 'info', message: `${ending(ctx)} in scenario remote-ref, whose tool schema $refs a network URL: a client should reject a schema it cannot resolve (client-schemas grades the fetch)` };
-        return { verdict: 'fail', message: `${ending(ctx)}${connected ? '' : ' and never got a request answered: it could not connect'}` };
+        // A 2025-03-26 fallback scenario binds only a client that speaks that version (client-auth's rule).
+        return legacyGate(ctx, { verdict: 'fail', message: `${ending(ctx)}${connected ? '' : ' and never got a request answered: it could not connect'}` });
       },
     },
   ],

@@ -22,6 +22,17 @@ export interface ProtectedConfig {
   namedInChallenge: boolean;
   /** The resource the metadata names (default: the MCP URL). Another server's URL: a metadata a client must refuse. */
   resource?: string;
+  /**
+   * 'origin': the resource identifier is the MCP URL's origin (`http://127.0.0.1:PORT`, no trailing slash): the
+   * metadata names it, and tokens for it are the server's. With metadataAt ['root'] that is the identifier the root
+   * well-known URL is built from (RFC 9728 §3.1, §3.3).
+   */
+  identifier?: 'origin';
+  /**
+   * JSON-RPC methods served without a token (and, over HTTP+SSE, the GET of the stream): the challenge comes on a
+   * later request (a 401 after the handshake). Absent: every request needs a token.
+   */
+  openMethods?: string[];
   /** scopes_supported of the metadata (absent: not listed). */
   scopesSupported?: string[];
   /** The scope the 401 challenge names (absent: none). */
@@ -53,8 +64,8 @@ export interface ResourceRequest {
   offeredVersion?: string;
   /** The Authorization header: none, a Bearer token, or another scheme. */
   authorization: 'none' | 'bearer' | 'other';
-  /** A Bearer token's state: valid for this resource, or why not. */
-  token?: 'valid' | 'unknown' | 'wrong-audience' | 'insufficient-scope';
+  /** A Bearer token's state: valid for this resource, or why not; 'open': served without one (an open method). */
+  token?: 'valid' | 'unknown' | 'wrong-audience' | 'insufficient-scope' | 'open';
   /** The scope of a token the authorization server issued. */
   tokenScope?: string;
   /** A token (access_token, or a value the authorization server issued) in the query string. */
@@ -75,8 +86,8 @@ export class ProtectedResource {
    */
   constructor(readonly as: AuthServer, readonly mcpUrl: string, readonly config: ProtectedConfig, private readonly paths: string[] = [new URL(mcpUrl).pathname]) {}
 
-  /** The canonical MCP URL: the audience a token must have, and the resource the metadata names. */
-  get resource(): string { return canonical(this.mcpUrl); }
+  /** The resource identifier: the audience a token must have, and the resource the metadata names (the canonical MCP URL, or its origin). */
+  get resource(): string { return this.config.identifier === 'origin' ? new URL(this.mcpUrl).origin : canonical(this.mcpUrl); }
 
   /** The URL of each place the metadata is served. */
   metadataUrls(): { where: 'suffixed' | 'root' | 'custom'; url: string }[] {
@@ -132,6 +143,9 @@ export class ProtectedResource {
     }
     for (const [k, v] of req.url.searchParams) if (/^access_token$/i.test(k) || (v.length > 20 && this.as.verify(v))) rec.tokenInQuery = true;
     const h = req.header('authorization');
+    const open = this.config.openMethods;
+    // Open methods are served without a token (the HTTP+SSE stream too: the session must be up before the 401 comes).
+    if (!h && open && (rec.rpcMethod ? open.includes(rec.rpcMethod) : req.method === 'GET' && this.paths.length > 1)) { rec.token = 'open'; return undefined; }
     const refuse = (status: number, challenge: string, error: string): PlainResponse => {
       rec.status = status;
       rec.challenge = challenge;

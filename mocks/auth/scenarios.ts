@@ -25,7 +25,9 @@ export interface AuthScenarioDef {
   /** The mock speaks this protocol version only (the 2025-03-26 back-compat scenarios). */
   protocolVersion?: string;
   /** The set-up is one a client must refuse to authorize with (and why, in the scenario's terms). */
-  refuse?: 'foreign-resource' | 'no-s256' | 'iss-wrong' | 'iss-missing';
+  refuse?: 'foreign-resource' | 'no-s256' | 'iss-wrong' | 'iss-missing' | 'state-mismatch';
+  /** The authorization server refuses the client's registration as asked: giving up is an acceptable end. */
+  mayGiveUp?: boolean;
 }
 
 /** The scopes of the scenarios: read for everything, write for tools/call where step-up is played. */
@@ -44,6 +46,7 @@ export const AUTH_SCENARIOS: AuthScenarioDef[] = [
   def('auth-basic', 'protected-resource metadata path-suffixed and named in the challenge (with scope), RFC 8414 metadata at the authorization server\'s origin, dynamic registration'),
   def('auth-prm-suffixed', 'protected-resource metadata only at the path-suffixed well-known URL; the challenge does not name it', { namedInChallenge: false }),
   def('auth-prm-root', 'protected-resource metadata only at the root well-known URL; the challenge does not name it', { metadataAt: ['root'], namedInChallenge: false }),
+  def('auth-prm-root-origin', 'protected-resource metadata only at the root well-known URL, naming the origin as its resource (the identifier that URL is built from); tokens are for the origin', { metadataAt: ['root'], namedInChallenge: false, identifier: 'origin' }),
   def('auth-prm-custom', 'protected-resource metadata at a custom URL that only the challenge names', { metadataAt: ['custom'] }),
   def('auth-as-path-insert', 'an issuer with a path; its metadata only by RFC 8414 with the path inserted', {}, { issuerPath: 'tenant', metadata: { oauth: true, openid: false } }),
   def('auth-as-oidc', 'an issuer with a path; its metadata only by OpenID discovery with the path inserted', {}, { issuerPath: 'tenant', metadata: { oauth: false, openid: 'inserted' } }),
@@ -53,15 +56,18 @@ export const AUTH_SCENARIOS: AuthScenarioDef[] = [
   def('auth-cimd', 'the authorization server advertises Client ID Metadata Documents (and still offers dynamic registration)', {}, { clientIdMetadataDocuments: true }),
   def('auth-pre-registered', 'no registration: a confidential client pre-registered (MCP_CONFORM_CLIENT_ID / MCP_CONFORM_CLIENT_SECRET, {client_id} / {client_secret})', {}, { registration: false, tokenEndpointAuthMethods: ['client_secret_basic', 'client_secret_post'] }),
   def('auth-token-none', 'the token endpoint accepts only public clients (token_endpoint_auth_methods_supported: none)', {}, { tokenEndpointAuthMethods: ['none'] }),
-  def('auth-token-basic', 'the token endpoint accepts only client_secret_basic', {}, { tokenEndpointAuthMethods: ['client_secret_basic'] }),
-  def('auth-token-post', 'the token endpoint accepts only client_secret_post', {}, { tokenEndpointAuthMethods: ['client_secret_post'] }),
+  def('auth-token-basic', 'the token endpoint accepts only client_secret_basic; a registration asking for another method is registered with client_secret_basic and a secret (RFC 7591 lets the server replace it)', {}, { tokenEndpointAuthMethods: ['client_secret_basic'] }),
+  def('auth-token-post', 'the token endpoint accepts only client_secret_post; a registration asking for another method is registered with client_secret_post and a secret', {}, { tokenEndpointAuthMethods: ['client_secret_post'] }),
+  def('auth-registration-refused', 'the token endpoint accepts only client_secret_basic, and a registration asking for another method is refused (400 invalid_client_metadata): registering again with a listed method, or giving up, are both right', {}, { tokenEndpointAuthMethods: ['client_secret_basic'], registrationMismatch: 'refuse' }, { mayGiveUp: true }),
   def('auth-scope-supported', 'the challenge names no scope; the protected-resource metadata lists scopes_supported', { challengeScope: undefined, scopesSupported: [SCOPES.read, SCOPES.write] }),
   def('auth-scope-none', 'no scope anywhere: neither in the challenge nor in scopes_supported', { challengeScope: undefined, scopesSupported: undefined, requiredScopes: [] }),
   def('auth-step-up', `tools/call needs ${SCOPES.write} besides ${SCOPES.read}: 403 insufficient_scope naming both until the token has it`, { challengeScope: SCOPES.read, stepUp: { scopes: [SCOPES.write] } }),
   def('auth-step-up-limit', 'tools/call is refused 403 insufficient_scope whatever the token: a client must give up after a few tries', { challengeScope: SCOPES.read, stepUp: { scopes: [SCOPES.write], never: true } }),
+  def('auth-401-later', 'initialize, notifications/initialized and tools/list are served without a token; tools/call gets the 401 challenge: the client must authorize then and retry', { openMethods: ['initialize', 'notifications/initialized', 'tools/list'] }),
   def('auth-foreign-resource', 'the protected-resource metadata names another server as its resource: a client must not use it', { resource: FOREIGN_RESOURCE }, {}, { refuse: 'foreign-resource' }),
   def('auth-no-s256', 'the authorization server\'s metadata does not list S256 in code_challenge_methods_supported: a client must refuse it', {}, { s256: false }, { refuse: 'no-s256' }),
   def('auth-iss-wrong', 'the authorization server advertises the iss response parameter, and its redirect names another issuer (a mix-up)', {}, { issInRedirect: 'wrong', advertiseIss: true }, { refuse: 'iss-wrong' }),
+  def('auth-state-mismatch', 'the authorization response carries another state than the request\'s (a forged or mixed-up redirect): a client must not exchange its code', {}, { stateInRedirect: 'wrong' }, { refuse: 'state-mismatch' }),
   def('auth-iss-missing', 'the authorization server advertises the iss response parameter, and its redirect has none', {}, { issInRedirect: false, advertiseIss: true }, { refuse: 'iss-missing' }),
 ];
 

@@ -45,6 +45,14 @@ export interface AuthServerConfig {
   tokenEndpointAuthMethods?: TokenEndpointAuthMethod[];
   /** Dynamic client registration (default true). */
   registration?: boolean;
+  /**
+   * A registration asking for a token_endpoint_auth_method not offered: 'replace' (default) registers the client with
+   * one that is offered and says so in the answer, with a secret where it needs one (RFC 7591 §3.2.1 lets a server
+   * replace requested values); 'refuse' answers 400 invalid_client_metadata.
+   */
+  registrationMismatch?: 'replace' | 'refuse';
+  /** The state of the authorization response: 'wrong' returns another one than the request's (a forged redirect). */
+  stateInRedirect?: 'wrong';
   /** Advertise client_id_metadata_document_supported (default false). */
   clientIdMetadataDocuments?: boolean;
   /** Clients known without registration. */
@@ -82,6 +90,12 @@ export interface AuthServerRequest {
   endpoint: 'metadata' | 'jwks' | 'register' | 'authorize' | 'token' | 'introspect' | 'unknown';
   /** Form or JSON parameters (secret values redacted: code, code_verifier, client_secret, refresh_token, token). */
   params?: Record<string, string>;
+  /** A registration: the token_endpoint_auth_method the client was registered with (the answer's). */
+  registeredAuthMethod?: TokenEndpointAuthMethod;
+  /** A registration whose asked token_endpoint_auth_method was replaced: the one it asked for. */
+  replacedAuthMethod?: string;
+  /** A token request: the client id it authenticated as; a registration: the client id issued. */
+  clientId?: string;
   /** How the client authenticated at the token endpoint. */
   clientAuth?: TokenEndpointAuthMethod;
   /** Token endpoint, authorization_code grant: whether the code_verifier matched the code's code_challenge. */
@@ -300,11 +314,17 @@ export class AuthServer {
         rec.params = redactParams(Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
         const uris = Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
         const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
-        const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method as TokenEndpointAuthMethod : (allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!);
-        if (!allowed.includes(asked)) return oauthError(400, 'invalid_client_metadata', `token_endpoint_auth_method ${asked} is not supported`);
+        let asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method as TokenEndpointAuthMethod : (allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!);
+        if (!allowed.includes(asked)) {
+          if (this.config.registrationMismatch === 'refuse') return oauthError(400, 'invalid_client_metadata', `token_endpoint_auth_method ${asked} is not supported (${allowed.join(', ')})`);
+          rec.replacedAuthMethod = asked;
+          asked = allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!;
+        }
+        rec.registeredAuthMethod = asked;
         const client: Client = { clientId: randomToken(12), redirectUris: uris, authMethod: asked, ...(asked === 'none' ? {} : { clientSecret: randomToken(24) }) };
         if (client.clientSecret) noteSecretValue(client.clientSecret, 'client secret');
         this.clients.set(client.clientId, client);
+        rec.clientId = client.clientId;
         return send(201, { ...meta, client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}), token_endpoint_auth_method: asked, client_id_issued_at: Math.floor(Date.now() / 1000) });
       }
       if (req.method === 'POST' && (path === `${base}/token` || (path === `${base}/introspect` && this.introspects))) {
@@ -314,8 +334,9 @@ export class AuthServer {
         rec.params = redactParams(form);
         for (const k of ['code_verifier', 'client_secret'] as const) if (form[k]) noteSecretValue(form[k]!, k === 'code_verifier' ? 'code verifier' : 'client secret');
         const auth = this.clientAuth(req.header('authorization'), form);
-        if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
         rec.clientAuth = auth.method;
+        if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
+        if (auth.client) rec.clientId = auth.client.clientId;
         const r = isToken ? this.token(form, auth.client, rec, send, oauthError) : this.introspect(form, send);
         if (isToken) rec.issued = r.status === 200;
         return r;
@@ -338,7 +359,7 @@ export class AuthServer {
     try { to = new URL(redirect); } catch { return oauthError(400, 'invalid_request', 'redirect_uri is not a URL'); }
     const answer = (params: Record<string, string>): PlainResponse => {
       for (const [k, v] of Object.entries(params)) to.searchParams.set(k, v);
-      if (q.state !== undefined) to.searchParams.set('state', q.state);
+      if (q.state !== undefined) to.searchParams.set('state', this.config.stateInRedirect === 'wrong' ? `${q.state.slice(0, 2)}${randomToken(12)}` : q.state);
       const iss = this.config.issInRedirect ?? true;
       if (iss) to.searchParams.set('iss', iss === 'wrong' ? WRONG_ISSUER : this.issuer);
       rec.status = 302;
@@ -377,7 +398,7 @@ export class AuthServer {
     } else {
       id = form.client_id; method = 'none';
     }
-    if (!allowed.includes(method)) return { problem: `client authentication ${method} is not accepted here (${allowed.join(', ')})` };
+    if (!allowed.includes(method)) return { method, problem: `client authentication ${method} is not accepted here (${allowed.join(', ')})` };
     if (!id) return { method, problem: 'no client_id' };
     const client = this.clients.get(id) ?? this.metadataDocumentClient(id);
     if (!client) return { method, problem: 'unknown client' };
