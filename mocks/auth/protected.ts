@@ -144,8 +144,9 @@ export class ProtectedResource {
     for (const [k, v] of req.url.searchParams) if (/^access_token$/i.test(k) || (v.length > 20 && this.as.verify(v))) rec.tokenInQuery = true;
     const h = req.header('authorization');
     const open = this.config.openMethods;
-    // Open methods are served without a token (the HTTP+SSE stream too: the session must be up before the 401 comes).
-    if (!h && open && (rec.rpcMethod ? open.includes(rec.rpcMethod) : req.method === 'GET' && this.paths.length > 1)) { rec.token = 'open'; return undefined; }
+    // Open methods are served without a token, and so is the GET of a stream (HTTP+SSE's, or Streamable HTTP's standalone
+    // one): the session is up, and the 401 comes on a request the client makes later.
+    if (!h && open && (rec.rpcMethod ? open.includes(rec.rpcMethod) : req.method === 'GET')) { rec.token = 'open'; return undefined; }
     const refuse = (status: number, challenge: string, error: string): PlainResponse => {
       rec.status = status;
       rec.challenge = challenge;
