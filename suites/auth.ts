@@ -17,6 +17,10 @@ import { authRefusal } from '../core/auth/required.js';
 import { brief } from './helpers.js';
 import { authorizationServerMetadata, evidence, mcpProbe, mcpRequest, resourceMetadata, sseSession, unauthenticated, whenProtected, withToken, type MetadataFetch } from './auth/facts.js';
 import { bearerOf, notCanonical, sameResource, send, type ProbeAnswer } from './auth/probe.js';
+import { underScopedOperations } from './auth/scoped-ops.js';
+
+/** Which verdict of several is the worst (the one a combined case reports). */
+const RANK: Record<string, number> = { skip: 0, info: 1, pass: 2, warn: 3, fail: 4 };
 
 const HTTP = ['streamable-http', 'sse'] as const;
 /** Every case: over HTTP, and also when the server refused the run for want of a token (what it checks first). */
@@ -569,14 +573,22 @@ export const authSuite: Suite = {
       title: 'a token without the scope needed gets 403 insufficient_scope',
       level: 'SHOULD',
       spec: 'basic/authorization#runtime-insufficient-scope-errors',
-      requirement: 'A valid token whose scope is too narrow gets 403 with a Bearer challenge carrying error="insufficient_scope", the scope needed and resource_metadata, so the client can step up. A server that requires no scope for the request answers it (info). The harness mints the token with --auth-server: it carries only a scope nobody requires.',
+      requirement: 'A valid token whose scope is too narrow gets 403 with a Bearer challenge carrying error="insufficient_scope", the scope needed and resource_metadata, so the client can step up; a 401 there sends the client to authorize again for the same scope (warn). The harness mints the token with --auth-server: it carries only a scope nobody requires. It is tried on the handshake; where the handshake needs no scope, also on the operations the run performs (a read-only tools/call the call policy allows, a resources/read), each judged by itself. A server that requires no scope anywhere answers everything (info).',
       requires: { ...AUTH, from: '2025-03-26', needs: 'handshake' },
       async run(ctx) {
         const m = await mintedAnswer(ctx, 'under-scoped');
         if ('verdict' in m) return m;
         const { a } = m;
         const details = evidence(m.valid, a);
-        if (ok(a.status)) return { verdict: 'info', message: `a token with none of the server's scopes was accepted (HTTP ${a.status}): the server requires no particular scope for this request`, details };
+        if (ok(a.status)) {
+          // The handshake needs no scope: the operations the run performs may (one verdict per operation, the worst wins).
+          const token = await ctx.credentials!.mint!('under-scoped');
+          const ops = token ? await underScopedOperations(ctx, token, ctx.features.protectedResourceMetadata) : undefined;
+          const head = `a token with none of the server's scopes was accepted for the handshake (HTTP ${a.status})`;
+          if (!ops?.length) return { verdict: 'info', message: `${head}: the server requires no particular scope for it${ops === undefined ? ' (over HTTP+SSE the operations are not tried)' : '; the run performs no read-only tools/call or resources/read to try'}`, details };
+          const worst = ops.map((o) => o.outcome.verdict).sort((x, y) => RANK[y] - RANK[x])[0]!;
+          return { verdict: worst, message: `${head}; then, per operation — ${ops.map((o) => `${o.outcome.verdict}: ${o.outcome.message}`).join('; ')}`, details: { exchanges: [...details.exchanges, ...ops.map((o) => o.a.probe)] } };
+        }
         const b = bearerOf(a.headers['www-authenticate']);
         if (a.status === 403) {
           const missing = [b?.params.error === 'insufficient_scope' ? '' : 'error="insufficient_scope"', b?.params.scope !== undefined ? '' : 'scope', !ctx.features.protectedResourceMetadata || b?.params.resource_metadata !== undefined ? '' : 'resource_metadata'].filter(Boolean);

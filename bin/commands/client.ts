@@ -169,6 +169,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
     child.once('error', (e) => {
       clearTimeout(bound);
+      signal?.removeEventListener('abort', onAbort);
       aborted = `the client could not be started: ${(e as NodeJS.ErrnoException).code ?? e.message} (${argv[0]})`;
       done();
     });
