@@ -2,10 +2,10 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,conformance]
-//                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,conformance,clientauth]
+//                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--conformance-node NODE22] [--fleet-concurrency N] [--out FILE]
 //
-// Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
+// Needs dist/ (npm run bench builds it first) and python3. `conformance` and `clientauth` (not in the default set) also need Node 22
 // and @modelcontextprotocol/conformance, installed from npm into --conformance-dir on first use. See bench/README.md
 // for what each row means.
 import { spawn, spawnSync } from 'node:child_process';
@@ -350,7 +350,8 @@ async function replay(calls, rounds) {
  * with npm on first use (bounded). Resolves { node, cli, nodeVersion, version }.
  */
 async function conformanceTools() {
-  const node = join(CONFORMANCE_DIR, 'node_modules/.bin/node');
+  // --conformance-node PATH: a Node 22 of your own (the package still comes from --conformance-dir).
+  const node = opt('--conformance-node') ? resolve(opt('--conformance-node')) : join(CONFORMANCE_DIR, 'node_modules/.bin/node');
   const cli = join(CONFORMANCE_DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   if (!existsSync(node) || !existsSync(cli)) {
     process.stderr.write(`  (installing node@22 and ${CONFORMANCE_PKG} into ${CONFORMANCE_DIR} with npm)\n`);
@@ -403,6 +404,46 @@ async function conformance(rounds) {
   });
   const slow = ourReport.suites.flatMap((s) => s.cases).filter((c) => c.durationMs >= 1000).sort((a, b) => b.durationMs - a.durationMs).slice(0, 6);
   row('conformance', 'mcp-conform / official suite (ms)', `${Math.round(median(ours))} / ${Math.round(median(theirs))}`, 'ms', '(info)', undefined, { slowestCases: slow.map((c) => `${c.id} ${Math.round(c.durationMs)} ms`) });
+}
+
+/**
+ * The whole client-auth set on a sound client (fixtures/clients/auth/authkit.py, standard-library Python): mcp-conform
+ * one scenario after another (--concurrency 1) and side by side (the default, the number of cores), and the official
+ * conformance suite's `client --suite auth` on the same client (Node 22; its scenarios in parallel), interleaved,
+ * medians. Rows: parallel / serial (target < 1), and parallel / official (target ≤ 3×: the two sets differ — the row
+ * says how many scenarios each played). Every mcp-conform run must give the verdicts of the first.
+ */
+async function clientAuth(rounds) {
+  const tools = await conformanceTools();
+  const kit = join(ROOT, 'fixtures/clients/auth/authkit.py');
+  const times = { serial: [], parallel: [], official: [] };
+  let first; let scenarios = 0; let theirs;
+  const verdicts = (file) => { const j = JSON.parse(readFileSync(file, 'utf8')); const runs = j.runs ?? [j]; scenarios = runs.length; return JSON.stringify(runs.map((r) => r.suites.flatMap((x) => x.cases).map((c) => `${c.id} ${c.verdict}`))); };
+  for (let i = 0; i < rounds; i++) {
+    const order = ['serial', 'parallel', 'official'];
+    for (const which of i % 2 ? order.reverse() : order) {
+      if (which === 'official') {
+        const b = await timed(tools.node, [tools.cli, 'client', '--command', `${PY} ${kit} none http`, '--suite', 'auth', '-o', join(work, 'clientauth-theirs')], { timeoutMs: 300_000 });
+        const m = /Total: (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/.exec(b.stdout + b.stderr);
+        if (!m) throw new Error(`the official suite's client --suite auth exited ${b.code}: ${(b.stdout + b.stderr).slice(-2000)}`);
+        theirs = { passed: Number(m[1]), failed: Number(m[2]), warnings: Number(m[3] ?? 0), scenarios: ((b.stdout + b.stderr).match(/^[✓✗] auth\//gmu) ?? []).length };
+        times.official.push(b.ms);
+        continue;
+      }
+      const outDir = join(work, `clientauth-${which}`);
+      const a = await timed(process.execPath, [CLI, 'client', '--suite', 'client-auth', '--http', `${PY} ${kit} none http {url}`, '--quiet', '--reporter', 'json', '--out-dir', outDir, ...(which === 'serial' ? ['--concurrency', '1'] : [])], { timeoutMs: 600_000 });
+      if (a.code !== 0) throw new Error(`mcp-conform client --suite client-auth (${which}) exited ${a.code}: ${a.stderr.slice(-2000)}`);
+      const v = verdicts(join(outDir, 'report.json'));
+      first ??= v;
+      if (v !== first) throw new Error(`the ${which} run gave other verdicts than the first run`);
+      times[which].push(a.ms);
+    }
+  }
+  row('clientauth', `client-auth set (${scenarios} scenarios): parallel / serial`, median(times.parallel) / median(times.serial), '×', '< 1', median(times.parallel) < median(times.serial), { parallelMs: r2(median(times.parallel)), serialMs: r2(median(times.serial)), concurrency: cpus().length });
+  row('clientauth', 'client-auth set, parallel / official suite --suite auth', median(times.parallel) / median(times.official), '×', '≤ 3', median(times.parallel) / median(times.official) <= 3, {
+    oursMs: r2(median(times.parallel)), officialMs: r2(median(times.official)), oursScenarios: scenarios,
+    official: { package: `@modelcontextprotocol/conformance@${tools.version}`, node: tools.nodeVersion, ...theirs },
+  });
 }
 
 /**
@@ -539,6 +580,7 @@ if (ONLY.includes('fleet')) {
 }
 if (ONLY.includes('inflight')) await inflight(QUICK ? 1 : Math.min(ROUNDS, 2));
 if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
+if (ONLY.includes('clientauth')) await clientAuth(QUICK ? 1 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');

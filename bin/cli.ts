@@ -287,7 +287,15 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   if (problem) { await write(process.stderr, `mcp-conform: ${problem}\n`); return 2; }
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
-  return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+  const code = await finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+  // --call-tool NAME that the server does not list: a usage error (exit 2), said once the listing showed it — the
+  // reports are written all the same (report.unknownCallTools names it).
+  const unknown = [...new Set(reports.flatMap((r) => r.unknownCallTools ?? []))];
+  if (unknown.length && code < 2) {
+    await write(process.stderr, `mcp-conform: --call-tool ${unknown.join(', ')}: the server lists no tool of ${unknown.length === 1 ? 'that name' : 'those names'} (a usage error: exit 2)\n`);
+    return 2;
+  }
+  return code;
 }
 
 /** --concurrency: a whole number ≥ 1, or `auto` (the number of cores). */

@@ -118,7 +118,7 @@ export const callToolsOption: OptionDef<CallToolsPolicy> = {
 };
 export const callToolOption: OptionDef<string[]> = {
   flag: 'call-tool', key: 'callTool', type: 'string[]', default: [], inReport: 'always',
-  help: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported',
+  help: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported and makes the exit code 2 (a usage error)',
 };
 
 /**

@@ -2,6 +2,8 @@
  * `mcp-conform client --concurrency N`: scenarios played side by side (each its own mock, port and client process
  * group) give the verdicts one after another gives, in the same order. Needs the build.
  */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT } from './helpers/cli.js';
@@ -25,6 +27,17 @@ describe('client scenarios in parallel', () => {
       expect(new Set(parallel.reports.map((r) => r.target.url)).size).toBe(parallel.reports.length);
     }, 420_000);
   }
+
+  it('leaves no temporary folder behind: stdio scenarios side by side, one of them a client that never starts the mock', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'mcp-conform-tmp-'));
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-out-'));
+    const env = { TMPDIR: tmp };
+    const ok = await cli(['client', '--stdio', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio {server}`, '--scenario', 'pages,ping,unknown-tool', '--concurrency', '3', '--out-dir', out, '--quiet', '--timeout', '20000'], { env, timeoutMs: 120_000 });
+    expect(ok.code, ok.stderr).toBe(0);
+    const never = await cli(['client', '--stdio', 'sh -c "exit 3" {server}', '--scenario', 'pages', '--out-dir', out, '--quiet'], { env, timeoutMs: 60_000 });
+    expect(never.code).toBe(1);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 150_000);
 
   it('--concurrency 0 or a word is a usage error (exit 2)', async () => {
     for (const bad of ['0', 'many']) {

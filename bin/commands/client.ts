@@ -97,8 +97,18 @@ interface Plan {
 
 const MAX_OUTPUT_LINES = 200;
 
-/** One client run: start the mock and the client, wait (bounded), end the client's group, grade. */
+/** One client run (playScenario); the folder of a stdio mock's log is removed whatever happens. */
 async function runScenario(plan: Plan, scenario: string, boundMs: number, signal?: AbortSignal): Promise<Report> {
+  const temp: { dir?: string } = {};
+  try {
+    return await playScenario(plan, scenario, boundMs, temp, signal);
+  } finally {
+    if (temp.dir) rmSync(temp.dir, { recursive: true, force: true });
+  }
+}
+
+/** One client run: start the mock and the client, wait (bounded), end the client's group, grade. */
+async function playScenario(plan: Plan, scenario: string, boundMs: number, temp: { dir?: string }, signal?: AbortSignal): Promise<Report> {
   const fixture = readFixture(plan.fixtureFile);
   const startedAt = Date.now();
   const t0 = performance.now();
@@ -112,7 +122,7 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
   // remote-ref: the listener that serves (and records each fetch of) the schema the mock's tool refers to.
   const refHost = scenario === 'remote-ref' ? await startRefHost() : undefined;
   if (plan.transport === 'stdio') {
-    dir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
+    dir = temp.dir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
     logFile = join(dir, 'session.jsonl');
     mock = shellQuote(mockCommand(plan.fixtureFile, scenario, logFile, plan.protocolVersion, refHost?.url));
     env.MCP_CONFORM_SERVER = mock;
@@ -194,7 +204,6 @@ async function runScenario(plan: Plan, scenario: string, boundMs: number, signal
     try { text = readFileSync(logFile, 'utf8'); } catch { /* the client never started the mock */ }
     recorder = new ClientRecorder();
     recorder.entries.push(...readRecording(text));
-    rmSync(dir!, { recursive: true, force: true });
   }
   if (info.endedByHarness && !aborted) aborted = `the client was ended: ${info.endedByHarness}${signal?.aborted ? '' : ' (--timeout)'}`;
   const auth = authMock ? { def: authScenario(scenario)!, mcpUrl: mock, resource: authMock.protected.resource, issuer: authMock.as.issuer, metadataUrls: authMock.protected.metadataUrls(), resourceRequests: authMock.protected.requests, asRequests: authMock.as.requests, ...(authMock.client ? { clientId: authMock.client.clientId } : {}), ...(authMock.protected.config.metadataAt.length ? { published: String(authMock.protected.metadata().resource) } : {}), ...(plan.protocolVersion ? { forcedVersion: plan.protocolVersion } : {}) } : undefined;
