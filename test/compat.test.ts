@@ -123,6 +123,31 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     expect(c.remaining).toEqual([]);
     expect(ruleSet((c.config as { functionDeclarations: { name: string; parameters: unknown }[] }[])[0]!.functionDeclarations.map((d) => ({ name: d.name, inputSchema: d.parameters })), 'gemini')).toEqual([]);
   });
+  it('openai-strict: objects closed, optional properties required and nullable, refused keywords dropped; the result passes the strict profile', () => {
+    const tool = { name: 'search', description: 'Search.', inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1 }, limit: { type: 'integer' }, site: { type: 'string', format: 'uri' }, filter: { type: 'object', properties: { lang: { type: 'string' } } }, mode: { oneOf: [{ const: 'a' }, { const: 'b' }] } }, required: ['q'] } };
+    const c = convertTools([tool], 'openai-strict');
+    expect(c.remaining).toEqual([]);
+    const fn = (c.config as { function: { strict: boolean; parameters: Record<string, any> } }[])[0]!.function;
+    expect(fn.strict).toBe(true);
+    expect(fn.parameters.additionalProperties).toBe(false);
+    expect(fn.parameters.required).toEqual(['q', 'limit', 'site', 'filter', 'mode']);
+    expect(fn.parameters.properties.limit.type).toEqual(['integer', 'null']);
+    expect(fn.parameters.properties.filter).toMatchObject({ type: ['object', 'null'], additionalProperties: false, required: ['lang'] });
+    expect(fn.parameters.properties.q.minLength).toBeUndefined();
+    expect(fn.parameters.properties.site.format).toBeUndefined();
+    expect(c.changes.map((x) => x.change)).toContain('optional "limit" became required and nullable (strict mode has every property required: the model sends null for "not given", which the client drops before calling)');
+    expect(ruleSet((c.config as { function: { name: string; parameters: unknown } }[]).map((x) => ({ name: x.function.name, inputSchema: x.function.parameters })), 'openai-strict')).toEqual([]);
+  });
+  it('gemini-json: JSON Schema kept as it is under parametersJsonSchema, only $schema dropped', () => {
+    const tools = ['dollar-schema', 'type-list', 'format-uri', 'enum-integer'].flatMap((k, i) => fixtures[k]!.tools.map((t) => ({ ...t, name: `t${i}` })));
+    const c = convertTools(tools, 'gemini-json');
+    expect(c.remaining).toEqual([]);
+    const decls = (c.config as { functionDeclarations: { name: string; parametersJsonSchema: Record<string, unknown> }[] }[])[0]!.functionDeclarations;
+    expect(decls.map((d) => d.name)).toEqual(['t0', 't1', 't2', 't3']);
+    expect(JSON.stringify(decls)).not.toContain('$schema');
+    expect(c.changes.every((x) => /\$schema/.test(x.change))).toBe(true);
+    expect(decls[1]!.parametersJsonSchema).toEqual(fixtures['type-list']!.tools[0]!.inputSchema);
+  });
   it('anthropic: a property name it refuses cannot be fixed by the client: listed as still refused', () => {
     const c = convertTools(fixtures['property-key-brackets']!.tools, 'anthropic');
     expect(c.remaining.map((f) => f.rule)).toEqual(['anthropic/property-key']);

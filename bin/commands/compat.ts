@@ -236,7 +236,7 @@ export function rulesText(format: string): string {
 /** Options of `tools` besides the target options (bin/target-options.ts adds those, as for `run`). */
 export function toolsOptions<T>(y: Argv<T>) {
   return y
-    .option('format', { choices: ['openai', 'anthropic', 'bedrock', 'gemini'], demandOption: true, describe: 'The provider whose tool configuration to print' })
+    .option('format', { choices: ['openai', 'openai-strict', 'anthropic', 'bedrock', 'gemini', 'gemini-json'], demandOption: true, describe: 'The provider whose tool configuration to print (openai-strict: OpenAI strict mode, every object closed and every property required; gemini-json: Gemini\'s parametersJsonSchema, JSON Schema as it is)' })
     .option('file', { type: 'string', describe: 'Read the tool list from a file (tools/list result, report.json or cassette) instead of a server' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .example('$0 tools --format openai --stdio "node server.js"', 'The server\'s tools as an OpenAI `tools` array')

@@ -15,11 +15,11 @@ export const authFlowCases: ClientCaseDef[] = [
     level: 'MUST',
     spec: `${S}#authorization-flow-steps`,
     scenarios: ['auth-401-later'],
-    requirement: 'A 401 with a challenge can come on any request, not only the first: the client reads that challenge, authorizes then, and retries the refused request with the token (here initialize and tools/list are open and tools/call is protected).',
+    requirement: 'A 401 with a challenge can come on any request, not only the first: the client reads that challenge, authorizes then, and retries the refused request with the token (here the handshake — initialize, or server/discover — and tools/list are open and tools/call is protected).',
     run(ctx) {
       const mcp = mcpOf(ctx);
       const open = mcp.find((r) => r.token === 'open');
-      const refused = mcp.find((r) => r.status === 401 && (!open || r.at >= open.at) && r.rpcMethod !== 'initialize');
+      const refused = mcp.find((r) => r.status === 401 && (!open || r.at >= open.at) && r.rpcMethod !== 'initialize' && r.rpcMethod !== 'server/discover');
       if (!refused) return nothingYet(ctx, open ? 'the client never made a request that needs a token (tools/call)' : 'the client never got a request served');
       const az = asOf(ctx, 'authorize').filter((r) => r.at >= refused.at);
       const retried = mcp.find((r) => r.at > refused.at && r.rpcMethod === refused.rpcMethod && r.token === 'valid');

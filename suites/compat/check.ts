@@ -84,10 +84,10 @@ function fill(template: string | undefined, v: Record<string, string | number>):
   return template?.replace(/\{(\w+)\}/g, (m, k: string) => (v[k] !== undefined ? String(v[k]) : m));
 }
 
-const OPENAI_STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
-const OPENAI_STRICT_KEYWORDS = ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties'];
+export const OPENAI_STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+export const OPENAI_STRICT_KEYWORDS = ['oneOf', 'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties'];
 /** pydantic-ai's _STRICT_INCOMPATIBLE_KEYS (patternProperties is in OPENAI_STRICT_KEYWORDS). */
-const OPENAI_STRICT_UNLISTED = ['minLength', 'maxLength', 'unevaluatedProperties', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'uniqueItems'];
+export const OPENAI_STRICT_UNLISTED = ['minLength', 'maxLength', 'unevaluatedProperties', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'uniqueItems'];
 /** The fields of Gemini's Schema object (https://ai.google.dev/api/caching#Schema). */
 export const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum']);
 const INT32_MAX = 2147483647;

@@ -5,9 +5,12 @@
  * checked again with the provider's profile.
  */
 import type { Tool } from '../../core/tools.js';
-import { GEMINI_KEYWORDS, checkProfile, type Finding } from './check.js';
+import { GEMINI_KEYWORDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_UNLISTED, checkProfile, type Finding } from './check.js';
 
-export type Format = 'openai' | 'anthropic' | 'bedrock' | 'gemini';
+export type Format = 'openai' | 'anthropic' | 'bedrock' | 'gemini' | 'openai-strict' | 'gemini-json';
+
+/** Every format `tools --format` prints. */
+export const FORMATS: readonly Format[] = ['openai', 'openai-strict', 'anthropic', 'bedrock', 'gemini', 'gemini-json'];
 
 export interface Change { tool: string; pointer: string; change: string }
 
@@ -25,8 +28,9 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
 function fixName(name: string, format: Format, taken: Set<string>): string {
-  let n = format === 'gemini' ? name.replace(/[^a-zA-Z0-9_.-]/g, '_') : name.replace(/[^a-zA-Z0-9_-]/g, '_');
-  if (format === 'gemini' && !/^[a-zA-Z_]/.test(n)) n = `_${n}`;
+  const gemini = format === 'gemini' || format === 'gemini-json';
+  let n = gemini ? name.replace(/[^a-zA-Z0-9_.-]/g, '_') : name.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (gemini && !/^[a-zA-Z_]/.test(n)) n = `_${n}`;
   if (!n) n = 'tool';
   n = n.slice(0, 64);
   let out = n;
@@ -91,6 +95,41 @@ function toGemini(s: unknown, ptr: string, note: (ptr: string, what: string) => 
   return out;
 }
 
+/**
+ * OpenAI strict mode (strict: true): every object closed (additionalProperties: false) with every property required —
+ * an optional one becomes required and nullable (the model sends null for "not given"; the client drops it before the
+ * call) — and no keyword strict mode refuses (oneOf becomes anyOf; the rest is dropped, each change noted).
+ */
+function toOpenAiStrict(s: unknown, ptr: string, note: (ptr: string, what: string) => void): unknown {
+  if (Array.isArray(s)) return s.map((x, i) => toOpenAiStrict(x, `${ptr}/${i}`, note));
+  if (!isObj(s)) return s;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'oneOf' && Array.isArray(v)) { note(`${ptr}/oneOf`, 'oneOf became anyOf'); out.anyOf = toOpenAiStrict(v, `${ptr}/oneOf`, note); continue; }
+    if ((OPENAI_STRICT_KEYWORDS as readonly string[]).includes(k) || (OPENAI_STRICT_UNLISTED as readonly string[]).includes(k)) { note(`${ptr}/${k}`, `dropped "${k}" (strict mode refuses it; the server still checks it)`); continue; }
+    if (k === 'format' && typeof v === 'string' && !OPENAI_STRICT_FORMATS.has(v)) { note(`${ptr}/format`, `dropped format "${v}" (not one strict mode accepts)`); continue; }
+    if (k === 'enum' || k === 'const' || k === 'default' || k === 'examples') { out[k] = v; continue; }
+    if (k === 'properties' && isObj(v)) { out.properties = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, toOpenAiStrict(x, `${ptr}/properties/${p}`, note)])); continue; }
+    out[k] = toOpenAiStrict(v, `${ptr}/${k}`, note);
+  }
+  const types = Array.isArray(out.type) ? out.type : [out.type];
+  if (types.includes('object') || isObj(out.properties)) {
+    if (out.additionalProperties !== false) { note(`${ptr}/additionalProperties`, `set additionalProperties: false (was ${JSON.stringify(out.additionalProperties) ?? 'absent'})`); out.additionalProperties = false; }
+    const props = isObj(out.properties) ? out.properties : (out.properties = {}) as Json;
+    const required = new Set(Array.isArray(out.required) ? out.required.map(String) : []);
+    for (const [p, x] of Object.entries(props)) {
+      if (required.has(p)) continue;
+      required.add(p);
+      if (isObj(x) && typeof x.type === 'string') x.type = [x.type, 'null'];
+      else if (isObj(x) && Array.isArray(x.type)) { if (!x.type.includes('null')) x.type = [...x.type, 'null']; }
+      else props[p] = { anyOf: [x, { type: 'null' }] };
+      note(`${ptr}/properties/${p}`, `optional "${p}" became required and nullable (strict mode has every property required: the model sends null for "not given", which the client drops before calling)`);
+    }
+    out.required = [...required];
+  }
+  return out;
+}
+
 export function convertTools(tools: Tool[], format: Format): Converted {
   const changes: Change[] = [];
   const taken = new Set<string>();
@@ -99,11 +138,11 @@ export function convertTools(tools: Tool[], format: Format): Converted {
     const name = fixName(t.name, format, taken);
     if (name !== t.name) note('/name', `renamed "${t.name}" to "${name}" (the client must map calls of "${name}" back to "${t.name}")`);
     let description = t.description;
-    if (format === 'openai' && typeof description === 'string' && description.length > 1024) { note('/description', `description cut from ${description.length} to 1024 characters`); description = description.slice(0, 1024); }
+    if ((format === 'openai' || format === 'openai-strict') && typeof description === 'string' && description.length > 1024) { note('/description', `description cut from ${description.length} to 1024 characters`); description = description.slice(0, 1024); }
     if (format === 'bedrock' && description === '') { note('/description', 'left out the empty description (Bedrock refuses an empty one)'); description = undefined; }
     let schema: Json = isObj(t.inputSchema) ? clone(t.inputSchema) : {};
     if (schema.type === undefined && (isObj(schema.properties) || !Object.keys(schema).length)) { note('/inputSchema/type', 'added type: "object"'); schema.type = 'object'; }
-    if (format === 'openai') {
+    if (format === 'openai' || format === 'openai-strict') {
       const walk = (s: unknown, ptr: string) => {
         if (Array.isArray(s)) return s.forEach((x, i) => walk(x, `${ptr}/${i}`));
         if (!isObj(s)) return;
@@ -125,6 +164,16 @@ export function convertTools(tools: Tool[], format: Format): Converted {
       };
       schema = walk(schema, '/inputSchema') as Json;
     }
+    if (format === 'openai-strict') schema = toOpenAiStrict(schema, '/inputSchema', note) as Json;
+    if (format === 'gemini-json') {
+      // parametersJsonSchema takes JSON Schema itself: only $schema goes (Gemini refuses it).
+      const drop = (v: unknown, ptr: string): unknown => {
+        if (Array.isArray(v)) return v.map((x, i) => drop(x, `${ptr}/${i}`));
+        if (!isObj(v)) return v;
+        return Object.fromEntries(Object.entries(v).filter(([k]) => { if (k === '$schema') note(`${ptr}/$schema`, 'dropped "$schema" (Gemini refuses it)'); return k !== '$schema'; }).map(([k, x]) => [k, k === 'enum' || k === 'const' || k === 'default' ? x : drop(x, `${ptr}/${k}`)]));
+      };
+      schema = drop(schema, '/inputSchema') as Json;
+    }
     if (format === 'gemini') {
       if (JSON.stringify(schema).includes('"$ref"')) { note('/inputSchema', 'inlined local $ref definitions'); schema = resolveRefs(schema, schema); }
       schema = toGemini(schema, '/inputSchema', note);
@@ -136,6 +185,8 @@ export function convertTools(tools: Tool[], format: Format): Converted {
   const desc = (t: Tool) => (t.description !== undefined ? { description: t.description } : {});
   let config: unknown;
   if (format === 'openai') config = fixed.map((t) => ({ type: 'function', function: { name: t.name, ...desc(t), parameters: t.inputSchema } }));
+  else if (format === 'openai-strict') config = fixed.map((t) => ({ type: 'function', function: { name: t.name, ...desc(t), parameters: t.inputSchema, strict: true } }));
+  else if (format === 'gemini-json') config = [{ functionDeclarations: fixed.map((t) => ({ name: t.name, ...desc(t), parametersJsonSchema: t.inputSchema })) }];
   else if (format === 'anthropic') config = fixed.map((t) => ({ name: t.name, ...desc(t), input_schema: t.inputSchema }));
   else if (format === 'bedrock') config = { tools: fixed.map((t) => ({ toolSpec: { name: t.name, ...desc(t), inputSchema: { json: t.inputSchema } } })) };
   else config = [{ functionDeclarations: fixed.map((t) => ({ name: t.name, ...desc(t), parameters: t.inputSchema })) }];
