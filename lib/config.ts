@@ -146,6 +146,23 @@ function setFlag(argv: Record<string, unknown>, flag: string, value: unknown): v
 }
 
 /**
+ * A command other than `run` that takes some of the config file's top-level keys (lint: providers, maxToolTokens,
+ * maxResultTokens, strict, reporters, outDir, quiet, verbose): `--config FILE` or the config in `cwd`, each of those
+ * keys set as its flag unless the flag was given. Returns the file used, if any.
+ */
+export function applyConfigTop(argv: Record<string, unknown>, rawArgs: string[], cwd: string, keys: readonly string[]): string | undefined {
+  const cfg = findConfig(cwd, typeof argv.config === 'string' ? argv.config : undefined);
+  if (!cfg) return undefined;
+  const given = explicitFlags(rawArgs);
+  for (const k of keys) {
+    const flag = FLAG_OF[k];
+    if (!flag || cfg.config[k] === undefined || given.has(flag)) continue;
+    setFlag(argv, flag, asFlag(k, cfg.config[k], cfg.dir));
+  }
+  return cfg.file;
+}
+
+/**
  * Merges config and command line. Precedence, low to high: the flag defaults, the config's top level, the target,
  * the flags given on the command line. Flags that name a server (--stdio …) replace the config's targets with that one
  * server; `env` entries add up (later ones win per variable).

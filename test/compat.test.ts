@@ -242,6 +242,26 @@ describe('lint: the suites on a saved tool list, offline', () => {
     });
     expect(cases.find((c) => c.id === 'compat/openai/weather.get')!.message).toContain("Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'");
   });
+  it('reads the config file (the current directory\'s, or --config): its providers and token bound apply, flags override them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-config-'));
+    writeFileSync(join(dir, 'mcp-conform.config.yaml'), 'targets:\n  - stdio: node server.js\nproviders: [openai]\nmaxToolTokens: 1\nreporters: [json]\noutDir: out\nquiet: true\n');
+    const file = join(DIR, 'name-dot.json');
+    const r = await cli(['lint', file], { cwd: dir });
+    expect(r.code).toBe(1);
+    const v = (o: string) => Object.fromEntries((JSON.parse(readFileSync(join(o, 'report.json'), 'utf8')) as import('../core/results.js').Report).suites.flatMap((s) => s.cases).map((c) => [c.id, c.verdict]));
+    expect(v(join(dir, 'out'))).toMatchObject({ 'compat/openai': 'fail', 'quality/token-cost': 'fail' });
+    expect(Object.keys(v(join(dir, 'out')))).not.toContain('compat/gemini');
+    // A flag given wins over the config; --config names another file.
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ targets: [{ stdio: 'node server.js' }], providers: ['gemini'], reporters: ['json'], outDir: 'out2', quiet: true }));
+    const o = await cli(['lint', file, '--config', other, '--max-tool-tokens', '100000'], { cwd: dir });
+    expect(o.code, o.stderr).toBe(0);
+    expect(v(join(dir, 'out2'))).toMatchObject({ 'compat/gemini': 'pass', 'quality/token-cost': 'info' });
+    expect(Object.keys(v(join(dir, 'out2')))).not.toContain('compat/openai');
+    // A broken config file is a usage error.
+    writeFileSync(join(dir, 'bad.json'), '{');
+    expect((await cli(['lint', file, '--config', join(dir, 'bad.json')], { cwd: dir })).code).toBe(2);
+  });
   it('reads the tools and the tool results of a recorded run: a cassette and a report.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));
     const rec = await run(`python3 ${join(ROOT, 'fixtures', 'servers', 'calc.py')}`, ['--suite', 'calling', '--record', join(dir, 'calc.jsonl')]);

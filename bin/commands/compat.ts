@@ -157,13 +157,19 @@ export function lintOptions(y: Argv) {
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Console: more detail' })
+    .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory): its providers, maxToolTokens, maxResultTokens, strict, reporters, outDir, quiet and verbose apply; flags override them' })
     .example('$0 lint tools.json', 'Check a saved tools/list result against the default provider profiles')
     .example('$0 lint mcp-conform-report/report.json --providers openai,gemini', 'Fail when OpenAI or Gemini would reject the tools of a recorded run');
 }
 
-export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
+/** The config file's top-level keys lint takes (lib/config.ts applyConfigTop). */
+const LINT_CONFIG_KEYS = ['providers', 'maxToolTokens', 'maxResultTokens', 'strict', 'reporters', 'outDir', 'quiet', 'verbose'];
+
+export async function lintCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }, rawArgs: string[] = []): Promise<number> {
   // The file is optional to yargs, so that an unknown flag in its place (`lint --bogus x`) is reported as such.
   if (typeof argv.file !== 'string' || !argv.file) throw err('lint: name the file to check (a tools/list result, a report.json or a cassette)');
+  const { applyConfigTop, ConfigError } = await import('../../lib/config.js');
+  try { applyConfigTop(argv, rawArgs, process.cwd(), LINT_CONFIG_KEYS); } catch (e) { throw e instanceof ConfigError ? err(e.message) : e; }
   const file = resolve(argv.file);
   const { compat } = await import('../../suites/compat.js');
   const { quality } = await import('../../suites/quality.js');
