@@ -9,7 +9,7 @@
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, suiteCounts, type MatrixEntry, type Negotiation } from './negotiate.js';
 import type { LoggedMessage } from './log.js';
-import type { ProcessInfo, Report, ServerInfo, SuiteResult } from './results.js';
+import { summarize, type ProcessInfo, type Report, type ServerInfo, type SuiteResult } from './results.js';
 
 /** One era of a dual-era report (report.eras): a row of the --all-versions matrix and what its run was. */
 export interface Era extends MatrixEntry {
@@ -94,6 +94,14 @@ export function mergeEras(first: Report, second: Report): Report {
     ...(m.inReplyTo !== undefined ? { inReplyTo: m.inReplyTo + offset } : {}),
     ...(m.http ? { http: { ...m.http, exchange: m.http.exchange + exOffset } } : {}),
   }));
+  // A case about a file (server.json, the MCPB manifest), not the session, is judged once: the first era's result
+  // stands, and the second era's copy goes (from its row's counts too).
+  const fileIds = new Set(first.suites.flatMap((s) => s.cases).filter((c) => c.ofFile).map((c) => c.id));
+  if (fileIds.size) {
+    for (const s of second.suites) s.cases = s.cases.filter((c) => !(c.ofFile && fileIds.has(c.id)));
+    second.suites = second.suites.filter((s) => s.cases.length);
+    second.summary = summarize(second.suites, second.messages);
+  }
   // The rows, before the merge: each counts its own run's cases (a copy of the first summary: the merged report's
   // summary object is the first run's, and finalizeReport sets it again in place).
   const eras: Era[] = [

@@ -42,6 +42,8 @@ export interface CaseResult {
    * protocol version this result was judged in. Absent in a report of one version (report.options.protocolVersionInForce).
    */
   protocolVersion?: string;
+  /** The case judges a file (server.json, an MCPB manifest), not the session: a report of two eras has it once. */
+  ofFile?: true;
 }
 
 export interface SuiteResult {

@@ -87,6 +87,8 @@ export interface CaseDef {
   requirement: string;
   /** Set for cases that produce one result per item; names the item, e.g. 'tool'. */
   perItem?: string;
+  /** The case judges a file the run was given (server.json, an MCPB manifest), not the session: judged once in a run of two eras. */
+  ofFile?: true;
   /** When the case applies (versions, features, transports, capability, live server or log). */
   requires?: Requires;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;

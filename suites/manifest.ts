@@ -70,6 +70,7 @@ export const manifestSuite: Suite = {
   cases: [
     {
       id: 'manifest/schema',
+      ofFile: true,
       title: 'manifest.json fits the published MCPB manifest schema of its manifest_version',
       level: 'MUST',
       spec: MANIFEST_SPEC,

@@ -15,6 +15,7 @@ export const registrySuite: Suite = {
   cases: [
     {
       id: 'registry/server-json',
+      ofFile: true,
       title: 'server.json fits the MCP registry\'s published server.json schema',
       level: 'MUST',
       spec: SERVER_JSON_SCHEMA_URL,

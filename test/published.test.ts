@@ -183,6 +183,20 @@ describe('run --manifest (MCPB)', () => {
     expect(r.report.suites.filter((s) => s.cases.some((c) => c.verdict === 'fail')).map((s) => s.id)).toEqual(['manifest']);
   });
 
+  it('a dual-era server: the file case manifest/schema counts once (the first era\'s), the session cases once per era', async () => {
+    const doc = JSON.parse(readFileSync(manifest, 'utf8')) as { server: { mcp_config: { args: string[] } } };
+    doc.server.mcp_config.args = [join(FIXTURES, 'calc-all.py')];
+    const file = write('manifest-dual.json', doc);
+    const r = await run(['--manifest', file, '--suite', 'lifecycle'], 'mcpb-dual');
+    expect(r.report.eras?.map((e) => e.protocolVersion)).toHaveLength(2);
+    const all = r.report.suites.flatMap((s) => s.cases);
+    expect(all.filter((c) => c.id === 'manifest/schema')).toHaveLength(1);
+    expect(all.find((c) => c.id === 'manifest/schema')).toMatchObject({ ofFile: true, protocolVersion: r.report.eras![0]!.protocolVersion });
+    expect(all.filter((c) => c.id === 'lifecycle/initialize' || c.id === 'manifest/tools').length).toBeGreaterThan(2); // session cases: in each era
+    const counted = r.report.eras!.reduce((n, e) => n + e.summary.total, 0);
+    expect(counted).toBe(r.report.summary.total);
+  });
+
   it('an undeclared tool is named too; a manifest that breaks its schema fails manifest/schema; unknown user_config is a usage error', async () => {
     const doc = JSON.parse(readFileSync(manifest, 'utf8')) as { tools: { name: string }[]; author?: unknown; server: { mcp_config: { args: string[] } } };
     doc.tools = doc.tools.filter((t) => t.name !== 'sqrt' && t.name !== 'history');
