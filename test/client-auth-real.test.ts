@@ -31,6 +31,8 @@ const peers = await pythonPeers();
 const py = peers.python;
 interface RealClient { name: string; ledger: string; command(kind: 'http' | 'sse'): string; expected: Record<'http' | 'sse', Verdicts>; skip?: string; leaveOut?: string[] }
 const NO_S256 = { 'auth-no-s256': { 'client-auth/refuse-no-s256': 'fail' } };
+/** The origin published as the resource, sent back with a trailing slash (URL.href). */
+const ORIGIN_SLASH = { 'auth-prm-root-origin': { 'client-auth/resource-as-published': 'warn' } };
 const PY_SKIP = py ? undefined : peers.reason;
 const CLIENTS: RealClient[] = [
   {
@@ -47,8 +49,8 @@ const CLIENTS: RealClient[] = [
     name: 'mcp-remote (under the TS SDK v1 Client over stdio)', ledger: '`mcp-remote` 0.15.1 OAuth',
     command: (k) => `node ${join(PEERS, 'mcp-remote-oauth.mjs')} ${k} {url}`,
     expected: {
-      http: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, 'auth-scope-none': { 'client-auth/scope-selection': 'warn' }, ...NO_S256 },
-      sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, 'auth-scope-none': { 'client-auth/scope-selection': 'warn' }, 'auth-step-up': { 'client-auth/step-up': 'warn' }, ...NO_S256 },
+      http: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, 'auth-scope-none': { 'client-auth/scope-selection': 'warn' }, ...ORIGIN_SLASH, ...NO_S256 },
+      sse: { 'auth-2025-03-26-metadata': RESOURCE_2025_03_26, 'auth-2025-03-26-defaults': RESOURCE_2025_03_26, 'auth-scope-none': { 'client-auth/scope-selection': 'warn' }, 'auth-step-up': { 'client-auth/step-up': 'warn' }, ...ORIGIN_SLASH, ...NO_S256 },
     },
   },
 ];
