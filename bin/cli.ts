@@ -160,7 +160,8 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
     if (!target.stdio && !target.start) options.cwd = undefined;
     return published;
   } catch (e) {
-    throw e instanceof PublishedError ? new UsageError(e.message) : e;
+    // A server.json read and checked before the error keeps its schema verdict (registry/server-json) in the message.
+    throw e instanceof PublishedError ? new UsageError(e.schemaVerdict ? `${e.message}\n  registry/server-json (the file itself): ${e.schemaVerdict}` : e.message) : e;
   }
 }
 

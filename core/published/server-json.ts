@@ -24,7 +24,13 @@ import { SERVER_JSON_SCHEMA_URL, SERVER_JSON_SCHEMA_VERSION, serverJsonSchema } 
 import type { ServerJsonRun } from './types.js';
 
 /** A server.json that cannot be used at all (unreadable, not JSON, no entry to test): a usage error. */
-export class PublishedError extends Error {}
+export class PublishedError extends Error {
+  /**
+   * A server.json that was read and checked before the usage error: its registry/server-json verdict, so that the
+   * error does not hide what the schema said of the file.
+   */
+  schemaVerdict?: string;
+}
 
 /** The target an entry gives, in the library's option names (core/conformance.ts). */
 export interface PublishedTarget {
@@ -184,6 +190,15 @@ export function serverJsonTarget(file: string, o: { entry?: string; env?: string
   const notes: string[] = [];
   const declared = typeof doc.$schema === 'string' ? doc.$schema : undefined;
   if (declared && !declared.includes(SERVER_JSON_SCHEMA_VERSION)) notes.push(`it names the schema ${declared}; checked against the current one, ${SERVER_JSON_SCHEMA_VERSION}`);
+  try {
+    return entryTarget(doc, file, problems, notes, o);
+  } catch (e) {
+    if (e instanceof PublishedError) e.schemaVerdict = problems.length ? `fail: it does not fit ${SERVER_JSON_SCHEMA_URL}: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}` : `pass: it fits ${SERVER_JSON_SCHEMA_URL}`;
+    throw e;
+  }
+}
+
+function entryTarget(doc: Obj, file: string, problems: string[], notes: string[], o: { entry?: string; env?: string[]; processEnv?: NodeJS.ProcessEnv }): { target: PublishedTarget; run: ServerJsonRun } {
   const env = o.processEnv ?? process.env;
   const given = envMap(o.env ?? []);
   const chosen = chooseEntry(doc, o.entry, env, file);
