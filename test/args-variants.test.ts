@@ -23,7 +23,7 @@ describe('missingRequiredArguments', () => {
   it('leaves out one required property, and only that is wrong', () => {
     const schema = obj({ a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'boolean' } }, ['a', 'b']);
     const r = missingRequiredArguments(schema);
-    expect(r).toEqual({ value: { b: 'example', c: false }, description: 'argument "a" left out (required)', property: 'a' });
+    expect(r).toEqual({ value: { b: 'example' }, description: 'argument "a" left out (required)', property: 'a' });
     expectFailsOnlyOn(schema, r!.value, 'a');
   });
 
@@ -31,7 +31,7 @@ describe('missingRequiredArguments', () => {
     const schema = { type: 'object', $defs: { base: { required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } }, allOf: [{ $ref: '#/$defs/base' }], properties: { x: { type: 'integer' } } };
     const r = missingRequiredArguments(schema);
     expect(r?.property).toBe('id');
-    expect(r?.value).toEqual({ x: 1 });
+    expect(r?.value).toEqual({});
     expect(errorsOf(schema, r!.value).length).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-/** Generation of objects: required properties and their dependencies, cheap optional ones, minProperties. */
+/** Generation of objects: required properties and their dependencies, minProperties (no optional properties otherwise). */
 import { regex, type Ctx } from './context.js';
 import { child, generate, ok, type Frame, type Gen } from './generate.js';
 import { hasOwn, isNum, isObj, own, pathText, setProp } from './json.js';
@@ -102,21 +102,14 @@ export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, varian
       queue.push(d);
     }
   }
-  // Optional properties, when cheap.
-  const cheap = () => !requiredOnly && !frame.minimal && frame.depth <= ARGUMENT_LIMITS.optionalDepth && ctx.nodes > ARGUMENT_LIMITS.maxNodes / 2;
-  if (cheap()) {
-    for (const name of declared.slice(0, 64)) {
-      if (values.has(name) || values.size >= maxProps || !cheap()) continue;
-      const deps = dependencyNames(conj, name);
-      if (deps.schemas || deps.names.some((d) => !values.has(d))) continue;
-      const declaredAs = conj.map((s) => own(s, 'properties')).map((p) => (isObj(p) ? own(p, name) : undefined));
-      if (declaredAs.some((d) => isObj(d) && (own(d, 'readOnly') === true || own(d, 'deprecated') === true))) continue;
-      add(name, true);
-    }
-  }
-  // minProperties: more declared properties, then names for patternProperties/additionalProperties.
+  /** A declared property marked readOnly or deprecated: not one to send unless nothing else will do. */
+  const retired = (name: string) => conj.map((s) => own(s, 'properties')).map((p) => (isObj(p) ? own(p, name) : undefined)).some((d) => isObj(d) && (own(d, 'readOnly') === true || own(d, 'deprecated') === true));
+  // Optional properties: none — a property the schema does not require is the tool's to default, and two made-up
+  // optionals can contradict each other (firecrawl_search's includeDomains with excludeDomains). Only where the schema
+  // needs more than its required ones (minProperties, below) or a variant needs a difference.
+  // minProperties: more declared properties (readOnly / deprecated ones last), then names for patternProperties/additionalProperties.
   if (values.size < minProps) {
-    for (const name of declared) if (values.size < minProps) add(name, true);
+    for (const name of [...declared.filter((n) => !retired(n)), ...declared.filter(retired)]) if (values.size < minProps && !values.has(name)) add(name, true);
     const extraNames = function* (): Generator<string> {
       for (const s of conj) {
         const pp = own(s, 'patternProperties');
