@@ -87,7 +87,7 @@ describe('each broken client fails the case about its defect', () => {
 
   it('no-legacy-fallback: the 2025-03-26 fallbacks are info for a client that does not speak 2025-03-26, MUST for one that does', async () => {
     const two = ['--scenario', 'auth-2025-03-26-metadata,auth-2025-03-26-defaults', '--timeout', '15000'];
-    const r = await client(['--suite', 'client-auth', '--http', py('no-legacy-fallback'), ...two]);
+    const r = await client(['--suite', 'client-process,client-auth', '--http', py('no-legacy-fallback'), ...two]);
     expect(r.code, nonPass(r).join('\n')).toBe(0);
     const c = r.verdict('auth-2025-03-26-defaults', 'client-auth/authorized');
     expect(c).toMatchObject({ verdict: 'info', message: expect.stringMatching(/a 2025-03-26 fallback binds a client that also talks to 2025-03-26 servers.*offered 2025-11-25/) });
@@ -101,7 +101,7 @@ describe('each broken client fails the case about its defect', () => {
   }, 120_000);
 
   it('a client that gives up cleanly when its registration is refused is not failed', async () => {
-    const r = await client(['--suite', 'client-auth', '--http', py('none'), '--scenario', 'auth-registration-refused', '--env', 'AUTHKIT_GIVE_UP=1', '--timeout', '15000']);
+    const r = await client(['--suite', 'client-process,client-auth', '--http', py('none'), '--scenario', 'auth-registration-refused', '--env', 'AUTHKIT_GIVE_UP=1', '--timeout', '15000']);
     expect(r.code, nonPass(r).join('\n')).toBe(0);
     expect(r.verdict('auth-registration-refused', 'client-auth/registration-refused').message).toMatch(/gave up cleanly after 1 attempt/);
     expect(r.verdict('auth-registration-refused', 'client-auth/authorized').verdict).toBe('skip');
