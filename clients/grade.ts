@@ -9,10 +9,12 @@ import { summarize, type CaseResult, type Report, type SuiteResult } from '../co
 import { MessageValidator, schemaDocumentFor } from '../core/schema/index.js';
 import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSIONS, specUrl, type ProtocolVersion } from '../core/schema/versions.js';
 import { VERSION } from '../core/version.js';
+import { outsideVersionRange } from '../core/applies.js';
 import { isModernMessage, metaVersion, type AuthRunRecord, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
 import type { Fixture } from '../core/formats/fixture.js';
 import type { RefFetch } from '../mocks/schema-tools.js';
+import { META } from '../core/wire.js';
 
 export interface ClientRunRecord {
   scenario: string;
@@ -127,11 +129,10 @@ export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: Cl
   return { log, version, sessions };
 }
 
-function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undefined {
+export function notApplicable(c: ClientCaseDef, ctx: Pick<ClientCaseContext, 'transport' | 'version' | 'scenario'>): string | undefined {
   if (c.transports && !c.transports.includes(ctx.transport)) return `not run: about ${c.transports.join(', ')}; this client ran over ${ctx.transport}`;
-  const at = PROTOCOL_VERSIONS.indexOf(ctx.version);
-  if (c.from && at < PROTOCOL_VERSIONS.indexOf(c.from)) return `not run: the requirement exists from protocol ${c.from}; the session spoke ${ctx.version}`;
-  if (c.until && at > PROTOCOL_VERSIONS.indexOf(c.until)) return `not run: the requirement exists until protocol ${c.until}; the session spoke ${ctx.version}`;
+  const outside = outsideVersionRange(ctx.version, c);
+  if (outside) return `not run: ${outside}`;
   if (c.scenarios && !c.scenarios.includes(ctx.scenario)) {
     return c.scenarios.length > 4 ? `not run: checked in ${c.scenarios.length} other scenarios, not in ${ctx.scenario}` : `not run: checked in scenario ${c.scenarios.join(', ')} (this run: ${ctx.scenario})`;
   }
@@ -188,7 +189,7 @@ export function gradeClientRun(r: ClientRunRecord): Report {
   const modern = init ? undefined : log.find(isModernMessage);
   const mm = modern && isObj(modern.json) && isObj(modern.json.params) && isObj(modern.json.params._meta) ? modern.json.params._meta : {};
   const ip = init && isObj(init.json) && isObj((init.json as Record<string, unknown>).params) ? (init.json as { params: Record<string, unknown> }).params
-    : { clientInfo: mm['io.modelcontextprotocol/clientInfo'], protocolVersion: mm['io.modelcontextprotocol/protocolVersion'], capabilities: mm['io.modelcontextprotocol/clientCapabilities'] };
+    : { clientInfo: mm[META.clientInfo], protocolVersion: mm[META.protocolVersion], capabilities: mm[META.clientCapabilities] };
   const ci = isObj(ip.clientInfo) ? ip.clientInfo : {};
   const initAnswer = init ? log.find((m) => m.inReplyTo === init.seq) : undefined;
   const caps = initAnswer && isObj(initAnswer.json) && isObj((initAnswer.json as Record<string, unknown>).result) ? ((initAnswer.json as { result: Record<string, unknown> }).result.capabilities as Record<string, unknown>) : undefined;

@@ -22,16 +22,24 @@ export interface RunFacts {
   capabilities: Record<string, unknown>;
 }
 
+/**
+ * Why a protocol version is outside a case's version range, in words (undefined: inside). `from` is the first
+ * version the case applies to, `until` the first it no longer applies to: the one rule for server and client cases.
+ */
+export function outsideVersionRange(version: ProtocolVersion, r: { from?: ProtocolVersion; until?: ProtocolVersion }): string | undefined {
+  if (versionInRange(version, r.from, r.until)) return undefined;
+  const range = r.from && r.until ? `from ${r.from} until before ${r.until}` : r.from ? `from ${r.from} on` : `before ${r.until}`;
+  return `protocol ${version} (the case applies ${range})`;
+}
+
 /** Why the case does not apply to this run (undefined: it applies). */
 export function notApplicable(c: CaseDef, run: RunFacts): string | undefined {
   const r = requiresOf(c);
   if (r.transports && !r.transports.includes(run.transport)) {
     return `does not apply: the case is about ${r.transports.map((t) => TRANSPORT_WORDS[t]).join(' or ')}; this run is over ${TRANSPORT_WORDS[run.transport]}`;
   }
-  if (!versionInRange(run.version, r.from, r.until)) {
-    const range = r.from && r.until ? `from ${r.from} until before ${r.until}` : r.from ? `from ${r.from} on` : `before ${r.until}`;
-    return `does not apply: protocol ${run.version} (the case applies ${range})`;
-  }
+  const outside = outsideVersionRange(run.version, r);
+  if (outside) return `does not apply: ${outside}`;
   for (const f of r.feature === undefined ? [] : Array.isArray(r.feature) ? r.feature : [r.feature]) {
     if (!run.features[f]) return `does not apply: protocol ${run.version} has no ${FEATURE_WORDS[f]}`;
   }

@@ -10,9 +10,10 @@ import type { LoggedMessage } from './log.js';
 import type { Probe } from './probe.js';
 import type { Session } from './session.js';
 import type { StreamableHttpTransport } from './transport/http.js';
+import { META } from './wire.js';
 
 /** The `_meta` key every message of a subscription carries: the JSON-RPC id of its subscriptions/listen request. */
-export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+export const SUBSCRIPTION_ID = META.subscriptionId;
 export const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 /** The notification each field of a SubscriptionFilter opts in to (2026-07-28; extensions may add fields). */

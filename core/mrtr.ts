@@ -20,6 +20,7 @@ import { CLIENT_CAPABILITY_NAMES, type Root } from './client-capabilities.js';
 import { CLIENT_CAPABILITIES_FLAG, answerInputRequests, type MrtrExchange } from './input-answers.js';
 export { answerInputRequests, isDeclared, neededCapability, type CannedInputs, type InputProblem, type MrtrExchange } from './input-answers.js';
 import { isObject as isObj } from './objects.js';
+import { ERROR_CODE } from './wire.js';
 import type { Reply, RequestOptions, Session } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ExchangeRecord } from './suite.js';
@@ -152,7 +153,7 @@ function requiredCapabilitiesOf(data: unknown): string {
   return names.length ? names.join(', ') : 'a client capability (requiredCapabilities is empty)';
 }
 
-export const MISSING_CAPABILITY_CODE = -32021;
+export const MISSING_CAPABILITY_CODE = ERROR_CODE.missingClientCapability;
 
 /**
  * A request the harness could not exercise because of client input (2026-07-28): the final answer is still

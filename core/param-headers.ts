@@ -6,8 +6,8 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters
  * https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
  */
+import { isObject as isObj } from './objects.js';
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** A header value as the client meant it: the Base64 sentinel form `=?base64?…?=` decoded. */
 export function headerValue(v: string): string {

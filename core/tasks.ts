@@ -20,7 +20,7 @@
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
-import { isObject } from './objects.js';
+import { asObject as obj, isObject } from './objects.js';
 import { META, TASKS_EXTENSION, requestDeclaresTasks } from './wire.js';
 export { TASKS_EXTENSION, requestDeclaresTasks };
 import { answerInputRequests } from './input-answers.js';
@@ -148,9 +148,6 @@ function pollInterval(task: Record<string, unknown>, fallback = 200): number {
   return typeof p === 'number' && Number.isFinite(p) ? Math.min(2000, Math.max(50, p)) : fallback;
 }
 
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return isObject(v) ? v : undefined;
-}
 
 /* ------------------------------------------------------------------------------------------------------------------
  * 2026-07-28: the io.modelcontextprotocol/tasks extension.

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { readCassette } from '../core/formats/cassette.js';
 import { inline } from '../suites/expect/update.js';
 import { parseExpectText, slugOf } from '../suites/expect/format.js';
+import { isObject as isObj } from '../core/objects.js';
 
 /** One message of a recorded session, whatever it was recorded in. */
 interface Recorded {
@@ -33,7 +34,6 @@ export interface FromSession {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The messages of a cassette file. */
 export function recordedFromCassette(file: string): Recorded[] {

@@ -17,6 +17,7 @@ import { FixtureSource } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
 import { AUTH_SCENARIOS } from './auth/scenarios.js';
 import { remoteRefTool, schemaTool } from './schema-tools.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export type ClientTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -153,7 +154,6 @@ export function defaultFixtureFile(): string {
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /**
  * The fixture served for a scenario (list-changed declares tools.listChanged; tool-schemas and remote-ref list one more

@@ -12,21 +12,17 @@
  * unknown method, no sessions) are in http.ts, which asks `modern` of the source.
  */
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { isObject as isObj } from '../core/objects.js';
+import { ERROR_CODE, META } from '../core/wire.js';
 
 export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-export const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
+export { META };
 
 /** 2026-07-28 error codes (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes). */
-export const HEADER_MISMATCH = -32020;
-export const MISSING_CLIENT_CAPABILITY = -32021;
-export const UNSUPPORTED_VERSION = -32022;
+export const HEADER_MISMATCH = ERROR_CODE.headerMismatch;
+export const MISSING_CLIENT_CAPABILITY = ERROR_CODE.missingClientCapability;
+export const UNSUPPORTED_VERSION = ERROR_CODE.unsupportedVersion;
 
 /** Results that carry cache hints (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching). */
 const CACHEABLE = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
@@ -41,7 +37,6 @@ const FILTERS: Record<string, { method: string; cap: string }> = {
 /** How long a client may keep a cacheable result fresh (ms), the hint the mock gives. */
 export const CACHE_TTL_MS = 60_000;
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** What http.ts needs to know of a source's eras. */
 export interface EraInfo {

@@ -8,14 +8,14 @@ import { SchemaWorkbench } from '../core/jsonschema.js';
 import { MockInputError } from '../core/formats/cassette.js';
 import { basename } from 'node:path';
 import { DEFAULT_FIXTURE_VERSIONS, readFixture, type Fixture, type FixtureAnswer, type FixturePrompt, type FixtureResource, type FixtureTemplate, type FixtureTool } from '../core/formats/fixture.js';
-import { canonical, errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { canonicalJson, errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { isObject as isObj } from '../core/objects.js';
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 function matches(pattern: unknown, value: unknown): boolean {
   if (isObj(pattern) && typeof pattern.$regex === 'string') return typeof value === 'string' && new RegExp(pattern.$regex).test(value);
   if (isObj(pattern) && pattern.$any === true) return value !== undefined;
-  return canonical(pattern) === canonical(value);
+  return canonicalJson(pattern) === canonicalJson(value);
 }
 
 /** The variables of a URI that matches an RFC 6570 template (simple expressions only), else undefined. */

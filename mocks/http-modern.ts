@@ -10,8 +10,8 @@ import { errorResponse, type MockSession, type Outgoing } from './engine.js';
 import { HEADER_MISMATCH, META, type EraInfo } from './era.js';
 import type { PlainRequest, PlainResponse } from './http-types.js';
 import { argumentAt, headerParams, headerValue, sameParamValue } from '../core/param-headers.js';
+import { isObject as isObj } from '../core/objects.js';
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 

@@ -7,8 +7,9 @@
  */
 import { basename } from 'node:path';
 import { readCassette, type Cassette } from '../core/formats/cassette.js';
-import { brief, canonical, distance, errorResponse, firstDifference, matchParams, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { brief, canonicalJson, distance, errorResponse, firstDifference, matchParams, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { Redactor } from '../core/redact.js';
+import { isObject as isObj } from '../core/objects.js';
 
 /** JSON-RPC code of a replay miss whose method is recorded (a method never recorded gets -32601). */
 export const REPLAY_MISS_CODE = -32001;
@@ -26,19 +27,18 @@ interface Recording {
   out: unknown[];
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 const isResponse = (m: unknown) => isObj(m) && typeof m.method !== 'string' && ('result' in m || 'error' in m);
 
 function keyOf(method: string, params: unknown): string {
-  return `${method} ${canonical(matchParams(params))}`;
+  return `${method} ${canonicalJson(matchParams(params))}`;
 }
 
 /** The key of a message that is not a well-formed request or notification: its text (JSON without the id). */
 function rawKey(raw: string, parsed: { ok: boolean; value?: unknown }): string {
   if (!parsed.ok) return `raw:${raw.trim()}`;
   const v = parsed.value;
-  if (isObj(v)) { const { id, ...rest } = v; void id; return `json:${canonical(rest)}`; }
-  return `json:${canonical(v)}`;
+  if (isObj(v)) { const { id, ...rest } = v; void id; return `json:${canonicalJson(rest)}`; }
+  return `json:${canonicalJson(v)}`;
 }
 
 export class ReplaySource implements MockSource {

@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import { exitCodeOf, type Report } from '../core/results.js';
 import type { ShardInfo } from '../core/shard.js';
 import type { CombinedReport, ReportSet } from './types.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export class MergeError extends Error {}
 
@@ -26,7 +27,6 @@ interface Piece {
   configFile?: string;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** One report.json as runs (a one-target report is its run; a combined one has runs). */
 export async function readReportFile(file: string, version: string): Promise<Piece> {

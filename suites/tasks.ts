@@ -15,9 +15,9 @@ import {
   tasksExtensionMeta, TASKS_EXTENSION, TERMINAL_TASK_STATUSES, type ExtensionTask,
 } from '../core/tasks.js';
 import { type Tool } from '../core/tools.js';
-import { callTool } from '../core/call-policy.js';
 import { randomUUID } from 'node:crypto';
-import { callPlan } from '../core/call-policy.js';
+import { callPlan, callTool } from '../core/call-policy.js';
+import { asObject as obj } from '../core/objects.js';
 import type { Service } from '../core/services.js';
 import type { Reply } from '../core/session.js';
 import { brief, contentSummary, describeError, isObject, unanswered } from './helpers.js';
@@ -293,9 +293,6 @@ const extensionCases: CaseDef[] = [
   },
 ];
 
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return isObject(v) ? v : undefined;
-}
 
 export const tasks: Suite = {
   id: 'tasks',

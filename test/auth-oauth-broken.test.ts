@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli, runArgs } from './helpers/cli.js';
 import { startServer, type Started } from './http-helpers.js';
 import { parseChallenges, bearerChallenge } from '../core/auth/challenge.js';
-import { canonical, wellKnown } from '../core/auth/discovery.js';
+import { canonicalUri, sameResource, wellKnown } from '../core/auth/discovery.js';
 
 const FIXTURE = 'fixtures/servers/auth/broken_oauth.py';
 const SECRETS = ['c0de-9b1f5e7a3d2c-secret', 'tok-broken-4e8a2f61c9d7-secret', 'post-only-secret-77c1'];
@@ -135,10 +135,20 @@ describe('--oauth against broken authorization', () => {
 
 describe('the resource indicator and well-known URLs', () => {
   it('the MCP URL in canonical form: lowercase host, no fragment, no slash after a bare origin (the Entra-style exact compare)', () => {
-    expect(canonical('https://MCP.Example.TEST')).toBe('https://mcp.example.test');
-    expect(canonical('https://mcp.example.test/')).toBe('https://mcp.example.test');
-    expect(canonical('https://mcp.example.test:443/mcp#x')).toBe('https://mcp.example.test/mcp');
-    expect(canonical('https://mcp.example.test/mcp/')).toBe('https://mcp.example.test/mcp/');
+    expect(canonicalUri('https://MCP.Example.TEST')).toBe('https://mcp.example.test');
+    expect(canonicalUri('https://mcp.example.test/')).toBe('https://mcp.example.test');
+    expect(canonicalUri('https://mcp.example.test:443/mcp#x')).toBe('https://mcp.example.test/mcp');
+    expect(canonicalUri('https://mcp.example.test/mcp/')).toBe('https://mcp.example.test/mcp/');
+  });
+  it('one rule says whether two resource identifiers are the same (server checks, client grading and the protected mock use it)', () => {
+    expect(sameResource('https://MCP.example.test/mcp', 'https://mcp.example.test/mcp')).toBe(true);
+    expect(sameResource('https://mcp.example.test:443/mcp#frag', 'https://mcp.example.test/mcp')).toBe(true);
+    expect(sameResource('https://mcp.example.test/', 'https://mcp.example.test')).toBe(true);
+    expect(sameResource('https://mcp.example.test/mcp/', 'https://mcp.example.test/mcp')).toBe(false);
+    expect(sameResource('https://mcp.example.test/other', 'https://mcp.example.test/mcp')).toBe(false);
+    expect(sameResource('http://mcp.example.test/mcp', 'https://mcp.example.test/mcp')).toBe(false);
+    expect(sameResource('not a url', 'https://mcp.example.test/mcp')).toBe(false);
+    expect(sameResource(undefined, 'https://mcp.example.test/mcp')).toBe(false);
   });
   it('well-known suffixes go after the host (RFC 9728 §3.1, RFC 8414 §3.1); OpenID may append', () => {
     expect(wellKnown('https://x.test/tenant/mcp', 'oauth-protected-resource').href).toBe('https://x.test/.well-known/oauth-protected-resource/tenant/mcp');

@@ -14,9 +14,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../lib/conformance.js';
-import type { CaseResult, Report } from '../core/results.js';
+import type { CaseResult, Report } from '../lib/test-helpers.js';
 import { matchers, type McpMatchers } from './matchers.js';
-import { slugOf } from '../suites/expect/format.js';
+import { slugOf } from '../lib/test-helpers.js';
 
 export { connect, McpRequestError, McpSchemaError, type ConnectOptions, type McpTestClient, type ToolCall, type MessageViolation } from './connect.js';
 export { matchers, type McpMatchers } from './matchers.js';

@@ -5,7 +5,7 @@
  *   expect(call).toHaveText(text | /re/)       the text blocks, joined by newlines, equal text (or match)
  *   expect(call).toMatchStructured(partial)    structuredContent has the members given, equal (deep; others ignored)
  */
-import { subsetDiff } from '../suites/expect/paths.js';
+import { subsetDiff } from '../lib/test-helpers.js';
 import type { MessageViolation, ToolCall } from './connect.js';
 
 interface MatcherContext { isNot: boolean }

@@ -84,7 +84,7 @@ const cases: ClientCaseDef[] = [
       title: 'the server\'s ping is answered promptly',
       level: 'MUST',
       spec: 'basic/utilities/ping#behavior-requirements',
-      until: '2025-11-25',
+      until: '2026-07-28',
       scenarios: ['ping'],
       requirement: `The receiver of a ping answers promptly with an empty result (here: within ${PROMPT_MS / 1000} s).`,
       run(ctx) {

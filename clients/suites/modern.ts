@@ -10,11 +10,12 @@ import type { Outcome } from '../../core/suite.js';
 import { MOCK_REQUEST_STATE, type ClientExchange } from '../../mocks/client-mock.js';
 import { headerParams, headerValue } from '../../core/param-headers.js';
 import { ending, fromClient, isModernMessage, isObj, label, metaVersion, type ClientCaseContext, type ClientCaseDef, type ClientSuite } from './helpers.js';
+import { META } from '../../core/wire.js';
 
 /** The requirements are those of 2026-07-28 whatever version a fallen-back client spoke: the links say so. */
 const SPEC = 'https://modelcontextprotocol.io/specification/2026-07-28';
-const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-const META_INFO = 'io.modelcontextprotocol/clientInfo';
+const META_CAPS = META.clientCapabilities;
+const META_INFO = META.clientInfo;
 const HTTP = ['streamable-http' as const];
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
@@ -61,7 +62,7 @@ const cases: ClientCaseDef[] = [
       // Every 2026-07-28 request, and every request of a session that speaks 2026-07-28 (one without the version there is the defect).
       const inModern = ctx.sessions.filter((s) => s.era === 'modern').flatMap((s) => s.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request'));
       const mine = [...new Set([...qs, ...inModern])].sort((a, b) => a.seq - b.seq);
-      const bad = mine.filter((m) => typeof metaOf(m)['io.modelcontextprotocol/protocolVersion'] !== 'string' || !isObj(metaOf(m)[META_CAPS]));
+      const bad = mine.filter((m) => typeof metaOf(m)[META.protocolVersion] !== 'string' || !isObj(metaOf(m)[META_CAPS]));
       if (!mine.length) return { verdict: 'skip', message: 'the client only probed with server/discover and then spoke an earlier version' };
       if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${mine.length} requests lack them: ${bad.slice(0, 3).map((m) => `${label(m)} _meta ${JSON.stringify(metaOf(m))}`).join('; ')}`, messageIds: bad.slice(0, 10).map((m) => m.seq) };
       return { verdict: 'pass', message: `${mine.length} requests, each with the version (${[...new Set(mine.map((m) => String(metaVersion(m.json))))].join(', ')}) and capabilities in _meta` };

@@ -183,7 +183,7 @@ export const clientRequests: ClientSuite = {
       title: 'the server\'s requests are answered (roots/list, sampling/createMessage, elicitation/create)',
       level: 'MUST',
       spec: 'basic#responses',
-      until: '2025-11-25',
+      until: '2026-07-28',
       scenarios: ['server-requests'],
       requirement: 'A client answers every request the server sends it (a result or an error, with the request\'s id); the server asks only for capabilities the client declared.',
       run(ctx) {

@@ -37,15 +37,21 @@ export interface Discovered {
  * host lowercased, no fragment, and no trailing slash on a bare origin — the form the spec prefers
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#canonical-server-uri).
  */
-export function canonical(u: string): string {
+export function canonicalUri(u: string): string {
   const url = new URL(u);
   url.hash = '';
   return url.pathname === '/' && !url.search ? url.href.slice(0, -1) : url.href;
 }
 
-function sameUrl(a: unknown, b: string): boolean {
+/**
+ * Whether two resource identifiers name the same resource: the one rule of the project (server checks, client grading,
+ * the protected mock). They are compared in canonical form (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#canonical-server-uri,
+ * RFC 8707 §2): scheme and host in lower case, default port and fragment dropped, a bare origin the same with or
+ * without its slash; a path keeps its trailing slash (`/mcp/` is not `/mcp`). Anything that is not a URL names nothing.
+ */
+export function sameResource(a: unknown, b: string): boolean {
   if (typeof a !== 'string') return false;
-  try { return canonical(a) === canonical(b); } catch { return false; }
+  try { return canonicalUri(a) === canonicalUri(b); } catch { return false; }
 }
 
 /** The well-known URL for a resource or issuer: inserted after the host, before the path (RFC 9728 §3.1, RFC 8414 §3.1). */
@@ -65,7 +71,7 @@ function endpointsOf(m: Record<string, unknown>): Discovered['endpoints'] {
 }
 
 export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVersion, headers: Record<string, string>): Promise<Discovered> {
-  const resource = canonical(mcpUrl);
+  const resource = canonicalUri(mcpUrl);
   // The unauthenticated request a client makes first: an initialize POST, as the session would send it.
   const probeBody = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-oauth', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: '0' } } });
   const probeHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
@@ -113,7 +119,7 @@ export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVers
     }
   }
   if (prm) {
-    if (!sameUrl(prm.doc.resource, resource)) {
+    if (!sameResource(prm.doc.resource, resource)) {
       throw new OAuthError(`the protected-resource metadata at ${shownUrl(prm.url)} names resource ${JSON.stringify(prm.doc.resource)}, not the MCP URL ${resource}: a client must not use metadata for another resource (RFC 9728 §3.3), so --oauth stops here`);
     }
     const servers = prm.doc.authorization_servers;
@@ -131,7 +137,7 @@ export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVers
     for (const [url, purpose] of order) {
       const r = await wire.getJson(purpose, url);
       if (!r.doc) { whyNot.push(r.why!); continue; }
-      if (!sameUrl(r.doc.issuer, issuer)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${issuer} as the protected-resource metadata does: it must not be used (RFC 8414 §3.3)`);
+      if (!sameResource(r.doc.issuer, issuer)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${issuer} as the protected-resource metadata does: it must not be used (RFC 8414 §3.3)`);
       return { resource, challenge, resourceMetadataUrl: prm.url.href, resourceMetadata: prm.doc, issuer, authorizationServerMetadataUrl: url.href, authorizationServerMetadata: r.doc, endpoints: endpointsOf(r.doc), legacy: false };
     }
     throw new OAuthError(`no authorization-server metadata for ${issuer}: ${whyNot.join('; ')}`);
@@ -141,7 +147,7 @@ export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVers
   const url = wellKnown(origin, 'oauth-authorization-server', 'root');
   const r = await wire.getJson('authorization-server metadata (2025-03-26: the MCP URL\'s origin)', url);
   if (r.doc) {
-    if (!sameUrl(r.doc.issuer, origin)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${origin}: it must not be used (RFC 8414 §3.3)`);
+    if (!sameResource(r.doc.issuer, origin)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${origin}: it must not be used (RFC 8414 §3.3)`);
     return { resource, challenge, issuer: origin, authorizationServerMetadataUrl: url.href, authorizationServerMetadata: r.doc, endpoints: endpointsOf(r.doc), legacy: true };
   }
   if (usesResourceMetadata(version) && !/HTTP 404/.test(r.why ?? '')) {

@@ -5,7 +5,8 @@
  */
 import { transportFacets } from '../transport/facets.js';
 import { DetectingTransport } from '../transport/detect.js';
-import { cut, type AuthRefusal } from '../transport/http.js';
+import type { AuthRefusal } from '../transport/http.js';
+import { cut } from '../text.js';
 import type { Transport } from '../transport/types.js';
 import type { Credentials } from './credentials.js';
 

@@ -21,9 +21,9 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { newAjv } from '../schema/ajv.js';
 import { PublishedError, readJsonFile, schemaProblems, type PublishedTarget } from './server-json.js';
 import type { ManifestRun } from './types.js';
+import { isObject as isObj } from '../objects.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const MCPB_PACKAGE = '@anthropic-ai/mcpb';
 

@@ -17,6 +17,7 @@
 import { isObject } from '../objects.js';
 import type { Report } from '../results.js';
 import type { RunInput } from '../inputs.js';
+import { META } from '../wire.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -172,7 +173,8 @@ export function stringifySnapshot(s: Snapshot): string {
 export function handshakeInfo(result: Record<string, unknown> | undefined): Pick<SurfaceListing, 'serverInfo' | 'instructions' | 'capabilities'> {
   const r = result ?? {};
   const meta = isObject(r._meta) ? r._meta : {};
-  const info = isObject(r.serverInfo) ? r.serverInfo : isObject(meta['io.modelcontextprotocol/serverInfo']) ? meta['io.modelcontextprotocol/serverInfo'] : undefined;
+  const metaInfo = meta[META.serverInfo];
+  const info = isObject(r.serverInfo) ? r.serverInfo : isObject(metaInfo) ? metaInfo : undefined;
   return { serverInfo: info, instructions: r.instructions, capabilities: isObject(r.capabilities) ? r.capabilities : {} };
 }
 

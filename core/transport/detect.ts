@@ -8,10 +8,12 @@ import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { ServerProcess } from '../start.js';
 import type { Credentials } from '../auth/credentials.js';
-import { authorizedRequest, cut, header, isInsufficientScope, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
-import { StreamableHttpTransport, type AuthRefusal } from './http.js';
+import { authorizedRequest, cutBody, header, isInsufficientScope, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http-base.js';
+import { StreamableHttpTransport } from './http.js';
+import type { AuthRefusal } from './http-base.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import { cut } from '../text.js';
 
 export interface DetectOptions {
   url: URL;
@@ -86,7 +88,7 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
       return { transport: 'streamable-http', steps };
     }
     const b = await readBody(res.body, 64 * 1024, 5000);
-    px.responseBody = cut(b.text);
+    px.responseBody = cutBody(b.text);
     steps.push(`POST initialize to ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
     const www = header(res.headers, 'www-authenticate');
     if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) onRefusal?.({ status: res.status, method: 'POST', ...(www !== undefined ? { wwwAuthenticate: www } : {}) });
@@ -110,7 +112,7 @@ export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
     if (res.status !== 200 || !ct.startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
-      gx.responseBody = cut(b.text);
+      gx.responseBody = cutBody(b.text);
       steps.push(`GET ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}, no SSE stream`);
       throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')}`);
     }

@@ -8,7 +8,8 @@ import type { HttpInfo } from '../log.js';
 import type { Transport } from './types.js';
 import type { ServerProcess } from '../start.js';
 import type { Credentials } from '../auth/credentials.js';
-import { HttpTransportBase, SseParser, authorizedRequest, cut, header, isUnreachable, keptHeaders, readBody, recordEvent, redactUrl, MAX_EXCHANGE_EVENTS, type HttpExchange, type RawResponse } from './http.js';
+import { HttpTransportBase, SseParser, authorizedRequest, cutBody, header, isUnreachable, keptHeaders, readBody, recordEvent, redactUrl, MAX_EXCHANGE_EVENTS, type HttpExchange, type RawResponse } from './http-base.js';
+import { cut } from '../text.js';
 
 export interface SseOptions {
   url: URL;
@@ -61,7 +62,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
     const ct = header(res.headers, 'content-type') ?? '';
     if (res.status !== 200 || !ct.toLowerCase().startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
-      x.responseBody = cut(b.text);
+      x.responseBody = cutBody(b.text);
       throw new Error(`GET ${this.shownUrl} did not open an SSE stream: HTTP ${res.status} ${res.statusText}, Content-Type ${ct || '(none)'}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
     }
     x.events = [];
@@ -148,7 +149,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
         if (ct) info.contentType = ct;
         const b = await readBody(res.body, 64 * 1024, this.timeoutMs);
         x.bodyBytes = info.bodyBytes = b.bytes;
-        x.responseBody = cut(b.text);
+        x.responseBody = cutBody(b.text);
         if (res.status >= 300 && id !== undefined && !this.closing) {
           this.onRequestFailed?.(id, `the POST to ${x.url} was refused: HTTP ${res.status} ${res.statusText}${b.text.trim() ? `: ${cut(b.text.replace(/\s+/g, ' '), 200)}` : ''}`);
         }
@@ -211,7 +212,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
               px.status = pr.status;
               px.statusText = pr.statusText;
               const pb = await readBody(pr.body, 64 * 1024, 5000);
-              px.responseBody = cut(pb.text);
+              px.responseBody = cutBody(pb.text);
               post = { exchange: px, status: pr.status };
             } catch (e) {
               px.error = (e as Error).message;
@@ -225,7 +226,7 @@ export class SseTransport extends HttpTransportBase implements Transport {
         return { exchange: x, status: res.status, ...(ct ? { contentType: ct } : {}), ...(first ? { firstEvent: first } : {}), ...(post ? { post } : {}) };
       }
       const b = await readBody(res.body, 64 * 1024, 5000);
-      x.responseBody = cut(b.text);
+      x.responseBody = cutBody(b.text);
       return { exchange: x, status: res.status, ...(ct ? { contentType: ct } : {}), body: b.text };
     } catch (e) {
       x.error = (e as Error).message;

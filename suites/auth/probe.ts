@@ -7,6 +7,7 @@ import { httpRequest, readBody } from '../../core/transport/http.js';
 import { redactHeaders, redactUrl } from '../../core/secrets.js';
 import { bearerChallenge, type Challenge } from '../../core/auth/challenge.js';
 import { wellKnown } from '../../core/auth/discovery.js';
+export { sameResource } from '../../core/auth/discovery.js';
 export type { Challenge };
 
 /** One request the suite made and what came back, as a case's evidence (report: details.exchanges). */
@@ -85,14 +86,6 @@ export function resourceMetadataUrls(resource: string): { pathSuffixed?: string;
 export function authorizationServerMetadataUrls(issuer: string): string[] {
   const urls = [wellKnown(issuer, 'oauth-authorization-server'), wellKnown(issuer, 'openid-configuration'), wellKnown(issuer, 'openid-configuration', 'append')];
   return [...new Set(urls.map((u) => u.href))];
-}
-
-/** The resource identifier a URL names, as RFC 8707/9728 compare them: the URL without fragment. */
-export function sameResource(a: string, mcpUrl: string): boolean {
-  if (a === mcpUrl) return true;
-  // A bare origin: the URL parser adds the slash the user may not have typed; either spelling names it.
-  const u = new URL(mcpUrl);
-  return u.pathname === '/' && !u.search && (a === u.origin || a === `${u.origin}/`);
 }
 
 /** What is not canonical in a resource identifier (RFC 8707 §2, the spec's canonical server URI), or []. */

@@ -6,6 +6,7 @@ import type { JsonRpcError } from '../../core/session.js';
 import { operatorOf, regexOf, type Checks, type Form } from './format.js';
 import { brief } from '../helpers.js';
 import { parsePath, projectOnto, subsetDiff, valueAt, type Difference } from './paths.js';
+import { isObject } from '../../core/objects.js';
 
 /** What came back to an expectation's request. */
 export interface Answer {
@@ -27,7 +28,6 @@ export interface CheckOutcome {
   say: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A value for a message: JSON, cut to max characters. */
 export function shown(v: unknown, max = 160): string {
