@@ -193,11 +193,6 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   offlineAccessAdvice: 'offline_access and iss-parameter advice (it came in 2026-07-28)',
 };
 
-/** The first and (exclusive) last version with a boolean feature, for `list` and docs/suites.md. */
-export function versionsWith(f: FeatureFlag): ProtocolVersion[] {
-  return PROTOCOL_VERSIONS.filter((v) => FEATURES[v][f]);
-}
-
 /** Versions not before `from` and before `until`. */
 export function versionInRange(v: ProtocolVersion, from?: ProtocolVersion, until?: ProtocolVersion): boolean {
   return (!from || at(v, from)) && (!until || !at(v, until));

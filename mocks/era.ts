@@ -21,7 +21,6 @@ export { META };
 
 /** 2026-07-28 error codes (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes). */
 export const HEADER_MISMATCH = ERROR_CODE.headerMismatch;
-export const MISSING_CLIENT_CAPABILITY = ERROR_CODE.missingClientCapability;
 export const UNSUPPORTED_VERSION = ERROR_CODE.unsupportedVersion;
 
 /** Results that carry cache hints (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching). */

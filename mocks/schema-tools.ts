@@ -22,12 +22,6 @@ export const REMOTE_REF_TOOL = 'locate';
 /** Where the listener serves the referenced schema (the path of the URL in `locate`'s schemas). */
 export const REF_PATH = '/mcp-conform/schemas/point.json';
 
-/** Arguments valid for each tool (what a driver that calls it sends; the README of fixtures/clients says so). */
-export const VALID_ARGUMENTS: Record<string, Record<string, unknown>> = {
-  [SCHEMA_TOOL]: { point: [1, 2], unit: 'mm', scale: 2 },
-  [REMOTE_REF_TOOL]: { where: { x: 1, y: 2 } },
-};
-
 const point2020 = {
   $defs: {
     coord: { $anchor: 'coord', type: 'number' },

@@ -71,7 +71,6 @@ export const completion: Suite = {
       level: 'MUST',
       spec: 'server/utilities/completion#requesting-completions',
       requirement: 'completion/complete with a ref/prompt and one of its arguments answers completion.values, an array of at most 100 strings, with total (an integer, not less than the values sent) and hasMore (a boolean) when given and consistent.',
-      // applies: capability completions (from 2025-03-26)
       requires: { capability: 'completions' },
       async run(ctx) {
         const ps = (await ctx.service(promptListing)).items;
@@ -85,7 +84,6 @@ export const completion: Suite = {
       level: 'MUST',
       spec: 'server/utilities/completion#requesting-completions',
       requirement: 'completion/complete with a ref/resource (a listed uriTemplate) and one of its variables answers completion.values as for prompt arguments.',
-      // applies: capability completions (from 2025-03-26)
       requires: { capability: 'completions' },
       async run(ctx) {
         const ts = (await ctx.service(resourceTemplateListing)).items;
@@ -99,7 +97,6 @@ export const completion: Suite = {
       level: 'SHOULD',
       spec: 'server/utilities/completion#error-handling',
       requirement: 'completion/complete with a ref/prompt naming no listed prompt should be answered with error -32602 (invalid params).',
-      // applies: capability completions (from 2025-03-26)
       requires: { capability: 'completions' },
       async run(ctx) {
         let reply;

@@ -21,7 +21,6 @@ export const logging: Suite = {
       level: 'MUST',
       spec: 'server/utilities/logging#setting-log-level',
       requirement: `A server that declares logging answers logging/setLevel with an empty result for each of the eight levels (${LOG_LEVELS.join(', ')}); the harness sets them in turn, leaves the level at "${FINAL_LEVEL}" and sends a ping.`,
-      // applies: capability logging, until 2025-11-25 (2026-07-28 has no logging/setLevel)
       requires: { capability: 'logging', feature: 'setLevel' },
       async run(ctx) {
         const ids: number[] = [];
@@ -55,7 +54,6 @@ export const logging: Suite = {
       level: 'SHOULD',
       spec: 'server/utilities/logging#log-levels',
       requirement: `After logging/setLevel "${FINAL_LEVEL}" is answered, the server sends notifications/message only at that level or more severe.`,
-      // applies: capability logging, until 2025-11-25 (reads the log)
       requires: { capability: 'logging', feature: 'setLevel', needs: 'log' },
       async run(ctx) {
         const log = ctx.session.log;

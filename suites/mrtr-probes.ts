@@ -89,7 +89,6 @@ export const inputProbeCases: CaseDef[] = [
     level: 'MUST',
     spec: 'basic/patterns/mrtr#server-requirements-basic-workflow',
     requirement: 'requestState comes back through the client, so a server treats it as attacker-controlled: where it influences authorization, resource access or business logic the server protects its integrity (an HMAC, AEAD) and refuses state that fails the check. Probed once: a request that met input_required with a requestState, and that the harness answered to the end earlier in the run, is sent again from its first round and its retry carries the canned answers with the requestState changed in one character. Refused (an error) or asked again (input_required): pass. Served as complete: warn, not fail — the spec lets a server skip integrity protection when tampering can do nothing worse than fail the request, and that cannot be seen from outside. A tools/call goes out only when the call policy allows the tool.',
-    // applies: from 2026-07-28
     requires: { feature: 'mrtr' },
     async run(ctx) {
       let from = '', to = '';
@@ -114,7 +113,6 @@ export const inputProbeCases: CaseDef[] = [
     level: 'SHOULD',
     spec: 'basic/patterns/mrtr#error-handling',
     requirement: `A server should ignore what it does not recognise or need in inputResponses. Probed once: a request that met input_required with inputRequests, and that the harness answered to the end earlier in the run, is sent again from its first round and its retry carries the canned answers plus one more key, "${EXTRA_INPUT_KEY}", that the server never asked for. The request ends as it did before (a complete result): pass; an error or a new input_required: warn. A tools/call goes out only when the call policy allows the tool.`,
-    // applies: from 2026-07-28
     requires: { feature: 'mrtr' },
     async run(ctx) {
       const p = await probe(ctx, (x) => isObject(x.rounds[0]!.result?.inputRequests), 'an input_required result with inputRequests', 'mrtr-extra-input', (retry) => {
@@ -135,7 +133,6 @@ export const inputProbeCases: CaseDef[] = [
     level: 'SHOULD',
     spec: 'basic/patterns/mrtr#error-handling',
     requirement: 'A server should check that inputResponses is a valid InputResponses map whose answers it can parse, and answer a malformed one with a JSON-RPC error (or ask again for what it still lacks). Probed once: a request that met input_required with inputRequests, and that the harness answered to the end earlier in the run, is sent again from its first round and its retry carries a string in place of each answer (an ElicitResult, CreateMessageResult or ListRootsResult is an object), requestState echoed. An error or a new input_required: pass; a complete result: warn (the server took answers it could not have parsed). A tools/call goes out only when the call policy allows the tool.',
-    // applies: from 2026-07-28
     requires: { feature: 'mrtr' },
     async run(ctx) {
       const p = await probe(ctx, (x) => isObject(x.rounds[0]!.result?.inputRequests), 'an input_required result with inputRequests', 'mrtr-malformed-input', (retry) => {

@@ -45,7 +45,6 @@ export const progress: Suite = {
       level: 'MUST',
       spec: 'basic/utilities/progress',
       requirement: `A tool that looks long-running (by name or description: long-running, slow, sleep, delay, progress), and that the call policy allows, is called with _meta.progressToken — once: the call calling/tool makes of it carries the token and is judged here too (when calling/tool did not call it, this case does). Every notifications/progress the server sends for it carries that token, its progress increases from one to the next, and none comes after the result (watched for at least ${AFTER_RESULT_MS} ms). Sending none is allowed (info).`,
-      // applies: capability tools
       requires: { capability: 'tools' },
       async run(ctx) {
         const plan = await ctx.service(callPlan);

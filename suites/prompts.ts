@@ -142,7 +142,6 @@ export const promptsSuite: Suite = {
       level: 'MUST',
       spec: 'server/prompts#listing-prompts',
       requirement: 'A server that declares prompts answers prompts/list with a prompts array of objects with a name; pages are followed to the end (a cursor that comes back is a loop).',
-      // applies: capability prompts
       requires: { capability: 'prompts' },
       async run(ctx) {
         const l = await ctx.service(promptListing);
@@ -162,7 +161,6 @@ export const promptsSuite: Suite = {
       spec: 'server/prompts#getting-a-prompt',
       requirement: `prompts/get of a listed prompt, its required arguments filled (with a value completion offers; with --call-tools all, else "${ARGUMENT_VALUE}", and "${ARGUMENT_NUMBER}" when that is refused — by default a prompt that needs a made-up value is not fetched), answers a messages array; each message has role "user" or "assistant" and one content block (text, image, audio, embedded resource, resource link) that is well-formed. An error when made-up values were sent is info. At most ${MAX_PROMPT_GETS} prompts.`,
       perItem: 'prompt',
-      // applies: capability prompts
       requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
@@ -180,7 +178,6 @@ export const promptsSuite: Suite = {
       level: 'SHOULD',
       spec: 'server/prompts#error-handling',
       requirement: 'prompts/get that leaves out a required argument should be answered with error -32602 (invalid params).',
-      // applies: capability prompts
       requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
@@ -208,7 +205,6 @@ export const promptsSuite: Suite = {
       level: 'SHOULD',
       spec: 'server/prompts#error-handling',
       requirement: 'prompts/get of a name the server does not list should be answered with error -32602 (invalid params).',
-      // applies: capability prompts
       requires: { capability: 'prompts' },
       async run(ctx) {
         let reply;

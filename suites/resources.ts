@@ -89,7 +89,6 @@ export const resources: Suite = {
       level: 'MUST',
       spec: 'server/resources#listing-resources',
       requirement: 'A server that declares resources answers resources/list with a resources array of objects with a uri; when it sends nextCursor, that cursor gives the next page, and the pages end (a cursor that comes back is a loop).',
-      // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
         return listingOutcome(await ctx.service(resourceListing), 'resource', 'resources/list');
@@ -101,7 +100,6 @@ export const resources: Suite = {
       level: 'MUST',
       spec: 'server/resources#resource-templates',
       requirement: 'resources/templates/list answers a resourceTemplates array of objects with a uriTemplate, pages followed as for resources/list. A server without templates may refuse the method with -32601 (info).',
-      // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
         const l = await ctx.service(resourceTemplateListing);
@@ -115,7 +113,6 @@ export const resources: Suite = {
       level: 'MUST',
       spec: 'server/resources#resource-templates',
       requirement: 'The uriTemplate of a resource template is a URI template as RFC 6570 defines it (balanced braces, known operators, valid variable names).',
-      // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
         const l = await ctx.service(resourceTemplateListing);
@@ -132,7 +129,6 @@ export const resources: Suite = {
       spec: 'server/resources#reading-resources',
       requirement: `resources/read of a listed URI answers a contents array; each item has a uri and either text (a string) or blob (base64). A mimeType that differs from the listing's is noted (info). At most ${MAX_RESOURCE_READS} resources are read.`,
       perItem: 'resource',
-      // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
         const rs = await readable(ctx);
@@ -153,7 +149,6 @@ export const resources: Suite = {
       level: 'SHOULD',
       spec: 'server/resources#error-handling',
       requirement: 'resources/read of a URI the server did not list and cannot resolve answers a JSON-RPC error. Up to 2025-11-25 the code should be -32002 (resource not found; SHOULD: another code warns). From 2026-07-28 it must be -32602 (SEP-2164): another code fails — -32002 included, the retired code clients only tolerate — except -32603, the internal-error code, which warns (a failure inside the server cannot be told from a missing resource from outside); a result fails, an empty contents array named as such. The error\'s data.uri (the spec\'s example names the URI there; no rule requires it) is reported, not graded.',
-      // applies: capability resources
       requires: { capability: 'resources' },
       async run(ctx) {
         const facts = ctx.features;
@@ -189,7 +184,6 @@ export const resources: Suite = {
       level: 'MUST',
       spec: 'server/resources#subscriptions',
       requirement: 'A server that declares resources.subscribe answers resources/subscribe and resources/unsubscribe of a listed resource with an empty result.',
-      // applies: capability resources.subscribe, until 2025-11-25 (2026-07-28 has subscriptions/listen instead)
       requires: { capability: 'resources', feature: 'resourceSubscribe' },
       async run(ctx) {
         const caps = ctx.capabilities.resources;

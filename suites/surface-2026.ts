@@ -43,7 +43,6 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'server/utilities/caching',
       requirement: 'In 2026-07-28 every cacheable result (resultType "complete") — of server/discover, tools/list, resources/list, resources/templates/list, prompts/list and resources/read — carries ttlMs (an integer ≥ 0: how long the client may cache it) and cacheScope ("public" or "private").',
-      // applies: from 2026-07-28 (reads the log)
       requires: { feature: 'cacheHints', needs: 'log' },
       async run(ctx) {
         const answers = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'response' && m.method !== undefined && LIST_METHODS.includes(m.method));
@@ -67,7 +66,6 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'basic/patterns/mrtr#server-requirements-basic-workflow',
       requirement: 'An InputRequiredResult (resultType "input_required") answers only tools/call, prompts/get or resources/read; it carries inputRequests or requestState (at least one); inputRequests is a map whose values are elicitation/create, sampling/createMessage or roots/list requests; requestState is a string. The harness recognises such a result (it is never judged as a malformed result of the method) and answers it where it can (surface-2026/input-required-rounds).',
-      // applies: from 2026-07-28 (reads the log)
       requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
         const seen = inputRequiredAnswers(ctx.session.log);
@@ -98,7 +96,6 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'basic/patterns/mrtr#server-requirements-basic-workflow',
       requirement: 'A server puts in inputRequests only requests the client declared support for in its capabilities (the harness declares what --client-capabilities names, by default nothing): no elicitation/create without elicitation (nor in url mode without elicitation.url), no sampling/createMessage without sampling (nor with tools without sampling.tools), no roots/list without roots. A server that needs one the client lacks answers error -32021 instead.',
-      // applies: from 2026-07-28 (reads the log)
       requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
@@ -126,7 +123,6 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'basic/patterns/mrtr#basic-workflow',
       requirement: 'When the harness can answer every input request (canned answers of --client-capabilities: a fixed assistant text, an elicitation decline, the --root list) it sends the request again with a new id, inputResponses under the server\'s keys and requestState echoed exactly — at most 3 times. The final answer is a result of the method with resultType "complete" that conforms to the schema (or a JSON-RPC error). Input it cannot give (a capability not declared, a kind it does not know) and a server that keeps asking are reported as not exercisable, not as faults.',
-      // applies: from 2026-07-28 (reads the log)
       requires: { feature: 'mrtr', needs: 'log' },
       async run(ctx) {
         const xs = await ctx.service(mrtrExchanges);
@@ -165,7 +161,6 @@ export const surface2026: Suite = {
       level: 'SHOULD',
       spec: 'basic/patterns/mrtr#error-handling',
       requirement: 'When a retry lacks input the server asked for and needs, the server should answer a new input_required result asking for it again rather than an error. Probed once: a request that met input_required with inputRequests earlier in the run is sent again with its requestState (if any) and no inputResponses. A tools/call goes out only when the call policy allows the tool.',
-      // applies: from 2026-07-28
       requires: { feature: 'mrtr' },
       async run(ctx) {
         const xs = await ctx.service(mrtrExchanges);
@@ -197,7 +192,6 @@ export const surface2026: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle',
       requirement: 'capabilities.extensions maps extension identifiers — _meta-style keys with a mandatory prefix, e.g. "io.modelcontextprotocol/tasks" — to settings objects ({} for none).',
-      // applies: from 2026-07-28
       requires: { feature: 'extensions' },
       async run(ctx) {
         const ext = ctx.capabilities.extensions;

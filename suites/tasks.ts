@@ -305,7 +305,6 @@ export const tasks: Suite = {
       level: 'MUST',
       spec: 'basic/utilities/tasks',
       requirement: 'A task-augmented tools/call (params.task) is answered with a CreateTaskResult; tasks/get reports the status until it is terminal (completed, failed, cancelled) within --timeout; tasks/result then answers the tool\'s result (or its error).',
-      // applies: from 2025-11-25 until 2025-11-25, capability tasks.requests.tools.call
       requires: { capability: 'tasks', until: '2026-07-28' },
       async run(ctx) {
         const tool = await taskTool(ctx);
@@ -327,7 +326,6 @@ export const tasks: Suite = {
       level: 'MUST',
       spec: 'basic/utilities/tasks',
       requirement: 'A server that declares tasks.list answers tasks/list with a tasks array (each with a taskId and a status).',
-      // applies: 2025-11-25, capability tasks.list
       requires: { capability: 'tasks', until: '2026-07-28' },
       async run(ctx) {
         const why = taskCallsUnsupported(ctx.version, ctx.capabilities);
@@ -352,7 +350,6 @@ export const tasks: Suite = {
       level: 'MUST',
       spec: 'basic/utilities/tasks',
       requirement: 'A server that declares tasks.cancel answers tasks/cancel of a second task, sent right after it was created, with the task in status "cancelled" — or, when the task had already finished, with error -32602 (a terminal task cannot be cancelled).',
-      // applies: 2025-11-25, capability tasks.cancel
       requires: { capability: 'tasks', until: '2026-07-28' },
       async run(ctx): Promise<Outcome> {
         const tool = await taskTool(ctx);
