@@ -7,7 +7,11 @@ import { isObject } from './objects.js';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import type { CaseDef, Requires, TransportKind } from './suite.js';
 
-const TRANSPORT_WORDS: Record<TransportKind, string> = { stdio: 'stdio', 'streamable-http': 'Streamable HTTP', sse: 'HTTP+SSE' };
+const TRANSPORT_WORDS: Record<TransportKind, string> = {
+  stdio: 'stdio',
+  'streamable-http': 'Streamable HTTP',
+  sse: 'HTTP+SSE',
+};
 
 /** A case's requirements, with the default of `needs` filled in. */
 export function requiresOf(c: Pick<CaseDef, 'requires'>): Requires & { needs: NonNullable<Requires['needs']> } {
@@ -26,9 +30,13 @@ export interface RunFacts {
  * Why a protocol version is outside a case's version range, in words (undefined: inside). `from` is the first
  * version the case applies to, `until` the first it no longer applies to: the one rule for server and client cases.
  */
-export function outsideVersionRange(version: ProtocolVersion, r: { from?: ProtocolVersion; until?: ProtocolVersion }): string | undefined {
+export function outsideVersionRange(
+  version: ProtocolVersion,
+  r: { from?: ProtocolVersion; until?: ProtocolVersion },
+): string | undefined {
   if (versionInRange(version, r.from, r.until)) return undefined;
-  const range = r.from && r.until ? `from ${r.from} until before ${r.until}` : r.from ? `from ${r.from} on` : `before ${r.until}`;
+  const range =
+    r.from && r.until ? `from ${r.from} until before ${r.until}` : r.from ? `from ${r.from} on` : `before ${r.until}`;
   return `protocol ${version} (the case applies ${range})`;
 }
 
@@ -43,7 +51,8 @@ export function notApplicable(c: CaseDef, run: RunFacts): string | undefined {
   for (const f of r.feature === undefined ? [] : Array.isArray(r.feature) ? r.feature : [r.feature]) {
     if (!run.features[f]) return `does not apply: protocol ${run.version} has no ${FEATURE_WORDS[f]}`;
   }
-  if (r.capability && !run.capabilities[r.capability]) return `the server did not declare the "${r.capability}" capability`;
+  if (r.capability && !run.capabilities[r.capability])
+    return `the server did not declare the "${r.capability}" capability`;
   if (r.extension && !isObject((run.capabilities.extensions as Record<string, unknown> | undefined)?.[r.extension])) {
     return `the server did not declare the ${r.extension} extension (capabilities.extensions)`;
   }

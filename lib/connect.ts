@@ -23,7 +23,24 @@ export type { JsonRpcError } from '../core/session.js';
 import { META } from '../core/wire.js';
 
 /** What connect() takes: the server (as runConformance takes it) and how to talk to it. */
-export type ConnectOptions = Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env' | 'timeout' | 'protocolVersion' | 'clientCapabilities' | 'roots' | 'shutdownGrace' | 'maxMessageBytes'> & {
+export type ConnectOptions = Pick<
+  ConformanceOptions,
+  | 'stdio'
+  | 'http'
+  | 'sse'
+  | 'url'
+  | 'headers'
+  | 'start'
+  | 'startTimeout'
+  | 'cwd'
+  | 'env'
+  | 'timeout'
+  | 'protocolVersion'
+  | 'clientCapabilities'
+  | 'roots'
+  | 'shutdownGrace'
+  | 'maxMessageBytes'
+> & {
   /** 'throw' (default): a call whose messages break the schema rejects; 'collect': they are in the call's violations. */
   schemaViolations?: 'throw' | 'collect';
 };
@@ -53,7 +70,12 @@ export interface ToolCall {
 
 /** A request answered with a JSON-RPC error (listTools, readResource, getPrompt, request). */
 export class McpRequestError extends Error {
-  constructor(readonly method: string, readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(`${method}: JSON-RPC error ${code}: ${message}`);
     this.name = 'McpRequestError';
   }
@@ -61,8 +83,16 @@ export class McpRequestError extends Error {
 
 /** Messages of a call that break the schema of the version in force. */
 export class McpSchemaError extends Error {
-  constructor(readonly method: string, readonly violations: MessageViolation[]) {
-    super(`${method}: the exchange breaks the MCP schema: ${violations.slice(0, 5).map((v) => `${v.direction === 'to-server' ? 'request' : 'answer'} ${v.pointer || '(message)'} ${v.message}`).join('; ')}`);
+  constructor(
+    readonly method: string,
+    readonly violations: MessageViolation[],
+  ) {
+    super(
+      `${method}: the exchange breaks the MCP schema: ${violations
+        .slice(0, 5)
+        .map((v) => `${v.direction === 'to-server' ? 'request' : 'answer'} ${v.pointer || '(message)'} ${v.message}`)
+        .join('; ')}`,
+    );
     this.name = 'McpSchemaError';
   }
 }
@@ -89,14 +119,30 @@ export interface McpTestClient {
 }
 
 function violationsOf(ms: readonly (LoggedMessage | undefined)[]): MessageViolation[] {
-  return ms.flatMap((m) => (m && m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid
-    ? m.schema.violations.map((v) => ({ ...v, seq: m.seq, direction: m.direction, ...(m.method ? { method: m.method } : {}), ...(m.schema.definition ? { definition: m.schema.definition } : {}) }))
-    : []));
+  return ms.flatMap((m) =>
+    m && m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid
+      ? m.schema.violations.map((v) => ({
+          ...v,
+          seq: m.seq,
+          direction: m.direction,
+          ...(m.method ? { method: m.method } : {}),
+          ...(m.schema.definition ? { definition: m.schema.definition } : {}),
+        }))
+      : [],
+  );
 }
 
-const textOf = (content: unknown): string => (Array.isArray(content) ? content : [])
-  .filter((b) => b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string')
-  .map((b) => (b as { text: string }).text).join('\n');
+const textOf = (content: unknown): string =>
+  (Array.isArray(content) ? content : [])
+    .filter(
+      (b) =>
+        b &&
+        typeof b === 'object' &&
+        (b as { type?: unknown }).type === 'text' &&
+        typeof (b as { text?: unknown }).text === 'string',
+    )
+    .map((b) => (b as { text: string }).text)
+    .join('\n');
 
 /** Starts the server (or connects to it), negotiates the version, and resolves to a client; rejects when it cannot. */
 export async function connect(options: ConnectOptions): Promise<McpTestClient> {
@@ -105,7 +151,13 @@ export async function connect(options: ConnectOptions): Promise<McpTestClient> {
   const run = p.run;
   const timeoutMs = run.timeoutMs ?? 30_000;
   const offered = run.protocolVersion ?? DEFAULT_OFFERED_VERSION;
-  const transportOptions = { shutdownGraceMs: run.shutdownGraceMs, maxMessageBytes: run.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO };
+  const transportOptions = {
+    shutdownGraceMs: run.shutdownGraceMs,
+    maxMessageBytes: run.maxMessageBytes,
+    timeoutMs,
+    protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered,
+    clientInfo: CLIENT_INFO,
+  };
   const clientCaps = clientCapabilitiesObject(run.clientCapabilities ?? []);
   const started: Transport[] = [];
   const open = async () => {
@@ -120,18 +172,37 @@ export async function connect(options: ConnectOptions): Promise<McpTestClient> {
   try {
     const first = await open();
     const n = await negotiate({
-      ...first, timeoutMs, forced: run.protocolVersion, clientInfo: CLIENT_INFO, clientCapabilities: clientCaps,
-      restart: async () => { first.session.abandon('restarted after server/discover'); await first.transport.close().catch(() => undefined); return open(); },
+      ...first,
+      timeoutMs,
+      forced: run.protocolVersion,
+      clientInfo: CLIENT_INFO,
+      clientCapabilities: clientCaps,
+      restart: async () => {
+        first.session.abandon('restarted after server/discover');
+        await first.transport.close().catch(() => undefined);
+        return open();
+      },
     });
     if (n.aborted) throw new Error(`could not connect to the server: ${n.aborted}`);
     const doc = schemaDocumentFor(n.version);
     n.session.setValidator(new MessageValidator(doc.version, doc.document));
     const hs = n.handshake;
     const result = (hs.handshake === 'server/discover' ? hs.discover?.result : hs.reply?.result) ?? {};
-    ctx = makeContext({ session: n.session, transport: n.transport, init: hs, version: n.version, capabilities: (result.capabilities ?? {}) as Record<string, unknown>, timeoutMs, options: {} });
+    ctx = makeContext({
+      session: n.session,
+      transport: n.transport,
+      init: hs,
+      version: n.version,
+      capabilities: (result.capabilities ?? {}) as Record<string, unknown>,
+      timeoutMs,
+      options: {},
+    });
     if (ctx.features.requestMeta) ctx.session.setRequestMeta(requestMetaFor(n.version, CLIENT_INFO, clientCaps));
     const r = result as Record<string, unknown>;
-    const info = (r.serverInfo ?? (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo] ?? {}) as Record<string, unknown>;
+    const info = (r.serverInfo ?? (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo] ?? {}) as Record<
+      string,
+      unknown
+    >;
     return client(ctx, info, schemaViolations, endAll);
   } catch (e) {
     await endAll();
@@ -139,10 +210,18 @@ export async function connect(options: ConnectOptions): Promise<McpTestClient> {
   }
 }
 
-function client(ctx: RunContext, serverInfo: Record<string, unknown>, mode: 'throw' | 'collect', endAll: () => Promise<unknown>): McpTestClient {
+function client(
+  ctx: RunContext,
+  serverInfo: Record<string, unknown>,
+  mode: 'throw' | 'collect',
+  endAll: () => Promise<unknown>,
+): McpTestClient {
   const session = ctx.session;
   /** A request through the harness's context (2026-07-28: input_required rounds answered), schema-checked. */
-  const send = async (method: string, params: Record<string, unknown> | undefined): Promise<{ reply: Reply; violations: MessageViolation[] }> => {
+  const send = async (
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): Promise<{ reply: Reply; violations: MessageViolation[] }> => {
     const rec = await ctx.request(method, params, { purpose: 'test' });
     if (rec.failure) throw rec.failure;
     const reply = rec.reply!;
@@ -159,13 +238,18 @@ function client(ctx: RunContext, serverInfo: Record<string, unknown>, mode: 'thr
     protocolVersion: ctx.version,
     capabilities: ctx.capabilities,
     serverInfo,
-    get messages() { return session.log; },
-    get violations() { return violationsOf(session.log); },
+    get messages() {
+      return session.log;
+    },
+    get violations() {
+      return violationsOf(session.log);
+    },
     async callTool(name, args = {}) {
       const { reply, violations } = await send('tools/call', { name, arguments: args });
       const r = reply.result;
       return {
-        tool: name, arguments: args,
+        tool: name,
+        arguments: args,
         ...(reply.error ? { error: reply.error } : { result: r }),
         isError: r?.isError === true,
         text: textOf(r?.content),

@@ -41,7 +41,11 @@ export function canonicalJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }
 
 /** Params as matched: without `_meta`, and `{}` the same as none. */
@@ -62,7 +66,8 @@ export function firstDifference(recorded: unknown, got: unknown, path = ''): str
       const d = firstDifference(recorded[k], got[k], `${path}/${k}`);
       if (d) return d;
     }
-    for (const k of Object.keys(got).sort()) if (!(k in recorded)) return `${path}/${k}: not in the recording (got ${brief(got[k])})`;
+    for (const k of Object.keys(got).sort())
+      if (!(k in recorded)) return `${path}/${k}: not in the recording (got ${brief(got[k])})`;
   }
   if (Array.isArray(recorded) && Array.isArray(got)) {
     if (recorded.length !== got.length) return `${path || '/'}: recorded ${recorded.length} items, got ${got.length}`;
@@ -96,7 +101,11 @@ export function brief(v: unknown, max = 60): string {
 }
 
 export function errorResponse(id: unknown, code: number, message: string, data?: unknown): Outgoing {
-  return { jsonrpc: '2.0', id: id === undefined ? null : id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+  return {
+    jsonrpc: '2.0',
+    id: id === undefined ? null : id,
+    error: { code, message, ...(data !== undefined ? { data } : {}) },
+  };
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -105,5 +114,9 @@ export function sleep(ms: number): Promise<void> {
 
 /** Parses a client message; null when it is not JSON. */
 export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try { return { ok: true, value: JSON.parse(raw) }; } catch { return { ok: false }; }
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
 }

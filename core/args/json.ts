@@ -21,7 +21,9 @@ export function setProp(o: Record<string, unknown>, k: string, v: unknown): void
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-export function jsonTypeOf(v: unknown): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'other' {
+export function jsonTypeOf(
+  v: unknown,
+): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'other' {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return 'boolean';
   if (typeof v === 'number') return Number.isFinite(v) ? (Number.isInteger(v) ? 'integer' : 'number') : 'other';

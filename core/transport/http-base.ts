@@ -59,7 +59,13 @@ export interface HttpExchange {
   resumes?: number;
 }
 
-export interface SseEventRecord { event: string; id?: string; dataBytes: number; retry?: number; truncated?: boolean }
+export interface SseEventRecord {
+  event: string;
+  id?: string;
+  dataBytes: number;
+  retry?: number;
+  truncated?: boolean;
+}
 
 /** Events listed per exchange; a long-lived stream may carry any number, and the report must stay bounded. */
 export const MAX_EXCHANGE_EVENTS = 10_000;
@@ -67,13 +73,26 @@ export const MAX_EXCHANGE_EVENTS = 10_000;
 /** Note an SSE event on its exchange (listed up to MAX_EXCHANGE_EVENTS, counted after). Returns its index in the list, or -1. */
 export function recordEvent(x: HttpExchange, e: SseEvent): number {
   const list = (x.events ??= []);
-  if (list.length >= MAX_EXCHANGE_EVENTS) { x.eventsOmitted = (x.eventsOmitted ?? 0) + 1; return -1; }
-  list.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data), ...(e.retry !== undefined ? { retry: e.retry } : {}), ...(e.truncated ? { truncated: true } : {}) });
+  if (list.length >= MAX_EXCHANGE_EVENTS) {
+    x.eventsOmitted = (x.eventsOmitted ?? 0) + 1;
+    return -1;
+  }
+  list.push({
+    event: e.event,
+    ...(e.id !== undefined ? { id: e.id } : {}),
+    dataBytes: Buffer.byteLength(e.data),
+    ...(e.retry !== undefined ? { retry: e.retry } : {}),
+    ...(e.truncated ? { truncated: true } : {}),
+  });
   return list.length - 1;
 }
 
 /** A refusal for want of authorization: the status, the request it answered and its challenge. */
-export interface AuthRefusal { status: number; method: string; wwwAuthenticate?: string }
+export interface AuthRefusal {
+  status: number;
+  method: string;
+  wwwAuthenticate?: string;
+}
 
 export interface RawResponse {
   status: number;
@@ -82,7 +101,15 @@ export interface RawResponse {
   body: IncomingMessage;
 }
 
-const KEPT_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'allow', 'location', 'content-length', 'www-authenticate'];
+const KEPT_RESPONSE_HEADERS = [
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'allow',
+  'location',
+  'content-length',
+  'www-authenticate',
+];
 
 export function keptHeaders(h: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
@@ -102,20 +129,31 @@ export function header(h: IncomingHttpHeaders, name: string): string | undefined
 export function describeNetError(e: NodeJS.ErrnoException, url: URL): string {
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   switch (e.code) {
-    case 'ECONNREFUSED': return `connection refused at ${where} (is the server running and listening there?)`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `DNS lookup of ${url.hostname} failed (${e.code})`;
-    case 'ECONNRESET': return `the server reset the connection (${where})`;
-    case 'EHOSTUNREACH': case 'ENETUNREACH': return `${where} is unreachable (${e.code})`;
-    case 'ETIMEDOUT': return `connecting to ${where} timed out`;
+    case 'ECONNREFUSED':
+      return `connection refused at ${where} (is the server running and listening there?)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `DNS lookup of ${url.hostname} failed (${e.code})`;
+    case 'ECONNRESET':
+      return `the server reset the connection (${where})`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${where} is unreachable (${e.code})`;
+    case 'ETIMEDOUT':
+      return `connecting to ${where} timed out`;
     default:
-      if (e.code && /CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/.test(e.code)) return `TLS error talking to ${where}: ${e.message} (${e.code})`;
+      if (e.code && /CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/.test(e.code))
+        return `TLS error talking to ${where}: ${e.message} (${e.code})`;
       return `${e.message}${e.code ? ` (${e.code})` : ''}`;
   }
 }
 
 /** A network failure that means the server cannot be reached at all (as opposed to one broken exchange). */
 export function isUnreachable(e: NodeJS.ErrnoException): boolean {
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.code ?? '') || /CERT|TLS|SSL|SELF_SIGNED/.test(e.code ?? '');
+  return (
+    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.code ?? '') ||
+    /CERT|TLS|SSL|SELF_SIGNED/.test(e.code ?? '')
+  );
 }
 
 const agentOpts = { keepAlive: true, maxSockets: 16 };
@@ -124,7 +162,13 @@ const agentOpts = { keepAlive: true, maxSockets: 16 };
  * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
  * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
  */
-export async function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
+export async function httpRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false },
+): Promise<RawResponse> {
   try {
     return await httpRequestOnce(url, method, headers, body, opts);
   } catch (e) {
@@ -154,26 +198,46 @@ export function isInsufficientScope(wwwAuthenticate: string | undefined): boolea
  * error="insufficient_scope" calls onInsufficientScope once; a new token is tried once more. The exchange record (if
  * given) gets the headers as sent (redacted) and, after a retry, authRetry. Without credentials: httpRequest.
  */
-export async function authorizedRequest(credentials: Credentials | undefined, url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false; own?: boolean }, x?: HttpExchange): Promise<RawResponse> {
+export async function authorizedRequest(
+  credentials: Credentials | undefined,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false; own?: boolean },
+  x?: HttpExchange,
+): Promise<RawResponse> {
   const token = credentials && !opts.own ? await credentials.accessToken() : undefined;
   if (token === undefined) return httpRequest(url, method, headers, body, opts);
   let sent = withBearer(headers, token);
   if (x) x.requestHeaders = redactHeaders(sent)!;
   const res = await httpRequest(url, method, sent, body, opts);
   const www = header(res.headers, 'www-authenticate');
-  const retry = res.status === 401 && credentials!.onUnauthorized ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www, token) }
-    : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www) ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
-    : undefined;
+  const retry =
+    res.status === 401 && credentials!.onUnauthorized
+      ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www, token) }
+      : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www)
+        ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
+        : undefined;
   if (!retry) return res;
   const again = await retry.get().catch(() => undefined);
   if (again === undefined || again === token) return res;
   res.body.resume();
   sent = withBearer(headers, again);
-  if (x) { x.requestHeaders = redactHeaders(sent)!; x.authRetry = { firstStatus: res.status, reason: retry.reason }; }
+  if (x) {
+    x.requestHeaders = redactHeaders(sent)!;
+    x.authRetry = { firstStatus: res.status, reason: retry.reason };
+  }
   return httpRequest(url, method, sent, body, opts);
 }
 
-function httpRequestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
+function httpRequestOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const h: Record<string, string | number> = { ...headers };
@@ -191,7 +255,9 @@ function httpRequestOnce(url: URL, method: string, headers: Record<string, strin
       if (settled) return;
       settled = true;
       req.destroy();
-      const e = new Error(`no answer (status line) from ${url.host} within ${opts.timeoutMs} ms`) as NodeJS.ErrnoException;
+      const e = new Error(
+        `no answer (status line) from ${url.host} within ${opts.timeoutMs} ms`,
+      ) as NodeJS.ErrnoException;
       e.code = 'ETIMEDOUT_HEADERS';
       reject(e);
     }, opts.timeoutMs);
@@ -199,7 +265,9 @@ function httpRequestOnce(url: URL, method: string, headers: Record<string, strin
       clearTimeout(timer);
       if (settled) return;
       settled = true;
-      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException & { staleSocket?: boolean };
+      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException & {
+        staleSocket?: boolean;
+      };
       err.code = e.name === 'AbortError' ? 'ABORT_ERR' : e.code;
       if (req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) err.staleSocket = true;
       reject(err);
@@ -210,7 +278,11 @@ function httpRequestOnce(url: URL, method: string, headers: Record<string, strin
 }
 
 /** Read a whole (non-stream) body, bounded in size and time. */
-export function readBody(res: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number; cut: boolean; error?: string }> {
+export function readBody(
+  res: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<{ text: string; bytes: number; cut: boolean; error?: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
@@ -222,10 +294,20 @@ export function readBody(res: IncomingMessage, maxBytes: number, timeoutMs: numb
       clearTimeout(timer);
       resolve({ text: Buffer.concat(chunks).toString('utf8'), bytes, cut, ...(error ? { error } : {}) });
     };
-    const timer = setTimeout(() => { finish(`the body did not end within ${timeoutMs} ms`); res.destroy(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      finish(`the body did not end within ${timeoutMs} ms`);
+      res.destroy();
+    }, timeoutMs);
     res.on('data', (b: Buffer) => {
       bytes += b.length;
-      if (bytes > maxBytes) { cut = true; const room = maxBytes - (bytes - b.length); if (room > 0) chunks.push(b.subarray(0, room)); res.destroy(); finish(`body longer than ${maxBytes} bytes: cut there`); return; }
+      if (bytes > maxBytes) {
+        cut = true;
+        const room = maxBytes - (bytes - b.length);
+        if (room > 0) chunks.push(b.subarray(0, room));
+        res.destroy();
+        finish(`body longer than ${maxBytes} bytes: cut there`);
+        return;
+      }
       chunks.push(b);
     });
     res.on('end', () => finish());
@@ -233,7 +315,6 @@ export function readBody(res: IncomingMessage, maxBytes: number, timeoutMs: numb
     res.on('close', () => finish(res.complete ? undefined : 'the connection closed before the body was complete'));
   });
 }
-
 
 /** The most of an exchange's request or response body kept in the report (characters). */
 export const EXCHANGE_BODY_CHARS = 2048;
@@ -262,7 +343,13 @@ export abstract class HttpTransportBase {
   /** The first refusal for want of authorization (401, or 403 insufficient_scope) the run's own requests met. */
   authRequired?: AuthRefusal;
 
-  constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000, readonly credentials?: Credentials) {
+  constructor(
+    readonly url: URL,
+    protected readonly headers: Record<string, string>,
+    protected readonly proc?: ServerProcess,
+    protected readonly timeoutMs = 30_000,
+    readonly credentials?: Credentials,
+  ) {
     this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
     this.shownUrl = redactUrl(url);
     proc?.onExit((reason) => this.finish(reason));
@@ -282,8 +369,21 @@ export abstract class HttpTransportBase {
     return Math.round((performance.now() - this.t0) * 1000) / 1000;
   }
 
-  protected newExchange(purpose: HttpExchange['purpose'], method: string, url: URL, headers: Record<string, string>, body?: string): HttpExchange {
-    const x: HttpExchange = { n: this.exchanges.length, t: this.now(), purpose, method, url: url === this.url ? this.shownUrl : redactUrl(url), requestHeaders: redactHeaders(headers)! };
+  protected newExchange(
+    purpose: HttpExchange['purpose'],
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body?: string,
+  ): HttpExchange {
+    const x: HttpExchange = {
+      n: this.exchanges.length,
+      t: this.now(),
+      purpose,
+      method,
+      url: url === this.url ? this.shownUrl : redactUrl(url),
+      requestHeaders: redactHeaders(headers)!,
+    };
     if (body !== undefined) x.requestBody = cutBody(body);
     this.exchanges.push(x);
     return x;
@@ -298,7 +398,12 @@ export abstract class HttpTransportBase {
   protected finish(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.closeInfo = { reason, stderrTail: this.proc?.info().stderr.slice(-20) ?? [], exitCode: this.proc?.info().exitCode, signal: this.proc?.info().signal };
+    this.closeInfo = {
+      reason,
+      stderrTail: this.proc?.info().stderr.slice(-20) ?? [],
+      exitCode: this.proc?.info().exitCode,
+      signal: this.proc?.info().signal,
+    };
     this.onClose?.(this.closeInfo);
   }
 
@@ -316,11 +421,11 @@ export abstract class HttpTransportBase {
   protected noteRefusal(res: RawResponse, method: string): void {
     if (this.authRequired) return;
     const www = header(res.headers, 'www-authenticate');
-    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) this.authRequired = { status: res.status, method, ...(www !== undefined ? { wwwAuthenticate: www } : {}) };
+    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www)))
+      this.authRequired = { status: res.status, method, ...(www !== undefined ? { wwwAuthenticate: www } : {}) };
   }
 
   protected userHeaders(): Record<string, string> {
     return { ...this.headers };
   }
 }
-

@@ -8,12 +8,12 @@
  * The wire is the harness's own (node:http / node:https, a small SSE parser): nothing is validated or dropped on the
  * way in, and every exchange is recorded.
  */
-import { type IncomingHttpHeaders, } from 'node:http';
+import { type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { HttpInfo } from '../log.js';
-import type { Transport, } from './types.js';
+import type { Transport } from './types.js';
 import type { ServerProcess } from '../start.js';
-import { SseParser, } from './sse-parser.js';
+import { SseParser } from './sse-parser.js';
 import type { Credentials } from '../auth/credentials.js';
 import { headerSafe, paramHeaders } from '../param-headers.js';
 import { cut } from '../text.js';
@@ -21,7 +21,18 @@ import { cut } from '../text.js';
 // The plumbing shared with the HTTP+SSE transport and --url's detection (requests, bodies, headers, the exchange
 // record, HttpTransportBase) is in http-base.ts, re-exported here for the modules that import it from here.
 export * from './http-base.js';
-import { HttpTransportBase, authorizedRequest, cutBody, header, isUnreachable, keptHeaders, readBody, recordEvent, type HttpExchange, type RawResponse } from './http-base.js';
+import {
+  HttpTransportBase,
+  authorizedRequest,
+  cutBody,
+  header,
+  isUnreachable,
+  keptHeaders,
+  readBody,
+  recordEvent,
+  type HttpExchange,
+  type RawResponse,
+} from './http-base.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Streamable HTTP.
@@ -111,14 +122,20 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     try {
       const j = JSON.parse(raw);
       if (j && typeof j === 'object' && !Array.isArray(j)) msg = j as Record<string, unknown>;
-    } catch { /* sent as is */ }
+    } catch {
+      /* sent as is */
+    }
     const isRequest = !!msg && typeof msg.method === 'string' && 'id' in msg;
     if (isRequest && msg!.method === 'initialize') {
       this.initializeId = msg!.id as string | number;
       const p = msg!.params as Record<string, unknown> | undefined;
       this.initializeVersion = typeof p?.protocolVersion === 'string' ? p.protocolVersion : undefined;
     }
-    const headers: Record<string, string> = { ...this.baseHeaders(), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      ...this.baseHeaders(),
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const version = this.protocolVersion ?? this.initializeVersion;
     if (version !== undefined && version > NEWEST_WITH_SESSIONS && msg && typeof msg.method === 'string') {
       // 2026-07-28: the method (and the name of a named call) mirrored into headers; the version on every POST.
@@ -126,17 +143,28 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       headers['Mcp-Method'] = msg.method;
       const p = msg.params as Record<string, unknown> | undefined;
       const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
-      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
+      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method))
+        headers['Mcp-Name'] = headerSafe(name);
       // The tasks extension routes its requests by task: Mcp-Name is the taskId (ext-tasks 2026-07-28, routing headers).
-      if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(p.taskId);
+      if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method))
+        headers['Mcp-Name'] = headerSafe(p.taskId);
       // Arguments the tool marks with x-mcp-header go in Mcp-Param-{Name} too (the schema as tools/list gave it).
-      if (msg.method === 'tools/call' && typeof p?.name === 'string') Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
+      if (msg.method === 'tools/call' && typeof p?.name === 'string')
+        Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
     const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
     if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
     if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
-    void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized', msg?.method === 'tools/list');
+    void this.post(
+      raw,
+      headers,
+      x,
+      info,
+      isRequest ? (msg!.id as string | number) : undefined,
+      msg?.method === 'notifications/initialized',
+      msg?.method === 'tools/list',
+    );
     return info;
   }
 
@@ -154,7 +182,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return true;
   }
 
-  private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean, isToolList = false): Promise<void> {
+  private async post(
+    raw: string,
+    headers: Record<string, string>,
+    x: HttpExchange,
+    info: HttpInfo,
+    requestId: string | number | undefined,
+    isInitialized: boolean,
+    isToolList = false,
+  ): Promise<void> {
     const ac = this.abortable();
     const key = requestId === undefined ? undefined : JSON.stringify(requestId);
     if (key !== undefined) this.inFlight.set(key, ac);
@@ -162,7 +198,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const t = performance.now();
     let res: RawResponse;
     try {
-      res = await authorizedRequest(this.credentials, this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+      res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        'POST',
+        headers,
+        raw,
+        { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+        x,
+      );
     } catch (e) {
       this.aborts.delete(ac);
       if (key !== undefined) this.inFlight.delete(key);
@@ -170,7 +214,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       x.error = cancelled() ? 'closed by the harness before the answer came (cancellation)' : err.message;
       info.problem = x.error;
       if (this.closing || cancelled()) return;
-      if (isUnreachable(err)) { this.finish(`the server cannot be reached: ${err.message}`); return; }
+      if (isUnreachable(err)) {
+        this.finish(`the server cannot be reached: ${err.message}`);
+        return;
+      }
       if (requestId !== undefined) this.onRequestFailed?.(requestId, `the POST failed: ${err.message}`);
       return;
     }
@@ -189,7 +236,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     let answered = false;
     const seen = (json: unknown) => {
       const m = json as Record<string, unknown> | null;
-      if (requestId !== undefined && m && typeof m === 'object' && m.id === requestId && ('result' in m || 'error' in m)) {
+      if (
+        requestId !== undefined &&
+        m &&
+        typeof m === 'object' &&
+        m.id === requestId &&
+        ('result' in m || 'error' in m)
+      ) {
         answered = true;
         if (isToolList) this.learnTools(m.result);
         if (isInitAnswer && 'result' in m) {
@@ -203,7 +256,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (mediaType === 'text/event-stream' && res.status >= 200 && res.status < 300) {
       const r = await this.readStream(res, x, from, seen, ac);
       problem = r.problem;
-      if (!answered && requestId !== undefined && !this.closing && !cancelled() && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
+      if (
+        !answered &&
+        requestId !== undefined &&
+        !this.closing &&
+        !cancelled() &&
+        r.lastEventId !== undefined &&
+        (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS
+      ) {
         // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
         const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId, x.n);
         if (resumed) problem = undefined;
@@ -218,84 +278,156 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if (text.trim()) {
         let json: unknown;
         let ok = true;
-        try { json = JSON.parse(text); } catch { ok = false; }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          ok = false;
+        }
         // A 401/403 of the authorization layer may carry an OAuth error body ({"error":"invalid_token"}): no JSON-RPC message.
-        const oauthBody = (res.status === 401 || res.status === 403) && ok && json !== null && typeof json === 'object' && !Array.isArray(json) && !('jsonrpc' in json);
+        const oauthBody =
+          (res.status === 401 || res.status === 403) &&
+          ok &&
+          json !== null &&
+          typeof json === 'object' &&
+          !Array.isArray(json) &&
+          !('jsonrpc' in json);
         const isMessageish = ok && json !== null && typeof json === 'object' && !oauthBody;
         // A body that is JSON is a message from the server whatever the status; other bodies are kept on the exchange.
-        if (isMessageish && (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)) {
+        if (
+          isMessageish &&
+          (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)
+        ) {
           seen(json);
           if (Array.isArray(json)) for (const j of json) seen(j);
           this.onFrame?.({ raw: text, http: { ...from }, ...(body.cut ? { problem: body.error } : {}) });
-        } else if (requestId !== undefined && res.status >= 200 && res.status < 300 && mediaType === 'application/json') {
+        } else if (
+          requestId !== undefined &&
+          res.status >= 200 &&
+          res.status < 300 &&
+          mediaType === 'application/json'
+        ) {
           this.onFrame?.({ raw: text, http: { ...from }, problem: body.error });
           seen(undefined);
         }
       }
       if (requestId !== undefined && !answered) {
         if (res.status === 202) problem = 'HTTP 202 Accepted to a request: no answer will come';
-        else if (res.status >= 200 && res.status < 300 && mediaType !== 'application/json') problem = `HTTP ${res.status} with Content-Type ${ct ?? '(none)'}: a request must be answered with application/json or text/event-stream`;
-        else if (res.status >= 200 && res.status < 300) problem = text.trim() ? `the JSON body did not answer id ${JSON.stringify(requestId)}` : `HTTP ${res.status} with an empty body`;
-        else problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers['Mcp-Session-Id'] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
+        else if (res.status >= 200 && res.status < 300 && mediaType !== 'application/json')
+          problem = `HTTP ${res.status} with Content-Type ${ct ?? '(none)'}: a request must be answered with application/json or text/event-stream`;
+        else if (res.status >= 200 && res.status < 300)
+          problem = text.trim()
+            ? `the JSON body did not answer id ${JSON.stringify(requestId)}`
+            : `HTTP ${res.status} with an empty body`;
+        else
+          problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers['Mcp-Session-Id'] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
       }
     }
     this.aborts.delete(ac);
     if (key !== undefined) this.inFlight.delete(key);
     x.ms = Math.round(performance.now() - t);
     if (cancelled() && !answered) problem = 'closed by the harness before the answer came (cancellation)';
-    if (problem) { x.error = x.error ? `${x.error}; ${problem}` : problem; }
-    if (requestId !== undefined && !answered && !this.closing && !cancelled()) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
-    if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
+    if (problem) {
+      x.error = x.error ? `${x.error}; ${problem}` : problem;
+    }
+    if (requestId !== undefined && !answered && !this.closing && !cancelled())
+      this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
+    if (
+      isInitialized &&
+      res.status >= 200 &&
+      res.status < 300 &&
+      this.wantGet &&
+      !this.closing &&
+      (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS
+    )
+      void this.openGet();
   }
 
   private learnTools(result: unknown): void {
     const list = (result as { tools?: unknown } | null)?.tools;
-    if (Array.isArray(list)) for (const t of list) if (t && typeof t.name === 'string') this.toolSchemas.set(t.name, t.inputSchema);
+    if (Array.isArray(list))
+      for (const t of list) if (t && typeof t.name === 'string') this.toolSchemas.set(t.name, t.inputSchema);
   }
 
   /** Read an SSE answer: every message event becomes a frame. Resolves when the stream ends. */
-  private readStream(res: RawResponse, x: HttpExchange, from: HttpInfo, seen: (j: unknown) => void, ac: AbortController): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
+  private readStream(
+    res: RawResponse,
+    x: HttpExchange,
+    from: HttpInfo,
+    seen: (j: unknown) => void,
+    ac: AbortController,
+  ): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
     return new Promise((resolve) => {
       x.events ??= [];
       let retry: number | undefined;
-      const parser = new SseParser((e) => {
-        recordEvent(x, e);
-        if (e.retry !== undefined) retry = e.retry;
-        if (e.data === '' && !e.truncated) return; // a priming event (id only) or keep-alive: no message
-        const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
-        let json: unknown;
-        if (!e.truncated) try { json = JSON.parse(e.data); } catch { /* logged as not JSON */ }
-        const problems: string[] = [];
-        if (e.event !== 'message') problems.push(`SSE event type "${e.event}": MCP messages travel in "message" events`);
-        if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
-        if (problems.length) info.problem = problems.join('; ');
-        seen(json);
-        this.onFrame?.({ raw: e.data, http: info, ...(info.problem ? { problem: info.problem } : {}), ...(e.truncated ? { truncated: true } : {}) });
-      }, { maxDataBytes: this.maxBytes });
+      const parser = new SseParser(
+        (e) => {
+          recordEvent(x, e);
+          if (e.retry !== undefined) retry = e.retry;
+          if (e.data === '' && !e.truncated) return; // a priming event (id only) or keep-alive: no message
+          const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
+          let json: unknown;
+          if (!e.truncated)
+            try {
+              json = JSON.parse(e.data);
+            } catch {
+              /* logged as not JSON */
+            }
+          const problems: string[] = [];
+          if (e.event !== 'message')
+            problems.push(`SSE event type "${e.event}": MCP messages travel in "message" events`);
+          if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
+          if (problems.length) info.problem = problems.join('; ');
+          seen(json);
+          this.onFrame?.({
+            raw: e.data,
+            http: info,
+            ...(info.problem ? { problem: info.problem } : {}),
+            ...(e.truncated ? { truncated: true } : {}),
+          });
+        },
+        { maxDataBytes: this.maxBytes },
+      );
       let done = false;
       const end = (error?: string) => {
         if (done) return;
         done = true;
         const partial = parser.end();
         let problem: string | undefined;
-        if (partial !== undefined) problem = `the SSE stream ended in the middle of an event (no blank line after it), so the event is void: ${cut(partial, 200)}`;
+        if (partial !== undefined)
+          problem = `the SSE stream ended in the middle of an event (no blank line after it), so the event is void: ${cut(partial, 200)}`;
         if (parser.invalidUtf8) problem = [problem, 'the SSE stream is not valid UTF-8'].filter(Boolean).join('; ');
         if (error && !this.closing) problem = [problem, error].filter(Boolean).join('; ');
         if (problem) x.error = problem;
-        resolve({ problem: problem ?? (error && !this.closing ? error : undefined), lastEventId: parser.lastEventId, retry });
+        resolve({
+          problem: problem ?? (error && !this.closing ? error : undefined),
+          lastEventId: parser.lastEventId,
+          retry,
+        });
       };
       res.body.on('data', (b: Buffer) => parser.feed(b));
       res.body.on('end', () => end());
       res.body.on('error', (e) => end(ac.signal.aborted ? undefined : `the stream broke off: ${e.message}`));
-      res.body.on('close', () => end(res.body.complete || ac.signal.aborted ? undefined : 'the connection closed before the stream ended'));
+      res.body.on('close', () =>
+        end(res.body.complete || ac.signal.aborted ? undefined : 'the connection closed before the stream ended'),
+      );
     });
   }
 
   /** Resume a POST stream that ended early: GET with Last-Event-ID, bounded (two tries). */
-  private async resume(lastEventId: string, retryMs: number | undefined, seen: (j: unknown) => void, requestId: string | number, of: number): Promise<boolean> {
+  private async resume(
+    lastEventId: string,
+    retryMs: number | undefined,
+    seen: (j: unknown) => void,
+    requestId: string | number,
+    of: number,
+  ): Promise<boolean> {
     let last = lastEventId;
     let answered = false;
-    const mark = (j: unknown) => { seen(j); const m = j as Record<string, unknown> | null; if (m && typeof m === 'object' && m.id === requestId) answered = true; };
+    const mark = (j: unknown) => {
+      seen(j);
+      const m = j as Record<string, unknown> | null;
+      if (m && typeof m === 'object' && m.id === requestId) answered = true;
+    };
     for (let attempt = 0; attempt < 2 && !answered && !this.closing; attempt++) {
       await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, 2000)));
       const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': last };
@@ -303,7 +435,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       x.resumes = of;
       const ac = this.abortable();
       try {
-        const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+        const res = await authorizedRequest(
+          this.credentials,
+          this.url,
+          'GET',
+          headers,
+          undefined,
+          { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+          x,
+        );
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         if (res.status !== 200 || !(header(res.headers, 'content-type') ?? '').includes('text/event-stream')) {
@@ -312,7 +452,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           x.error = `resumption refused: HTTP ${res.status}`;
           return false;
         }
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: header(res.headers, 'content-type') };
+        const from: HttpInfo = {
+          exchange: x.n,
+          method: 'GET',
+          url: this.shownUrl,
+          status: res.status,
+          contentType: header(res.headers, 'content-type'),
+        };
         const r = await this.readStream(res, x, from, mark, ac);
         if (r.lastEventId) last = r.lastEventId;
       } catch (e) {
@@ -332,14 +478,28 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const ac = this.abortable();
     this.getStream = { exchange: x, open: false };
     try {
-      const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+      const res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        'GET',
+        headers,
+        undefined,
+        { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+        x,
+      );
       x.status = this.getStream.status = res.status;
       x.responseHeaders = keptHeaders(res.headers);
       const ct = header(res.headers, 'content-type');
       this.getStream.contentType = ct;
       if (res.status === 200 && (ct ?? '').toLowerCase().startsWith('text/event-stream')) {
         this.getStream.open = true;
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: ct };
+        const from: HttpInfo = {
+          exchange: x.n,
+          method: 'GET',
+          url: this.shownUrl,
+          status: res.status,
+          contentType: ct,
+        };
         const r = await this.readStream(res, x, from, () => undefined, ac);
         this.getStream.open = false;
         if (r.problem) this.getStream.error = r.problem;
@@ -360,7 +520,12 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * overrides. The answer is read (an SSE answer until its first response, or streamMs) and recorded.
    */
   async probe(p: ProbeRequest): Promise<ProbeResult> {
-    const defaults: Record<string, string> = p.method === 'GET' ? { Accept: 'text/event-stream' } : p.method === 'POST' ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } : {};
+    const defaults: Record<string, string> =
+      p.method === 'GET'
+        ? { Accept: 'text/event-stream' }
+        : p.method === 'POST'
+          ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }
+          : {};
     const h: Record<string, string> = { ...this.baseHeaders(p.withSession !== false), ...defaults };
     if (p.sessionId !== undefined) h['Mcp-Session-Id'] = p.sessionId;
     // A probe that sets (or removes: null) Authorization itself sends what it asked for, not the run's token.
@@ -376,7 +541,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     try {
       // Each probe on a connection of its own (agent false: opened for it, closed after), so what one probe leaves
       // on a connection (a body the server never read) cannot decide the next probe's verdict.
-      const res = await authorizedRequest(this.credentials, this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false, own: ownAuthorization }, x);
+      const res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        p.method,
+        h,
+        p.body,
+        { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false, own: ownAuthorization },
+        x,
+      );
       x.status = result.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
@@ -385,20 +558,38 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if ((result.contentType ?? '').toLowerCase().startsWith('text/event-stream')) {
         x.events = [];
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => { res.body.destroy(); resolve(); }, p.streamMs ?? 5000);
-          const parser = new SseParser((e) => {
-            recordEvent(x, e);
-            if (result.body.length < this.maxBytes) result.body += e.data + '\n';
-            if (e.truncated) return;
-            try {
-              const j = JSON.parse(e.data);
-              result.messages.push(j);
-              if (j && typeof j === 'object' && ('result' in j || 'error' in j)) { clearTimeout(timer); res.body.destroy(); resolve(); }
-            } catch { /* not JSON */ }
-          }, { maxDataBytes: this.maxBytes });
+          const timer = setTimeout(() => {
+            res.body.destroy();
+            resolve();
+          }, p.streamMs ?? 5000);
+          const parser = new SseParser(
+            (e) => {
+              recordEvent(x, e);
+              if (result.body.length < this.maxBytes) result.body += e.data + '\n';
+              if (e.truncated) return;
+              try {
+                const j = JSON.parse(e.data);
+                result.messages.push(j);
+                if (j && typeof j === 'object' && ('result' in j || 'error' in j)) {
+                  clearTimeout(timer);
+                  res.body.destroy();
+                  resolve();
+                }
+              } catch {
+                /* not JSON */
+              }
+            },
+            { maxDataBytes: this.maxBytes },
+          );
           res.body.on('data', (b: Buffer) => parser.feed(b));
-          res.body.on('close', () => { clearTimeout(timer); resolve(); });
-          res.body.on('error', () => { clearTimeout(timer); resolve(); });
+          res.body.on('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          res.body.on('error', () => {
+            clearTimeout(timer);
+            resolve();
+          });
         });
       } else {
         const b = await readBody(res.body, 1024 * 1024, Math.min(this.timeoutMs, 15_000));
@@ -407,7 +598,12 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
         x.responseBody = cutBody(b.text);
         if (b.error) x.error = b.error;
         if (b.text.trim()) {
-          try { const j = JSON.parse(b.text); result.messages.push(...(Array.isArray(j) ? [j] : [j])); } catch { /* not JSON */ }
+          try {
+            const j = JSON.parse(b.text);
+            result.messages.push(...(Array.isArray(j) ? [j] : [j]));
+          } catch {
+            /* not JSON */
+          }
         }
       }
     } catch (e) {
@@ -433,7 +629,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const x = this.newExchange('delete', 'DELETE', this.url, headers);
       this.deleteExchange = x;
       try {
-        const res = await authorizedRequest(this.credentials, this.url, 'DELETE', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent }, x);
+        const res = await authorizedRequest(
+          this.credentials,
+          this.url,
+          'DELETE',
+          headers,
+          undefined,
+          { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent },
+          x,
+        );
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         const b = await readBody(res.body, 64 * 1024, 2000);

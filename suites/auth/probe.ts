@@ -42,12 +42,22 @@ const KEPT = /^(www-authenticate|content-type|mcp-session-id|location|allow|acce
  * Send one request and read the answer (bounded: the status line by timeoutMs, a body by 5 s, an SSE stream only
  * briefly — its headers decide). Never throws: a failure is in probe.error.
  */
-export async function send(purpose: string, url: string, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<ProbeAnswer> {
+export async function send(
+  purpose: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<ProbeAnswer> {
   const probe: AuthProbe = { purpose, method, url: redactUrl(url), requestHeaders: redactHeaders(headers)! };
   const out: ProbeAnswer = { probe, headers: {}, text: '' };
   const t = Date.now();
   try {
-    const res = await httpRequest(new URL(url), method, headers, body, { timeoutMs: Math.min(timeoutMs, 15_000), agent: false });
+    const res = await httpRequest(new URL(url), method, headers, body, {
+      timeoutMs: Math.min(timeoutMs, 15_000),
+      agent: false,
+    });
     probe.status = out.status = res.status;
     for (const [k, v] of Object.entries(res.headers)) {
       if (v === undefined) continue;
@@ -60,7 +70,11 @@ export async function send(purpose: string, url: string, method: string, headers
     out.text = b.text;
     probe.body = b.text.length > 2048 ? `${b.text.slice(0, 2048)}…` : b.text;
     if (b.text.trim() && !stream) {
-      try { out.json = JSON.parse(b.text); } catch { /* not JSON */ }
+      try {
+        out.json = JSON.parse(b.text);
+      } catch {
+        /* not JSON */
+      }
     }
   } catch (e) {
     probe.error = (e as Error).message;
@@ -84,17 +98,26 @@ export function resourceMetadataUrls(resource: string): { pathSuffixed?: string;
  * with path insertion, then OpenID discovery inserted, then appended; without a path, RFC 8414 then OpenID).
  */
 export function authorizationServerMetadataUrls(issuer: string): string[] {
-  const urls = [wellKnown(issuer, 'oauth-authorization-server'), wellKnown(issuer, 'openid-configuration'), wellKnown(issuer, 'openid-configuration', 'append')];
+  const urls = [
+    wellKnown(issuer, 'oauth-authorization-server'),
+    wellKnown(issuer, 'openid-configuration'),
+    wellKnown(issuer, 'openid-configuration', 'append'),
+  ];
   return [...new Set(urls.map((u) => u.href))];
 }
 
 /** What is not canonical in a resource identifier (RFC 8707 §2, the spec's canonical server URI), or []. */
 export function notCanonical(resource: string): string[] {
   let u: URL;
-  try { u = new URL(resource); } catch { return ['it is not an absolute URL']; }
+  try {
+    u = new URL(resource);
+  } catch {
+    return ['it is not an absolute URL'];
+  }
   const out: string[] = [];
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/.exec(resource);
-  if (m && (m[1] !== m[1]!.toLowerCase() || m[2] !== m[2]!.toLowerCase())) out.push('its scheme or host is not lower-case');
+  if (m && (m[1] !== m[1]!.toLowerCase() || m[2] !== m[2]!.toLowerCase()))
+    out.push('its scheme or host is not lower-case');
   if (resource.includes('#')) out.push('it has a fragment');
   if (u.pathname !== '/' && u.pathname.endsWith('/')) out.push('it ends with a slash');
   return out;

@@ -1,11 +1,21 @@
 /** robustness/cancel-in-flight: a slow tool call (or a request) cancelled while in flight, then a ping. */
 import { generateArguments } from '../../core/args/index.js';
-import type { CaseContext, Outcome, } from '../../core/suite.js';
+import type { CaseContext, Outcome } from '../../core/suite.js';
 import type { Tool } from '../../core/tools.js';
-import { ids, } from '../helpers.js';
+import { ids } from '../helpers.js';
 import { callPlan } from '../../core/call-policy.js';
 import { cut } from '../../core/text.js';
-import { AFTER_CANCEL_MS, ANSWER_GRACE_MS, IN_FLIGHT_MS, ProbeRun, SLOW_TOOL, jsonrpc, lostOutcome, mids, stillAnswers } from './probe-run.js';
+import {
+  AFTER_CANCEL_MS,
+  ANSWER_GRACE_MS,
+  IN_FLIGHT_MS,
+  ProbeRun,
+  SLOW_TOOL,
+  jsonrpc,
+  lostOutcome,
+  mids,
+  stillAnswers,
+} from './probe-run.js';
 
 export async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const s = ctx.session;
@@ -22,8 +32,14 @@ export async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const how = byClose ? 'closing its response stream' : 'notifications/cancelled';
   /** Cancel the probe: the time it happened, and the notification's place in the log when one was sent. */
   const cancel = (): { t: number; seq?: number; closed?: boolean } => {
-    if (byClose) { const closed = byClose.closeRequestStream(id); return { t: s.now(), closed }; }
-    const note = s.notify('notifications/cancelled', { requestId: id, reason: 'mcp-conform robustness probe: cancelled on purpose' });
+    if (byClose) {
+      const closed = byClose.closeRequestStream(id);
+      return { t: s.now(), closed };
+    }
+    const note = s.notify('notifications/cancelled', {
+      requestId: id,
+      reason: 'mcp-conform robustness probe: cancelled on purpose',
+    });
     return { t: note.t, seq: note.seq };
   };
   const withNote = (ids: number[], c: { seq?: number }) => (c.seq !== undefined ? [...ids, c.seq] : ids);
@@ -35,7 +51,11 @@ export async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
       const c = cancel();
       if (byClose && !c.closed) {
         const post = probe.sent[0]?.http;
-        return { verdict: 'skip', message: `tools/call ${slow.name} (id ${id}) had no answer after ${IN_FLIGHT_MS} ms, but its POST had already ended (${post?.status !== undefined ? `HTTP ${post.status}` : post?.problem ?? 'no status'}): there was no response stream left to close`, messageIds: ids(...probe.sent) };
+        return {
+          verdict: 'skip',
+          message: `tools/call ${slow.name} (id ${id}) had no answer after ${IN_FLIGHT_MS} ms, but its POST had already ended (${post?.status !== undefined ? `HTTP ${post.status}` : (post?.problem ?? 'no status')}): there was no response stream left to close`,
+          messageIds: ids(...probe.sent),
+        };
       }
       const run: ProbeRun = { probe };
       try {
@@ -49,18 +69,45 @@ export async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
       const m = withNote(mids(run), c);
       const details = { tool: slow.name, arguments: args, cancelledBy: how };
       const a = probe.answers[0];
-      if (a) return { verdict: 'warn', message: `tools/call ${slow.name} (id ${id}) was answered ${Math.round(a.t - c.t)} ms after ${byClose ? 'the harness closed its response stream' : 'notifications/cancelled'}: ${cut(a.raw, 120)}; a cancelled request should get no answer`, messageIds: m, details };
-      if (byClose) return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled by closing its response stream (2026-07-28 sends no notifications/cancelled over HTTP); ${stillAnswers(ctx, run)} (whether it stopped the work cannot be seen from the client)`, messageIds: m, details };
-      return { verdict: 'pass', message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled with notifications/cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and ${stillAnswers(ctx, run)}`, messageIds: m, details };
+      if (a)
+        return {
+          verdict: 'warn',
+          message: `tools/call ${slow.name} (id ${id}) was answered ${Math.round(a.t - c.t)} ms after ${byClose ? 'the harness closed its response stream' : 'notifications/cancelled'}: ${cut(a.raw, 120)}; a cancelled request should get no answer`,
+          messageIds: m,
+          details,
+        };
+      if (byClose)
+        return {
+          verdict: 'pass',
+          message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled by closing its response stream (2026-07-28 sends no notifications/cancelled over HTTP); ${stillAnswers(ctx, run)} (whether it stopped the work cannot be seen from the client)`,
+          messageIds: m,
+          details,
+        };
+      return {
+        verdict: 'pass',
+        message: `tools/call ${slow.name} (id ${id}) was in flight for ${IN_FLIGHT_MS} ms, then cancelled with notifications/cancelled: no answer in the ${Math.min(ctx.timeoutMs, AFTER_CANCEL_MS)} ms after, and ${stillAnswers(ctx, run)}`,
+        messageIds: m,
+        details,
+      };
     }
     // It answered before it could be cancelled: cancel it anyway (a late cancellation must be ignored) and go on.
     const c = cancel();
     const run: ProbeRun = { probe };
-    try { run.ping = await s.heartbeat(); } catch (e) { run.lost = e as Error; }
+    try {
+      run.ping = await s.heartbeat();
+    } catch (e) {
+      run.lost = e as Error;
+    }
     const lost = lostOutcome(run, `cancelling tools/call ${slow.name} after it was answered`);
     if (lost) return lost;
-    const late = byClose ? 'its response had already ended, so there was no stream left to close' : 'a notifications/cancelled sent after the answer was ignored';
-    return { verdict: 'pass', message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; ${late}, and ${stillAnswers(ctx, run)} (not graded: whether it stops work in flight)`, messageIds: withNote(mids(run), c) };
+    const late = byClose
+      ? 'its response had already ended, so there was no stream left to close'
+      : 'a notifications/cancelled sent after the answer was ignored';
+    return {
+      verdict: 'pass',
+      message: `${slow.name} looked slow but answered within ${IN_FLIGHT_MS} ms, before it could be cancelled; ${late}, and ${stillAnswers(ctx, run)} (not graded: whether it stops work in flight)`,
+      messageIds: withNote(mids(run), c),
+    };
   }
   // No slow tool: cancel a quick request right after sending it; only "still answers" can be graded.
   const method = ctx.capabilities.tools ? 'tools/list' : hb;
@@ -76,5 +123,9 @@ export async function cancelInFlight(ctx: CaseContext): Promise<Outcome> {
   const lost = lostOutcome(run, `cancelling ${method} by ${how}`);
   if (lost) return lost;
   const answered = probe.answers.length ? 'answered anyway (it was quick, which is allowed)' : 'not answered';
-  return { verdict: 'pass', message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; ${stillAnswers(ctx, run)} (only that is graded)`, messageIds: withNote(mids(run), c) };
+  return {
+    verdict: 'pass',
+    message: `no slow tool to cancel${ctx.capabilities.tools ? ' (none is named or described as long-running, slow, sleep or delay, or it may not be called)' : ''}: ${method} (id ${id}) was cancelled by ${how} right after it was sent and ${answered}; ${stillAnswers(ctx, run)} (only that is graded)`,
+    messageIds: withNote(mids(run), c),
+  };
 }

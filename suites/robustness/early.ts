@@ -1,9 +1,26 @@
-
 import { type Session } from '../../core/session.js';
-import type { CaseContext, Outcome, } from '../../core/suite.js';
-import { describeError, } from '../helpers.js';
+import type { CaseContext, Outcome } from '../../core/suite.js';
+import { describeError } from '../helpers.js';
 import { cut } from '../../core/text.js';
-import { ANSWER_GRACE_MS, EARLY_BASELINE_MS, LARGE_BYTES, ProbeRun, UNKNOWN_NOTIFICATION, earlyBaseline, errorOf, httpRefusal, jsonrpc, lostOutcome, mids, postsSettled, refusalText, runProbe, serverGone, stillAnswers, watchWindow } from './probe-run.js';
+import {
+  ANSWER_GRACE_MS,
+  EARLY_BASELINE_MS,
+  LARGE_BYTES,
+  ProbeRun,
+  UNKNOWN_NOTIFICATION,
+  earlyBaseline,
+  errorOf,
+  httpRefusal,
+  jsonrpc,
+  lostOutcome,
+  mids,
+  postsSettled,
+  refusalText,
+  runProbe,
+  serverGone,
+  stillAnswers,
+  watchWindow,
+} from './probe-run.js';
 
 /**
  * Per run (by session): robustness/unknown-notification's probe, sent when the session phase begins (its early()):
@@ -36,7 +53,10 @@ export async function earlyUnknownNotification(ctx: CaseContext): Promise<void> 
   if (!(await base.waitForAnswers(Math.min(ctx.timeoutMs, EARLY_BASELINE_MS)))) return;
   earlyBaseline.add(s);
   if (s.isStalled || s.closed) return;
-  const probe = s.probe([{ jsonrpc: '2.0', method: UNKNOWN_NOTIFICATION, params: {} }], { catchAll: true, overlapped: true });
+  const probe = s.probe([{ jsonrpc: '2.0', method: UNKNOWN_NOTIFICATION, params: {} }], {
+    catchAll: true,
+    overlapped: true,
+  });
   const run: ProbeRun = { probe };
   const watch: EarlyWatch = { run, done: Promise.resolve(run) };
   earlyWatches.set(s, watch);
@@ -110,19 +130,41 @@ export function gradeLargeRequest(ctx: CaseContext, run: ProbeRun): Outcome {
   const hb = ctx.session.heartbeatMethod;
   const sent = `a ${hb} request of ${size} bytes (id ${id})`;
   const r = run.refusal;
-  if (!a && r) return { verdict: 'info', message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered — the server (or its HTTP framework) limits a request's size; neither MCP nor JSON-RPC sets a limit, so clients that send large arguments or documents meet it`, messageIds: mids(run) };
-  if (!a) return { verdict: 'fail', message: `${sent} was never answered, though the small ${hb} request after it was`, messageIds: mids(run) };
+  if (!a && r)
+    return {
+      verdict: 'info',
+      message: `${sent} was refused with ${refusalText(r)}; the small ${hb} request after it was answered — the server (or its HTTP framework) limits a request's size; neither MCP nor JSON-RPC sets a limit, so clients that send large arguments or documents meet it`,
+      messageIds: mids(run),
+    };
+  if (!a)
+    return {
+      verdict: 'fail',
+      message: `${sent} was never answered, though the small ${hb} request after it was`,
+      messageIds: mids(run),
+    };
   const err = errorOf(a);
   // The small request after it refused with the same code: the refusal is about what the server serves now (an
   // earlier message changed its state, say), not about the size.
   const small = run.ping?.error;
   if (a.kind === 'error' && err && small && small.code === err.code) {
-    return { verdict: 'skip', message: `inconclusive: ${sent} was refused with error ${describeError({ ...err })}, and so was the small ${hb} request after it (error ${describeError(small)}): the server refuses ${hb} whatever its size${ctx.features.requestMeta ? ' (in 2026-07-28, a sign that an earlier message changed how it serves requests: see robustness/unknown-notification)' : ''}, so this says nothing about large requests`, messageIds: mids(run) };
+    return {
+      verdict: 'skip',
+      message: `inconclusive: ${sent} was refused with error ${describeError({ ...err })}, and so was the small ${hb} request after it (error ${describeError(small)}): the server refuses ${hb} whatever its size${ctx.features.requestMeta ? ' (in 2026-07-28, a sign that an earlier message changed how it serves requests: see robustness/unknown-notification)' : ''}, so this says nothing about large requests`,
+      messageIds: mids(run),
+    };
   }
-  if (a.kind === 'error' && err) return { verdict: 'info', message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''} — a size limit of the server's own; neither MCP nor JSON-RPC sets one, so it is reported, not graded`, messageIds: mids(run) };
-  return { verdict: 'pass', message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`, messageIds: mids(run) };
+  if (a.kind === 'error' && err)
+    return {
+      verdict: 'info',
+      message: `${sent} was refused with error ${describeError({ ...err })}${r && r.answer === a ? ` (HTTP ${r.status})` : ''} — a size limit of the server's own; neither MCP nor JSON-RPC sets one, so it is reported, not graded`,
+      messageIds: mids(run),
+    };
+  return {
+    verdict: 'pass',
+    message: `${sent} was answered in ${Math.round(a.t - run.probe.sent[0]!.t)} ms`,
+    messageIds: mids(run),
+  };
 }
-
 
 /** robustness/unknown-notification's verdict from its probe's run, with when the watch for an answer ran (details.watch). */
 export function gradeUnknownNotification(ctx: CaseContext, run: ProbeRun): Outcome {
@@ -135,22 +177,57 @@ export function unknownNotificationOutcome(ctx: CaseContext, run: ProbeRun): Out
   const lost = lostOutcome(run, 'an unknown notification');
   if (lost) return lost;
   if (run.diedAfterMs !== undefined) {
-    return { verdict: 'fail', message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer once the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${serverGone(ctx).message}`, messageIds: mids(run) };
+    return {
+      verdict: 'fail',
+      message: `the server died ${run.diedAfterMs} ms after an unknown notification (${method}), while the harness watched ${ANSWER_GRACE_MS} ms for an answer once the ${ctx.session.heartbeatMethod} request sent after it had been answered: ${serverGone(ctx).message}`,
+      messageIds: mids(run),
+    };
   }
   const alive = stillAnswers(ctx, run);
   const r = run.refusal;
   // The refusal of the notification's own POST is the transport's answer, not a JSON-RPC answer to it.
   const answers = run.probe.answers.filter((m) => !r || m !== r.answer);
-  if (answers.length) return { verdict: 'fail', message: `the notification was answered: ${answers.slice(0, 3).map((m) => cut(m.raw, 160)).join(' | ')}`, messageIds: mids(run) };
+  if (answers.length)
+    return {
+      verdict: 'fail',
+      message: `the notification was answered: ${answers
+        .slice(0, 3)
+        .map((m) => cut(m.raw, 160))
+        .join(' | ')}`,
+      messageIds: mids(run),
+    };
   // 2026-07-28 is stateless: a notification (this one carries no version _meta) must not change how the next request
   // is served — server/discover, served at the start of the session, must still succeed, not merely be answered.
   // https://modelcontextprotocol.io/specification/2026-07-28/basic#statelessness
   if (ctx.features.requestMeta && run.ping?.error) {
-    return { verdict: 'fail', message: `after ${method} (a notification without version _meta), ${ctx.session.heartbeatMethod} was answered with error ${describeError(run.ping.error)}, where it had succeeded before: 2026-07-28 is stateless, and no earlier message may change how a request is served (the server took the notification for a legacy opening?)`, messageIds: mids(run) };
+    return {
+      verdict: 'fail',
+      message: `after ${method} (a notification without version _meta), ${ctx.session.heartbeatMethod} was answered with error ${describeError(run.ping.error)}, where it had succeeded before: 2026-07-28 is stateless, and no earlier message may change how a request is served (the server took the notification for a legacy opening?)`,
+      messageIds: mids(run),
+    };
   }
-  if (r && r.status >= 500) return { verdict: 'warn', message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`, messageIds: mids(run) };
-  if (r && ctx.features.notificationRefusalByStatus) return { verdict: 'pass', message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`, messageIds: mids(run) };
-  if (r) return { verdict: 'info', message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`, messageIds: mids(run) };
+  if (r && r.status >= 500)
+    return {
+      verdict: 'warn',
+      message: `${method} was answered with ${refusalText(r)}: a server error, where 202 (accepted) or a 4xx refusal was due; ${alive}`,
+      messageIds: mids(run),
+    };
+  if (r && ctx.features.notificationRefusalByStatus)
+    return {
+      verdict: 'pass',
+      message: `${method} was refused with ${refusalText(r)}: a server that cannot accept a notification answers an HTTP error status (2026-07-28 defines no client notifications over Streamable HTTP); no JSON-RPC answer; ${alive}`,
+      messageIds: mids(run),
+    };
+  if (r)
+    return {
+      verdict: 'info',
+      message: `${method} was refused with ${refusalText(r)} (no JSON-RPC answer; whether the status is right is judged by http/accepted-202); ${alive}`,
+      messageIds: mids(run),
+    };
   const post = run.probe.sent[0]?.http?.status;
-  return { verdict: 'pass', message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`, messageIds: mids(run) };
+  return {
+    verdict: 'pass',
+    message: `${method} got no answer${post !== undefined ? ` (its POST got HTTP ${post})` : ''}; ${alive}`,
+    messageIds: mids(run),
+  };
 }

@@ -1,9 +1,8 @@
-
 import type { LoggedMessage } from '../../core/log.js';
 import { closedReason, SessionError, type Reply, type Session } from '../../core/session.js';
 import type { Probe, ProbeOptions } from '../../core/probe.js';
 import type { Service } from '../../core/services.js';
-import type { CaseContext, CaseDef, Outcome, } from '../../core/suite.js';
+import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
 import type { HttpExchange } from '../../core/transport/http.js';
 import type { Transport } from '../../core/transport/types.js';
 import { brief, describeError, ids, isObject } from '../helpers.js';
@@ -56,7 +55,13 @@ export interface HttpRefusal {
 export const heartbeatBaseline: Service<string | undefined> = {
   id: 'robustness-baseline',
   // Answered already when robustness/unknown-notification's early work began (it asks first).
-  produce: (ctx) => (earlyBaseline.has(ctx.session) ? Promise.resolve(undefined) : ctx.session.heartbeat().then(() => undefined, (e: Error) => e.message)),
+  produce: (ctx) =>
+    earlyBaseline.has(ctx.session)
+      ? Promise.resolve(undefined)
+      : ctx.session.heartbeat().then(
+          () => undefined,
+          (e: Error) => e.message,
+        ),
 };
 
 /** Sessions whose heartbeat was answered before the unknown notification was sent early. */
@@ -92,7 +97,8 @@ export async function watchWindow(ctx: CaseContext, run: ProbeRun, count: number
   const start = s.now();
   let answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS, count);
   // Never shorter than ANSWER_GRACE_MS on the log's clock (a timer may fire a fraction of a millisecond early).
-  while (!answered && run.probe.open && s.now() - start < ANSWER_GRACE_MS) answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS - (s.now() - start) + 0.5, count);
+  while (!answered && run.probe.open && s.now() - start < ANSWER_GRACE_MS)
+    answered = await run.probe.waitForAnswers(ANSWER_GRACE_MS - (s.now() - start) + 0.5, count);
   // What arrived before the window ended is read before it closes: when other work kept the harness busy past its
   // end, the timer comes first in the event loop and the input that waited would otherwise be read after the close.
   for (let i = 0; i < 2 && !answered && run.probe.open; i++) {
@@ -103,9 +109,9 @@ export async function watchWindow(ctx: CaseContext, run: ProbeRun, count: number
   const first = run.probe.sent[0];
   const lost = run.probe.connectionLost;
   // Overlapped (an early window): an end that came after other cases had sent something may be theirs, not the probe's.
-  if (!answered && lost && first && !(run.probe.opts.overlapped && lost.othersSent)) run.diedAfterMs = Math.round(lost.t - first.t);
+  if (!answered && lost && first && !(run.probe.opts.overlapped && lost.othersSent))
+    run.diedAfterMs = Math.round(lost.t - first.t);
 }
-
 
 /** The transport's record of the HTTP exchange that carried a message (over HTTP only). */
 export function exchangeOf(transport: Transport, m: LoggedMessage): HttpExchange | undefined {
@@ -119,7 +125,11 @@ export function exchangeOf(transport: Transport, m: LoggedMessage): HttpExchange
  * which is the server's answer to it (a refusal) whether or not the body carries a JSON-RPC error. Waits (bounded) for
  * the POSTs still under way to end. undefined over stdio and when every POST was accepted.
  */
-export async function httpRefusal(transport: Transport, sent: LoggedMessage[], answers: LoggedMessage[]): Promise<HttpRefusal | undefined> {
+export async function httpRefusal(
+  transport: Transport,
+  sent: LoggedMessage[],
+  answers: LoggedMessage[],
+): Promise<HttpRefusal | undefined> {
   const posts = await postsSettled(transport, sent);
   for (const m of posts) {
     const status = m.http!.status;
@@ -130,19 +140,36 @@ export async function httpRefusal(transport: Transport, sent: LoggedMessage[], a
     // The body may carry a JSON-RPC error that is not an answer to the probe (its id is another): it is still what
     // the refusal said.
     const error = answer ? errorOf(answer) : bodyError(body);
-    return { status, statusText: x?.statusText ?? '', body, ...(error ? { error } : {}), ...(answer ? { answer } : {}) };
+    return {
+      status,
+      statusText: x?.statusText ?? '',
+      body,
+      ...(error ? { error } : {}),
+      ...(answer ? { answer } : {}),
+    };
   }
   return undefined;
 }
 
 /** The JSON-RPC error a response body carries (JSON, or the data of an SSE event), if any. */
 export function bodyError(body: string): { code: number; message: string } | undefined {
-  const texts = body.startsWith('{') ? [body] : body.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+  const texts = body.startsWith('{')
+    ? [body]
+    : body
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim());
   for (const t of texts) {
     try {
       const j: unknown = JSON.parse(t);
-      if (isObject(j) && isObject(j.error)) return { code: typeof j.error.code === 'number' ? j.error.code : NaN, message: typeof j.error.message === 'string' ? j.error.message : '' };
-    } catch { /* not JSON: no error */ }
+      if (isObject(j) && isObject(j.error))
+        return {
+          code: typeof j.error.code === 'number' ? j.error.code : NaN,
+          message: typeof j.error.message === 'string' ? j.error.message : '',
+        };
+    } catch {
+      /* not JSON: no error */
+    }
   }
   return undefined;
 }
@@ -152,7 +179,13 @@ export async function postsSettled(transport: Transport, sent: LoggedMessage[]):
   const posts = sent.filter((m) => m.http?.method === 'POST');
   if (!posts.length) return posts;
   const until = performance.now() + ANSWER_GRACE_MS;
-  while (posts.some((m) => { const x = exchangeOf(transport, m); return !!x && x.ms === undefined && x.error === undefined; }) && performance.now() < until) {
+  while (
+    posts.some((m) => {
+      const x = exchangeOf(transport, m);
+      return !!x && x.ms === undefined && x.error === undefined;
+    }) &&
+    performance.now() < until
+  ) {
     await new Promise((r) => setTimeout(r, 10));
   }
   return posts;
@@ -196,36 +229,77 @@ export function idText(m: LoggedMessage): string {
  * HTTP 4xx refusal of its POST (over HTTP the status is an answer); silence is a warn; an answer with a made-up id, a
  * success result or an HTTP 5xx is a warn.
  */
-export function gradeUnreadable(ctx: CaseContext, run: ProbeRun, what: string, jsonRpcCode: number, ownId?: string | number): Outcome {
+export function gradeUnreadable(
+  ctx: CaseContext,
+  run: ProbeRun,
+  what: string,
+  jsonRpcCode: number,
+  ownId?: string | number,
+): Outcome {
   const lost = lostOutcome(run, what);
   if (lost) return lost;
   const alive = stillAnswers(ctx, run);
   const answers = run.probe.answers;
   const r = run.refusal;
   if (r && r.status >= 500) {
-    return { verdict: 'warn', message: `${what} was answered with ${refusalText(r)}: a server error, where a refusal (HTTP 400${r.error ? '' : `, or error ${jsonRpcCode}`}) was due; ${alive}`, messageIds: mids(run) };
+    return {
+      verdict: 'warn',
+      message: `${what} was answered with ${refusalText(r)}: a server error, where a refusal (HTTP 400${r.error ? '' : `, or error ${jsonRpcCode}`}) was due; ${alive}`,
+      messageIds: mids(run),
+    };
   }
   if (r && (!answers.length || answers[0] === r.answer)) {
     // Over HTTP the status line answers the POST: a 4xx is a refusal, with or without a JSON-RPC error in the body.
     const code = r.error ? (r.error.code === jsonRpcCode ? '' : ` (JSON-RPC's code for this is ${jsonRpcCode})`) : '';
-    const idNote = r.answer && !idAcceptable(r.answer, ownId) ? `; the error carries id ${idText(r.answer)}, which the message did not carry` : '';
-    return { verdict: idNote ? 'warn' : 'pass', message: `${what} was refused with ${refusalText(r)}${code}${idNote}; ${alive}`, messageIds: mids(run) };
+    const idNote =
+      r.answer && !idAcceptable(r.answer, ownId)
+        ? `; the error carries id ${idText(r.answer)}, which the message did not carry`
+        : '';
+    return {
+      verdict: idNote ? 'warn' : 'pass',
+      message: `${what} was refused with ${refusalText(r)}${code}${idNote}; ${alive}`,
+      messageIds: mids(run),
+    };
   }
   if (!answers.length) {
     const idWords = ownId !== undefined ? `with the message's id ${JSON.stringify(ownId)} (or null)` : 'with id null';
     const post = run.probe.sent[0]?.http?.status;
-    const seen = post !== undefined ? `its POST got HTTP ${post} and no JSON-RPC answer came` : `no answer came within ${ANSWER_GRACE_MS} ms of the answer to the ${ctx.session.heartbeatMethod} request sent after it`;
-    return { verdict: 'warn', level: 'SHOULD', message: `${what} was not refused: ${seen}; JSON-RPC 2.0 asks for error ${jsonRpcCode} ${idWords}; ${alive}`, messageIds: mids(run) };
+    const seen =
+      post !== undefined
+        ? `its POST got HTTP ${post} and no JSON-RPC answer came`
+        : `no answer came within ${ANSWER_GRACE_MS} ms of the answer to the ${ctx.session.heartbeatMethod} request sent after it`;
+    return {
+      verdict: 'warn',
+      level: 'SHOULD',
+      message: `${what} was not refused: ${seen}; JSON-RPC 2.0 asks for error ${jsonRpcCode} ${idWords}; ${alive}`,
+      messageIds: mids(run),
+    };
   }
   const first = answers[0]!;
   const more = answers.length > 1 ? ` (and ${answers.length - 1} more answer${answers.length > 2 ? 's' : ''})` : '';
   const err = errorOf(first);
   if (first.kind === 'error' && err) {
-    const code = err.code === jsonRpcCode ? `${jsonRpcCode}` : `${Number.isNaN(err.code) ? '(no code)' : err.code} (JSON-RPC's code for this is ${jsonRpcCode})`;
-    if (idAcceptable(first, ownId)) return { verdict: 'pass', message: `${what} was answered with error ${code} ${brief(err.message, 100)}, id ${idText(first)}${more}; ${alive}`, messageIds: mids(run) };
-    return { verdict: 'warn', message: `${what} was answered with an error, but with id ${idText(first)}, which it did not carry (JSON-RPC wants id null)${more}`, messageIds: mids(run) };
+    const code =
+      err.code === jsonRpcCode
+        ? `${jsonRpcCode}`
+        : `${Number.isNaN(err.code) ? '(no code)' : err.code} (JSON-RPC's code for this is ${jsonRpcCode})`;
+    if (idAcceptable(first, ownId))
+      return {
+        verdict: 'pass',
+        message: `${what} was answered with error ${code} ${brief(err.message, 100)}, id ${idText(first)}${more}; ${alive}`,
+        messageIds: mids(run),
+      };
+    return {
+      verdict: 'warn',
+      message: `${what} was answered with an error, but with id ${idText(first)}, which it did not carry (JSON-RPC wants id null)${more}`,
+      messageIds: mids(run),
+    };
   }
-  return { verdict: 'warn', message: `${what} was answered with ${first.kind === 'response' ? 'a success result' : 'something that is no error'}: ${cut(first.raw, 160)}${more}; expected error ${jsonRpcCode} with id null, or silence`, messageIds: mids(run) };
+  return {
+    verdict: 'warn',
+    message: `${what} was answered with ${first.kind === 'response' ? 'a success result' : 'something that is no error'}: ${cut(first.raw, 160)}${more}; expected error ${jsonRpcCode} with id null, or silence`,
+    messageIds: mids(run),
+  };
 }
 
 /** An error answer to an unreadable message may carry id null, no id, or the message's own id when it had one. */
@@ -240,7 +314,9 @@ export function idAcceptable(m: LoggedMessage, ownId?: string | number): boolean
  */
 export function stillAnswers(ctx: CaseContext, run?: ProbeRun): string {
   const e = run?.ping?.error;
-  return e ? `the server still answers ${ctx.session.heartbeatMethod}, though with error ${describeError(e)}` : `the server still answers ${ctx.session.heartbeatMethod}`;
+  return e
+    ? `the server still answers ${ctx.session.heartbeatMethod}, though with error ${describeError(e)}`
+    : `the server still answers ${ctx.session.heartbeatMethod}`;
 }
 
 export function jsonrpc(id: number, method: string, params?: unknown): Record<string, unknown> {
@@ -271,9 +347,18 @@ export function serverGone(ctx: CaseContext): SessionError {
 /** Why a probe case is skipped: ping does not work at all, or the server had already stopped answering. */
 export async function notProbed(ctx: CaseContext): Promise<Outcome | undefined> {
   const broken = await baseline(ctx);
-  if (broken !== undefined) return { verdict: 'skip', message: `the probes need a server that answers ${ctx.session.heartbeatMethod}, and this one did not: ${broken}` };
+  if (broken !== undefined)
+    return {
+      verdict: 'skip',
+      message: `the probes need a server that answers ${ctx.session.heartbeatMethod}, and this one did not: ${broken}`,
+    };
   // A probe can only be blamed for what happens after it: not when the server had already stopped answering.
-  if (ctx.session.isStalled) return { verdict: 'skip', message: 'not run: the server had already stopped answering (an earlier request timed out, and nothing has come from it since)' };
+  if (ctx.session.isStalled)
+    return {
+      verdict: 'skip',
+      message:
+        'not run: the server had already stopped answering (an earlier request timed out, and nothing has come from it since)',
+    };
   return undefined;
 }
 
