@@ -31,14 +31,6 @@ function fail(msg) {
   child.kill('SIGKILL');
   process.exit(1);
 }
-const deadline = (ms, what) => {
-  let t;
-  const p = new Promise((_, rej) => {
-    t = setTimeout(() => rej(new Error(`${what}: no answer in ${ms} ms`)), ms);
-  });
-  return { p, clear: () => clearTimeout(t) };
-};
-
 const url = await new Promise((resolve, reject) => {
   const t = setTimeout(() => reject(new Error('the server printed no URL in 20 s')), 20_000);
   const look = (s) => {

@@ -90,7 +90,7 @@ export function targetOptions<T>(y: Argv<T>) {
 /** The target part of the library's options, from the flags above. */
 export function targetConformanceOptions(
   argv: Record<string, unknown>,
-  list: (v: unknown) => string[],
+  _list: (v: unknown) => string[],
 ): Pick<
   ConformanceOptions,
   | 'stdio'

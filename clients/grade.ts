@@ -11,7 +11,6 @@ import {
   DEFAULT_OFFERED_VERSION,
   dialectOf,
   isProtocolVersion,
-  PROTOCOL_VERSIONS,
   specUrl,
   type ProtocolVersion,
 } from '../core/schema/versions.js';
@@ -31,6 +30,7 @@ import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/cl
 import type { Fixture } from '../core/formats/fixture.js';
 import type { RefFetch } from '../mocks/schema-tools.js';
 import { META } from '../core/wire.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export interface ClientRunRecord {
   scenario: string;
@@ -58,7 +58,6 @@ export interface ClientRunRecord {
   refFetches?: RefFetch[];
 }
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /**
  * The recording as a message log: ordered, classified, responses linked to their requests, cut into sessions (one per

@@ -79,7 +79,7 @@ export class SchemaWorkbench {
         problems: [],
         notes,
         externalRefs: [],
-        validate: (v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]),
+        validate: (_v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]),
       };
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
       return {

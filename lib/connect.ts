@@ -120,7 +120,7 @@ export interface McpTestClient {
 
 function violationsOf(ms: readonly (LoggedMessage | undefined)[]): MessageViolation[] {
   return ms.flatMap((m) =>
-    m && m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid
+    m?.schema.checked && !m.schema.valid && !m.schema.expectedInvalid
       ? m.schema.violations.map((v) => ({
           ...v,
           seq: m.seq,

@@ -186,7 +186,6 @@ export class FaultySession implements MockSession {
   constructor(
     private readonly inner: MockSession,
     private readonly plan: FaultPlan,
-    private readonly o: { decided?: FaultDecision } = {},
   ) {}
 
   async receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {

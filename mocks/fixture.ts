@@ -5,16 +5,11 @@
  * arguments that break the inputSchema from 2025-11-25 on).
  */
 import { SchemaWorkbench } from '../core/jsonschema.js';
-import { MockInputError } from '../core/formats/cassette.js';
 import { basename } from 'node:path';
 import {
   DEFAULT_FIXTURE_VERSIONS,
   readFixture,
   type Fixture,
-  type FixtureAnswer,
-  type FixturePrompt,
-  type FixtureResource,
-  type FixtureTemplate,
   type FixtureTool,
 } from '../core/formats/fixture.js';
 import {

@@ -19,7 +19,7 @@ import {
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { shellWords } from '../core/shell-words.js';
 import { noteServerEnv } from '../core/secrets.js';
-import { Redactor } from '../core/redact.js';
+import type { Redactor } from '../core/redact.js';
 import { ReplaySource } from './replay.js';
 
 /** Collects messages and keeps the cassette file current (atomic rewrites, at most every `everyMs`). */
@@ -424,7 +424,7 @@ export class RecordMissingSource implements MockSource {
 
   constructor(
     cassette: Cassette,
-    private readonly file: string,
+    file: string,
     up: Upstream,
     redactor: Redactor,
   ) {

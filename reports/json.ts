@@ -198,7 +198,7 @@ class PieceWalker {
     if (Array.isArray(v)) return depth < 2 || v.length > LONG_ARRAY;
     if (depth < 2) return true;
     for (const k in v) {
-      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      if (!Object.hasOwn(v, k)) continue;
       const x = (v as Record<string, unknown>)[k];
       if (Array.isArray(x) && x.length > LONG_ARRAY) return true;
     }
@@ -294,7 +294,6 @@ class PieceWalker {
       return;
     }
     if (Array.isArray(item) && item.length) {
-      const inner = indent + '  ';
       this.put('[');
       for (let i = 0, next = 0; i < item.length; ) {
         if (i >= next) {

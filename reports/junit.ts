@@ -21,7 +21,6 @@ import { runLabel, totalSummary, type Reporter, type ReportSet } from './types.j
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot hold at all are dropped; the five specials are escaped.
-  // eslint-disable-next-line no-control-regex
   return s
     .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')

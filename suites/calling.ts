@@ -9,7 +9,7 @@ import { maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } f
 import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import type { CaseContext } from '../core/suite.js';
-import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';
+import { unanswered, brief, contentSummary, describeError, isObject, callDuration } from './helpers.js';
 import { carriesStructured, failureReportedAsSuccess } from './tool-answers.js';
 import { callAsTasks, taskRequiredPlain } from './task-required.js';
 import { notExercisable, roundIds } from '../core/mrtr.js';

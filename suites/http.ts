@@ -7,7 +7,7 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
 import type { LoggedMessage } from '../core/log.js';
-import type { CaseContext, Outcome, Suite } from '../core/suite.js';
+import type { CaseContext, Suite } from '../core/suite.js';
 import type { HttpExchange } from '../core/transport/http.js';
 import { brief, isObject } from './helpers.js';
 import { CLIENT_INFO } from '../core/run.js';

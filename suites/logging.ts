@@ -87,7 +87,7 @@ export const logging: Suite = {
             message: `logging/setLevel "${FINAL_LEVEL}" was never sent (logging/set-level did not run or did not finish)`,
           };
         const answer = log.find((m) => m.direction === 'from-server' && m.inReplyTo === last.seq);
-        if (!answer || answer.kind !== 'response')
+        if (answer?.kind !== 'response')
           return { verdict: 'skip', message: `logging/setLevel "${FINAL_LEVEL}" got no result` };
         const floor = LOG_LEVELS.indexOf(FINAL_LEVEL);
         const after = log.filter(

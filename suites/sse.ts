@@ -78,7 +78,6 @@ export const sseSuite: Suite = {
         'Every well-formed message POSTed to the endpoint is accepted (202 Accepted); the answer comes on the stream, not in the POST response. A message malformed on purpose (a robustness probe) may be refused with a 4xx: that refusal is judged by its robustness case.',
       requires: { transports: ['sse'], needs: 'log' },
       async run(ctx) {
-        const t = ctx.sse!;
         // Messages malformed on purpose (probes) may be refused; every well-formed one must be accepted.
         const wellFormed = ctx.session.log.filter(
           (m) =>

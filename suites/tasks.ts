@@ -22,7 +22,7 @@ import {
   TERMINAL_TASK_STATUSES,
   type ExtensionTask,
 } from '../core/tasks.js';
-import { type Tool } from '../core/tools.js';
+import type { Tool } from '../core/tools.js';
 import { randomUUID } from 'node:crypto';
 import { callPlan, callTool } from '../core/call-policy.js';
 import { asObject as obj } from '../core/objects.js';

@@ -104,7 +104,7 @@ describe('read-only tools that reach the outside world', () => {
       ...new Set(
         r.report.messages
           .filter((m) => m.direction === 'to-server' && m.method === 'tools/call')
-          .map((m) => ((m.json as { params?: { name?: unknown } }).params ?? {}).name)
+          .map((m) => (m.json as { params?: { name?: unknown } }).params?.name)
           .filter(
             (n): n is string =>
               typeof n === 'string' && ['lookup_local', 'web_search', 'fetch_url', 'note'].includes(n),

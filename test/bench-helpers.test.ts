@@ -45,6 +45,7 @@ const samples: unknown[] = [
     ],
     deep: [[[[[[[[Array.from({ length: 40 }, (_, i) => [i, { i }])]]]]]]]],
     boxed: [Object(1), Object('s'), Object(false)],
+    // biome-ignore lint/suspicious/noSparseArray: an array with a hole is what this value is for
     holes: [1, , 3],
     big: 'x'.repeat(70_000),
     messages: Array.from({ length: 300 }, (_, i) => ({ seq: i, raw: 'é'.repeat(i * 50), json: { id: i } })),

@@ -4,11 +4,11 @@
  * client that hangs is ended within the bounds with a report; placeholders, environment, reporters, baselines, usage
  * errors. Needs the build (npm test builds first).
  */
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, Report } from '../core/results.js';
+import type { Report } from '../core/results.js';
 import { shellWords } from '../core/shell-words.js';
 import { shellQuote, substitute } from '../bin/commands/client.js';
 import { logOf } from '../clients/grade.js';

@@ -98,7 +98,7 @@ describe('console report of a hostile server', () => {
           },
         },
       );
-    const items = ['a\x1b[2J', 'b\u202e', 'c\x9b1m'].map((item, i) =>
+    const items = ['a\x1b[2J', 'b\u202e', 'c\x9b1m'].map((item) =>
       kase(`quality/tool/${item}`, 'info', { item, message: `tool "${item}" has no description`, messageIds: [] }),
     );
     const fails = [1, 2, 3].map((seq) => kase(`schema/from-server/m${seq}`, 'fail', { messageIds: [seq] }));

@@ -29,5 +29,5 @@ conformance({
 
 test('the run behind the tests above happened once, at collection, and had every expectation pass', () => {
   expect(seen?.suites.map((s) => s.id)).toEqual(['lifecycle', 'expect']);
-  expect(seen?.suites[1]!.cases.map((c) => c.verdict)).toEqual(Array(9).fill('pass'));
+  expect(seen!.suites[1]!.cases.map((c) => c.verdict)).toEqual(Array(9).fill('pass'));
 });

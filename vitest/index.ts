@@ -32,7 +32,7 @@ export { matchers, type McpMatchers } from './matchers.js';
 expect.extend(matchers);
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: vitest's own Matchers<T = any>, which this augments
   interface Matchers<T = any> extends McpMatchers<T> {}
 }
 

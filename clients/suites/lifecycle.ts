@@ -122,7 +122,7 @@ const cases: ClientCaseDef[] = [
           verdict: 'skip',
           message: 'the client sent no initialize request (client-lifecycle/initialize-first)',
         };
-      if (!response || response.kind !== 'response')
+      if (response?.kind !== 'response')
         return { verdict: 'skip', message: 'the mock did not answer initialize with a result' };
       const n = fromClient(ctx).find(
         (m) => m.seq > response.seq && m.kind === 'notification' && m.method === 'notifications/initialized',

@@ -125,7 +125,7 @@ const cases: ClientCaseDef[] = [
     spec: `${SPEC}/basic/index#meta`,
     requirement:
       'A 2026-07-28 client includes io.modelcontextprotocol/clientInfo (name and version) on every request unless configured not to.',
-    run: modern((ctx, qs) => {
+    run: modern((_ctx, qs) => {
       const bad = qs.filter((m) => {
         const ci = metaOf(m)[META_INFO];
         return !isObj(ci) || typeof ci.name !== 'string' || typeof ci.version !== 'string';

@@ -11,8 +11,8 @@ import { synthNumber } from './numbers.js';
 import { synthObject } from './objects.js';
 import { REF_KEYWORDS, refTarget } from './refs.js';
 import { synthString } from './strings.js';
-import type { PathPart, SchemaObject } from './types.js';
-import { child, none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
+import type { SchemaObject } from './types.js';
+import { none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
 export { child, none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
 import { validAll, validate } from './validate.js';
 

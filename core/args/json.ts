@@ -1,7 +1,7 @@
 /** Small helpers for reading untrusted JSON (schemas and values): own properties only, type checks, equality, copies, text. */
 import type { PathPart, SchemaObject } from './types.js';
 
-export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 export function isObj(x: unknown): x is SchemaObject {
   return typeof x === 'object' && x !== null && !Array.isArray(x);

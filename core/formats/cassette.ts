@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Direction, LoggedMessage } from '../log.js';
 import type { Report } from '../results.js';
 import { VERSION } from '../version.js';
-import { Redactor, type RedactionNote } from '../redact.js';
+import type { Redactor, RedactionNote } from '../redact.js';
 import { envSecretRedactor } from '../secrets.js';
 
 export const CASSETTE_FORMAT = 'mcp-conform-cassette';

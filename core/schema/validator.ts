@@ -277,7 +277,7 @@ export class MessageValidator {
   }
 
   has(definition: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.defs, definition);
+    return  Object.hasOwn(this.defs, definition);
   }
 
   private compiledRef(ref: string): ValidateFunction {
@@ -462,7 +462,7 @@ export function toViolations(errors: ErrorObject[], prefix = '', refine?: UnionR
     // ajv reports the branches' errors just before the union's own error.
     while (kept.length && inside(kept[kept.length - 1]!)) kept.pop();
     const best = refine?.(e);
-    if (best && best.length) kept.push(...best.map((b) => ({ ...b, instancePath: place + b.instancePath })));
+    if (best?.length) kept.push(...best.map((b) => ({ ...b, instancePath: place + b.instancePath })));
     else kept.push(e);
   }
   return kept.slice(0, 20).map((e) => ({ pointer: prefix + e.instancePath, keyword: e.keyword, message: describe(e) }));

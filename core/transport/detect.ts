@@ -24,7 +24,6 @@ import { StreamableHttpTransport } from './http.js';
 import type { AuthRefusal } from './http-base.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
-import { cut } from '../text.js';
 
 export interface DetectOptions {
   url: URL;

@@ -8,7 +8,7 @@
  * The wire is the harness's own (node:http / node:https, a small SSE parser): nothing is validated or dropped on the
  * way in, and every exchange is recorded.
  */
-import { type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { HttpInfo } from '../log.js';
 import type { Transport } from './types.js';

@@ -258,7 +258,7 @@ export function runChecks(form: Form, c: Checks, a: Answer): CheckOutcome[] {
     }
     if (c.textContains !== undefined) {
       for (const want of [c.textContains].flat()) {
-        const ok = text !== undefined && text.includes(want);
+        const ok = text?.includes(want) === true;
         out.push({
           check: 'textContains',
           ok,

@@ -46,7 +46,7 @@ export function valueAt(v: unknown, parts: readonly PathPart[]): { found: boolea
       cur !== null &&
       typeof cur === 'object' &&
       !Array.isArray(cur) &&
-      Object.prototype.hasOwnProperty.call(cur, String(p))
+      Object.hasOwn(cur, String(p))
     )
       cur = (cur as Record<string, unknown>)[String(p)];
     else return { found: false };
@@ -123,7 +123,7 @@ export function subsetDiff(expected: unknown, actual: unknown, at = ''): Differe
     const out: Difference[] = [];
     for (const [k, v] of Object.entries(expected)) {
       const here = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!Object.prototype.hasOwnProperty.call(actual, k)) out.push({ at: here, expected: v, missing: true });
+      if (!Object.hasOwn(actual, k)) out.push({ at: here, expected: v, missing: true });
       else out.push(...subsetDiff(v, (actual as Record<string, unknown>)[k], here));
     }
     return out;
@@ -148,7 +148,7 @@ export function projectOnto(expected: unknown, actual: unknown): unknown {
   ) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(expected))
-      if (Object.prototype.hasOwnProperty.call(actual, k))
+      if (Object.hasOwn(actual, k))
         out[k] = projectOnto((expected as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k]);
     return out;
   }

@@ -9,7 +9,7 @@ import {
   AFTER_CANCEL_MS,
   ANSWER_GRACE_MS,
   IN_FLIGHT_MS,
-  ProbeRun,
+  type ProbeRun,
   SLOW_TOOL,
   jsonrpc,
   lostOutcome,

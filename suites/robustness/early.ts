@@ -1,4 +1,4 @@
-import { type Session } from '../../core/session.js';
+import type { Session } from '../../core/session.js';
 import type { CaseContext, Outcome } from '../../core/suite.js';
 import { describeError } from '../helpers.js';
 import { cut } from '../../core/text.js';
@@ -6,7 +6,7 @@ import {
   ANSWER_GRACE_MS,
   EARLY_BASELINE_MS,
   LARGE_BYTES,
-  ProbeRun,
+  type ProbeRun,
   UNKNOWN_NOTIFICATION,
   earlyBaseline,
   errorOf,

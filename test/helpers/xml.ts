@@ -13,7 +13,7 @@ export interface XmlElement {
 const NAME = /^[A-Za-z_:][\w.:-]*/;
 
 function decode(s: string, where: number): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);|&/g, (m, ref: string | undefined) => {
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);|&/g, (_m, ref: string | undefined) => {
     if (!ref) throw new Error(`bare & at ${where}`);
     if (ref[0] === '#')
       return String.fromCodePoint(ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
@@ -24,7 +24,6 @@ function decode(s: string, where: number): string {
 }
 
 export function parseXml(xml: string): XmlElement {
-  // eslint-disable-next-line no-control-regex
   const bad = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.exec(xml);
   if (bad)
     throw new Error(`character U+${bad[0].codePointAt(0)!.toString(16)} is not allowed in XML (at ${bad.index})`);
