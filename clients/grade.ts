@@ -58,7 +58,6 @@ export interface ClientRunRecord {
   refFetches?: RefFetch[];
 }
 
-
 /**
  * The recording as a message log: ordered, classified, responses linked to their requests, cut into sessions (one per
  * stdio process, HTTP session or SSE stream; modern HTTP requests have none and make one together), each message

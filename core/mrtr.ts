@@ -16,7 +16,7 @@
  * The canned answers themselves (answerInputRequests) are in core/input-answers.ts, which tasks/update of the tasks
  * extension uses too.
  */
-import { CLIENT_CAPABILITY_NAMES, } from './client-capabilities.js';
+import { CLIENT_CAPABILITY_NAMES } from './client-capabilities.js';
 import { CLIENT_CAPABILITIES_FLAG, answerInputRequests, type MrtrExchange } from './input-answers.js';
 export {
   answerInputRequests,

@@ -20,7 +20,7 @@
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
-import { asObject as obj, } from './objects.js';
+import { asObject as obj } from './objects.js';
 import { META, TASKS_EXTENSION, requestDeclaresTasks } from './wire.js';
 export { TASKS_EXTENSION, requestDeclaresTasks };
 import { answerInputRequests } from './input-answers.js';

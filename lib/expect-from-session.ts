@@ -60,14 +60,12 @@ export function recordedFromReport(file: string): Recorded[] {
     throw new Error(
       `${file}: the report keeps no message bodies (--report-bodies none): run again with --report-bodies full`,
     );
-  return messages
-    .filter(isObj)
-    .map((m) => ({
-      dir: m.direction as Recorded['dir'],
-      json: m.json,
-      conn: 0,
-      probe: isObj(m.schema) && m.schema.expectedInvalid !== undefined,
-    }));
+  return messages.filter(isObj).map((m) => ({
+    dir: m.direction as Recorded['dir'],
+    json: m.json,
+    conn: 0,
+    probe: isObj(m.schema) && m.schema.expectedInvalid !== undefined,
+  }));
 }
 
 function texts(content: unknown): string[] {

@@ -6,12 +6,7 @@
  */
 import { SchemaWorkbench } from '../core/jsonschema.js';
 import { basename } from 'node:path';
-import {
-  DEFAULT_FIXTURE_VERSIONS,
-  readFixture,
-  type Fixture,
-  type FixtureTool,
-} from '../core/formats/fixture.js';
+import { DEFAULT_FIXTURE_VERSIONS, readFixture, type Fixture, type FixtureTool } from '../core/formats/fixture.js';
 import {
   canonicalJson,
   errorResponse,

@@ -422,12 +422,7 @@ export class RecordMissingSource implements MockSource {
   private readonly replay: ReplaySource;
   private readonly proxy: ProxySource;
 
-  constructor(
-    cassette: Cassette,
-    file: string,
-    up: Upstream,
-    redactor: Redactor,
-  ) {
+  constructor(cassette: Cassette, file: string, up: Upstream, redactor: Redactor) {
     this.replay = new ReplaySource(cassette);
     this.label = `${this.replay.label} + ${up.spec}`;
     this.protocolVersions = this.replay.protocolVersions;

@@ -39,8 +39,7 @@ export function sharedCauses(r: Report, min = MIN_SHARED): SharedCause[] {
       const sigs = new Map<string, number[]>();
       for (const seq of c.messageIds ?? []) {
         const m = bySeq.get(seq);
-        if (m?.direction !== 'from-server' || !m.schema.checked || m.schema.valid || m.schema.expectedInvalid)
-          continue;
+        if (m?.direction !== 'from-server' || !m.schema.checked || m.schema.valid || m.schema.expectedInvalid) continue;
         for (const v of m.schema.violations) {
           const sig = `${v.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}\u0000${v.message}`;
           if (!order.includes(sig)) order.push(sig);

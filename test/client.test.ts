@@ -4,7 +4,7 @@
  * client that hangs is ended within the bounds with a report; placeholders, environment, reporters, baselines, usage
  * errors. Needs the build (npm test builds first).
  */
-import { mkdtempSync, readFileSync, writeFileSync, } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -256,14 +256,12 @@ describe('failures that share a cause', () => {
     const msgs = methods.slice(0, n).map((m, i) => missing(i + 1, m));
     const cases = [
       kase('lifecycle/ping', 'pass'),
-      ...methods
-        .slice(0, n)
-        .map((m, i) =>
-          kase(`schema/from-server/${m}`, 'fail', {
-            messageIds: [i + 1],
-            message: `1 of 1 messages violate the schema: ${m}`,
-          }),
-        ),
+      ...methods.slice(0, n).map((m, i) =>
+        kase(`schema/from-server/${m}`, 'fail', {
+          messageIds: [i + 1],
+          message: `1 of 1 messages violate the schema: ${m}`,
+        }),
+      ),
       kase('calling/tool/add', 'fail', { item: 'add', message: 'another defect' }),
     ];
     const version = o.version ?? '2026-07-28';

@@ -12,7 +12,7 @@
  * (test/precompiled.test.ts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -277,7 +277,7 @@ export class MessageValidator {
   }
 
   has(definition: string): boolean {
-    return  Object.hasOwn(this.defs, definition);
+    return Object.hasOwn(this.defs, definition);
   }
 
   private compiledRef(ref: string): ValidateFunction {

@@ -42,12 +42,7 @@ export function valueAt(v: unknown, parts: readonly PathPart[]): { found: boolea
   let cur = v;
   for (const p of parts) {
     if (Array.isArray(cur) && typeof p === 'number' && p < cur.length) cur = cur[p];
-    else if (
-      cur !== null &&
-      typeof cur === 'object' &&
-      !Array.isArray(cur) &&
-      Object.hasOwn(cur, String(p))
-    )
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, String(p)))
       cur = (cur as Record<string, unknown>)[String(p)];
     else return { found: false };
   }
