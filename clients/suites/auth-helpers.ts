@@ -3,7 +3,7 @@
  * saw (by endpoint), how a request is shown in evidence (secrets already redacted), and the rule for the 2025-03-26
  * fallbacks (graded at MUST only for a client that speaks that version).
  */
-import { canonical } from '../../core/auth/discovery.js';
+import { sameResource } from '../../core/auth/discovery.js';
 import type { Outcome } from '../../core/suite.js';
 import type { ResourceRequest } from '../../mocks/auth/protected.js';
 import type { AuthServerRequest } from '../../mocks/auth/server.js';
@@ -24,7 +24,7 @@ export const mcpOf = (ctx: ClientCaseContext) => ax(ctx).resourceRequests.filter
 export const codeGrants = (ctx: ClientCaseContext) => asOf(ctx, 'token').filter((r) => r.params?.grant_type === 'authorization_code');
 export const shown = (r: AuthServerRequest) => `${r.method} ${r.url}${r.method === 'POST' && r.params ? ` {${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ')}}` : ''} → ${r.status}${r.problem ? ` (${r.problem})` : ''}`;
 export const shownR = (r: ResourceRequest) => `${r.method} ${r.url}${r.rpcMethod ? ` (${r.rpcMethod})` : ''} → ${r.status ?? 'served'}`;
-export const sameResource = (a: string | undefined, b: string) => { if (a === undefined) return false; try { return canonical(a) === canonical(b); } catch { return false; } };
+export { sameResource };
 export const first = <T>(xs: T[], n = 3) => xs.slice(0, n);
 export const nothingYet = (ctx: ClientCaseContext, what: string): Outcome => ({ verdict: 'skip', message: `${what}; ${ending(ctx)}` });
 export const expectedScope = (a: AuthRunRecord): string | undefined => a.def.protected.challengeScope ?? a.def.protected.scopesSupported?.join(' ');
