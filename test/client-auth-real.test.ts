@@ -58,7 +58,9 @@ const CLIENTS: RealClient[] = [
 describe.each(CLIENTS)('$name', (c) => {
   it.skipIf(!!c.skip)(`every client-auth scenario over Streamable HTTP and HTTP+SSE: exactly the ledger's non-pass verdicts${c.skip ? ` (skipped: ${c.skip})` : ''}`, async () => {
     const scenarios = c.leaveOut ? ['--scenario', AUTH_SCENARIOS.map((x) => x.name).filter((n) => !c.leaveOut!.includes(n)).join(',')] : [];
-    const [h, s] = await Promise.all((['http', 'sse'] as const).map((k) => client(['--suite', 'client-auth', `--${k}`, c.command(k), ...scenarios, '--timeout', '20000', '--max-duration', '1200000', '--env', 'FASTMCP_LOG_LEVEL=WARNING'], 1_250_000)));
+    // Both transports at once, each scenario in turn (--concurrency 1): these Python and Node clients take seconds to
+    // start, and four at once on a small loaded machine overran the 20 s bound (a retry-limit warn that was slowness).
+    const [h, s] = await Promise.all((['http', 'sse'] as const).map((k) => client(['--suite', 'client-auth', `--${k}`, c.command(k), ...scenarios, '--timeout', '20000', '--max-duration', '1200000', '--env', 'FASTMCP_LOG_LEVEL=WARNING', '--concurrency', '1'], 1_250_000)));
     for (const [kind, r] of [['http', h!], ['sse', s!]] as const) {
       expect(r.reports.length).toBe(AUTH_SCENARIOS.length - (c.leaveOut?.length ?? 0));
       expect([kind, got(r)], nonPass(r).join('\n')).toEqual([kind, c.expected[kind]]);
