@@ -15,7 +15,7 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
 import { accountFor } from './helpers/console-listing.js';
 import { renderConsole } from '../reports/console.js';
 import { freePort } from './http-helpers.js';
@@ -94,7 +94,7 @@ export const TARGETS: Target[] = [
     args: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
       writeFileSync(join(dir, 'README.md'), '# hello\n');
-      return ['--stdio', `${q(join(BIN, 'mcp-server-filesystem'))} ${q(dir)}`];
+      return ['--stdio', `${q(process.execPath)} ${q(FILESYSTEM_SERVER)} ${q(dir)}`];
     },
   },
   {
