@@ -66,7 +66,7 @@ export interface IdJudgement { verdict: 'pass' | 'warn' | 'fail'; problems: stri
 export function judgeSessionIds(ids: string[], now = Date.now()): IdJudgement {
   const problems: string[] = [];
   const dup = ids.filter((x, i) => ids.indexOf(x) !== i);
-  if (dup.length) return { verdict: 'fail', problems: [`${new Set(dup).size === 1 ? 'the id' : 'ids'} ${[...new Set(dup)].slice(0, 3).map((d) => JSON.stringify(d)).join(', ')} ${dup.length === 1 ? 'was' : 'were'} given to more than one session: one client can act in another's session`], bits: 0 };
+  if (dup.length) return { verdict: 'fail', problems: [`${new Set(dup).size === 1 ? 'the id' : 'ids'} ${[...new Set(dup)].slice(0, 3).map((d) => JSON.stringify(d)).join(', ')} ${new Set(dup).size === 1 ? 'was' : 'were'} given to more than one session: one client can act in another's session`], bits: 0 };
   // Apparent randomness: the part that varies between ids, separators left out.
   const core = ids.map((x) => x.replace(/[-_.:]/g, ''));
   const p = commonPrefix(core);
@@ -91,7 +91,7 @@ export function judgeSessionIds(ids: string[], now = Date.now()): IdJudgement {
       if (vals.some((v) => Math.abs(v - now) < 86_400_000 || Math.abs(v - now / 1000) < 86_400)) { problems.push(`they carry the current time (${vals[0]}): part of the id can be guessed`); break; }
     }
   }
-  if (bits < MIN_BITS) problems.push(`only about ${bits} bits vary between them (${shortest} ${alphabet} characters${p ? ` after a shared ${p}-character prefix` : ''}), fewer than the ${MIN_BITS} of a random UUID or token`);
+  if (bits < MIN_BITS) problems.push(`only about ${bits} bits vary between them (${shortest} character${shortest === 1 ? '' : 's'} of ${alphabet}${p ? ` after a shared ${p}-character prefix` : ''}), fewer than the ${MIN_BITS} of a random UUID or token`);
   return { verdict: problems.length ? 'warn' : 'pass', problems, bits };
 }
 

@@ -106,7 +106,7 @@ export function judgeText(raw: string, field: string, o: TextOptions = {}): Pois
     const file = SENSITIVE_FILE.exec(s);
     const verb = IMPERATIVE_TRANSFER.exec(s);
     if (file && verb) {
-      out.push({ rule: 'exfiltration', severity: 'fail', field, quote: cut(s, 240), why: `asks the model to ${verb[0].replace(/^[^a-z]*(?:\b(?:and|then|first|also|please|must|should|always|to|need to|have to)\s+)?/i, '').toLowerCase()} ${JSON.stringify(file[0])}, a file that holds secrets, which a tool description has no reason to do` });
+      out.push({ rule: 'exfiltration', severity: 'fail', field, quote: cut(s, 240), why: `asks the model to ${verb[0].replace(/^[^a-z]*(?:\b(?:and|then|first|also|please|must|should|always|to|need to|have to)\s+)?/i, '').toLowerCase()} ${JSON.stringify(file[0])}, a file of secrets: describing a tool never needs that, carrying secrets out through its arguments does` });
       continue;
     }
     const secret = SECRET_THING.exec(s);
@@ -119,7 +119,7 @@ export function judgeText(raw: string, field: string, o: TextOptions = {}): Pois
     const s = ss.find((x) => x.includes(m[0])) ?? m[0];
     out.push({
       rule: hasSecretAsk ? 'exfiltration' : 'conceal-from-user', severity: hasSecretAsk ? 'fail' : 'warn', field, quote: cut(s, 240),
-      why: hasSecretAsk ? `tells the model to keep what it does from the user (${JSON.stringify(m[0])}) in a text that also asks for secrets` : `tells the model to keep something from the user (${JSON.stringify(m[0])}): a tool description describes the tool; it has no reason to steer what the user is told`,
+      why: hasSecretAsk ? `tells the model to keep what it does from the user (${JSON.stringify(m[0])}) in a text that also asks for secrets` : `tells the model to keep something from the user (${JSON.stringify(m[0])}): text that describes tools to the model has no reason to steer what the user is told`,
     });
     break;
   }
@@ -193,7 +193,10 @@ export function judgeName(name: string, all: readonly string[]): PoisoningFindin
   if (hiddenRuns(name).length) out.push(...judgeText(name, 'name').filter((f) => f.rule === 'hidden-unicode').map((f) => ({ ...f, severity: 'fail' as const })));
   const looks = lookAlikes(name);
   const sk = skeleton(name);
-  const twin = [...all.filter((n) => n !== name), ...COMMON_TOOL_NAMES].find((n) => skeleton(n) === sk && n.toLowerCase() !== name.toLowerCase() && n.replace(/[-_.\s]/g, '').toLowerCase() !== name.replace(/[-_.\s]/g, '').toLowerCase());
+  // A name with look-alike characters is compared with every name; a plain ASCII one only with other ASCII names
+  // (the 1/l, 0/o, rn/m kind), so that the genuine tool is not reported for its imitator.
+  const ascii = (n: string) => !lookAlikes(n).length;
+  const twin = [...all.filter((n) => n !== name), ...COMMON_TOOL_NAMES].filter((n) => looks.length || ascii(n)).find((n) => skeleton(n) === sk && n.toLowerCase() !== name.toLowerCase() && n.replace(/[-_.\s]/g, '').toLowerCase() !== name.replace(/[-_.\s]/g, '').toLowerCase());
   if (looks.length) {
     out.push({
       rule: 'confusable-name', severity: 'warn', field: 'name', quote: name,

@@ -26,6 +26,18 @@ function canonical(v: unknown): unknown {
 const FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 const cut = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
+/** Two texts shown where they differ: the shared start and end left out ("…" in their place). */
+function textChange(a: unknown, b: unknown): string {
+  if (typeof a !== 'string' || typeof b !== 'string') return `${a === undefined ? '(none)' : JSON.stringify(cut(String(a)))} → ${b === undefined ? '(none)' : JSON.stringify(cut(String(b)))}`;
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let s = 0;
+  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+  const from = Math.max(0, p - 20);
+  const part = (t: string) => `${from > 0 ? '…' : ''}${cut(t.slice(from, t.length - s), 140)}${s > 0 ? '…' : ''}`;
+  return `${JSON.stringify(part(a))} → ${JSON.stringify(part(b))}`;
+}
+
 /** What changed from one list to another, in words ("tool "x": description "…" → "…""); empty when nothing did. */
 export function diffLists(a: Tool[], b: Tool[]): string[] {
   const out: string[] = [];
@@ -44,7 +56,7 @@ export function diffLists(a: Tool[], b: Tool[]): string[] {
       const y = JSON.stringify(canonical(tb[f]));
       if (x === y) continue;
       out.push(f === 'description' || f === 'title'
-        ? `tool "${name}": ${f} ${ta[f] === undefined ? '(none)' : JSON.stringify(cut(String(ta[f])))} → ${tb[f] === undefined ? '(none)' : JSON.stringify(cut(String(tb[f])))}`
+        ? `tool "${name}": ${f} ${textChange(ta[f], tb[f])}`
         : `tool "${name}": ${f} changed (${cut(x ?? 'none', 60)} → ${cut(y ?? 'none', 60)})`);
     }
   }
