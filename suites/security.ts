@@ -33,3 +33,6 @@ export const security: Suite = {
   selectedWhen: (opts) => opts.optionValues?.[skipSecurityOption.key] !== true,
   cases,
 };
+
+/** The cases `lint` runs on a saved tool list: those that need no server (the poisoning rules). */
+export const offlineSecurity: Suite = { ...security, cases: poisoningCases, options: [], selectedWhen: undefined };

@@ -32,7 +32,7 @@ export const POISONING_RULES: { rule: PoisoningRule; severity: 'fail' | 'warn' |
   { rule: 'override-instructions', severity: 'warn', matches: '"ignore/disregard/forget (all) previous/prior/above/system instructions (prompts, rules)"' },
   { rule: 'instruction-block', severity: 'warn', matches: 'An XML-like block addressed to the model: <IMPORTANT>, <system>, <instructions>, <secret>, <hidden>, <admin>, <critical>, <override>, <prompt> (a plain "IMPORTANT:" passes)' },
   { rule: 'hidden-comment', severity: 'warn', matches: 'An HTML comment (<!-- … -->): a client that renders Markdown hides it from the user, the model reads it' },
-  { rule: 'shadowing', severity: 'fail or warn', matches: 'A directive about how another tool (of this server, or a common one: send_email, bash, read_file…) is to be used: "when/before/after/whenever (you use|calling) X …, always/must/add/include/set/send/change…": warn; with an e-mail address or a URL in the directive (redirecting what the other tool sends): fail. Mentioning another tool ("use the search tool first") passes' },
+  { rule: 'shadowing', severity: 'fail or warn', matches: 'A directive that changes what another tool (of this server, or a common one: send_email, bash, read_file…) is sent or does: "when/before/after/whenever (you use|calling) X …, add/include/set/change/replace/send/cc/bcc/append/redirect…", "always add … to every call of X": warn; with an e-mail address or a URL in it (redirecting what the other tool sends): fail. Mentioning another tool or an order of calls ("use the search tool first", "before calling write_file, call read_file") passes' },
   { rule: 'encoded-blob', severity: 'warn', matches: 'A base64 run of 40+ characters or a hex run of 48+ that decodes to readable text (quoted decoded); random keys and hashes that decode to nothing readable pass' },
   { rule: 'confusable-name', severity: 'warn', matches: 'A tool name with characters that imitate Latin ones (Cyrillic а, Greek ο, fullwidth forms…), or whose skeleton (look-alikes mapped, rn→m, 1→l, 0→o) equals another tool\'s name or a common tool name while the names differ' },
 ];
@@ -130,10 +130,11 @@ export function judgeText(raw: string, field: string, o: TextOptions = {}): Pois
   const cm = COMMENT.exec(text);
   if (cm && cm[1]!.trim()) out.push({ rule: 'hidden-comment', severity: 'warn', field, quote: cut(cm[0].replace(/\s+/g, ' '), 240), why: 'an HTML comment is hidden where the description is rendered as Markdown; the model still reads it' });
   // Shadowing: a directive about how another tool is used.
-  const others = [...new Set([...(o.otherTools ?? []), ...COMMON_TOOL_NAMES])].filter((n) => n && n !== o.self && n.length >= 3);
+  // One pattern for the whole list (the tool itself included, and left out after a match): made once per list.
+  const names = [...new Set([...(o.otherTools ?? []), ...(o.self ? [o.self] : []), ...COMMON_TOOL_NAMES])].filter((n) => n.length >= 3).sort();
   if (o.otherTools) {
     for (const s of ss) {
-      const hit = shadowingIn(s, others);
+      const hit = shadowingIn(s, names, o.self);
       if (!hit) continue;
       const exfil = EMAIL_OR_URL.exec(s);
       out.push({
@@ -154,14 +155,32 @@ export function judgeText(raw: string, field: string, o: TextOptions = {}): Pois
   return out;
 }
 
-/** The other tool a sentence gives a directive about, or undefined. */
-function shadowingIn(s: string, others: string[]): string | undefined {
-  for (const name of others) {
-    const n = `\`?['"]?${escapeRe(name)}['"]?\`?(?:\\s+tool)?`;
-    const re = new RegExp(`\\b(?:when|whenever|before|after|each time|every time|if)\\s+(?:you\\s+)?(?:use|call|invoke|run|using|calling|invoking|running)?\\s*(?:the\\s+)?${n}(?![\\w-])[^.!?]{0,40}?(?:,|\\bis\\s+(?:used|called|invoked)\\b)?[^.!?]{0,20}?\\b(?:always|must|never|make sure|add|include|set|change|replace|send|cc|bcc|append|prepend|redirect|instead)\\b`, 'i');
-    if (re.test(s)) return name;
-    const re2 = new RegExp(`(?:^|\\b(?:always|must|never)\\s+)(?:add|include|set|change|replace|cc|bcc|append|prepend|redirect)\\b[^.!?]{0,60}\\b(?:to|in|of)\\s+(?:every|each|all|any)\\s+(?:call|use)s?\\s+(?:of|to)\\s+(?:the\\s+)?${n}(?![\\w-])`, 'i');
-    if (re2.test(s)) return name;
+/** The two shadowing patterns for a set of tool names (one alternation of them), made once per set. */
+const shadowingPatterns = new Map<string, RegExp[]>();
+function patternsFor(others: string[]): RegExp[] {
+  const key = others.join('\u0000');
+  let res = shadowingPatterns.get(key);
+  if (!res) {
+    const n = `\`?['"]?(${[...others].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})['"]?\`?(?:\\s+tool)?`;
+    res = [
+      new RegExp(`\\b(?:when|whenever|before|after|each time|every time|if)\\s+(?:you\\s+)?(?:use|call|invoke|run|using|calling|invoking|running)?\\s*(?:the\\s+)?${n}(?![\\w-])[^.!?]{0,60}?\\b(?:add|include|set|change|replace|send|cc|bcc|append|prepend|redirect|forward)\\b`, 'i'),
+      new RegExp(`(?:^|\\b(?:always|must|never)\\s+)(?:add|include|set|change|replace|cc|bcc|append|prepend|redirect)\\b[^.!?]{0,60}\\b(?:to|in|of)\\s+(?:every|each|all|any)\\s+(?:call|use)s?\\s+(?:of|to)\\s+(?:the\\s+)?${n}(?![\\w-])`, 'i'),
+    ];
+    res = res.map((r) => new RegExp(r.source, 'gi'));
+    if (shadowingPatterns.size > 64) shadowingPatterns.clear();
+    shadowingPatterns.set(key, res);
+  }
+  return res;
+}
+
+/** The other tool a sentence gives a directive about (never `self`), or undefined. */
+function shadowingIn(s: string, names: string[], self?: string): string | undefined {
+  if (!names.length) return undefined;
+  for (const re of patternsFor(names)) {
+    for (const m of s.matchAll(re)) {
+      const hit = names.find((o) => o.toLowerCase() === m[1]!.toLowerCase()) ?? m[1]!;
+      if (hit !== self) return hit;
+    }
   }
   return undefined;
 }

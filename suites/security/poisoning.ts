@@ -3,7 +3,9 @@
  * per tool with a finding): the text a server hands the model, judged offline by the rules of poisoning-rules.ts.
  * Needs no tool call: runs under --call-tools none, and in `lint` on a saved tool list.
  */
+import type { Service } from '../../core/services.js';
 import type { CaseContext, CaseDef, ItemOutcome } from '../../core/suite.js';
+import { tools, type Tool } from '../../core/tools.js';
 import { listedTools } from '../helpers.js';
 import { findingLine, judgeInstructions, judgeTool, worstOf, type PoisoningFinding } from './poisoning-rules.js';
 
@@ -14,9 +16,20 @@ const POISONING_REF = 'https://invariantlabs.ai/blog/mcp-security-notification-t
 function instructionsOf(ctx: CaseContext): string | undefined {
   const init = ctx.init as CaseContext['init'] | undefined;
   const r = (init?.handshake === 'server/discover' ? init.discover?.result : init?.reply?.result) as Record<string, unknown> | undefined;
-  const offline = (ctx as unknown as { instructions?: unknown }).instructions; // lint: from the saved report
-  const v = r?.instructions ?? offline;
+  const v = r?.instructions;
   return typeof v === 'string' ? v : undefined;
+}
+
+/** Each tool's findings, worked out once per run (both cases read them). */
+const toolFindings: Service<Map<Tool, PoisoningFinding[]>> = { id: 'security-poisoning', produce: async () => new Map() };
+async function findingsOf(ctx: CaseContext, list: Tool[]): Promise<{ tool: string; findings: PoisoningFinding[] }[]> {
+  const memo = await ctx.service(toolFindings);
+  const names = list.map((x) => x.name);
+  return list.map((t) => {
+    let f = memo.get(t);
+    if (!f) memo.set(t, (f = judgeTool(t, names)));
+    return { tool: t.name, findings: f };
+  });
 }
 
 export const poisoningCases: CaseDef[] = [
@@ -27,11 +40,15 @@ export const poisoningCases: CaseDef[] = [
     spec: 'server/tools#security-considerations',
     requirement: `Tool definitions and the server's instructions describe the tools to the model; they carry no hidden characters, no requests to send local secrets anywhere, no directives to keep things from the user or about other tools (tool poisoning: ${POISONING_REF}). Judged offline by documented rules (docs/security.md); the per-tool findings are security/poisoning/<tool>. Hidden content and exfiltration fail, softer signals warn.`,
     requires: { capability: 'tools' },
+    // The rules run as soon as the listing suite has the tool list, while the run waits anyway.
+    start(ctx) {
+      if (!ctx.capabilities.tools) return;
+      ctx.whenProduced(tools).then((l) => (l.tools.length ? findingsOf(ctx, l.tools) : undefined)).catch(() => undefined);
+    },
     async run(ctx) {
       const t = await listedTools(ctx);
       if (!Array.isArray(t)) return t;
-      const names = t.map((x) => x.name);
-      const byTool = t.map((x) => ({ tool: x.name, findings: judgeTool(x, names) })).filter((x) => x.findings.length);
+      const byTool = (await findingsOf(ctx, t)).filter((x) => x.findings.length);
       const instr = instructionsOf(ctx);
       const inInstructions = instr ? judgeInstructions(instr) : [];
       const all: PoisoningFinding[] = [...inInstructions, ...byTool.flatMap((x) => x.findings)];
@@ -53,11 +70,9 @@ export const poisoningCases: CaseDef[] = [
     async run(ctx) {
       const t = await listedTools(ctx);
       if (!Array.isArray(t)) return [];
-      const names = t.map((x) => x.name);
       const out: ItemOutcome[] = [];
-      for (const tool of t) {
-        const fs = judgeTool(tool, names);
-        if (fs.length) out.push({ item: tool.name, verdict: worstOf(fs) as 'fail' | 'warn', message: `tool "${tool.name}": ${fs.map(findingLine).join('; ')}`, details: { findings: fs } });
+      for (const { tool, findings: fs } of await findingsOf(ctx, t)) {
+        if (fs.length) out.push({ item: tool, verdict: worstOf(fs) as 'fail' | 'warn', message: `tool "${tool}": ${fs.map(findingLine).join('; ')}`, details: { findings: fs } });
       }
       return out;
     },
