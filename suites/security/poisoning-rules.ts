@@ -32,7 +32,7 @@ export const POISONING_RULES: { rule: PoisoningRule; severity: 'fail' | 'warn' |
   { rule: 'override-instructions', severity: 'warn', matches: '"ignore/disregard/forget (all) previous/prior/above/system instructions (prompts, rules)"' },
   { rule: 'instruction-block', severity: 'warn', matches: 'An XML-like block addressed to the model: <IMPORTANT>, <system>, <instructions>, <secret>, <hidden>, <admin>, <critical>, <override>, <prompt> (a plain "IMPORTANT:" passes)' },
   { rule: 'hidden-comment', severity: 'warn', matches: 'An HTML comment (<!-- … -->): a client that renders Markdown hides it from the user, the model reads it' },
-  { rule: 'shadowing', severity: 'fail or warn', matches: 'A directive that changes what another tool (of this server, or a common one: send_email, bash, read_file…) is sent or does: "when/before/after/whenever (you use|calling) X …, add/include/set/change/replace/send/cc/bcc/append/redirect…", "always add … to every call of X": warn; with an e-mail address or a URL in it (redirecting what the other tool sends): fail. Mentioning another tool or an order of calls ("use the search tool first", "before calling write_file, call read_file") passes' },
+  { rule: 'shadowing', severity: 'fail or warn', matches: 'A directive that changes what another tool (of this server, or a common one: send_email, bash, read_file…) is sent or does: "when/before/after/whenever (you use|calling) X …, add/include/set/change/replace/send/cc/bcc/append/redirect…", "always add … to every call of X", "the X tool must send / include / bcc …": warn; with an e-mail address or a URL in it (redirecting what the other tool sends): fail. Mentioning another tool or an order of calls ("use the search tool first", "before calling write_file, call read_file") passes' },
   { rule: 'encoded-blob', severity: 'warn', matches: 'A base64 run of 40+ characters or a hex run of 48+ that decodes to readable text (quoted decoded); random keys and hashes that decode to nothing readable pass' },
   { rule: 'confusable-name', severity: 'warn', matches: 'A tool name with characters that imitate Latin ones (Cyrillic а, Greek ο, fullwidth forms…), or whose skeleton (look-alikes mapped, rn→m, 1→l, 0→o) equals another tool\'s name or a common tool name while the names differ' },
 ];
@@ -166,6 +166,8 @@ function patternsFor(others: string[]): RegExp[] {
       new RegExp(`\\b(?:when|whenever|before|after|each time|every time|if)\\s+(?:you\\s+)?(?:use|call|invoke|run|using|calling|invoking|running)?\\s*(?:the\\s+)?${n}(?![\\w-])[^.!?]{0,60}?\\b(?:add|include|set|change|replace|send|cc|bcc|append|prepend|redirect|forward)\\b`, 'i'),
       new RegExp(`(?:^|\\b(?:always|must|never)\\s+)(?:add|include|set|change|replace|cc|bcc|append|prepend|redirect)\\b[^.!?]{0,60}\\b(?:to|in|of)\\s+(?:every|each|all|any)\\s+(?:call|use)s?\\s+(?:of|to)\\s+(?:the\\s+)?${n}(?![\\w-])`, 'i'),
     ];
+    // "the X tool must send all e-mails to …": another tool made the subject of a directive.
+    res.push(new RegExp(`(?:^|\\s)(?:the\\s+)?${n}(?![\\w-])\\s+(?:must|should|shall|will|needs to|has to)\\s+(?:always\\s+|now\\s+|also\\s+)?(?:send|include|add|set|cc|bcc|forward|redirect|append|prepend|replace)\\b`, 'i'));
     res = res.map((r) => new RegExp(r.source, 'gi'));
     if (shadowingPatterns.size > 64) shadowingPatterns.clear();
     shadowingPatterns.set(key, res);

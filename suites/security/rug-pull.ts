@@ -6,8 +6,9 @@
  */
 import { runClientInfo } from '../../core/client-info.js';
 import { requestMetaFor } from '../../core/negotiate.js';
+import type { Service } from '../../core/services.js';
 import type { CaseContext, CaseDef } from '../../core/suite.js';
-import { listAllTools, type Tool } from '../../core/tools.js';
+import { listAllTools, tools, type Tool } from '../../core/tools.js';
 import { listedTools } from '../helpers.js';
 
 /**
@@ -89,6 +90,20 @@ async function listAs(ctx: CaseContext, name: string): Promise<Seen> {
   }
 }
 
+/**
+ * The host-named sessions' lists, fetched once per run: begun (start hook) as soon as the run's own list is in, so
+ * that those sessions (over stdio a server process each) overlap the cases ahead instead of adding their time at the
+ * case's turn. The later session is opened at the case's turn, near the run's end.
+ */
+const hostSessions: Service<{ hosts: string[]; asHosts: Seen[] }> = {
+  id: 'security-rug-pull-hosts',
+  async produce(ctx) {
+    const me = runClientInfo(ctx).name;
+    const hosts = HOST_NAMES.filter((n) => n !== me).slice(0, PROBED_HOSTS);
+    return { hosts, asHosts: await Promise.all(hosts.map((n) => listAs(ctx, n))) };
+  },
+};
+
 export const rugPull: CaseDef = {
   id: 'security/rug-pull',
   title: 'every client gets the same tool list, now and later',
@@ -96,23 +111,28 @@ export const rugPull: CaseDef = {
   spec: 'server/tools#security-considerations',
   requirement: `The tools a client approves are the tools it gets: the run's tools/list (names, descriptions, schemas, annotations) is compared with a later session's and with sessions whose clientInfo.name is a well-known host's (${HOST_NAMES.slice(0, PROBED_HOSTS).join(', ')}). A difference warns, saying what changed where; a list that changes only for a host's name fails (the server shows a checker one face and users another). A list that changes after approval is a "rug pull": https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks`,
   requires: { capability: 'tools' },
+  start(ctx) {
+    if (!ctx.capabilities.tools || !ctx.openSession) return;
+    ctx.whenProduced(tools).then((l) => (l.tools.length ? ctx.service(hostSessions) : undefined)).catch(() => undefined);
+  },
   async run(ctx) {
     const own = await listedTools(ctx);
     if (!Array.isArray(own)) return own;
     if (!ctx.openSession) return { verdict: 'skip', message: 'this run cannot open another session with the server' };
     const me = runClientInfo(ctx).name;
-    const hosts = HOST_NAMES.filter((n) => n !== me).slice(0, PROBED_HOSTS);
-    const [later, ...asHosts] = await Promise.all([listAs(ctx, me), ...hosts.map((n) => listAs(ctx, n))]);
+    const [{ hosts, asHosts }, later] = await Promise.all([ctx.service(hostSessions), listAs(ctx, me)]);
     const details: Record<string, unknown> = { clientName: me, hosts, sessions: [later, ...asHosts].map((s) => ({ as: s!.as, ...(s!.tools ? { tools: s!.tools.length } : { problem: s!.problem }) })) };
     if (!later!.tools) return { verdict: 'skip', message: `inconclusive: a later session as "${me}" got no tool list (${later!.problem})`, details };
     const overTime = diffLists(own, later!.tools);
-    const hostDiffs = asHosts.map((h) => ({ as: h.as, problem: h.problem, diff: h.tools ? diffLists(later!.tools!, h.tools) : [] }));
-    const hostFaces = hostDiffs.filter((h) => h.diff.length);
+    // A host's list is compared with the run's own (both fetched early in the run), the later one with the run's own.
+    const hostDiffs = asHosts.map((h) => ({ as: h.as, problem: h.problem, diff: h.tools ? diffLists(own, h.tools) : [] }));
+    // A host's list that differs from the run's but equals the later session's is the change over time, not a face.
+    const hostFaces = hostDiffs.filter((h, i) => h.diff.length && diffLists(later.tools!, asHosts[i]!.tools!).length);
     const refused = hostDiffs.filter((h) => h.problem);
     const hostText = hostFaces.map((h) => `as "${h.as}": ${h.diff.slice(0, 4).join('; ')}${h.diff.length > 4 ? `; and ${h.diff.length - 4} more` : ''}`).join(' · ');
     details.changes = { later: overTime, ...Object.fromEntries(hostDiffs.map((h) => [h.as, h.diff])) };
     if (hostFaces.length && !overTime.length) {
-      return { verdict: 'fail', message: `the server shows a host's name another tool list than it shows "${me}" (whose list stays the same in a later session): ${hostText}. Whatever a check of this server finds, users of those hosts get something else`, details };
+      return { verdict: 'fail', message: `the server shows a host's name another tool list than it shows "${me}" (whose list stays the same in a later session, at the run's end): ${hostText}. Whatever a check of this server finds, users of those hosts get something else`, details };
     }
     if (overTime.length) {
       return { verdict: 'warn', message: `the tool list changed between the run's session and a later one as "${me}": ${overTime.slice(0, 5).join('; ')}${overTime.length > 5 ? `; and ${overTime.length - 5} more` : ''}${hostFaces.length ? `; a host's name also gets another list: ${hostText}` : ''}. Tools that change after a user approved them are a "rug pull"; a server whose tools legitimately change should announce it (notifications/tools/list_changed)`, details };
