@@ -109,7 +109,7 @@ const sessionId: CaseDef = {
   requires: { transports: ['streamable-http'], feature: 'sessions' },
   async run(ctx) {
     const t = ctx.http!;
-    if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server set no Mcp-Session-Id: it does not use sessions' };
+    if (t.sessionId === undefined) return { verdict: 'skip', message: 'the server uses no sessions (it set no Mcp-Session-Id)' };
     const params = { protocolVersion: ctx.version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: VERSION } };
     const opened = await Promise.all(Array.from({ length: SESSIONS_OPENED }, () => t.probe({ method: 'POST', body: probeBody(ctx, 'initialize', params), withSession: false, headers: { 'MCP-Protocol-Version': null, ...methodHeaders(ctx, 'initialize') } })));
     const ids = opened.map(sessionHeader);

@@ -39,21 +39,22 @@ export const poisoningCases: CaseDef[] = [
     level: 'SHOULD',
     spec: 'server/tools#security-considerations',
     requirement: `Tool definitions and the server's instructions describe the tools to the model; they carry no hidden characters, no requests to send local secrets anywhere, no directives to keep things from the user or about other tools (tool poisoning: ${POISONING_REF}). Judged offline by documented rules (docs/security.md); the per-tool findings are security/poisoning/<tool>. Hidden content and exfiltration fail, softer signals warn.`,
-    requires: { capability: 'tools' },
     // The rules run as soon as the listing suite has the tool list, while the run waits anyway.
     start(ctx) {
       if (!ctx.capabilities.tools) return;
       ctx.whenProduced(tools).then((l) => (l.tools.length ? findingsOf(ctx, l.tools) : undefined)).catch(() => undefined);
     },
     async run(ctx) {
-      const t = await listedTools(ctx);
+      // A server without tools may still give the model instructions: those are judged alone.
+      const t = ctx.capabilities.tools ? await listedTools(ctx) : [];
       if (!Array.isArray(t)) return t;
+      if (!ctx.capabilities.tools && instructionsOf(ctx) === undefined) return { verdict: 'skip', message: 'the server did not declare the "tools" capability and gave no instructions' };
       const byTool = (await findingsOf(ctx, t)).filter((x) => x.findings.length);
       const instr = instructionsOf(ctx);
       const inInstructions = instr ? judgeInstructions(instr) : [];
       const all: PoisoningFinding[] = [...inInstructions, ...byTool.flatMap((x) => x.findings)];
       const details = { tools: t.length, instructions: instr !== undefined, findings: inInstructions, toolsWithFindings: byTool.map((x) => x.tool) };
-      const head = `${plural(t.length, 'tool')}${instr !== undefined ? ' and the instructions' : ''} checked`;
+      const head = `${ctx.capabilities.tools ? `${plural(t.length, 'tool')}${instr !== undefined ? ' and the instructions' : ''}` : 'the instructions (no tools capability)'} checked`;
       if (!all.length) return { verdict: 'pass', message: `${head}: no hidden characters, no model-directed instructions`, details };
       const parts = [...inInstructions.map(findingLine), ...(byTool.length ? [`${plural(byTool.length, 'tool')} with findings: ${byTool.slice(0, 6).map((x) => `"${x.tool}" (${[...new Set(x.findings.map((f) => f.rule))].join(', ')})`).join(', ')}${byTool.length > 6 ? '…' : ''} (see security/poisoning/<tool>)`] : [])];
       return { verdict: worstOf(all) as 'fail' | 'warn', message: `${head}: ${parts.join('; ')}`, details };

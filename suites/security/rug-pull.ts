@@ -74,7 +74,11 @@ async function listAs(ctx: CaseContext, name: string): Promise<Seen> {
     const s = h.session;
     const clientInfo = { ...runClientInfo(ctx), name };
     const timeoutMs = Math.min(ctx.timeoutMs, 10_000);
-    if (ctx.features.requestMeta) s.setRequestMeta(requestMetaFor(ctx.version, clientInfo));
+    if (ctx.features.requestMeta) {
+      s.setRequestMeta(requestMetaFor(ctx.version, clientInfo));
+      // 2026-07-28 over HTTP: every POST names the version in MCP-Protocol-Version (as negotiate sets it on the run's).
+      if (h.transport.kind === 'streamable-http') (h.transport as { protocolVersion?: string }).protocolVersion = ctx.version;
+    }
     else {
       const init = await s.request('initialize', { protocolVersion: ctx.version, capabilities: {}, clientInfo }, { timeoutMs });
       if (init.error) return { as: name, problem: `initialize was refused: ${init.error.message}` };
