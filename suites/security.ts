@@ -30,7 +30,7 @@ export const security: Suite = {
   title: 'Security',
   description: 'Poisoned tool descriptions, tool lists that change by client or over time, DNS rebinding, guessable session ids',
   options: [skipSecurityOption as OptionDef],
-  selectedWhen: (opts) => opts.optionValues?.[skipSecurityOption.key] !== true,
+  selectedWhen: (sel) => sel.option(skipSecurityOption) !== true,
   cases,
 };
 
