@@ -9,9 +9,15 @@ import { VERSION } from './version.js';
 export const HARNESS_NAME = 'mcp-conform';
 
 export const identifyAsOption: OptionDef<string | undefined> = {
-  flag: 'identify-as', key: 'identifyAs', type: 'string', inReport: 'when-set',
+  flag: 'identify-as',
+  key: 'identifyAs',
+  type: 'string',
+  inReport: 'when-set',
   help: 'The clientInfo.name the run gives itself in every session (default mcp-conform), e.g. "claude-ai" to see the face a server shows that host',
-  validate: (v, name) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 200 && !/[\u0000-\u001f]/.test(v) ? undefined : `${name} must be a name of 1 to 200 characters without control characters`),
+  validate: (v, name) =>
+    typeof v === 'string' && v.trim().length > 0 && v.length <= 200 && !/[\u0000-\u001f]/.test(v)
+      ? undefined
+      : `${name} must be a name of 1 to 200 characters without control characters`,
 };
 
 /** The clientInfo of a run with these option values. */

@@ -15,20 +15,20 @@ import { rugPull } from './security/rug-pull.js';
 
 /** --skip-security (config key skipSecurity): leave the suite out of a run that names no suite. */
 export const skipSecurityOption: OptionDef<boolean> = {
-  flag: 'skip-security', key: 'skipSecurity', type: 'boolean', inReport: 'when-set',
+  flag: 'skip-security',
+  key: 'skipSecurity',
+  type: 'boolean',
+  inReport: 'when-set',
   help: 'Leave the security suite out of the run (it is on by default; --suite security runs it alone)',
 };
 
-const cases: CaseDef[] = [
-  ...poisoningCases,
-  rugPull,
-  ...httpSecurityCases,
-];
+const cases: CaseDef[] = [...poisoningCases, rugPull, ...httpSecurityCases];
 
 export const security: Suite = {
   id: 'security',
   title: 'Security',
-  description: 'Poisoned tool descriptions, tool lists that change by client or over time, DNS rebinding, guessable session ids',
+  description:
+    'Poisoned tool descriptions, tool lists that change by client or over time, DNS rebinding, guessable session ids',
   options: [skipSecurityOption as OptionDef],
   selectedWhen: (sel) => sel.option(skipSecurityOption) !== true,
   cases,

@@ -15,13 +15,29 @@ import { listedTools } from '../helpers.js';
  * clientInfo.name values of well-known hosts (as they send them). The case opens one session with each of the first
  * PROBED_HOSTS that is not the run's own name; the rest are listed for `--identify-as`.
  */
-export const HOST_NAMES = ['claude-ai', 'cursor-vscode', 'Visual Studio Code', 'claude-code', 'windsurf-client', 'Zed', 'goose', 'cline', 'Continue', 'openai-mcp'];
+export const HOST_NAMES = [
+  'claude-ai',
+  'cursor-vscode',
+  'Visual Studio Code',
+  'claude-code',
+  'windsurf-client',
+  'Zed',
+  'goose',
+  'cline',
+  'Continue',
+  'openai-mcp',
+];
 export const PROBED_HOSTS = 3;
 
 /** A tool as compared: the fields a model or a user sees, keys sorted. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 const FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -29,7 +45,8 @@ const cut = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /** Two texts shown where they differ: the shared start and end left out ("…" in their place). */
 function textChange(a: unknown, b: unknown): string {
-  if (typeof a !== 'string' || typeof b !== 'string') return `${a === undefined ? '(none)' : JSON.stringify(cut(String(a)))} → ${b === undefined ? '(none)' : JSON.stringify(cut(String(b)))}`;
+  if (typeof a !== 'string' || typeof b !== 'string')
+    return `${a === undefined ? '(none)' : JSON.stringify(cut(String(a)))} → ${b === undefined ? '(none)' : JSON.stringify(cut(String(b)))}`;
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let s = 0;
@@ -47,8 +64,20 @@ export function diffLists(a: Tool[], b: Tool[]): string[] {
   const B = byName(b);
   const added = [...B.keys()].filter((n) => !A.has(n));
   const removed = [...A.keys()].filter((n) => !B.has(n));
-  if (added.length) out.push(`added ${added.slice(0, 5).map((n) => `"${n}"`).join(', ')}${added.length > 5 ? ` and ${added.length - 5} more` : ''}`);
-  if (removed.length) out.push(`removed ${removed.slice(0, 5).map((n) => `"${n}"`).join(', ')}${removed.length > 5 ? ` and ${removed.length - 5} more` : ''}`);
+  if (added.length)
+    out.push(
+      `added ${added
+        .slice(0, 5)
+        .map((n) => `"${n}"`)
+        .join(', ')}${added.length > 5 ? ` and ${added.length - 5} more` : ''}`,
+    );
+  if (removed.length)
+    out.push(
+      `removed ${removed
+        .slice(0, 5)
+        .map((n) => `"${n}"`)
+        .join(', ')}${removed.length > 5 ? ` and ${removed.length - 5} more` : ''}`,
+    );
   for (const [name, ta] of A) {
     const tb = B.get(name);
     if (!tb) continue;
@@ -56,20 +85,30 @@ export function diffLists(a: Tool[], b: Tool[]): string[] {
       const x = JSON.stringify(canonical(ta[f]));
       const y = JSON.stringify(canonical(tb[f]));
       if (x === y) continue;
-      out.push(f === 'description' || f === 'title'
-        ? `tool "${name}": ${f} ${textChange(ta[f], tb[f])}`
-        : `tool "${name}": ${f} changed (${cut(x ?? 'none', 60)} → ${cut(y ?? 'none', 60)})`);
+      out.push(
+        f === 'description' || f === 'title'
+          ? `tool "${name}": ${f} ${textChange(ta[f], tb[f])}`
+          : `tool "${name}": ${f} changed (${cut(x ?? 'none', 60)} → ${cut(y ?? 'none', 60)})`,
+      );
     }
   }
   return out;
 }
 
-interface Seen { as: string; tools?: Tool[]; problem?: string }
+interface Seen {
+  as: string;
+  tools?: Tool[];
+  problem?: string;
+}
 
 /** The tool list a fresh session that calls itself `name` gets. */
 async function listAs(ctx: CaseContext, name: string): Promise<Seen> {
   let h: Awaited<ReturnType<NonNullable<CaseContext['openSession']>>>;
-  try { h = await ctx.openSession!(); } catch (e) { return { as: name, problem: `the session could not be opened: ${(e as Error).message}` }; }
+  try {
+    h = await ctx.openSession!();
+  } catch (e) {
+    return { as: name, problem: `the session could not be opened: ${(e as Error).message}` };
+  }
   try {
     const s = h.session;
     const clientInfo = { ...runClientInfo(ctx), name };
@@ -77,10 +116,14 @@ async function listAs(ctx: CaseContext, name: string): Promise<Seen> {
     if (ctx.features.requestMeta) {
       s.setRequestMeta(requestMetaFor(ctx.version, clientInfo));
       // 2026-07-28 over HTTP: every POST names the version in MCP-Protocol-Version (as negotiate sets it on the run's).
-      if (h.transport.kind === 'streamable-http') (h.transport as { protocolVersion?: string }).protocolVersion = ctx.version;
-    }
-    else {
-      const init = await s.request('initialize', { protocolVersion: ctx.version, capabilities: {}, clientInfo }, { timeoutMs });
+      if (h.transport.kind === 'streamable-http')
+        (h.transport as { protocolVersion?: string }).protocolVersion = ctx.version;
+    } else {
+      const init = await s.request(
+        'initialize',
+        { protocolVersion: ctx.version, capabilities: {}, clientInfo },
+        { timeoutMs },
+      );
       if (init.error) return { as: name, problem: `initialize was refused: ${init.error.message}` };
       s.notify('notifications/initialized');
     }
@@ -117,7 +160,10 @@ export const rugPull: CaseDef = {
   requires: { capability: 'tools' },
   start(ctx) {
     if (!ctx.capabilities.tools || !ctx.openSession) return;
-    ctx.whenProduced(tools).then((l) => (l.tools.length ? ctx.service(hostSessions) : undefined)).catch(() => undefined);
+    ctx
+      .whenProduced(tools)
+      .then((l) => (l.tools.length ? ctx.service(hostSessions) : undefined))
+      .catch(() => undefined);
   },
   async run(ctx) {
     const own = await listedTools(ctx);
@@ -125,25 +171,62 @@ export const rugPull: CaseDef = {
     if (!ctx.openSession) return { verdict: 'skip', message: 'this run cannot open another session with the server' };
     const me = runClientInfo(ctx).name;
     const [{ hosts, asHosts }, later] = await Promise.all([ctx.service(hostSessions), listAs(ctx, me)]);
-    const details: Record<string, unknown> = { clientName: me, hosts, sessions: [later, ...asHosts].map((s) => ({ as: s!.as, ...(s!.tools ? { tools: s!.tools.length } : { problem: s!.problem }) })) };
-    if (!later!.tools) return { verdict: 'skip', message: `inconclusive: a later session as "${me}" got no tool list (${later!.problem})`, details };
+    const details: Record<string, unknown> = {
+      clientName: me,
+      hosts,
+      sessions: [later, ...asHosts].map((s) => ({
+        as: s!.as,
+        ...(s!.tools ? { tools: s!.tools.length } : { problem: s!.problem }),
+      })),
+    };
+    if (!later!.tools)
+      return {
+        verdict: 'skip',
+        message: `inconclusive: a later session as "${me}" got no tool list (${later!.problem})`,
+        details,
+      };
     const overTime = diffLists(own, later!.tools);
     // A host's list is compared with the run's own (both fetched early in the run), the later one with the run's own.
-    const hostDiffs = asHosts.map((h) => ({ as: h.as, problem: h.problem, diff: h.tools ? diffLists(own, h.tools) : [] }));
+    const hostDiffs = asHosts.map((h) => ({
+      as: h.as,
+      problem: h.problem,
+      diff: h.tools ? diffLists(own, h.tools) : [],
+    }));
     // A host's list that differs from the run's but equals the later session's is the change over time, not a face.
     const hostFaces = hostDiffs.filter((h, i) => h.diff.length && diffLists(later.tools!, asHosts[i]!.tools!).length);
     const refused = hostDiffs.filter((h) => h.problem);
-    const hostText = hostFaces.map((h) => `as "${h.as}": ${h.diff.slice(0, 4).join('; ')}${h.diff.length > 4 ? `; and ${h.diff.length - 4} more` : ''}`).join(' · ');
+    const hostText = hostFaces
+      .map(
+        (h) =>
+          `as "${h.as}": ${h.diff.slice(0, 4).join('; ')}${h.diff.length > 4 ? `; and ${h.diff.length - 4} more` : ''}`,
+      )
+      .join(' · ');
     details.changes = { later: overTime, ...Object.fromEntries(hostDiffs.map((h) => [h.as, h.diff])) };
     if (hostFaces.length && !overTime.length) {
-      return { verdict: 'fail', message: `the server shows a host's name another tool list than it shows "${me}" (whose list stays the same in a later session, at the run's end): ${hostText}. Whatever a check of this server finds, users of those hosts get something else`, details };
+      return {
+        verdict: 'fail',
+        message: `the server shows a host's name another tool list than it shows "${me}" (whose list stays the same in a later session, at the run's end): ${hostText}. Whatever a check of this server finds, users of those hosts get something else`,
+        details,
+      };
     }
     if (overTime.length) {
-      return { verdict: 'warn', message: `the tool list changed between the run's session and a later one as "${me}": ${overTime.slice(0, 5).join('; ')}${overTime.length > 5 ? `; and ${overTime.length - 5} more` : ''}${hostFaces.length ? `; a host's name also gets another list: ${hostText}` : ''}. Tools that change after a user approved them are a "rug pull"; a server whose tools legitimately change should announce it (notifications/tools/list_changed)`, details };
+      return {
+        verdict: 'warn',
+        message: `the tool list changed between the run's session and a later one as "${me}": ${overTime.slice(0, 5).join('; ')}${overTime.length > 5 ? `; and ${overTime.length - 5} more` : ''}${hostFaces.length ? `; a host's name also gets another list: ${hostText}` : ''}. Tools that change after a user approved them are a "rug pull"; a server whose tools legitimately change should announce it (notifications/tools/list_changed)`,
+        details,
+      };
     }
     if (refused.length) {
-      return { verdict: 'warn', message: `sessions that call themselves ${refused.map((h) => `"${h.as}"`).join(', ')} got no tool list where "${me}" did: ${refused.map((h) => `${h.as}: ${h.problem}`).join('; ')}`, details };
+      return {
+        verdict: 'warn',
+        message: `sessions that call themselves ${refused.map((h) => `"${h.as}"`).join(', ')} got no tool list where "${me}" did: ${refused.map((h) => `${h.as}: ${h.problem}`).join('; ')}`,
+        details,
+      };
     }
-    return { verdict: 'pass', message: `the same ${own.length} tool${own.length === 1 ? '' : 's'} in the run's session, a later session and sessions as ${hosts.map((h) => `"${h}"`).join(', ')}`, details };
+    return {
+      verdict: 'pass',
+      message: `the same ${own.length} tool${own.length === 1 ? '' : 's'} in the run's session, a later session and sessions as ${hosts.map((h) => `"${h}"`).join(', ')}`,
+      details,
+    };
   },
 };

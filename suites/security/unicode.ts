@@ -11,10 +11,21 @@ export const isVsSupplement = (cp: number) => cp >= 0xe0100 && cp <= 0xe01ef;
 /** Bidirectional embedding, override and isolate controls: they reorder what is shown (Trojan Source, CVE-2021-42574). */
 export const isBidiControl = (cp: number) => (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 /** Zero-width and invisible formatting characters (ZWSP, ZWNJ, ZWJ, word joiner, invisible operators, BOM, MVS, soft hyphen). */
-export const isZeroWidth = (cp: number) => cp === 0x200b || cp === 0x200c || cp === 0x200d || (cp >= 0x2060 && cp <= 0x2064) || cp === 0xfeff || cp === 0x180e || cp === 0x00ad;
+export const isZeroWidth = (cp: number) =>
+  cp === 0x200b ||
+  cp === 0x200c ||
+  cp === 0x200d ||
+  (cp >= 0x2060 && cp <= 0x2064) ||
+  cp === 0xfeff ||
+  cp === 0x180e ||
+  cp === 0x00ad;
 
 /** A pictograph (emoji) code point, roughly: ZWJ between two of them and VS16 after one are ordinary emoji sequences. */
-const isPictograph = (cp: number) => (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || (cp >= 0x2300 && cp <= 0x23ff) || (cp >= 0x2b00 && cp <= 0x2bff);
+const isPictograph = (cp: number) =>
+  (cp >= 0x1f000 && cp <= 0x1faff) ||
+  (cp >= 0x2600 && cp <= 0x27bf) ||
+  (cp >= 0x2300 && cp <= 0x23ff) ||
+  (cp >= 0x2b00 && cp <= 0x2bff);
 
 export interface HiddenRun {
   kind: 'tag' | 'variation-selector' | 'bidi' | 'zero-width';
@@ -35,24 +46,56 @@ export function hiddenRuns(text: string): HiddenRun[] {
   let i = 0;
   while (i < cps.length) {
     const cp = cps[i]!;
-    const kind: HiddenRun['kind'] | undefined = isTag(cp) ? 'tag' : isVsSupplement(cp) ? 'variation-selector' : isBidiControl(cp) ? 'bidi' : isZeroWidth(cp) ? 'zero-width' : undefined;
-    if (!kind) { i++; continue; }
-    const same = kind === 'tag' ? isTag : kind === 'variation-selector' ? isVsSupplement : kind === 'bidi' ? isBidiControl : isZeroWidth;
+    const kind: HiddenRun['kind'] | undefined = isTag(cp)
+      ? 'tag'
+      : isVsSupplement(cp)
+        ? 'variation-selector'
+        : isBidiControl(cp)
+          ? 'bidi'
+          : isZeroWidth(cp)
+            ? 'zero-width'
+            : undefined;
+    if (!kind) {
+      i++;
+      continue;
+    }
+    const same =
+      kind === 'tag'
+        ? isTag
+        : kind === 'variation-selector'
+          ? isVsSupplement
+          : kind === 'bidi'
+            ? isBidiControl
+            : isZeroWidth;
     let j = i;
     while (j < cps.length && same(cps[j]!)) j++;
     const run = cps.slice(i, j);
     const prev = i > 0 ? cps[i - 1]! : undefined;
     const next = j < cps.length ? cps[j]! : undefined;
     const ordinary =
-      (kind === 'zero-width' && run.length === 1 && run[0] === 0x200d && prev !== undefined && next !== undefined && isPictograph(prev) && isPictograph(next)) ||
+      (kind === 'zero-width' &&
+        run.length === 1 &&
+        run[0] === 0x200d &&
+        prev !== undefined &&
+        next !== undefined &&
+        isPictograph(prev) &&
+        isPictograph(next)) ||
       (kind === 'zero-width' && run.length === 1 && run[0] === 0xfeff && i === 0) ||
-      (kind === 'tag' && prev === 0x1f3f4 && run.length <= 8 && run[run.length - 1] === 0xe007f && run.slice(0, -1).every((c) => (c >= 0xe0061 && c <= 0xe007a) || (c >= 0xe0030 && c <= 0xe0039)));
+      (kind === 'tag' &&
+        prev === 0x1f3f4 &&
+        run.length <= 8 &&
+        run[run.length - 1] === 0xe007f &&
+        run.slice(0, -1).every((c) => (c >= 0xe0061 && c <= 0xe007a) || (c >= 0xe0030 && c <= 0xe0039)));
     if (!ordinary) {
-      const decoded = kind === 'tag'
-        ? run.filter((c) => c >= 0xe0020 && c <= 0xe007e).map((c) => String.fromCharCode(c - 0xe0000)).join('')
-        : kind === 'variation-selector'
-          ? Buffer.from(run.map((c) => (c - 0xe0100 + 16) & 0xff)).toString('latin1')
-          : undefined;
+      const decoded =
+        kind === 'tag'
+          ? run
+              .filter((c) => c >= 0xe0020 && c <= 0xe007e)
+              .map((c) => String.fromCharCode(c - 0xe0000))
+              .join('')
+          : kind === 'variation-selector'
+            ? Buffer.from(run.map((c) => (c - 0xe0100 + 16) & 0xff)).toString('latin1')
+            : undefined;
       runs.push({ kind, at: i, codePoints: run, ...(decoded !== undefined ? { decoded } : {}) });
     }
     i = j;
@@ -69,7 +112,10 @@ export function revealHidden(text: string): string {
   let i = 0;
   for (const r of hiddenRuns(text)) {
     out += cps.slice(i, r.at).join('');
-    out += r.decoded !== undefined ? `⟦${r.kind === 'tag' ? 'tags' : 'selectors'}: ${JSON.stringify(r.decoded)}⟧` : r.codePoints.map((c) => `⟦${hex(c)}⟧`).join('');
+    out +=
+      r.decoded !== undefined
+        ? `⟦${r.kind === 'tag' ? 'tags' : 'selectors'}: ${JSON.stringify(r.decoded)}⟧`
+        : r.codePoints.map((c) => `⟦${hex(c)}⟧`).join('');
     i = r.at + r.codePoints.length;
   }
   return out + cps.slice(i).join('');
@@ -96,13 +142,75 @@ export const describeCodePoint = hex;
  */
 export const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic
-  'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w', 'ɡ': 'g',
-  'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  һ: 'h',
+  ԁ: 'd',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  Ѕ: 'S',
+  І: 'I',
+  Ј: 'J',
   // Greek
-  'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'υ': 'u', 'ε': 'e', 'τ': 't', 'χ': 'x',
-  'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  ι: 'i',
+  κ: 'k',
+  υ: 'u',
+  ε: 'e',
+  τ: 't',
+  χ: 'x',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
   // Latin look-alikes
-  'ı': 'i', 'ȷ': 'j', 'ℓ': 'l', 'ʟ': 'L', 'ɑ': 'a', 'ǀ': 'l',
+  ı: 'i',
+  ȷ: 'j',
+  ℓ: 'l',
+  ʟ: 'L',
+  ɑ: 'a',
+  ǀ: 'l',
 };
 
 /** The non-ASCII characters of a name that imitate ASCII ones: [character, what it imitates]. */
