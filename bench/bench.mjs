@@ -95,7 +95,12 @@ function timed(cmd, args, { cwd = ROOT, rss = false, cpu = false, timeoutMs } = 
   });
 }
 
-const harnessArgs = (tools, outDir, cli = CLI) => [cli, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--call-tools', 'all', '--quiet', '--out-dir', outDir];
+/**
+ * The overhead and scale rows' run. Without the security suite (this build's CLI: --skip-security): its other sessions
+ * (rug-pull: four more server processes over stdio, each listing every tool) are work the raw floor does not do, and
+ * the `security` row measures what it adds to a default run, side by side.
+ */
+const harnessArgs = (tools, outDir, cli = CLI) => [cli, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--call-tools', 'all', '--quiet', '--out-dir', outDir, ...(cli === CLI ? ['--skip-security'] : [])];
 
 /** The ping floor's script: initialize, notifications/initialized, then pings up to `roundTrips` round trips in all, one at a time. */
 function pingScript(roundTrips) {

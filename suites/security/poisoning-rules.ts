@@ -174,6 +174,37 @@ export interface TextOptions {
   otherTools?: string[];
   /** The tool's own name (never "another tool"). */
   self?: string;
+  /** The list's index (listIndex), made once for every tool of a list; else made from otherTools. */
+  index?: ListIndex;
+}
+
+/** What the rules look names up in, made once per tool list: names by lower case, and by skeleton. */
+export interface ListIndex {
+  /** The list's names. */
+  names: ReadonlySet<string>;
+  /** Lower-cased name → name, for the list's names and the common tool names (3 characters or more). */
+  byLower: ReadonlyMap<string, string>;
+  /** Skeleton → the names (list and common) that have it. */
+  bySkeleton: ReadonlyMap<string, string[]>;
+}
+
+const indexes = new WeakMap<readonly string[], ListIndex>();
+/** The index of a list of tool names (memoized by the array). */
+export function listIndex(names: readonly string[]): ListIndex {
+  let ix = indexes.get(names);
+  if (ix) return ix;
+  const byLower = new Map<string, string>();
+  const bySkeleton = new Map<string, string[]>();
+  for (const n of [...names, ...COMMON_TOOL_NAMES]) {
+    if (n.length >= 3 && !byLower.has(n.toLowerCase())) byLower.set(n.toLowerCase(), n);
+    const k = skeleton(n);
+    const l = bySkeleton.get(k);
+    if (!l) bySkeleton.set(k, [n]);
+    else if (!l.includes(n)) l.push(n);
+  }
+  ix = { names: new Set(names), byLower, bySkeleton };
+  indexes.set(names, ix);
+  return ix;
 }
 
 /** The findings of the text rules on one field's text. */
@@ -274,13 +305,10 @@ export function judgeText(raw: string, field: string, o: TextOptions = {}): Pois
       why: 'an HTML comment is hidden where the description is rendered as Markdown; the model still reads it',
     });
   // Shadowing: a directive about how another tool is used.
-  // One pattern for the whole list (the tool itself included, and left out after a match): made once per list.
-  const names = [...new Set([...(o.otherTools ?? []), ...(o.self ? [o.self] : []), ...COMMON_TOOL_NAMES])]
-    .filter((n) => n.length >= 3)
-    .sort();
-  if (o.otherTools) {
+  if (o.otherTools || o.index) {
+    const index = o.index ?? listIndex([...(o.otherTools ?? []), ...(o.self ? [o.self] : [])]);
     for (const s of ss) {
-      const hit = shadowingIn(s, names, o.self);
+      const hit = shadowingIn(s, index, o.self);
       if (!hit) continue;
       const exfil = EMAIL_OR_URL.exec(s);
       out.push({
@@ -350,11 +378,19 @@ function patternsFor(others: string[]): RegExp[] {
 }
 
 /** The other tool a sentence gives a directive about (never `self`), or undefined. */
-function shadowingIn(s: string, names: string[], self?: string): string | undefined {
-  if (!names.length) return undefined;
+function shadowingIn(s: string, index: ListIndex, self?: string): string | undefined {
+  // Only the names the sentence mentions enter the patterns (most sentences mention none): a list of thousands of
+  // tools costs a lookup per word, not an alternation of thousands of names.
+  const present = new Set<string>();
+  for (const w of s.match(/[\w./:-]+/g) ?? []) {
+    const n = index.byLower.get(w.replace(/[.:]+$/, '').toLowerCase());
+    if (n && n !== self) present.add(n);
+  }
+  if (!present.size) return undefined;
+  const names = [...present].sort();
   for (const re of patternsFor(names)) {
     for (const m of s.matchAll(re)) {
-      const hit = names.find((o) => o.toLowerCase() === m[1]!.toLowerCase()) ?? m[1]!;
+      const hit = index.byLower.get(m[1]!.toLowerCase()) ?? m[1]!;
       if (hit !== self) return hit;
     }
   }
@@ -391,7 +427,7 @@ export function toolTexts(t: Tool): { field: string; text: string }[] {
 }
 
 /** The findings on a tool's name: hidden characters, and characters or a skeleton that imitate another tool's name. */
-export function judgeName(name: string, all: readonly string[]): PoisoningFinding[] {
+export function judgeName(name: string, all: readonly string[], index = listIndex(all)): PoisoningFinding[] {
   const out: PoisoningFinding[] = [];
   if (hiddenRuns(name).length)
     out.push(
@@ -404,8 +440,8 @@ export function judgeName(name: string, all: readonly string[]): PoisoningFindin
   // A name with look-alike characters is compared with every name; a plain ASCII one only with other ASCII names
   // (the 1/l, 0/o, rn/m kind), so that the genuine tool is not reported for its imitator.
   const ascii = (n: string) => !lookAlikes(n).length;
-  const twin = [...all.filter((n) => n !== name), ...COMMON_TOOL_NAMES]
-    .filter((n) => looks.length || ascii(n))
+  const twin = (index.bySkeleton.get(sk) ?? [])
+    .filter((n) => n !== name && (looks.length || ascii(n)))
     .find(
       (n) =>
         skeleton(n) === sk &&
@@ -423,9 +459,9 @@ export function judgeName(name: string, all: readonly string[]): PoisoningFindin
         .map(([c, a]) => `"${c}" (${describeCodePoint(c.codePointAt(0)!)}) looks like "${a}"`)
         .join(
           ', ',
-        )}${twin ? `: the name reads as "${twin}", ${all.includes(twin) ? 'another tool of this server' : 'a common tool name'}` : ''}; a name that imitates ASCII can pass for another tool in a list the user approves`,
+        )}${twin ? `: the name reads as "${twin}", ${index.names.has(twin) ? 'another tool of this server' : 'a common tool name'}` : ''}; a name that imitates ASCII can pass for another tool in a list the user approves`,
     });
-  } else if (twin && all.includes(twin)) {
+  } else if (twin && index.names.has(twin)) {
     out.push({
       rule: 'confusable-name',
       severity: 'warn',
@@ -439,10 +475,10 @@ export function judgeName(name: string, all: readonly string[]): PoisoningFindin
 
 /** Every finding on one tool of a list. */
 export function judgeTool(t: Tool, names: readonly string[]): PoisoningFinding[] {
-  const others = names.filter((n) => n !== t.name);
+  const index = listIndex(names);
   return [
-    ...judgeName(t.name, names),
-    ...toolTexts(t).flatMap(({ field, text }) => judgeText(text, field, { otherTools: others, self: t.name })),
+    ...judgeName(t.name, names, index),
+    ...toolTexts(t).flatMap(({ field, text }) => judgeText(text, field, { index, self: t.name })),
   ];
 }
 
