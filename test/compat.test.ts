@@ -199,6 +199,7 @@ describe('lint: the suites on a saved tool list, offline', () => {
     expect(v).toEqual({
       'compat/openai': 'pass', 'compat/anthropic': 'pass', 'compat/bedrock': 'pass', 'compat/gemini': 'pass',
       'quality/tools': 'pass', 'quality/token-cost': 'info', 'quality/result-size': 'skip',
+      'security/poisoning': 'pass', // lint runs the security suite's poisoning rules too
     });
     expect(cases.find((c) => c.id === 'quality/token-cost')!.message).toMatch(/≈\d+ tokens \(o200k_base/);
   });
