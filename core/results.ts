@@ -90,6 +90,32 @@ export interface TargetInfo {
   detection?: string[];
 }
 
+/** What kind of start failure (report.startFailure.kind). */
+export type StartFailureKind = 'command-not-found' | 'spawn-failed' | 'exited' | 'not-json-rpc' | 'silent' | 'refused' | 'dns' | 'tls' | 'http-status' | 'unreachable' | 'auth-required';
+
+/** report.startFailure: a target that never came up, in one cause. */
+export interface StartFailure {
+  kind: StartFailureKind;
+  /** The cause in one sentence: the OS error, the exit code, the HTTP status, the text written instead of JSON-RPC. */
+  cause: string;
+  /** What to try. */
+  hint: string;
+  /** The command as run (stdio, or --start) and its working directory. */
+  command?: string;
+  cwd?: string;
+  /** The URL (HTTP), redacted. */
+  url?: string;
+  /** The HTTP status that refused the run. */
+  status?: number;
+  /** The server process's exit (null: ended by a signal). */
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last lines the server wrote to stderr (at most 5). */
+  stderr: string[];
+  /** Lines it wrote to stdout that are not JSON-RPC (at most 3). */
+  stdout?: string[];
+}
+
 export interface ProcessInfo {
   pid?: number;
   /** Exit code of the server process, or null when it was ended by a signal. */
@@ -115,6 +141,12 @@ export interface Report {
   exitCode: number;
   /** Set when the run ended early (server died, never answered, ...). */
   aborted?: string;
+  /**
+   * The target never came up (it never gave one JSON-RPC answer): why, once (core/start-failure.ts). Every case is then
+   * skipped with this cause but lifecycle/initialize (or the first case selected), which fails with it; none fails
+   * when the server only asked for authorization.
+   */
+  startFailure?: StartFailure;
   /**
    * The run was repeated without early work (robustness/unknown-notification's notification sent before the first
    * case): the server died or went silent while that wait was open, so the first attempt was set aside (why, and how

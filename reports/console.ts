@@ -231,11 +231,38 @@ export function exchangeLines(c: CaseResult, bySeq: Map<number, LoggedMessage>, 
   return out;
 }
 
+/**
+ * A target that never came up (report.startFailure): the cause, the command as run, the server's last stderr lines,
+ * what to try and what became of the cases, in a paragraph instead of a line per case.
+ */
+function startFailureLines(report: Report, f: NonNullable<Report['startFailure']>, paint: Paint, bold: (s: string) => string): string[] {
+  const out: string[] = [''];
+  const head = f.kind === 'auth-required' ? 'The server asks for authorization the run does not have' : 'The server never came up';
+  out.push(`${paint(COLOR.fail, '✗')} ${bold(head)}: ${paint(COLOR.fail, safeText(f.cause))}`);
+  const exit = f.exitCode !== undefined ? ` · ${f.exitCode === null ? `ended by ${f.signal ?? 'a signal'}` : `exited with code ${f.exitCode}`}` : '';
+  if (f.command) out.push(`  command as run: ${safeText(f.command)}${f.cwd ? paint(90, ` (in ${safeText(f.cwd)})`) : ''}${exit}`);
+  if (f.url) out.push(`  URL: ${safeText(f.url)}${f.status ? ` · HTTP ${f.status}` : ''}`);
+  if (f.stderr.length) {
+    out.push('  its last stderr lines:');
+    for (const l of f.stderr) out.push(paint(90, `    | ${safeText(l.length > 200 ? `${l.slice(0, 200)}…` : l)}`));
+  }
+  out.push(`  Try: ${safeText(f.hint)}`);
+  const cases = report.suites.reduce((n, s) => n + s.cases.length, 0);
+  const failing = report.suites.flatMap((s) => s.cases).find((c) => c.verdict === 'fail');
+  out.push(paint(90, `  Nothing was judged: ${failing ? `${safeText(failing.id)} fails with this cause and the other ${cases - 1}` : `all ${cases}`} cases are skipped with it (report.json: startFailure).`));
+  return out;
+}
+
 function renderRun(report: Report, color: boolean, verbose: boolean, label?: string): string[] {
   const { paint, bold } = painter(color);
   const out: string[] = [];
   const srv = report.server;
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
+  if (report.startFailure && !verbose) {
+    out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}`)));
+    out.push(...startFailureLines(report, report.startFailure, paint, bold));
+    return out;
+  }
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
   const causes = sharedCauses(report);
@@ -303,7 +330,7 @@ function countsText(r: { summary: Report['summary'] }, paint: Paint): string {
   }).join(', ');
 }
 
-function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: Report['matrix'] }, stale: number, paint: Paint): string {
+function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: Report['matrix']; startFailure?: Report['startFailure'] }, stale: number, paint: Paint): string {
   const s = r.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
   const notes: string[] = [];
@@ -311,6 +338,7 @@ function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: 
   if (stale) notes.push(`${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}`);
   const tail = notes.length ? ` (${notes.join('; ')})` : '';
   if (r.exitCode === 0) return paint(COLOR.pass, `Result: no failures${tail}`);
+  if (r.startFailure) return paint(COLOR.fail, `Result: ${r.startFailure.kind === 'auth-required' ? 'not run: authorization required' : 'the server never came up'} (exit code ${r.exitCode})`);
   if (unexcused > 0) return paint(COLOR.fail, `Result: ${unexcused} failing case${unexcused === 1 ? '' : 's'}${tail}`);
   // --all-versions: the cases above are the newest accepted version's; a failure of an older one is only counted in
   // the matrix, so say where it is and how to see it.
