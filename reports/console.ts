@@ -160,7 +160,7 @@ function itemNames(cases: CaseResult[], room = 100, eraOf?: Map<CaseResult, stri
  * A line per suite with its counts, and under it the cases that are not a pass (reports/brief.ts). Fails and warns
  * in a row that share level and spec have that line once, under the last of them.
  */
-function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, causeOf: Map<CaseResult, number>): string[] {
+function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, causeOf: Map<CaseResult, number>, written: string[] = []): string[] {
   const out: string[] = [''];
   const width = Math.min(24, Math.max(0, ...report.suites.map((s) => s.id.length)));
   const said = new Map<string, string>(); // a long message printed already → the case that said it
@@ -191,7 +191,7 @@ function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, c
       if (e.spec && e.spec !== entries[i + 1]?.spec) out.push(`        ${paint(90, safeText(e.spec))}`);
     });
     for (const o of list.omitted) {
-      out.push(paint(90, `    … ${o.groups} other finding${o.groups === 1 ? '' : 's'} of ${safeText(o.stem)} (${o.verdict}, ${o.cases} item${o.cases === 1 ? '' : 's'}): in report.html and report.json`));
+      out.push(paint(90, `    … ${o.groups} other finding${o.groups === 1 ? '' : 's'} of ${safeText(o.stem)} (${o.verdict}, ${o.cases} item${o.cases === 1 ? '' : 's'}): ${whereListed(written, 'in')}`));
     }
   }
   return out;
@@ -253,7 +253,7 @@ function startFailureLines(report: Report, f: NonNullable<Report['startFailure']
   return out;
 }
 
-function renderRun(report: Report, color: boolean, verbose: boolean, label?: string): string[] {
+function renderRun(report: Report, color: boolean, verbose: boolean, label?: string, written: string[] = []): string[] {
   const { paint, bold } = painter(color);
   const out: string[] = [];
   const srv = report.server;
@@ -267,7 +267,10 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
   const causes = sharedCauses(report);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
-  out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(report, paint, bold, causeOf)));
+  // A run stopped (Ctrl-C, SIGTERM, --max-duration): one line says so, then only what ran is listed.
+  const cut = stoppedView(report);
+  if (cut && !verbose) out.push('', paint(COLOR.warn, `${cut.signal ? `Interrupted (${cut.signal})` : `Stopped: ${safeText(report.aborted!)};`} after ${(report.durationMs / 1000).toFixed(1)} s: ${cut.notRun} case${cut.notRun === 1 ? '' : 's'} not run. What ran:`));
+  out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(cut?.view ?? report, paint, bold, causeOf, written)));
   out.push(...causeLines(report, causes, paint, bold));
   const s = report.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
@@ -282,21 +285,51 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   }
   out.push('');
   out.push(...authorizationLines(report, paint));
-  if (report.aborted) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
+  if (report.aborted && !(cut && !verbose)) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   if (report.repeated) out.push(paint(COLOR.warn, `Run repeated without the early unknown notification (first attempt ${(report.repeated.firstAttemptMs / 1000).toFixed(1)} s set aside): ${safeText(report.repeated.reason)}`));
   out.push(`${bold('Summary')}: ${countsText(report, paint)} · ${s.messagesValidated} messages validated${s.strayLines ? ` · ${s.strayLines} stray stdout lines` : ''} · ${(report.durationMs / 1000).toFixed(1)} s`);
-  if (!verbose) out.push(...notListedLines(report, paint));
+  if (!verbose) out.push(...notListedLines(report, paint, written));
   out.push(...notCalledLines(report, paint));
   return out;
 }
 
+/**
+ * A run that was stopped (a signal, --max-duration): the report with only the cases that ran (not those skipped or cut
+ * short because of the stop), how many did not run, and the signal when there was one. Undefined for a run not stopped.
+ */
+function stoppedView(report: Report): { view: Report; notRun: number; signal?: string } | undefined {
+  const why = report.aborted;
+  if (!why || report.startFailure || !(report.exitCode > 1 || /^the run (?:was interrupted|reached its time limit)/.test(why))) return undefined;
+  const stopped = (c: CaseResult) => c.verdict === 'skip' && (c.message === `not run: ${why}` || c.message === `not finished: ${why}`);
+  let notRun = 0;
+  const suites = report.suites.map((s) => {
+    const cases = s.cases.filter((c) => !stopped(c));
+    notRun += s.cases.length - cases.length;
+    return { ...s, cases };
+  }).filter((s) => s.cases.some((c) => !(c.verdict === 'skip' && c.notApplicable)));
+  const signal = /\((SIG[A-Z]+)\)/.exec(why)?.[1] ?? (report.exitCode === 130 ? 'SIGINT' : report.exitCode === 143 ? 'SIGTERM' : undefined);
+  return { view: { ...report, suites }, notRun, ...(signal ? { signal } : {}) };
+}
+
 /** What the default report did not list: passes, skips of cases that do not apply. */
-function notListedLines(report: Report, paint: Paint): string[] {
+function notListedLines(report: Report, paint: Paint, written: string[] = []): string[] {
   const na = report.suites.reduce((n, suite) => n + suite.cases.filter((c) => c.verdict === 'skip' && c.notApplicable).length, 0);
   const pass = report.summary.pass;
   if (!pass && !na) return [];
   const what = [pass ? `${pass} pass${pass === 1 ? '' : 'es'}` : '', na ? `${na} skip${na === 1 ? '' : 's'} of cases that do not apply to this run (protocol version, transport, undeclared capability)` : ''].filter(Boolean).join(' and ');
-  return [paint(90, `Not listed: ${what}; --verbose lists every case, report.html and report.json hold them all`)];
+  return [paint(90, `Not listed: ${what}; --verbose lists every case, ${whereListed(written, 'hold')}`)];
+}
+
+/**
+ * Where every case can be read, naming only the report files this invocation wrote: "report.json holds them all",
+ * "report.html and report.json hold them all", or, when it wrote neither, the flag that writes one.
+ */
+function whereListed(written: string[], how: 'hold' | 'in'): string {
+  const names = ['report.html', 'report.json'].filter((n) => written.some((w) => w === n || w.endsWith(`/${n}`) || w.endsWith(`\\${n}`)));
+  if (!names.length) return how === 'hold' ? '--reporter html or --reporter json writes them all' : 'written with --reporter html or --reporter json';
+  const list = names.join(' and ');
+  if (how === 'in') return `in ${list}${names.length === 1 && names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
+  return `${list} ${names.length === 1 ? 'holds' : 'hold'} them all${names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
 }
 
 /** How the run got past a protected server (--oauth), or why it could not. */
@@ -338,6 +371,7 @@ function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: 
   if (stale) notes.push(`${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}`);
   const tail = notes.length ? ` (${notes.join('; ')})` : '';
   if (r.exitCode === 0) return paint(COLOR.pass, `Result: no failures${tail}`);
+  if (r.exitCode === 130 || r.exitCode === 143) return paint(COLOR.fail, `Result: interrupted (exit code ${r.exitCode})${unexcused > 0 ? `; ${unexcused} failing case${unexcused === 1 ? '' : 's'} among what ran` : ''}`);
   if (r.startFailure) return paint(COLOR.fail, `Result: ${r.startFailure.kind === 'auth-required' ? 'not run: authorization required' : 'the server never came up'} (exit code ${r.exitCode})`);
   if (unexcused > 0) return paint(COLOR.fail, `Result: ${unexcused} failing case${unexcused === 1 ? '' : 's'}${tail}`);
   // --all-versions: the cases above are the newest accepted version's; a failure of an older one is only counted in
@@ -359,7 +393,7 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
   const out: string[] = [];
   set.runs.forEach((r, i) => {
     if (i) out.push('', paint(90, '─'.repeat(60)), '');
-    out.push(...renderRun(r, o.color, !!o.verbose, multi ? runLabel(r, i) : undefined));
+    out.push(...renderRun(r, o.color, !!o.verbose, multi ? runLabel(r, i) : undefined, written));
   });
   // An entry without a target is stale in every run: count it once.
   const stale = new Set(set.runs.flatMap((r) => r.baseline?.stale.map((x) => x.entry) ?? [])).size;
