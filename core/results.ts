@@ -90,6 +90,21 @@ export interface TargetInfo {
   detection?: string[];
 }
 
+/** report.updatedFiles: one file of the user's an option rewrote. */
+export interface UpdatedFile {
+  file: string;
+  /** Which option wrote it: 'update-expect', 'update-baseline', 'snapshot'. */
+  by: string;
+  /** Whether the file was written (false: it already said what it would say). */
+  written: boolean;
+  /** How many entries changed (expectations, baseline entries, surface items); 0: the file is unchanged. */
+  changed: number;
+  /** What the entries are called ('expectations', 'entries', …). */
+  unit: string;
+  /** What changed, in words (each expectation updated and its checks, entries added or removed). */
+  details: string[];
+}
+
 /** What kind of start failure (report.startFailure.kind). */
 export type StartFailureKind = 'command-not-found' | 'spawn-failed' | 'exited' | 'not-json-rpc' | 'silent' | 'refused' | 'dns' | 'tls' | 'http-status' | 'unreachable' | 'auth-required';
 
@@ -174,6 +189,12 @@ export interface Report {
    * characters, and the count per method. Absent when nothing was left out.
    */
   droppedMessages?: { messages: number; chars: number; byMethod: Record<string, number> };
+  /**
+   * Files of the user's that the invocation rewrote or left as they were (--update-expect, --update-baseline,
+   * --snapshot): each with what changed, so the console can say "updated FILE: …" or "FILE unchanged". Absent when
+   * none was asked for.
+   */
+  updatedFiles?: UpdatedFile[];
   /** Present when a baseline was applied (--baseline / --update-baseline). */
   baseline?: BaselineOutcome;
   /** HTTP transports: every HTTP exchange of the run, in order (messages[].http.exchange points here). */

@@ -284,6 +284,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
     for (const st of b.stale) out.push(`  ${paint(COLOR.warn, '! stale')}  ${safeText(st.entry)}${paint(90, ' — ')}${safeText(st.why)}: remove it from the baseline`);
   }
   out.push('');
+  out.push(...updatedFileLines(report, paint));
   out.push(...authorizationLines(report, paint));
   if (report.aborted && !(cut && !verbose)) out.push(paint(COLOR.fail, `Run ended early: ${safeText(report.aborted)}`));
   if (report.repeated) out.push(paint(COLOR.warn, `Run repeated without the early unknown notification (first attempt ${(report.repeated.firstAttemptMs / 1000).toFixed(1)} s set aside): ${safeText(report.repeated.reason)}`));
@@ -330,6 +331,16 @@ function whereListed(written: string[], how: 'hold' | 'in'): string {
   const list = names.join(' and ');
   if (how === 'in') return `in ${list}${names.length === 1 && names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
   return `${list} ${names.length === 1 ? 'holds' : 'hold'} them all${names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
+}
+
+/** "updated FILE: N expectations changed (…)" or "FILE unchanged", for every file of the user's the run rewrote. */
+export function updatedFileLines(report: Pick<Report, 'updatedFiles'>, paint: Paint): string[] {
+  return (report.updatedFiles ?? []).map((u) => {
+    if (!u.written) return paint(90, `${safeText(u.file)} unchanged (--${safeText(u.by)})`);
+    const what = u.details.length ? ` (${safeText(u.details.slice(0, 6).join(', '))}${u.details.length > 6 ? `, and ${u.details.length - 6} more` : ''})` : '';
+    if (u.unit === 'new file') return paint(COLOR.warn, `wrote ${safeText(u.file)}: a new file${what} (--${safeText(u.by)})`);
+    return paint(COLOR.warn, `updated ${safeText(u.file)}: ${u.changed} ${safeText(u.unit)} changed${what} (--${safeText(u.by)})`);
+  });
 }
 
 /** How the run got past a protected server (--oauth), or why it could not. */

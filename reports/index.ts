@@ -147,7 +147,8 @@ export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<Repo
   if (!runs.length && !plan.quiet) await io.stderr(`mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`);
   for (const rep of instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
-    if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
+    // (not when it already said what it would say: the console then says it is unchanged).
+    if (rep.name === 'console' && plan.updateBaseline && runs.some((r) => r.updatedFiles?.some((u) => u.by === 'update-baseline' && u.written))) ctx.written.push(plan.updateBaseline);
     try {
       const files = await rep.onFinished?.(set, ctx);
       for (const f of [files ?? []].flat()) ctx.written.push(f);
