@@ -12,7 +12,8 @@ import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { pairs, targetConformanceOptions, targetOptions } from './target-options.js';
-import type { CommandName } from './mcp-conform.js';
+import { COMMANDS, type CommandName } from './mcp-conform.js';
+import { explainUnknown, helpHint, unknownCommand } from './typos.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -403,6 +404,12 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     needs('expect') ? import('./commands/expect.js') : undefined,
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
+  // The command typed (the first word), for "did you mean" and the help line of a usage error.
+  const command = (COMMANDS as readonly string[]).includes(args[0] ?? '') ? args[0] : undefined;
+  if (args[0] !== undefined && !args[0].startsWith('-') && !command) {
+    process.stderr.write(`mcp-conform: ${unknownCommand(args[0], COMMANDS)}\n${helpHint(undefined)}\n`);
+    return 2;
+  }
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
   let code = 0;
   let usage: string | undefined;
@@ -447,7 +454,9 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .exitProcess(false)
     .fail((msg, err) => {
       if (err && !(err instanceof UsageError)) throw err;
-      throw new UsageError(msg ?? err?.message ?? 'usage error');
+      // The options of the command being parsed (yargs holds them on the instance while it parses that command).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      throw new UsageError(explainUnknown(msg ?? err?.message ?? 'usage error', args, known, command));
     })
     .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md and docs/*.md');
   // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
@@ -461,7 +470,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     else throw e;
   }
   if (usage) {
-    process.stderr.write(`mcp-conform: ${usage}\nRun "mcp-conform --help" for usage.\n`);
+    process.stderr.write(`${usage.split('\n').map((l) => `mcp-conform${command ? ` ${command}` : ''}: ${l}`).join('\n')}\n${helpHint(command)}\n`);
     return 2;
   }
   return code;
