@@ -470,7 +470,8 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     else throw e;
   }
   if (usage) {
-    process.stderr.write(`${usage.split('\n').map((l) => `mcp-conform${command ? ` ${command}` : ''}: ${l}`).join('\n')}\n${helpHint(command)}\n`);
+    const [head, ...rest] = usage.split('\n');
+    process.stderr.write(`${[`mcp-conform${command ? ` ${command}` : ''}: ${head}`, ...rest].join('\n')}\n${helpHint(command)}\n`);
     return 2;
   }
   return code;
