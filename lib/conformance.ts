@@ -26,9 +26,17 @@ import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
+import { CONFORMANCE_KEYS, unknownKeysMessage } from './option-keys.js';
 
-/** Options that are wrong (a usage error: exit code 2 in the CLI). */
-export class OptionsError extends Error {}
+/** Options that are wrong (a usage error: exit code 2 in the CLI); `name` is 'OptionsError' (an unknown key among them). */
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
+/** The keys runConformance takes: its own, and the options the suites declare (by key, at the top level). */
+export function conformanceKeys(custom: readonly Suite[] = []): string[] {
+  return [...CONFORMANCE_KEYS, ...[reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, ...[...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])].map((d) => d.key)];
+}
 
 /** What runConformance takes: one server (exactly one of stdio, http, sse, url) and how to test it. */
 export interface ConformanceOptions {
@@ -423,6 +431,10 @@ export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: (
  * Reporters given get their hooks, and onFinished once the report is final.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  if (options === null || typeof options !== 'object') throw new OptionsError('runConformance takes an options object: { stdio: "python server.py" }, { http: url }, …');
+  const custom = (Array.isArray(options.suites) ? options.suites : []).filter((s): s is Suite => typeof s === 'object' && s !== null);
+  const unknown = unknownKeysMessage(options, conformanceKeys(custom), 'runConformance');
+  if (unknown) throw new OptionsError(unknown);
   let reporters: Reporter[];
   try { reporters = (options.reporters ?? []).map((r) => (typeof r === 'string' ? createReporter(r) : r)); } catch (e) { throw e instanceof ReporterError ? new OptionsError(e.message.replace(/^--reporter/, 'reporters')) : e; }
   const prepared = await prepareRun(options);

@@ -1,0 +1,35 @@
+/**
+ * The library's options are checked by key, as the config file is: a misspelt key (`suits`, `timout`) is an error
+ * naming it and the nearest known key, not an option silently left out (a run of all 22 suites with the default
+ * timeout). runConformance, vitest's conformance() and validateLog call it.
+ */
+import type { ConformanceOptions } from './conformance.js';
+import { nearest } from '../core/suggest.js';
+
+/** Every key of ConformanceOptions (the compiler holds this list to the interface, both ways). */
+export const CONFORMANCE_KEYS = [
+  'stdio', 'http', 'sse', 'url', 'headers', 'credentials', 'authServer', 'authServerScope', 'oauth', 'oauthGrant', 'clientId', 'clientSecret',
+  'clientMetadataUrl', 'oauthScope', 'oauthTimeout', 'start', 'startTimeout', 'cwd', 'env', 'name', 'suites', 'cases', 'timeout', 'strict',
+  'callTools', 'callTool', 'unknownToolCode', 'providers', 'maxToolTokens', 'maxResultTokens', 'expect', 'updateExpect', 'reportBodies', 'options',
+  'clientCapabilities', 'roots', 'protocolVersion', 'allVersions', 'schema', 'shutdownGrace', 'maxDuration', 'maxMessageBytes', 'baseline', 'signal',
+  'reporters', 'outDir',
+] as const satisfies readonly (keyof ConformanceOptions)[];
+type Missing = Exclude<keyof ConformanceOptions, (typeof CONFORMANCE_KEYS)[number]>;
+// A key added to ConformanceOptions and not to the list above fails to compile here.
+const complete: [Missing] extends [never] ? true : Missing = true;
+void complete;
+
+/**
+ * Why the options object has keys that are not options (each with the nearest known key), or undefined. `known`: the
+ * keys taken; `what`: whose options, for the message (e.g. 'runConformance').
+ */
+export function unknownKeysMessage(o: object, known: Iterable<string>, what: string): string | undefined {
+  const knownList = [...known];
+  const bad = Object.keys(o).filter((k) => !knownList.includes(k));
+  if (!bad.length) return undefined;
+  const each = bad.map((k) => {
+    const near = nearest(k, knownList);
+    return `"${k}"${near ? ` (did you mean ${near}?)` : ''}`;
+  });
+  return `${what}: unknown option${bad.length === 1 ? '' : 's'} ${each.join(', ')}`;
+}
