@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { pairs, targetConformanceOptions, targetOptions } from './target-options.js';
-import { COMMANDS, type CommandName } from './mcp-conform.js';
+import { COMMANDS, type CommandName } from './commands-list.js';
 import { explainUnknown, helpHint, unknownCommand } from './typos.js';
 
 /** A usage or configuration error: exit code 2. */

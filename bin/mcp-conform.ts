@@ -11,9 +11,8 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
-/** The commands, in the order --help lists them. */
-export const COMMANDS = ['run', 'merge', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets', 'expect'] as const;
-export type CommandName = (typeof COMMANDS)[number];
+import { COMMANDS, type CommandName } from './commands-list.js';
+export type { CommandName } from './commands-list.js';
 
 /**
  * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word
