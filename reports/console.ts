@@ -275,7 +275,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const s = report.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
   if ((unexcused > 0 || verbose) && report.process.stderr.length) {
-    out.push('', bold('server stderr (last lines)'));
+    out.push('', bold(`${report.options.mode === 'client' ? 'client' : 'server'} stderr (last lines)`));
     for (const l of report.process.stderr.slice(verbose ? -40 : -10)) out.push(paint(90, `  | ${safeText(l)}`));
   }
   const b = report.baseline;
@@ -401,6 +401,8 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
   const set: ReportSet = 'runs' in input ? input : { runs: [input] };
   const { paint, bold } = painter(o.color);
   const multi = set.runs.length > 1;
+  // `mcp-conform client`: a line per scenario and its findings, not a whole report per scenario.
+  if (!o.verbose && set.runs.length && set.runs.every((r) => r.options.mode === 'client')) return clientConsole(set, written, paint, bold);
   const out: string[] = [];
   set.runs.forEach((r, i) => {
     if (i) out.push('', paint(90, '─'.repeat(60)), '');
@@ -418,6 +420,68 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
     if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
     out.push(resultText(set.runs[0], stale, paint));
   }
+  return out.join('\n') + '\n';
+}
+
+/** A skip that only says another scenario checks the case (clients/grade.ts). */
+const CHECKED_ELSEWHERE = /^not run: checked in (?:scenario |\d+ other scenarios)/;
+
+/**
+ * The console of `mcp-conform client`: one line per scenario (✓/✗, its counts, its time), under it every case of that
+ * scenario that is not a pass or a skip; then, once, the cases no scenario judged (with the reason), the cases that
+ * are checked in scenarios this command did not play, the scenarios not played, the client's last stderr lines of a
+ * failing scenario (labelled as the client's), the summary and the result.
+ */
+function clientConsole(set: ReportSet, written: string[], paint: Paint, bold: (s: string) => string): string {
+  const runs = set.runs;
+  const first = runs[0]!;
+  const out: string[] = [];
+  out.push(bold(safeText(`mcp-conform ${first.tool.version} · client ${first.target.command ?? ''} over ${first.target.transport} · ${runs.length} scenario${runs.length === 1 ? '' : 's'}`)), '');
+  const name = (r: Report) => String(r.options.scenario ?? runLabel(r, 0));
+  const width = Math.max(...runs.map((r) => name(r).length));
+  const judged = new Set<string>();
+  const skipped = new Map<string, string>();
+  const elsewhere = new Map<string, string>();
+  for (const r of runs) {
+    const cases = r.suites.flatMap((s) => s.cases);
+    const unexcused = cases.filter((c) => c.verdict === 'fail' && !c.baselined).length;
+    const mark = r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗');
+    out.push(`${mark} ${bold(safeText(name(r)).padEnd(width))}  ${tally(cases.filter((c) => !(c.verdict === 'skip' && (c.notApplicable || CHECKED_ELSEWHERE.test(c.message)))), paint).text}  ${paint(90, fmtDuration(r.durationMs))}`);
+    if (r.aborted) out.push(`    ${paint(COLOR.fail, safeText(r.aborted))}`);
+    for (const c of cases) {
+      if (c.verdict === 'skip') {
+        if (CHECKED_ELSEWHERE.test(c.message)) { if (!elsewhere.has(c.id)) elsewhere.set(c.id, c.message.replace(/^not run: /, '').replace(/ \(this run: [^)]*\)$/, '')); }
+        else if (!c.notApplicable && !skipped.has(c.id)) skipped.set(c.id, c.message);
+        continue;
+      }
+      judged.add(c.id);
+      if (c.verdict === 'pass') continue;
+      out.push(caseLine(c, paint, false, { indent: '    ' }));
+    }
+  }
+  const neverJudged = [...skipped].filter(([id]) => !judged.has(id));
+  if (neverJudged.length) {
+    out.push('', bold('Not judged in any scenario played') + paint(90, ` (${neverJudged.length})`));
+    for (const [id, why] of neverJudged) out.push(`  ${paint(COLOR.skip, '-')} ${safeText(id)}${paint(90, ' — ')}${safeText(why)}`);
+  }
+  const notPlayed = [...elsewhere].filter(([id]) => !judged.has(id) && !skipped.has(id));
+  if (notPlayed.length) out.push('', paint(90, `Checked only in scenarios not played here: ${notPlayed.map(([id, w]) => `${safeText(id)} (${safeText(w)})`).join('; ')}; --scenario NAME plays one`));
+  const failing = runs.filter((r) => r.exitCode !== 0 && r.process.stderr.length);
+  for (const r of failing.slice(0, 2)) {
+    out.push('', bold(`client stderr, scenario ${safeText(name(r))} (last lines)`));
+    // The line that names the error leads (the last lines of a Node crash are its stack and version).
+    const lines = r.process.stderr.filter((l) => l.trim());
+    const named = lines.find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l));
+    const tail = lines.slice(-5);
+    for (const l of [...(named && !tail.includes(named) ? [named, '…'] : []), ...tail]) out.push(paint(90, `  | ${safeText(l.length > 200 ? `${l.slice(0, 200)}…` : l)}`));
+  }
+  const c = combine(set);
+  out.push('', `${bold('Summary')}: ${countsText(c, paint)} · ${runs.length} scenario${runs.length === 1 ? '' : 's'} · ${(c.durationMs / 1000).toFixed(1)} s`);
+  out.push(...updatedFileLines(first, paint));
+  out.push(paint(90, `--verbose lists every case of every scenario; ${whereListed(written, 'hold')}`));
+  if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
+  const stale = new Set(runs.flatMap((r) => r.baseline?.stale.map((x) => x.entry) ?? [])).size;
+  out.push(resultText(c, stale, paint));
   return out.join('\n') + '\n';
 }
 
