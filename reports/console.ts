@@ -125,7 +125,10 @@ function caseLine(c: CaseResult, paint: Paint, verbose: boolean, o: { indent?: s
 }
 
 /** The level and spec line of a fail or warn. */
-const specOf = (c: CaseResult): string | undefined => (c.verdict === 'fail' || c.verdict === 'warn' ? `${c.level} · ${c.spec}` : undefined);
+const specOf = (c: CaseResult): string | undefined => (c.verdict === 'fail' || c.verdict === 'warn' ? `${c.level} · ${c.spec}${c.verdict === 'warn' && c.level === 'MUST' ? ` · ${MUST_WARN}` : ''}` : undefined);
+
+/** Why a case of level MUST is only a warn, on its level line. */
+export const MUST_WARN = 'warn, not fail: a deviation the grading policy tolerates (common to the official SDKs, or within the letter; docs/suites.md#verdicts)';
 
 /** Every case of every suite, a blank line between suites (--verbose): with the exchange of each failing case. */
 function everyCase(report: Report, paint: Paint, bold: (s: string) => string, causeOf: Map<CaseResult, number>): string[] {
