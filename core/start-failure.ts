@@ -127,7 +127,7 @@ function redact(u: string): string {
 
 /** The one-line message the cases carry. */
 export function startFailureMessage(f: StartFailure): string {
-  return `${f.kind === 'auth-required' ? 'not run' : 'the server never came up'}: ${f.cause}`;
+  return `${f.kind === 'auth-required' ? 'the server requires authorization' : 'the server never came up'}: ${f.cause}`;
 }
 
 /**
