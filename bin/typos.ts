@@ -22,9 +22,17 @@ export function explainUnknown(msg: string, args: readonly string[], options: re
   const lines = names.map((name) => {
     const typed = args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`) || a === `-${name}`);
     if (typed || !args.includes(name)) {
-      const near = nearest(name, flags);
+      const near = name.length === 1 ? ['quiet', 'verbose', 'out-dir', 'config', 'timeout', 'format'].find((f) => f.startsWith(name) && flags.includes(f)) : nearest(name, flags);
       return `unknown option ${typed?.split('=')[0] ?? `--${name}`}${command ? ` of ${command}` : ''}${near ? `; did you mean --${near}?` : ''}`;
     }
+    // A command given unquoted (--stdio python3 server.py) or without its flag (run server.py): say how to write it.
+    const at = args.indexOf(name);
+    const flag = args.slice(0, at).reverse().find((a) => a.startsWith('--'));
+    const flagAt = flag ? args.lastIndexOf(flag, at) : -1;
+    if (flag && ['--stdio', '--start', '--upstream'].includes(flag) && args.slice(flagAt + 1, at).every((a) => !a.startsWith('-'))) {
+      return `unexpected word "${name}": the command of ${flag} is one argument, quoted: ${flag} "${args.slice(flagAt + 1, at + 1).join(' ')}"`;
+    }
+    if (command === 'run' && flagAt < 0) return `unexpected word "${name}": name the server with --stdio "COMMAND" (e.g. --stdio "python3 ${name}"), --http URL, --sse URL or --url URL`;
     return `unexpected word "${name}"${command ? ` after ${command}` : ''} (an option's value with spaces needs quotes)`;
   });
   return lines.join('\n');

@@ -27,6 +27,7 @@ import { ALL_SUITES } from '../suites/index.js';
 import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 import { CONFORMANCE_KEYS, unknownKeysMessage } from './option-keys.js';
+import { didYouMean } from '../core/suggest.js';
 
 /** Options that are wrong (a usage error: exit code 2 in the CLI); `name` is 'OptionsError' (an unknown key among them). */
 export class OptionsError extends Error {
@@ -219,8 +220,8 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   }
   let url: URL | undefined;
   if (via !== 'stdio') {
-    try { url = new URL(String(o[via])); } catch { throw new OptionsError(`${n(via)}: "${String(o[via])}" is not a URL`); }
-    if (!/^https?:$/.test(url.protocol)) throw new OptionsError(`${n(via)}: ${url.href} is not an http:// or https:// URL`);
+    try { url = new URL(String(o[via])); } catch { throw new OptionsError(`${n(via)}: "${String(o[via])}" is not a URL${/^[\w.-]+(:\d+)?(\/|$)/.test(String(o[via])) ? `; did you mean http://${String(o[via])}?` : ''}`); }
+    if (!/^https?:$/.test(url.protocol)) throw new OptionsError(`${n(via)}: ${String(o[via])} is not an http:// or https:// URL${/^[\w.-]+:\d+(\/|$)/.test(String(o[via])) ? `; did you mean http://${String(o[via])}?` : ''}`);
   }
   const headers: Record<string, string> = {};
   if (o.headers !== undefined) {
@@ -250,13 +251,13 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   const custom = (o.suites ?? []).filter((s): s is Suite => typeof s === 'object' && s !== null);
   const suiteIds = (o.suites ?? []).filter((s): s is string => typeof s === 'string');
   const known = ALL_SUITES.map((s) => s.id);
-  for (const s of suiteIds) if (!known.includes(s)) throw new OptionsError(`${n('suite')}: unknown suite "${s}" (known: ${known.join(', ')})`);
+  for (const s of suiteIds) if (!known.includes(s)) throw new OptionsError(`${n('suite')}: unknown suite "${s}"${didYouMean(s, known)} (known: ${known.join(', ')})`);
   for (const s of custom) {
     if (typeof s.id !== 'string' || !Array.isArray(s.cases)) throw new OptionsError(`${n('suite')}: a suite is an id or an object with id, title and cases`);
     if (known.includes(s.id) || custom.filter((x) => x.id === s.id).length > 1) throw new OptionsError(`${n('suite')}: two suites have the id "${s.id}"`);
   }
   const timeout = o.timeout ?? DEFAULTS.timeout;
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds`);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds (e.g. ${n('timeout')} 5000 for 5 s)`);
   const grace = o.shutdownGrace ?? DEFAULTS.shutdownGrace;
   if (!Number.isFinite(grace) || grace < 0) throw new OptionsError(`${n('shutdown-grace')} must be a number of milliseconds`);
   const maxDuration = o.maxDuration ?? DEFAULTS.maxDuration;

@@ -2,6 +2,7 @@
  * Reporters by name, and what happens once every target has run and the reports are final: every reporter's
  * onFinished writes or prints (file reporters first, then github, the console last: it lists the files).
  */
+import { didYouMean } from '../core/suggest.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadBaseline, type Baseline } from '../core/baseline.js';
@@ -45,7 +46,7 @@ export function processIO(o: { verbose?: boolean; quiet?: boolean } = {}): Repor
 
 /** One reporter by name (io: default this process's stdout/stderr). */
 export function createReporter(name: string, io: ReporterIO = processIO()): Reporter {
-  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
+  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)} (known: ${REPORTER_NAMES.join(', ')})`);
   return REPORTERS[name as ReporterName](io);
 }
 
