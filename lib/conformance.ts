@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { loadBaseline, BaselineError, type Baseline } from '../core/baseline.js';
 import { finalizeReport } from '../core/finalize.js';
 import type { Report } from '../core/results.js';
-import { runAllVersions, runEras, type RunOptions } from '../core/run.js';
+import { caseWanted, runAllVersions, runEras, type RunOptions } from '../core/run.js';
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
 import { shellWords } from '../core/shell-words.js';
 import type { CallToolsPolicy, Suite } from '../core/suite.js';
@@ -255,6 +255,11 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   for (const s of custom) {
     if (typeof s.id !== 'string' || !Array.isArray(s.cases)) throw new OptionsError(`${n('suite')}: a suite is an id or an object with id, title and cases`);
     if (known.includes(s.id) || custom.filter((x) => x.id === s.id).length > 1) throw new OptionsError(`${n('suite')}: two suites have the id "${s.id}"`);
+  }
+  // A --case that selects nothing would run nothing and pass: a usage error, with the nearest case id.
+  const allCases = [...ALL_SUITES, ...custom].flatMap((s) => s.cases);
+  for (const f of asList(o.cases)) {
+    if (!allCases.some((c) => caseWanted(c, [f]))) throw new OptionsError(`${n('case')} ${f}: no case has this id or id prefix${didYouMean(f, allCases.map((c) => c.id))} (\`mcp-conform list\` lists every case)`);
   }
   const timeout = o.timeout ?? DEFAULTS.timeout;
   if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds (e.g. ${n('timeout')} 5000 for 5 s)`);

@@ -445,6 +445,25 @@ function clientConsole(set: ReportSet, written: string[], paint: Paint, bold: (s
   const judged = new Set<string>();
   const skipped = new Map<string, string>();
   const elsewhere = new Map<string, string>();
+  // A finding said in several scenarios (the same case, verdict and message) is listed under the first, with the others named.
+  const key = (c: CaseResult) => `${c.id}\u0000${c.verdict}\u0000${c.message}`;
+  const seenIn = new Map<string, string[]>();
+  for (const r of runs) for (const c of r.suites.flatMap((s) => s.cases)) if (c.verdict !== 'pass' && c.verdict !== 'skip') seenIn.set(key(c), [...(seenIn.get(key(c)) ?? []), name(r)]);
+  // A client that never connected in any scenario (it sent nothing at all): one paragraph, not the same failures per scenario.
+  const silent = (r: Report) => !r.messages.some((m) => m.direction === 'to-server');
+  if (runs.length > 1 && runs.every(silent)) {
+    const err = first.process.stderr.filter((l) => l.trim());
+    const named = err.find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l)) ?? err.at(-1);
+    const exit = first.process.exitCode;
+    out.push(`${paint(COLOR.fail, '✗')} ${bold('The client never connected')}: it sent the mock nothing in any of the ${runs.length} scenarios${exit !== undefined && exit !== null ? ` and exited with code ${exit}` : ''}${named ? `: ${paint(COLOR.fail, safeText(named.trim().slice(0, 200)))}` : ''}`);
+    out.push(`  command as run: ${safeText(first.target.command ?? '')}`);
+    if (err.length) { out.push('  client stderr (last lines):'); for (const l of err.slice(-5)) out.push(paint(90, `    | ${safeText(l.slice(0, 200))}`)); }
+    out.push(`  Try: run the client by hand; over stdio it gets the mock's command line as {server} (appended when the command has none), over HTTP the URL as {url}`);
+    out.push(paint(90, `  Each scenario fails ${[...new Set(runs.flatMap((r) => r.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail').map((c) => c.id)))].join(', ')} with it; report.json has every case.`));
+    if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
+    out.push(resultText(combine(set), 0, paint));
+    return out.join('\n') + '\n';
+  }
   for (const r of runs) {
     const cases = r.suites.flatMap((s) => s.cases);
     const unexcused = cases.filter((c) => c.verdict === 'fail' && !c.baselined).length;
@@ -459,7 +478,10 @@ function clientConsole(set: ReportSet, written: string[], paint: Paint, bold: (s
       }
       judged.add(c.id);
       if (c.verdict === 'pass') continue;
-      out.push(caseLine(c, paint, false, { indent: '    ' }));
+      const where = seenIn.get(key(c)) ?? [];
+      if (where[0] !== name(r)) continue; // listed under the first scenario that found it
+      const also = where.length > 1 ? paint(90, ` (also in ${where.slice(1).map(safeText).join(', ')})`) : '';
+      out.push(caseLine(c, paint, false, { indent: '    ' }) + also);
     }
   }
   const neverJudged = [...skipped].filter(([id]) => !judged.has(id));
