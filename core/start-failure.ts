@@ -103,6 +103,7 @@ export function startFailureOf(a: { target: Target; transport: Transport; sessio
   const status = /HTTP (\d{3})\b/.exec(why);
   if (status && !/^HTTP 2/.test(status[0])) {
     const n = Number(status[1]);
+    if (target.transport === 'sse' && (n === 404 || n === 405)) return { kind: 'http-status', cause: why, ...base, status: n, stderr, hint: 'no HTTP+SSE stream at this URL: for a Streamable HTTP server use --http (or --url to detect which it is); an HTTP+SSE stream is often at /sse' };
     return { kind: 'http-status', cause: why, ...base, status: n, stderr, hint: n === 404 ? 'check the URL\'s path: the MCP endpoint is often /mcp (Streamable HTTP) or /sse (HTTP+SSE: --sse); --url tries both' : n === 405 ? 'the URL does not take POST: for an HTTP+SSE server use --sse (or --url to detect)' : 'check the URL; the server\'s answers are in report.json (http.exchanges)' };
   }
   if (url && /unreachable|timed out|reset the connection|could not be reached|neither transport answers|SSE stream/.test(why)) return { kind: 'unreachable', cause: why, ...base, stderr, hint: 'check the URL and that the server is running' };

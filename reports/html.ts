@@ -212,7 +212,8 @@ function findingsHtml(r: Report, runIdx: number, anchorOf: Map<CaseResult, numbe
     return `<div class="findings-group v-${cat}"><b>${esc(title)} (${list.length})</b><ol>${items.join('')}</ol></div>`;
   }).filter(Boolean);
   if (!parts.length) return `<div class="box note findings"><b>Nothing failed and nothing was warned at.</b> The suites below list every case; passes are collapsed.</div>`;
-  return `<div class="box findings"><h3 class="findings-title">What failed</h3>${parts.join('')}</div>`;
+  const failed = all.some((c) => c.verdict === 'fail');
+  return `<div class="box findings"><h3 class="findings-title">${failed ? 'What failed' : 'Nothing failed; what was warned at'}</h3>${parts.join('')}</div>`;
 }
 
 /** The failures that share a cause (reports/causes.ts), linked, and the advice when the newest version looks partial. */
