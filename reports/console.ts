@@ -268,6 +268,12 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   }
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
+  // Text on stdout that is not JSON-RPC (a banner, a log line): quoted at the top, where a newcomer looks first.
+  const stray = report.target.transport === 'stdio' ? report.messages.filter((m) => m.direction === 'from-server' && m.kind === 'invalid' && m.raw.trim()) : [];
+  if (stray.length) {
+    const t = stray[0]!.raw;
+    out.push(paint(COLOR.fail, `The server wrote text that is not JSON-RPC on stdout: '${safeText(t.length > 100 ? `${t.slice(0, 100)}…` : t)}'${stray.length > 1 ? ` (and ${stray.length - 1} more line${stray.length === 2 ? '' : 's'})` : ''} — stdout is for protocol messages; log to stderr (stdio/stdout-only-messages)`));
+  }
   const causes = sharedCauses(report);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   // A run stopped (Ctrl-C, SIGTERM, --max-duration): one line says so, then only what ran is listed.
@@ -527,7 +533,8 @@ export function consoleReporter(io: ReporterIO): Reporter {
     async onFinished(set, ctx) {
       await io.stdout(renderConsole(set, ctx.written, { color: io.color, verbose: io.verbose }));
       const runs = set.runs;
-      for (const r of runs) if (r.matrix) await io.stdout(`\n${runs.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
+      // (not for a target that never came up in any version: the paragraph above says why)
+      for (const r of runs) if (r.matrix && !(r.startFailure && !r.matrix.some((m) => m.accepted))) await io.stdout(`\n${runs.length > 1 ? `${r.target.name ?? r.target.command ?? r.target.url ?? ''}\n` : ''}${matrixTable(r.matrix)}`);
       return undefined;
     },
   };

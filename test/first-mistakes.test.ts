@@ -109,6 +109,7 @@ describe('first mistakes: a few lines that lead with the cause', () => {
     const r = await userRun(['--stdio', py('first/banner-then-mcp.py'), '--suite', 'lifecycle,listing,stdio']);
     const cases = r.report.suites.flatMap((s) => s.cases);
     expect(r.report.startFailure).toBeUndefined();
+    expect(first(r.out, 3)).toMatch(/not JSON-RPC on stdout: 'notes server v2\.1 starting \(stdio\)'/);
     expect(cases.find((c) => c.id === 'lifecycle/initialize')?.verdict).toBe('pass');
     expect(cases.find((c) => c.id === 'stdio/stdout-only-messages')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/notes server v2\.1 starting/) });
     expect(cases.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual(['stdio/stdout-only-messages']);
