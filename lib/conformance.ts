@@ -26,13 +26,10 @@ import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
-import { CONFORMANCE_KEYS, unknownKeysMessage } from './option-keys.js';
+import { CONFORMANCE_KEYS, OptionsError, unknownKeysMessage } from './option-keys.js';
 import { didYouMean } from '../core/suggest.js';
 
-/** Options that are wrong (a usage error: exit code 2 in the CLI); `name` is 'OptionsError' (an unknown key among them). */
-export class OptionsError extends Error {
-  override name = 'OptionsError';
-}
+export { OptionsError } from './option-keys.js';
 
 /** The keys runConformance takes: its own, and the options the suites declare (by key, at the top level). */
 export function conformanceKeys(custom: readonly Suite[] = []): string[] {

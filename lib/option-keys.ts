@@ -6,6 +6,11 @@
 import type { ConformanceOptions } from './conformance.js';
 import { nearest } from '../core/suggest.js';
 
+/** Options that are wrong (a usage error: exit code 2 in the CLI); `name` is 'OptionsError' (an unknown key among them). */
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
 /** Every key of ConformanceOptions (the compiler holds this list to the interface, both ways). */
 export const CONFORMANCE_KEYS = [
   'stdio', 'http', 'sse', 'url', 'headers', 'credentials', 'authServer', 'authServerScope', 'oauth', 'oauthGrant', 'clientId', 'clientSecret',

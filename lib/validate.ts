@@ -11,7 +11,7 @@ import { isObject as isObj } from '../core/objects.js';
 import { schemaDocumentFor } from '../core/schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from '../core/schema/versions.js';
 import { requestDeclaresTasks } from '../core/tasks.js';
-import { unknownKeysMessage } from './option-keys.js';
+import { OptionsError, unknownKeysMessage } from './option-keys.js';
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
 export class InputError extends Error {
@@ -172,7 +172,7 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
  */
 export async function validateLog(file: string, opts: { protocolVersion?: ProtocolVersion; schema?: UserSchema } = {}): Promise<LogValidation> {
   const unknown = unknownKeysMessage(opts, ['protocolVersion', 'schema'], 'validateLog');
-  if (unknown) throw new InputError(unknown);
+  if (unknown) throw new OptionsError(unknown);
   const log = await readLog(file);
   let protocolVersion: ProtocolVersion;
   let versionFrom: LogValidation['versionFrom'];
