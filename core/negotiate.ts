@@ -301,7 +301,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
       outcome = closed ? 'closed' : e instanceof SessionError && (e.kind === 'timeout' || e.kind === 'unresponsive') ? 'timeout' : 'failed';
       // A server that died of the method, hangs on it, or whose connection is now in doubt: start afresh, once.
       restartedAfter = true;
-      message = `server/discover ${closed ? 'was not answered: the server exited' : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
+      message = `server/discover ${closed ? `was not answered: ${transport.kind === 'stdio' ? 'the server exited' : 'the connection ended'}` : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
     }
     steps.push({ method: 'server/discover', offered: v, outcome, ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message, ...(restartedAfter ? { restartedAfter } : {}), exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
     if (restartedAfter) {
