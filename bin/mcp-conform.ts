@@ -6,13 +6,12 @@
  */
 import { VERSION } from '../core/version.js';
 import { earlyStdioArgv } from './early.js';
+import { COMMANDS, type CommandName } from './command-names.js';
 
 function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
-import { COMMANDS, type CommandName } from './commands-list.js';
-export type { CommandName } from './commands-list.js';
 
 /**
  * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word

@@ -20,7 +20,10 @@ describe('servers that fail to start or to answer', () => {
   it('a command that does not exist: exit 1, a report that says so', async () => {
     const r = await run('mcp-conform-no-such-command --stdio');
     expect(r.code).toBe(1);
-    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/command not found: mcp-conform-no-such-command/) });
+    expect(r.c('lifecycle/initialize')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/command not found: mcp-conform-no-such-command/),
+    });
     expect(r.report.aborted).toMatch(/could not start the server/);
     expect(r.report.process.shutdown).toBe('not-started');
     // Cases that need the server are skipped with the reason, not failed.
