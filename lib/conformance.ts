@@ -27,10 +27,23 @@ import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
-import { CONFORMANCE_KEYS, OptionsError, unknownKeysMessage } from './option-keys.js';
+import { OptionsError, unknownKeysMessage } from './option-keys.js';
 import { didYouMean } from '../core/suggest.js';
 
 export { OptionsError } from './option-keys.js';
+
+/** Every key of ConformanceOptions (the compiler holds this list to the interface, both ways). */
+export const CONFORMANCE_KEYS = [
+  'stdio', 'http', 'sse', 'url', 'headers', 'credentials', 'authServer', 'authServerScope', 'oauth', 'oauthGrant', 'clientId', 'clientSecret',
+  'clientMetadataUrl', 'oauthScope', 'oauthTimeout', 'start', 'startTimeout', 'cwd', 'env', 'name', 'suites', 'cases', 'timeout', 'strict',
+  'callTools', 'callTool', 'unknownToolCode', 'providers', 'maxToolTokens', 'maxResultTokens', 'expect', 'updateExpect', 'reportBodies', 'options',
+  'clientCapabilities', 'roots', 'protocolVersion', 'allVersions', 'schema', 'shutdownGrace', 'maxDuration', 'maxMessageBytes', 'baseline', 'signal',
+  'reporters', 'outDir',
+] as const satisfies readonly (keyof ConformanceOptions)[];
+type Missing = Exclude<keyof ConformanceOptions, (typeof CONFORMANCE_KEYS)[number]>;
+// A key added to ConformanceOptions and not to the list above fails to compile here.
+const complete: [Missing] extends [never] ? true : Missing = true;
+void complete;
 
 /** The keys runConformance takes: its own, and the options the suites declare (by key, at the top level). */
 export function conformanceKeys(custom: readonly Suite[] = []): string[] {

@@ -3,26 +3,12 @@
  * naming it and the nearest known key, not an option silently left out (a run of all 22 suites with the default
  * timeout). runConformance, vitest's conformance() and validateLog call it.
  */
-import type { ConformanceOptions } from './conformance.js';
 import { nearest } from '../core/suggest.js';
 
 /** Options that are wrong (a usage error: exit code 2 in the CLI); `name` is 'OptionsError' (an unknown key among them). */
 export class OptionsError extends Error {
   override name = 'OptionsError';
 }
-
-/** Every key of ConformanceOptions (the compiler holds this list to the interface, both ways). */
-export const CONFORMANCE_KEYS = [
-  'stdio', 'http', 'sse', 'url', 'headers', 'credentials', 'authServer', 'authServerScope', 'oauth', 'oauthGrant', 'clientId', 'clientSecret',
-  'clientMetadataUrl', 'oauthScope', 'oauthTimeout', 'start', 'startTimeout', 'cwd', 'env', 'name', 'suites', 'cases', 'timeout', 'strict',
-  'callTools', 'callTool', 'unknownToolCode', 'providers', 'maxToolTokens', 'maxResultTokens', 'expect', 'updateExpect', 'reportBodies', 'options',
-  'clientCapabilities', 'roots', 'protocolVersion', 'allVersions', 'schema', 'shutdownGrace', 'maxDuration', 'maxMessageBytes', 'baseline', 'signal',
-  'reporters', 'outDir',
-] as const satisfies readonly (keyof ConformanceOptions)[];
-type Missing = Exclude<keyof ConformanceOptions, (typeof CONFORMANCE_KEYS)[number]>;
-// A key added to ConformanceOptions and not to the list above fails to compile here.
-const complete: [Missing] extends [never] ? true : Missing = true;
-void complete;
 
 /**
  * Why the options object has keys that are not options (each with the nearest known key), or undefined. `known`: the
