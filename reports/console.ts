@@ -472,7 +472,6 @@ function clientConsole(set: ReportSet, written: string[], paint: Paint, bold: (s
   }
   for (const r of runs) {
     const cases = r.suites.flatMap((s) => s.cases);
-    const unexcused = cases.filter((c) => c.verdict === 'fail' && !c.baselined).length;
     const mark = r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗');
     out.push(`${mark} ${bold(safeText(name(r)).padEnd(width))}  ${tally(cases.filter((c) => !(c.verdict === 'skip' && (c.notApplicable || CHECKED_ELSEWHERE.test(c.message)))), paint).text}  ${paint(90, fmtDuration(r.durationMs))}`);
     if (r.aborted) out.push(`    ${paint(COLOR.fail, safeText(r.aborted))}`);
