@@ -70,9 +70,12 @@ export function startFailureOf(a: { target: Target; transport: Transport; sessio
     const cause = a.authRequired.replace(`; ${HOW_TO_GET_IN}`, '').replace(/^the server requires authorization: /, '');
     return { kind: 'auth-required', cause, ...base, ...(r ? { status: r.status } : {}), stderr, hint: a.hasCredentials ? 'check the token the run gives (--header "Authorization: Bearer …", or what --oauth obtained) and the scope it carries' : HOW_TO_GET_IN };
   }
+  // A server that started an HTTP listener instead of speaking stdio ("listening on port 3001"): say how to test that.
+  const listening = target.transport === 'stdio' ? [...noise, ...stderrAll].map((l) => /(https?:\/\/(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1?\])(?::\d+)?[^\s'"]*)|\b(?:listening|running|started|serving)\b[^\n]*?\bport\s+(\d{2,5})\b/i.exec(l)).find(Boolean) : undefined;
+  const asHttp = listening ? ` — it seems to serve HTTP instead (${listening[0]}): test it so with --start "${command}" --http ${listening[1] ? listening[1].replace('0.0.0.0', '127.0.0.1') : `http://127.0.0.1:${listening[2]}/mcp`}` : '';
   if (noise.length) {
     const cause = `the server wrote text that is not JSON-RPC on stdout: ${quote(noise[0]!)}${noise.length > 1 ? ` (and ${noise.length - 1} more line${noise.length === 2 ? '' : 's'})` : ''}, and never a JSON-RPC answer (stdout is for protocol messages; log to stderr)`;
-    return { kind: 'not-json-rpc', cause, ...base, ...exit, stdout: noise.slice(0, 3), stderr, hint: command ? `make the server write its banner and logs to stderr; check that "${command}" starts an MCP server over stdio (some need an argument such as "stdio" or "--transport stdio")` : 'check that the URL is an MCP endpoint' };
+    return { kind: 'not-json-rpc', cause, ...base, ...exit, stdout: noise.slice(0, 3), stderr, hint: command ? `make the server write its banner and logs to stderr; check that "${command}" starts an MCP server over stdio (some need an argument such as "stdio" or "--transport stdio")${asHttp}` : 'check that the URL is an MCP endpoint' };
   }
   const spawn = /^could not start the server \(.*?\): (.*)$/.exec(raw) ?? /^--start: could not start .*?: (.*)$/.exec(raw);
   if (spawn) {
@@ -108,7 +111,7 @@ export function startFailureOf(a: { target: Target; transport: Transport; sessio
   }
   if (url && /unreachable|timed out|reset the connection|could not be reached|neither transport answers|SSE stream/.test(why)) return { kind: 'unreachable', cause: why, ...base, stderr, hint: 'check the URL and that the server is running' };
   if (/not answered within|no answer within|got no answer/.test(raw)) {
-    return { kind: 'silent', cause: `the server answered nothing within ${a.timeoutMs} ms (${why})${target.transport === 'stdio' ? ' and wrote nothing on stdout' : ''}`, ...base, stderr, hint: target.transport === 'stdio' ? 'check that the command starts an MCP server over stdio (some need an argument such as "stdio"); a slow start: --timeout' : 'check that the URL is the MCP endpoint; a slow server: --timeout' };
+    return { kind: 'silent', cause: `the server answered nothing within ${a.timeoutMs} ms (${why})${target.transport === 'stdio' ? ' and wrote nothing on stdout' : ''}`, ...base, stderr, hint: target.transport === 'stdio' ? `check that the command starts an MCP server over stdio (some need an argument such as "stdio"); a slow start: --timeout${asHttp}` : 'check that the URL is the MCP endpoint; a slow server: --timeout' };
   }
   if (url) return { kind: 'unreachable', cause: why, ...base, stderr, hint: 'check the URL and that the server is running' };
   return undefined;
