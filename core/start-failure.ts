@@ -91,10 +91,11 @@ export function startFailureOf(a: { target: Target; transport: Transport; sessio
   if (target.transport === 'stdio' || /^--start: the server /.test(raw)) {
     if (closeInfo && (closeInfo.exitCode !== undefined || closeInfo.signal) || /^--start: the server /.test(raw)) {
       // The line of stderr that names the error (a traceback's last line, Node's "Error: …"), in the cause itself.
-      const named = [...stderrAll].reverse().find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l) || /^\s*(?:fatal|error|panic|usage)\b/i.test(l));
+      const named = [...stderrAll].reverse().find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l) || /^\s*(?:fatal|error|panic|usage)\b/i.test(l) || /can't open file|No such file or directory|Cannot find module/.test(l));
       const reason = (/^--start: /.test(raw) ? raw.replace(/; last stderr lines: .*$/, '') : `${closeInfo!.reason} before answering anything`) + (named ? `: ${named.trim().slice(0, 200)}` : '');
-      const missing = stderr.find((l) => /ModuleNotFoundError|ImportError|Cannot find module|ERR_MODULE_NOT_FOUND|No module named/.test(l));
-      return { kind: 'exited', cause: reason, ...base, ...exit, stderr, hint: missing ? 'a module is missing: install the server\'s dependencies (or activate its virtual environment), then run the command by hand to check' : named && /^\s*usage\b/i.test(named) ? 'the server wants other arguments: its usage line is above (pass them in the command, quoted as one --stdio argument)' : `run the command by hand to see why it stops${command ? `: ${command}` : ''}` };
+      // A package that is not installed (a bare module name), as opposed to a script path that is wrong.
+      const missing = stderrAll.find((l) => /ModuleNotFoundError|ImportError|No module named|Cannot find (?:module|package) '[^./]|ERR_MODULE_NOT_FOUND/.test(l) && !/Cannot find module '[./]/.test(l));
+      return { kind: 'exited', cause: reason, ...base, ...exit, stderr, hint: missing ? 'a module is missing: install the server\'s dependencies (or activate its virtual environment), then run the command by hand to check' : named && /can't open file|No such file or directory|Cannot find module/.test(named) && !missing ? `a file of the command is not there: check its path (relative to ${cwd ?? 'the current directory'}; --cwd changes it)` : named && /^\s*usage\b/i.test(named) ? 'the server wants other arguments: its usage line is above (pass them in the command, quoted as one --stdio argument)' : `run the command by hand to see why it stops${command ? `: ${command}` : ''}` };
     }
   }
   if (/connection refused/.test(why)) return { kind: 'refused', cause: why, ...base, stderr, hint: 'start the server first (or let mcp-conform start and stop it: --start "COMMAND" with the URL), and check the host and port' };
