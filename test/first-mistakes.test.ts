@@ -190,6 +190,37 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
     expect(e.message).toMatch(/"timout" \(did you mean timeout\?\)/);
   });
 
+  it('more first mistakes: each a usage error or a start failure that says what to write instead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
+    writeFileSync(join(dir, 'dep.js'), "require('a-package-not-installed');\n");
+    const usage: [string[], RegExp][] = [
+      [['run', 'server.py'], /unexpected word "server\.py": name the server with --stdio "COMMAND" \(e\.g\. --stdio "python3 server\.py"\)/],
+      [['run', '--stdio', 'python3', 'server.py'], /the command of --stdio is one argument, quoted: --stdio "python3 server\.py"/],
+      [['run', '--http', 'localhost:8000/mcp'], /did you mean http:\/\/localhost:8000\/mcp\?/],
+      [['run', '--stdio', 'x', '--case', 'lifecycle/pingg'], /--case lifecycle\/pingg: no case has this id or id prefix; did you mean lifecycle\/ping\?/],
+      [['run', '--stdio', 'x', '--reporter', 'htm'], /unknown reporter "htm"; did you mean html\?/],
+      [['run', '--stdio', 'x', '--suite', 'listin'], /unknown suite "listin"; did you mean listing\?/],
+      [['run', '--stdio', 'x', '-q'], /unknown option -q of run; did you mean --quiet\?/],
+    ];
+    for (const [args, want] of usage) {
+      const r = await cli(args, { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(lines(r.stderr).length, args.join(' ')).toBeLessThanOrEqual(3);
+      expect(first(r.stderr, 1), args.join(' ')).toMatch(want);
+    }
+    const started: [string, RegExp, RegExp][] = [
+      [`python3 ${join(dir, 'nosuchserver.py')}`, /exited with code 2 before answering anything: .*can't open file/, /Try: a file of the command is not there: check its path/],
+      [`node ${join(dir, 'dep.js')}`, /Cannot find module 'a-package-not-installed'/, /Try: a module is missing/],
+    ];
+    for (const [command, cause, hint] of started) {
+      const r = await userRun(['--stdio', command], 60_000);
+      expect(lines(r.out).length, command).toBeLessThanOrEqual(15);
+      expect(first(r.out, 3), command).toMatch(cause);
+      expect(r.out, command).toMatch(hint);
+      expect(r.report.summary.pass).toBe(0);
+    }
+  });
+
   it('the console names only the report files it wrote; --update-expect says what it changed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
     const file = join(dir, 'calc.expect.yaml');
