@@ -272,6 +272,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   if (report.startFailure && !verbose) {
     out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} over ${report.target.transport}`)));
     out.push(...startFailureLines(report, report.startFailure, paint, bold));
+    out.push(...updatedFileLines(report, paint));
     return out;
   }
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
