@@ -155,8 +155,9 @@ function chips(s: Summary): string {
   return `<div class="chips">${CATEGORIES.map((k) => `<span class="chip v-${k}${c[k] ? '' : ' zero'}"><b>${c[k]}</b> ${k}</span>`).join('')}</div>`;
 }
 
-function resultLine(r: { exitCode: number; summary: Summary; aborted?: string }): string {
+function resultLine(r: { exitCode: number; summary: Summary; aborted?: string; startFailure?: Report['startFailure'] }): string {
   const c = counts(r.summary);
+  if (r.startFailure) return `<p class="result bad">Result: ${r.startFailure.kind === 'auth-required' ? 'not run: the server asks for authorization' : 'the server never came up'} (exit code ${esc(r.exitCode)})</p>`;
   if (r.exitCode === 0) {
     const extra = c.baselined ? ` (${c.baselined} known failure${c.baselined === 1 ? '' : 's'} in the baseline)` : '';
     return `<p class="result ok">Result: no failures${extra}</p>`;
@@ -379,7 +380,7 @@ export function renderHtml(set: ReportSet): string {
   head.push(`<h1>mcp-conform report${multi ? ` · ${runs.length} targets` : ''}</h1>`);
   if (!multi) head.push(serverLine(first));
   head.push(`<p class="dim">mcp-conform ${esc(first.tool.version)} · started ${esc(started)} · ${esc(fmtMs(duration))} · ${summary.total} cases · ${summary.messagesValidated} messages validated${set.configFile ? ` · config <code>${esc(set.configFile)}</code>` : ''}</p>`);
-  head.push(chips(summary), resultLine({ exitCode, summary, aborted: multi ? undefined : first.aborted }));
+  head.push(chips(summary), resultLine({ exitCode, summary, aborted: multi ? undefined : first.aborted, startFailure: multi ? undefined : first.startFailure }));
   head.push(`<div class="filters"><span class="dim">Show:</span>${CATEGORIES.map((k) => `<label class="v-${k}"><input type="checkbox" data-cat="${k}" checked> ${k} (${c[k]})</label>`).join('')}<input type="search" id="search" placeholder="filter by case id" aria-label="filter by case id"><button type="button" id="expand">Expand all</button></div>`);
   const body: string[] = [];
   if (multi) {
