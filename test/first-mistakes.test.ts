@@ -130,6 +130,12 @@ describe('first mistakes: a few lines that lead with the cause', () => {
       expect(first(notFound.out, 3)).toMatch(/never came up: HTTP 404/);
       expect(notFound.out).toMatch(/check the URL's path/);
       neverCameUp(notFound.report, /HTTP 404/);
+      // https:// to a plain-HTTP server: TLS fails, and the hint says http://.
+      const tls = await userRun(['--http', (await start(404)).replace('http://', 'https://')]);
+      expect(lines(tls.out).length).toBeLessThanOrEqual(15);
+      expect(first(tls.out, 3)).toMatch(/never came up: TLS failed/);
+      expect(tls.out).toMatch(/try http:\/\/ instead of https:\/\//);
+      neverCameUp(tls.report, /TLS failed/);
       const auth = await userRun(['--http', await start(401)]);
       expect(lines(auth.out).length).toBeLessThanOrEqual(15);
       expect(first(auth.out, 3)).toMatch(/asks for authorization the run does not have: HTTP 401/);
