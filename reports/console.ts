@@ -287,7 +287,7 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   // A run stopped (Ctrl-C, SIGTERM, --max-duration): one line says so, then only what ran is listed.
   const cut = stoppedView(report);
-  if (cut && !verbose) out.push('', paint(COLOR.warn, `${cut.signal ? `Interrupted (${cut.signal})` : `Stopped: ${safeText(report.aborted!)};`} after ${(report.durationMs / 1000).toFixed(1)} s: ${cut.notRun} case${cut.notRun === 1 ? '' : 's'} not run. What ran:`));
+  if (cut && !verbose) out.push('', paint(COLOR.warn, `${cut.signal ? `Interrupted (${cut.signal}) after ${(report.durationMs / 1000).toFixed(1)} s` : `Stopped after ${(report.durationMs / 1000).toFixed(1)} s (${safeText(report.aborted!)})`}: ${cut.notRun} case${cut.notRun === 1 ? '' : 's'} not run. What ran:`));
   out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(cut?.view ?? report, paint, bold, causeOf, written)));
   out.push(...causeLines(report, causes, paint, bold));
   const s = report.summary;
@@ -392,7 +392,7 @@ function countsText(r: { summary: Report['summary'] }, paint: Paint): string {
   }).join(', ');
 }
 
-function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: Report['matrix']; startFailure?: Report['startFailure'] }, stale: number, paint: Paint): string {
+function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: Report['matrix']; startFailure?: Report['startFailure']; aborted?: string }, stale: number, paint: Paint): string {
   const s = r.summary;
   const unexcused = s.fail - (s.baselined ?? 0);
   const notes: string[] = [];
@@ -410,6 +410,7 @@ function resultText(r: { exitCode: number; summary: Report['summary']; matrix?: 
     const where = older.map((m) => `${m.summary.fail} in ${m.protocolVersion}`).join(', ');
     return paint(COLOR.fail, `Result: failing cases in another version (${where}): --protocol-version ${older[0]!.protocolVersion} lists them${tail}`);
   }
+  if (r.aborted) return paint(COLOR.fail, `Result: the run ended early, nothing failed among what ran (exit code ${r.exitCode})${tail}`);
   return paint(COLOR.fail, `Result: failed${tail}`);
 }
 
