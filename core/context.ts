@@ -41,6 +41,10 @@ export interface ContextInput {
   published?: import('./published/types.js').PublishedRunOptions;
   /** RunOptions.credentials: what got the run past a protected server (ctx.credentials). */
   credentials?: import('./auth/credentials.js').Credentials;
+  /** RunOptions.target (ctx.target). */
+  target?: import('./transport/index.js').Target;
+  /** The roots answered to roots/list, when the harness declares roots (ctx.roots). */
+  roots?: readonly import('./client-capabilities.js').Root[];
 }
 
 export interface RunContext extends CaseContext {
@@ -66,6 +70,8 @@ export function makeContext(i: ContextInput): RunContext {
     surface: i.surface,
     published: i.published,
     ...(i.credentials ? { credentials: i.credentials } : {}),
+    ...(i.target ? { target: i.target } : {}),
+    ...(i.roots ? { roots: i.roots } : {}),
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,
     currentCase: '',

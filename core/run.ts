@@ -23,7 +23,7 @@ import { credentialsReport } from './auth/credentials.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
-import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
+import { clientCapabilitiesObject, DEFAULT_ROOTS, type Root } from './client-capabilities.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
 
@@ -343,7 +343,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published, credentials: opts.credentials });
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published, credentials: opts.credentials, target: opts.target, ...(clientCaps.roots ? { roots: opts.roots ?? DEFAULT_ROOTS } : {}) });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).

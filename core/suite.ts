@@ -208,6 +208,13 @@ export interface CaseContext {
    */
   credentials?: import('./auth/credentials.js').Credentials;
   workbench: SchemaWorkbench;
+  /**
+   * What the run was asked to test: the stdio command and its --cwd, or the URL and the --start command (the security
+   * suite reads the served folder of a local server from it). Absent when the context was made without one.
+   */
+  target?: import('./transport/index.js').Target;
+  /** The roots the harness answers roots/list with, when it declares the roots capability (--client-capabilities roots). */
+  roots?: readonly import('./client-capabilities.js').Root[];
   /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
   service<T>(s: Service<T>): Promise<T>;
   /**
