@@ -139,7 +139,7 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
       c.remove();
     }
   }
-  return verdictOf(findings, sent, probed, problems, mids, 'resources/read requests');
+  return verdictOf(findings, sent, [...new Set(probed)], problems, mids, 'resources/read requests');
 }
 
 /** The URIs asked for: file:// URIs of each form, and, for a template, its literal folder part with a relative path. */

@@ -14,7 +14,7 @@ import { answerHolds, probeArguments, probeRefusal, urlParam, type ParamOf } fro
 
 /** Most tools called, and how long after a tool's answer a late request (a fetch in the background) still counts. */
 export const MAX_URL_TOOLS = 6;
-export const LATE_REQUEST_MS = 300;
+export const LATE_REQUEST_MS = 200;
 
 /** Why the server's loopback is not the harness's, or undefined when it is (a server the run started, or a loopback URL). */
 function notOnThisMachine(ctx: CaseContext): string | undefined {
@@ -40,6 +40,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
     const refused = withUrl.slice(0, 4).map((p) => `${p.tool.name} (${probeRefusal(p.tool, plan, allow)})`).join('; ');
     return { verdict: 'skip', message: `not run: ${withUrl.length} tool(s) take a URL, and the call policy lets the probe call none of them: ${refused}` };
   }
+  const refused = withUrl.filter((p) => probeRefusal(p.tool, plan, allow)).map((p) => p.tool.name);
   const listener = await startCanaryListener();
   const mids: number[] = [];
   const fetched: { tool: string; url: string; hits: CanaryHit[]; echoed: boolean }[] = [];
@@ -72,7 +73,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   }
   return {
     verdict: 'pass', messageIds: mids,
-    message: `${answers.length} tool(s) called with the URL of ${where}; no request reached it (${answers.join('; ')})`,
+    message: `${answers.length} tool(s) called with the URL of ${where}; no request reached it (${answers.join('; ')})${refused.length ? `; not called under the call policy: ${refused.join(', ')}` : ''}`,
   };
 }
 
