@@ -10,9 +10,11 @@
  * - where the harness can, a symlink inside the folder, `/x/served/.mcp-conform-link-<rand>`, pointing at the outside
  *   canary: a server that checks the path but not where a link leads reads through it (CVE-2025-53109).
  *
- * What is made is removed on every exit path: by the case that made it (remove(), in a finally), and, should the
- * harness end first (SIGINT/SIGTERM, a forced exit, an uncaught error), by a process 'exit' hook that removes every
- * canary still there, synchronously. Only SIGKILL of the harness can leave one behind: nothing can run then.
+ * What is made is removed on every exit path: by the case that made it (remove(), in a finally); on SIGINT, SIGTERM
+ * or SIGHUP at once, while any canary is on disk (the CLI's own handler then stops the run as usual; in a program
+ * with no handler of its own the signal is raised again once they are gone, so it ends the process as it would have);
+ * and, should the process end any other way (a forced exit, an uncaught error), by a process 'exit' hook that removes
+ * every canary still there, synchronously. Only SIGKILL of the harness can leave one behind: nothing can run then.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -58,6 +60,29 @@ function removePath(p: string): void {
     else unlinkSync(p);
   } catch { /* already gone */ }
   made.delete(p);
+  if (!made.size) unhookSignals();
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let signalsHooked = false;
+
+function onSignal(sig: NodeJS.Signals): void {
+  removeAllCanaries();
+  unhookSignals();
+  // Nobody else handles it: the default action (the process ends by the signal) as if we had not been there.
+  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+}
+
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const s of SIGNALS) process.on(s, onSignal);
+}
+
+function unhookSignals(): void {
+  if (!signalsHooked) return;
+  signalsHooked = false;
+  for (const s of SIGNALS) process.off(s, onSignal);
 }
 
 /** Remove every canary still on disk (the exit hook; tests call it too). */
@@ -104,6 +129,7 @@ export function makeCanaries(folder: string): CanarySet {
     try {
       mkdirSync(dir, { mode: 0o700 }); // fails if it exists: never write into a folder the harness did not make
       made.add(dir);
+      hookSignals();
       made1.push(dir);
       writeFileSync(join(dir, file), content(token), { mode: 0o600, flag: 'wx' });
     } catch (e) {
