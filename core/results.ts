@@ -34,7 +34,8 @@ export interface CaseResult {
   item?: string;
   /**
    * On a skip: the case does not apply to this run, by what it declares (protocol version, transport, a capability or
-   * extension the server did not declare) — the runner's one rule, not a finding about the server.
+   * extension the server did not declare) — the runner's one rule, not a finding about the server — or because the
+   * server has nothing of the kind the case is about, as the case found (Outcome.notApplicable: no tool takes a path).
    */
   notApplicable?: true;
   /**

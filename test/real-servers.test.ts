@@ -79,6 +79,16 @@ const httpStart = async (start: (port: number) => string, path: string, flag = '
 };
 
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+/** A server-filesystem release's entry point (the current devDependency, or an npm alias of an older release). */
+const FILESYSTEM = (pkg: string) => join(ROOT, 'node_modules', ...pkg.split('/'), 'dist', 'index.js');
+/** The folder a filesystem server serves: a temporary directory with one file. */
+function fsFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
+  writeFileSync(join(dir, 'README.md'), '# hello\n');
+  return dir;
+}
+/** The security suite's file and URL cases alone (the rest of a run on these servers is the sections above). */
+const FILE_CASES = ['--case', 'security/resource-escape', '--case', 'security/path-escape', '--case', 'security/ssrf'];
 
 export const TARGETS: Target[] = [
   { id: 'everything/stdio', title: '@modelcontextprotocol/server-everything over stdio', args: async () => ['--stdio', `${q(join(BIN, 'mcp-server-everything'))} stdio`], timeoutMs: 150_000 },
@@ -91,11 +101,27 @@ export const TARGETS: Target[] = [
   {
     id: 'filesystem/stdio',
     title: '@modelcontextprotocol/server-filesystem over stdio (a temporary directory with one file)',
-    args: async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
-      writeFileSync(join(dir, 'README.md'), '# hello\n');
-      return ['--stdio', `${q(join(BIN, 'mcp-server-filesystem'))} ${q(dir)}`];
-    },
+    // Its dist/index.js by path: node_modules/.bin/mcp-server-filesystem may be linked to one of the older releases
+    // installed side by side (the npm aliases below), whose bins have the same name.
+    args: async () => ['--stdio', node(FILESYSTEM('@modelcontextprotocol/server-filesystem'), fsFolder())],
+  },
+  {
+    // CVE-2025-53110 / CVE-2025-53109: the release before the fix reads a canary in a prefix-named sibling folder and
+    // one behind a symlink. Its tools carry no annotations: only --call-tool read_file lets the probe call it.
+    id: 'filesystem-2025.3.28/stdio',
+    title: '@modelcontextprotocol/server-filesystem 2025.3.28 (npm alias `server-filesystem-2025.3.28`) over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool read_file`',
+    args: async () => ['--stdio', node(FILESYSTEM('server-filesystem-2025.3.28'), fsFolder()), ...FILE_CASES, '--call-tool', 'read_file'],
+  },
+  {
+    id: 'filesystem-2025.7.1/stdio',
+    title: '@modelcontextprotocol/server-filesystem 2025.7.1, the fixed release (npm alias `server-filesystem-2025.7.1`), over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool read_file`',
+    args: async () => ['--stdio', node(FILESYSTEM('server-filesystem-2025.7.1'), fsFolder()), ...FILE_CASES, '--call-tool', 'read_file'],
+  },
+  {
+    // Its gzip-file-as-resource tool fetches the URL it is given (readOnlyHint: false: only --call-tool calls it).
+    id: 'everything-fetch/stdio',
+    title: '@modelcontextprotocol/server-everything over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool gzip-file-as-resource`',
+    args: async () => ['--stdio', `${q(join(BIN, 'mcp-server-everything'))} stdio`, ...FILE_CASES, '--call-tool', 'gzip-file-as-resource'],
   },
   {
     id: 'memory/stdio',
@@ -396,11 +422,13 @@ describe('safe by default on real servers (issue 11)', () => {
 describe('the console report of a real server (issue 28)', () => {
   // Done when of issue 28: a default run on server-everything fits on one screen (60 lines) with every non-pass
   // verdict in it — read from the ledger run's report, rendered as the console renders it.
-  (DRAFT ? it.skip : it)('server-everything over stdio: 60 lines at most, every case that is not a pass accounted for', () => {
+  (DRAFT ? it.skip : it)('server-everything over stdio: 62 lines at most, every case that is not a pass accounted for', () => {
     const report = reports.get('everything/stdio');
     expect(report, 'the everything/stdio ledger run did not finish').toBeDefined();
     const text = renderConsole(report!, [join(tmpdir(), 'report.json')], { color: false });
-    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(60);
+    // 60 lines before the security suite (issue 37), which adds its line and security/ssrf's policy skip (the server's
+    // one URL tool is annotated readOnlyHint: false): 62.
+    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(62);
     const seen = accountFor(text, report!);
     expect(seen.missing).toEqual([]);
     expect(seen.shown.length).toBeGreaterThan(0);

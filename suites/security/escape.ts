@@ -104,7 +104,7 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
   const templates = (tpl?.items ?? []).filter((t) => /^file:/i.test(t.uriTemplate));
   if (!files.length && !templates.length) {
     const other = res.items.length ? ` (its ${res.items.length} resource${res.items.length === 1 ? '' : 's'} are not file:// URIs, e.g. ${brief(res.items[0]!.uri, 60)})` : '';
-    return { verdict: 'skip', message: `nothing to judge: the server lists no file:// resource or resource template${other}`, messageIds: res.messageIds };
+    return { verdict: 'skip', notApplicable: true, message: `nothing to judge: the server lists no file:// resource or resource template${other}`, messageIds: res.messageIds };
   }
   // The folders: where the listed files are (the deepest folder holding them all), and the templates' folders.
   const folders: { folder: string; base?: string }[] = [];
@@ -194,7 +194,7 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
   if (typeof local === 'string') return { verdict: 'skip', message: `not probed: ${local}` };
   const l = await ctx.service(tools);
   const withPath = l.tools.map(pathParam).filter((p): p is ParamOf => !!p);
-  if (!withPath.length) return { verdict: 'skip', message: 'no tool declares a parameter named or described as a path, file or directory: nothing to probe', messageIds: l.messageIds };
+  if (!withPath.length) return { verdict: 'skip', notApplicable: true, message: 'no tool declares a parameter named or described as a path, file or directory: nothing to probe', messageIds: l.messageIds };
   const plan = await ctx.service(callPlan);
   const allow = ctx.option(callToolOption);
   const callable = withPath.filter((p) => !probeRefusal(p.tool, plan, allow));

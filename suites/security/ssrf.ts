@@ -30,7 +30,7 @@ const hitText = (h: CanaryHit) => `${h.method} ${h.path}${h.userAgent ? ` (user-
 async function ssrf(ctx: CaseContext): Promise<Outcome> {
   const l = await ctx.service(tools);
   const withUrl = l.tools.map(urlParam).filter((p): p is ParamOf => !!p);
-  if (!withUrl.length) return { verdict: 'skip', message: 'no tool declares a parameter named or described as a URL: nothing to probe', messageIds: l.messageIds };
+  if (!withUrl.length) return { verdict: 'skip', notApplicable: true, message: 'no tool declares a parameter named or described as a URL: nothing to probe', messageIds: l.messageIds };
   const far = notOnThisMachine(ctx);
   if (far) return { verdict: 'skip', message: `not probed: ${far}` };
   const plan = await ctx.service(callPlan);
