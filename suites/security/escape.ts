@@ -252,7 +252,7 @@ export const escapeCases: CaseDef[] = [
   },
   {
     id: 'security/path-escape',
-    title: 'Tools that take a path read no file outside the served folder',
+    title: 'tools that take a path read no file outside the served folder',
     level: 'MUST',
     spec: 'server/tools#security-considerations',
     requirement: 'A read-only tool that takes a path validates it: a sibling folder whose name starts with the served folder\'s, a path through `..`, or a symlink inside the folder pointing out must not give the content of a file outside it (CVE-2025-53110, CVE-2025-53109). Only tools the call policy allows (readOnlyHint: true, or named with --call-tool), with canary files the harness makes and removes, on local servers only.',

@@ -80,7 +80,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
 export const ssrfCases: CaseDef[] = [
   {
     id: 'security/ssrf',
-    title: 'Tools that take a URL do not fetch loopback addresses',
+    title: 'tools that take a URL do not fetch loopback addresses',
     level: 'SHOULD',
     spec: 'server/tools#security-considerations',
     requirement: 'A tool that fetches a URL it is given should refuse loopback, private and link-local addresses (server-side request forgery). Probed with a listener the harness runs on 127.0.0.1 for this case only; only tools the call policy allows (readOnlyHint: true, or named with --call-tool); never any other address.',
