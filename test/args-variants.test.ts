@@ -100,7 +100,8 @@ let scratch = '';
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'mcp-conform-args-'));
   servers.everything = { command: bin('mcp-server-everything'), args: ['stdio'] };
-  servers.filesystem = { command: bin('mcp-server-filesystem'), args: [scratch] };
+  // By its dist path: .bin/mcp-server-filesystem may link an older release installed as an npm alias.
+  servers.filesystem = { command: process.execPath, args: [fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url)), scratch] };
   servers.memory = { command: bin('mcp-server-memory'), args: [], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } };
   await Promise.all(
     Object.entries(servers).map(async ([name, s]) => {

@@ -356,7 +356,8 @@ describe('in a run, on real servers', () => {
 
   it('server-filesystem and server-memory: accepted by OpenAI, Anthropic, Bedrock; Gemini\'s parameters refuse their $schema', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-compat-'));
-    for (const cmd of [`${join(BIN, 'mcp-server-filesystem')} ${dir}`, join(BIN, 'mcp-server-memory')]) {
+    // server-filesystem by its dist path: .bin/mcp-server-filesystem may link an older release installed as an npm alias.
+    for (const cmd of [`${process.execPath} ${join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js')} ${dir}`, join(BIN, 'mcp-server-memory')]) {
       const r = await run(cmd, ['--suite', 'compat', '--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`]);
       const v = r.verdicts('compat/');
       expect([v['compat/openai'], v['compat/anthropic'], v['compat/bedrock'], v['compat/gemini']], cmd).toEqual(['pass', 'pass', 'pass', 'warn']);
