@@ -14,7 +14,7 @@ import { commonFolder, existingDir, filePath, foldersFromCommandLine, foldersFro
 import { resourceListing, resourceTemplateListing } from '../../core/surface.js';
 import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
 import { callTool, tools, type Tool } from '../../core/tools.js';
-import { brief, describeError, isObject } from '../helpers.js';
+import { brief, isObject } from '../helpers.js';
 import { answerHolds, pathParam, probeArguments, probeRefusal, type ParamOf } from './params.js';
 
 /** Most folders probed in one run, and most tools per folder: a bounded number of requests. */
@@ -60,7 +60,8 @@ function canariesFor(folder: string): CanarySet | string {
   }
 }
 
-interface Finding { what: string; value: string; form: string; mid?: number }
+/** A canary's content in an answer: what answered, what was asked, the form, and the exchange (request and answer). */
+interface Finding { what: string; value: string; form: string; mids: number[] }
 
 /** The verdict of a probe run over folders: a finding fails; none passes; nothing probed skips. */
 function verdictOf(findings: Finding[], sent: number, folders: string[], problems: string[], mids: number[], what: string): Outcome {
@@ -68,9 +69,9 @@ function verdictOf(findings: Finding[], sent: number, folders: string[], problem
     const f = findings[0]!;
     const more = findings.length > 1 ? `; ${findings.length - 1} more: ${findings.slice(1, 4).map((x) => `${x.what} ${JSON.stringify(x.value)}`).join(', ')}` : '';
     return {
-      verdict: 'fail', level: 'MUST', messageIds: mids,
+      verdict: 'fail', level: 'MUST', messageIds: findings.flatMap((x) => x.mids),
       message: `${f.what} returned the content of a canary file the harness made outside the served folder ${folders.join(', ')}: asked for ${JSON.stringify(f.value)}, ${f.form}${more}. The canaries were removed.`,
-      details: { findings: findings.map(({ mid: _m, ...x }) => x), folders },
+      details: { findings: findings.map(({ mids: _m, ...x }) => x), folders },
     };
   }
   if (!sent) return { verdict: 'skip', message: `not run: ${problems.join('; ') || 'nothing to ask for'}`, messageIds: mids };
@@ -132,7 +133,7 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
         sent++;
         if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
         const result = rec.reply?.result ?? rec.reply?.error;
-        if (p.tokens.some((t) => answerHolds(result, t))) findings.push({ what: 'resources/read', value: p.value, form: p.form, mid: rec.reply?.response.seq });
+        if (p.tokens.some((t) => answerHolds(result, t))) findings.push({ what: 'resources/read', value: p.value, form: p.form, mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
         if (rec.failure && !rec.reply) { problems.push(`resources/read of ${p.value} got no answer: ${rec.failure.message}`); break; }
       }
     } finally {
@@ -228,8 +229,7 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
           if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
           if (rec.failure && !rec.reply) { problems.push(`${p.tool.name} got no answer: ${rec.failure.message}`); break outer; }
           const answer = rec.reply?.result ?? rec.reply?.error;
-          if (probe.tokens.some((t) => answerHolds(answer, t))) findings.push({ what: `tool ${p.tool.name} (${p.param}${p.guessed ? ', a name guessed: its inputSchema declares no properties' : ''})`, value: probe.value, form: probe.form });
-          else if (rec.reply?.error && sent === 1) problems.push(`${p.tool.name} answered ${describeError(rec.reply.error)}`);
+          if (probe.tokens.some((t) => answerHolds(answer, t))) findings.push({ what: `tool ${p.tool.name} (${p.param}${p.guessed ? ', a name guessed: its inputSchema declares no properties' : ''})`, value: probe.value, form: probe.form, mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
         }
       }
     } finally {

@@ -43,7 +43,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   const refused = withUrl.filter((p) => probeRefusal(p.tool, plan, allow)).map((p) => p.tool.name);
   const listener = await startCanaryListener();
   const mids: number[] = [];
-  const fetched: { tool: string; url: string; hits: CanaryHit[]; echoed: boolean }[] = [];
+  const fetched: { tool: string; url: string; hits: CanaryHit[]; echoed: boolean; mids: number[] }[] = [];
   const answers: string[] = [];
   try {
     for (const p of callable.slice(0, MAX_URL_TOOLS)) {
@@ -55,7 +55,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
       await listener.waitFor(token, listener.hits.length > before ? 0 : LATE_REQUEST_MS);
       const hits = listener.hits.slice(before);
       const answer = rec.reply?.result ?? rec.reply?.error;
-      if (hits.length) fetched.push({ tool: p.tool.name, url, hits, echoed: answerHolds(answer, token) });
+      if (hits.length) fetched.push({ tool: p.tool.name, url, hits, echoed: answerHolds(answer, token), mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
       else answers.push(`${p.tool.name}: ${rec.failure ? `no answer (${rec.failure.message})` : rec.reply?.error ? `error ${describeError(rec.reply.error)}` : (rec.reply?.result as { isError?: unknown })?.isError === true ? 'isError: true' : 'a result'}`);
       if (rec.failure && !rec.reply) break;
     }
@@ -66,7 +66,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   if (fetched.length) {
     const f = fetched[0]!;
     return {
-      verdict: 'warn', level: 'SHOULD', messageIds: mids,
+      verdict: 'warn', level: 'SHOULD', messageIds: fetched.flatMap((x) => x.mids),
       message: `tool ${f.tool} fetched a loopback address it was handed: ${f.hits.length} request(s) reached ${where} (${hitText(f.hits[0]!)})${f.echoed ? ', and its answer carries the listener\'s text' : ''}${fetched.length > 1 ? `; also ${fetched.slice(1).map((x) => x.tool).join(', ')}` : ''}. A server that fetches what it is told reaches internal services (server-side request forgery): one meant for the public web should refuse loopback, private and link-local addresses`,
       details: { listener: `${listener.host}:${listener.port}`, fetched: fetched.map((x) => ({ tool: x.tool, url: x.url, requests: x.hits.map(hitText), answerCarriesListenerText: x.echoed })) },
     };
