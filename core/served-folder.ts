@@ -9,7 +9,17 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Root } from './client-capabilities.js';
+import type { RunInput } from './inputs.js';
 import type { Target } from './transport/index.js';
+
+/**
+ * What the run was asked to test (ctx.input(targetInput)): the stdio command and its --cwd, or the URL and the --start
+ * command. The run puts it in every run's inputs (core/run.ts inputsOf).
+ */
+export const targetInput: RunInput<Target> = { id: 'target' };
+/** The roots the harness answers roots/list with, when it declares the roots capability (ctx.input(rootsInput)). */
+export const rootsInput: RunInput<readonly Root[]> = { id: 'roots' };
 
 export interface LocalServer {
   /** The server's command line (program first). */

@@ -9,11 +9,11 @@
 import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CanaryError, makeCanaries, type CanarySet } from '../../core/canaries.js';
-import { callPlan, callToolOption } from '../../core/call-policy.js';
-import { commonFolder, existingDir, filePath, foldersFromCommandLine, foldersFromRoots, foldersInText, isInside, localServer, type Folder } from '../../core/served-folder.js';
+import { callPlan, callTool, callToolOption } from '../../core/call-policy.js';
+import { commonFolder, existingDir, filePath, foldersFromCommandLine, foldersFromRoots, foldersInText, localServer, rootsInput, targetInput, type Folder } from '../../core/served-folder.js';
 import { resourceListing, resourceTemplateListing } from '../../core/surface.js';
 import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
-import { callTool, tools, type Tool } from '../../core/tools.js';
+import { tools, type Tool } from '../../core/tools.js';
 import { brief, isObject } from '../helpers.js';
 import { answerHolds, pathParam, probeArguments, probeRefusal, type ParamOf } from './params.js';
 
@@ -98,7 +98,7 @@ function templateFolder(t: string): { folder: string; base: string } | undefined
 }
 
 async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
-  const local = localServer(ctx.target);
+  const local = localServer(ctx.input(targetInput));
   if (typeof local === 'string') return { verdict: 'skip', message: `not probed: ${local}` };
   const [res, tpl] = await Promise.all([ctx.service(resourceListing), ctx.service(resourceTemplateListing).catch(() => undefined)]);
   const files = res.items.map((r) => filePath(r.uri)).filter((p): p is string => !!p);
@@ -174,7 +174,7 @@ function isFolderListing(t: Tool): boolean {
 
 /** The folders the server serves, from what the user gave the run and what the server says (bounded). */
 async function servedFolders(ctx: CaseContext, listed: Tool[], allow: readonly string[], local: Exclude<ReturnType<typeof localServer>, string>, mids: number[]): Promise<{ folders: Folder[]; notes: string[] }> {
-  const folders: Folder[] = [...foldersFromCommandLine(local), ...foldersFromRoots(ctx.roots)];
+  const folders: Folder[] = [...foldersFromCommandLine(local), ...foldersFromRoots(ctx.input(rootsInput))];
   const notes: string[] = [];
   const plan = await ctx.service(callPlan);
   for (const t of listed.filter(isFolderListing).slice(0, 2)) {
@@ -191,7 +191,7 @@ async function servedFolders(ctx: CaseContext, listed: Tool[], allow: readonly s
 }
 
 async function pathEscape(ctx: CaseContext): Promise<Outcome> {
-  const local = localServer(ctx.target);
+  const local = localServer(ctx.input(targetInput));
   if (typeof local === 'string') return { verdict: 'skip', message: `not probed: ${local}` };
   const l = await ctx.service(tools);
   const withPath = l.tools.map(pathParam).filter((p): p is ParamOf => !!p);

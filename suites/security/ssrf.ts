@@ -5,10 +5,10 @@
  * server. The harness never hands a server any other address: no private range, no link-local, no cloud metadata.
  */
 import { startCanaryListener, type CanaryHit } from '../../core/canary-listener.js';
-import { callPlan, callToolOption } from '../../core/call-policy.js';
-import { isLoopbackUrl, localServer } from '../../core/served-folder.js';
+import { callPlan, callTool, callToolOption } from '../../core/call-policy.js';
+import { isLoopbackUrl, localServer, targetInput } from '../../core/served-folder.js';
 import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
-import { callTool, tools } from '../../core/tools.js';
+import { tools } from '../../core/tools.js';
 import { describeError } from '../helpers.js';
 import { answerHolds, probeArguments, probeRefusal, urlParam, type ParamOf } from './params.js';
 
@@ -18,9 +18,9 @@ export const LATE_REQUEST_MS = 200;
 
 /** Why the server's loopback is not the harness's, or undefined when it is (a server the run started, or a loopback URL). */
 function notOnThisMachine(ctx: CaseContext): string | undefined {
-  const local = localServer(ctx.target);
+  const local = localServer(ctx.input(targetInput));
   if (typeof local !== 'string') return undefined;
-  const t = ctx.target;
+  const t = ctx.input(targetInput);
   if (t && t.transport !== 'stdio' && isLoopbackUrl(t.url)) return undefined;
   return `${local}; a loopback address would be its machine's, not the harness's listener`;
 }
