@@ -58,7 +58,9 @@ function removePath(p: string): void {
     const st = lstatSync(p);
     if (st.isDirectory()) rmSync(p, { recursive: true, force: true });
     else unlinkSync(p);
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
   made.delete(p);
   if (!made.size) unhookSignals();
 }
@@ -93,7 +95,14 @@ export function removeAllCanaries(): void {
 
 /** The canary paths made and not removed yet (tests). */
 export function canariesOnDisk(): string[] {
-  return [...made].filter((p) => { try { lstatSync(p); return true; } catch { return false; } });
+  return [...made].filter((p) => {
+    try {
+      lstatSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 const hex = (n: number) => randomBytes(n).toString('hex');
@@ -109,7 +118,13 @@ function content(token: string): string {
 export function makeCanaries(folder: string): CanarySet {
   const root = resolve(folder).replace(/\/+$/, '') || '/';
   let st;
-  try { st = statSync(root); } catch (e) { throw new CanaryError(`${root} is not a folder on this machine (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`); }
+  try {
+    st = statSync(root);
+  } catch (e) {
+    throw new CanaryError(
+      `${root} is not a folder on this machine (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
   if (!st.isDirectory()) throw new CanaryError(`${root} is not a folder`);
   const parent = dirname(root);
   if (parent === root) throw new CanaryError(`${root} has no parent folder to put canaries in`);
@@ -134,7 +149,9 @@ export function makeCanaries(folder: string): CanarySet {
       writeFileSync(join(dir, file), content(token), { mode: 0o600, flag: 'wx' });
     } catch (e) {
       for (const p of made1.reverse()) removePath(p);
-      throw new CanaryError(`cannot make a canary folder next to ${root} (${dir}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new CanaryError(
+        `cannot make a canary folder next to ${root} (${dir}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   };
   const prefix: CanaryFile = { path: join(prefixDir, fileName), token: hex(16) };
@@ -157,9 +174,16 @@ export function makeCanaries(folder: string): CanarySet {
   }
   const all = [prefixDir, outsideDir, ...(link ? [link] : [])];
   return {
-    root, prefixDir, prefix, outsideDir, outside, fileName,
+    root,
+    prefixDir,
+    prefix,
+    outsideDir,
+    outside,
+    fileName,
     ...(link ? { link } : {}),
     ...(linkProblem ? { linkProblem } : {}),
-    remove() { for (const p of [...all].reverse()) removePath(p); },
+    remove() {
+      for (const p of [...all].reverse()) removePath(p);
+    },
   };
 }

@@ -48,17 +48,29 @@ export async function startCanaryListener(): Promise<CanaryListener> {
   const t0 = performance.now();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '';
-    const hit: CanaryHit = { method: req.method ?? '', path, remote: req.socket.remoteAddress ?? '', atMs: Math.round(performance.now() - t0), ...(typeof req.headers['user-agent'] === 'string' ? { userAgent: req.headers['user-agent'].slice(0, 200) } : {}) };
+    const hit: CanaryHit = {
+      method: req.method ?? '',
+      path,
+      remote: req.socket.remoteAddress ?? '',
+      atMs: Math.round(performance.now() - t0),
+      ...(typeof req.headers['user-agent'] === 'string' ? { userAgent: req.headers['user-agent'].slice(0, 200) } : {}),
+    };
     hits.push(hit);
     const token = /\/mcp-conform-ssrf-[^/]*\/([0-9a-f]+)/.exec(path)?.[1] ?? '';
-    for (const w of waiters.filter((x) => path.includes(x.token))) { waiters.splice(waiters.indexOf(w), 1); w.resolve(true); }
+    for (const w of waiters.filter((x) => path.includes(x.token))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(true);
+    }
     req.resume();
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
     res.end(canaryBody(token));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ host: CANARY_LISTENER_HOST, port: 0, exclusive: true }, () => { server.off('error', reject); resolve(); });
+    server.listen({ host: CANARY_LISTENER_HOST, port: 0, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.unref();
   const port = (server.address() as AddressInfo).port;
@@ -68,14 +80,26 @@ export async function startCanaryListener(): Promise<CanaryListener> {
     hits,
     url(label) {
       const token = randomBytes(12).toString('hex');
-      return { url: `http://${CANARY_LISTENER_HOST}:${port}/mcp-conform-ssrf-${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}/${token}`, token };
+      return {
+        url: `http://${CANARY_LISTENER_HOST}:${port}/mcp-conform-ssrf-${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}/${token}`,
+        token,
+      };
     },
     hitsFor: (token) => hits.filter((h) => h.path.includes(token)),
     waitFor(token, ms) {
       if (hits.some((h) => h.path.includes(token))) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
-        const w = { token, resolve: (v: boolean) => { clearTimeout(timer); resolve(v); } };
-        const timer = setTimeout(() => { waiters.splice(waiters.indexOf(w), 1); resolve(false); }, ms);
+        const w = {
+          token,
+          resolve: (v: boolean) => {
+            clearTimeout(timer);
+            resolve(v);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(w), 1);
+          resolve(false);
+        }, ms);
         timer.unref();
         waiters.push(w);
       });

@@ -40,20 +40,30 @@ export interface Folder {
 /** The server's command line when the run started it on this machine; else why it is not probed (a sentence). */
 export function localServer(target: Target | undefined): LocalServer | string {
   if (!target) return 'the run did not say how the server was started';
-  if (target.transport === 'stdio') return { argv: target.argv, ...(target.cwd ? { cwd: target.cwd } : {}), how: 'stdio' };
-  if (target.start) return { argv: target.start.argv, ...(target.start.cwd ? { cwd: target.start.cwd } : {}), how: '--start' };
+  if (target.transport === 'stdio')
+    return { argv: target.argv, ...(target.cwd ? { cwd: target.cwd } : {}), how: 'stdio' };
+  if (target.start)
+    return { argv: target.start.argv, ...(target.start.cwd ? { cwd: target.start.cwd } : {}), how: '--start' };
   return `the server at ${hostOf(target.url)} was not started by this run (no stdio command, no --start): its paths need not be this machine's`;
 }
 
 /** Whether a URL names this machine's loopback (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackUrl(url: string): boolean {
   let h: string;
-  try { h = new URL(url).hostname.replace(/^\[|\]$/g, ''); } catch { return false; }
+  try {
+    h = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 function hostOf(url: string): string {
-  try { return new URL(url).host; } catch { return 'the URL'; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the URL';
+  }
 }
 
 /** An existing directory, as an absolute path (relative ones against base), else undefined. */
@@ -61,7 +71,11 @@ export function existingDir(p: string, base?: string): string | undefined {
   if (!p || p.includes('\0')) return undefined;
   const abs = isAbsolute(p) ? resolve(p) : base ? resolve(base, p) : undefined;
   if (!abs) return undefined;
-  try { return statSync(abs).isDirectory() ? abs : undefined; } catch { return undefined; }
+  try {
+    return statSync(abs).isDirectory() ? abs : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -71,7 +85,9 @@ export function existingDir(p: string, base?: string): string | undefined {
 export function foldersFromCommandLine(s: LocalServer): Folder[] {
   const base = s.cwd ? resolve(s.cwd) : process.cwd();
   const out: Folder[] = [];
-  const add = (p: string | undefined, from: string) => { if (p && !out.some((f) => f.path === p)) out.push({ path: p, from }); };
+  const add = (p: string | undefined, from: string) => {
+    if (p && !out.some((f) => f.path === p)) out.push({ path: p, from });
+  };
   for (const w of s.argv.slice(1)) {
     const value = /^--?[A-Za-z][\w-]*=(.+)$/.exec(w)?.[1];
     add(existingDir(value ?? w, base), "the server's command line");
@@ -104,7 +120,11 @@ export function foldersInText(text: string, from: string): Folder[] {
 /** The local path of a file: URI, or undefined (another scheme, a remote host, not a URI). */
 export function filePath(uri: string): string | undefined {
   if (!/^file:/i.test(uri)) return undefined;
-  try { return fileURLToPath(uri); } catch { return undefined; }
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The deepest folder that holds every path (undefined for none). */

@@ -10,7 +10,18 @@ import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CanaryError, makeCanaries, type CanarySet } from '../../core/canaries.js';
 import { callPlan, callTool, callToolOption } from '../../core/call-policy.js';
-import { commonFolder, existingDir, filePath, foldersFromCommandLine, foldersFromRoots, foldersInText, localServer, rootsInput, targetInput, type Folder } from '../../core/served-folder.js';
+import {
+  commonFolder,
+  existingDir,
+  filePath,
+  foldersFromCommandLine,
+  foldersFromRoots,
+  foldersInText,
+  localServer,
+  rootsInput,
+  targetInput,
+  type Folder,
+} from '../../core/served-folder.js';
 import { resourceListing, resourceTemplateListing } from '../../core/surface.js';
 import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
 import { tools, type Tool } from '../../core/tools.js';
@@ -31,9 +42,11 @@ interface Probe {
   tokens: string[];
 }
 
-const PREFIX_WHY = 'a sibling folder whose name starts with the served folder\'s: the server checks containment by string prefix (the bug class of CVE-2025-53110)';
+const PREFIX_WHY =
+  "a sibling folder whose name starts with the served folder's: the server checks containment by string prefix (the bug class of CVE-2025-53110)";
 const DOTDOT_WHY = 'a path through `..`: the server does not resolve `..` before its check';
-const LINK_WHY = 'a symlink inside the folder pointing out: the server follows links out of its folder (the bug class of CVE-2025-53109)';
+const LINK_WHY =
+  'a symlink inside the folder pointing out: the server follows links out of its folder (the bug class of CVE-2025-53109)';
 
 /** The canary paths of a set in the forms a probe sends: absolute paths, `..` from the folder, the link. */
 function pathForms(c: CanarySet, directory: boolean): Probe[] {
@@ -47,36 +60,64 @@ function pathForms(c: CanarySet, directory: boolean): Probe[] {
   ];
   if (c.link && !directory) {
     out.push({ value: c.link, form: LINK_WHY, tokens: [c.outside.token] });
-    out.push({ value: basename(c.link), form: `${LINK_WHY} (named relative to the folder)`, tokens: [c.outside.token] });
+    out.push({
+      value: basename(c.link),
+      form: `${LINK_WHY} (named relative to the folder)`,
+      tokens: [c.outside.token],
+    });
   }
   return out;
 }
 
 /** Make the canaries next to a folder; a CanaryError's message when that is impossible. */
 function canariesFor(folder: string): CanarySet | string {
-  try { return makeCanaries(folder); } catch (e) {
+  try {
+    return makeCanaries(folder);
+  } catch (e) {
     if (e instanceof CanaryError) return e.message;
     throw e;
   }
 }
 
 /** A canary's content in an answer: what answered, what was asked, the form, and the exchange (request and answer). */
-interface Finding { what: string; value: string; form: string; mids: number[] }
+interface Finding {
+  what: string;
+  value: string;
+  form: string;
+  mids: number[];
+}
 
 /** The verdict of a probe run over folders: a finding fails; none passes; nothing probed skips. */
-function verdictOf(findings: Finding[], sent: number, folders: string[], problems: string[], mids: number[], what: string): Outcome {
+function verdictOf(
+  findings: Finding[],
+  sent: number,
+  folders: string[],
+  problems: string[],
+  mids: number[],
+  what: string,
+): Outcome {
   if (findings.length) {
     const f = findings[0]!;
-    const more = findings.length > 1 ? `; ${findings.length - 1} more: ${findings.slice(1, 4).map((x) => `${x.what} ${JSON.stringify(x.value)}`).join(', ')}` : '';
+    const more =
+      findings.length > 1
+        ? `; ${findings.length - 1} more: ${findings
+            .slice(1, 4)
+            .map((x) => `${x.what} ${JSON.stringify(x.value)}`)
+            .join(', ')}`
+        : '';
     return {
-      verdict: 'fail', level: 'MUST', messageIds: findings.flatMap((x) => x.mids),
+      verdict: 'fail',
+      level: 'MUST',
+      messageIds: findings.flatMap((x) => x.mids),
       message: `${f.what} returned the content of a canary file the harness made outside the served folder ${folders.join(', ')}: asked for ${JSON.stringify(f.value)}, ${f.form}${more}. The canaries were removed.`,
       details: { findings: findings.map(({ mids: _m, ...x }) => x), folders },
     };
   }
-  if (!sent) return { verdict: 'skip', message: `not run: ${problems.join('; ') || 'nothing to ask for'}`, messageIds: mids };
+  if (!sent)
+    return { verdict: 'skip', message: `not run: ${problems.join('; ') || 'nothing to ask for'}`, messageIds: mids };
   return {
-    verdict: 'pass', messageIds: mids,
+    verdict: 'pass',
+    messageIds: mids,
     message: `${sent} ${what} for canary files just outside ${folders.join(', ')} (a prefix-named sibling, a path through \`..\`${problems.some((p) => p.includes('symlink')) ? '' : ', a symlink inside the folder'}) came back without their content${problems.length ? ` (${problems.join('; ')})` : ''}; the canaries were removed`,
     details: { folders },
   };
@@ -100,12 +141,22 @@ function templateFolder(t: string): { folder: string; base: string } | undefined
 async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
   const local = localServer(ctx.input(targetInput));
   if (typeof local === 'string') return { verdict: 'skip', message: `not probed: ${local}` };
-  const [res, tpl] = await Promise.all([ctx.service(resourceListing), ctx.service(resourceTemplateListing).catch(() => undefined)]);
+  const [res, tpl] = await Promise.all([
+    ctx.service(resourceListing),
+    ctx.service(resourceTemplateListing).catch(() => undefined),
+  ]);
   const files = res.items.map((r) => filePath(r.uri)).filter((p): p is string => !!p);
   const templates = (tpl?.items ?? []).filter((t) => /^file:/i.test(t.uriTemplate));
   if (!files.length && !templates.length) {
-    const other = res.items.length ? ` (its ${res.items.length} resource${res.items.length === 1 ? '' : 's'} are not file:// URIs, e.g. ${brief(res.items[0]!.uri, 60)})` : '';
-    return { verdict: 'skip', notApplicable: true, message: `nothing to judge: the server lists no file:// resource or resource template${other}`, messageIds: res.messageIds };
+    const other = res.items.length
+      ? ` (its ${res.items.length} resource${res.items.length === 1 ? '' : 's'} are not file:// URIs, e.g. ${brief(res.items[0]!.uri, 60)})`
+      : '';
+    return {
+      verdict: 'skip',
+      notApplicable: true,
+      message: `nothing to judge: the server lists no file:// resource or resource template${other}`,
+      messageIds: res.messageIds,
+    };
   }
   // The folders: where the listed files are (the deepest folder holding them all), and the templates' folders.
   const folders: { folder: string; base?: string }[] = [];
@@ -116,7 +167,12 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
     const f = templateFolder(t.uriTemplate);
     if (f && !folders.some((x) => x.folder === f.folder && x.base === f.base)) folders.push(f);
   }
-  if (!folders.length) return { verdict: 'skip', message: `not probed: the file:// URIs the server lists name no folder on this machine (other than /), e.g. ${brief(files[0] ?? templates[0]?.uriTemplate, 80)}`, messageIds: res.messageIds };
+  if (!folders.length)
+    return {
+      verdict: 'skip',
+      message: `not probed: the file:// URIs the server lists name no folder on this machine (other than /), e.g. ${brief(files[0] ?? templates[0]?.uriTemplate, 80)}`,
+      messageIds: res.messageIds,
+    };
   const findings: Finding[] = [];
   const problems: string[] = [];
   const mids: number[] = [];
@@ -124,7 +180,10 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
   let sent = 0;
   for (const f of folders.slice(0, MAX_FOLDERS)) {
     const c = canariesFor(f.folder);
-    if (typeof c === 'string') { problems.push(c); continue; }
+    if (typeof c === 'string') {
+      problems.push(c);
+      continue;
+    }
     try {
       probed.push(c.root);
       if (c.linkProblem) problems.push(`no symlink: ${c.linkProblem}`);
@@ -133,8 +192,17 @@ async function resourceEscape(ctx: CaseContext): Promise<Outcome> {
         sent++;
         if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
         const result = rec.reply?.result ?? rec.reply?.error;
-        if (p.tokens.some((t) => answerHolds(result, t))) findings.push({ what: 'resources/read', value: p.value, form: p.form, mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
-        if (rec.failure && !rec.reply) { problems.push(`resources/read of ${p.value} got no answer: ${rec.failure.message}`); break; }
+        if (p.tokens.some((t) => answerHolds(result, t)))
+          findings.push({
+            what: 'resources/read',
+            value: p.value,
+            form: p.form,
+            mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
+          });
+        if (rec.failure && !rec.reply) {
+          problems.push(`resources/read of ${p.value} got no answer: ${rec.failure.message}`);
+          break;
+        }
       }
     } finally {
       c.remove();
@@ -150,15 +218,36 @@ function resourceProbes(c: CanarySet, base?: string): Probe[] {
   const out: Probe[] = [];
   if (base) {
     // Through the template's own folder part: `<base>../<root>-<rand>/…`, `<base>../.mcp-conform-canary-…/…`.
-    out.push({ value: `${base}../${basename(c.prefixDir)}/${c.fileName}`, form: `${PREFIX_WHY}, through the resource template`, tokens: [c.prefix.token] });
-    out.push({ value: `${base}../${outName}/${c.fileName}`, form: `${DOTDOT_WHY}, through the resource template`, tokens: [c.outside.token] });
-    out.push({ value: `${base}%2e%2e/${outName}/${c.fileName}`, form: `${DOTDOT_WHY} (percent-encoded), through the resource template`, tokens: [c.outside.token] });
-    if (c.link) out.push({ value: `${base}${basename(c.link)}`, form: `${LINK_WHY}, through the resource template`, tokens: [c.outside.token] });
+    out.push({
+      value: `${base}../${basename(c.prefixDir)}/${c.fileName}`,
+      form: `${PREFIX_WHY}, through the resource template`,
+      tokens: [c.prefix.token],
+    });
+    out.push({
+      value: `${base}../${outName}/${c.fileName}`,
+      form: `${DOTDOT_WHY}, through the resource template`,
+      tokens: [c.outside.token],
+    });
+    out.push({
+      value: `${base}%2e%2e/${outName}/${c.fileName}`,
+      form: `${DOTDOT_WHY} (percent-encoded), through the resource template`,
+      tokens: [c.outside.token],
+    });
+    if (c.link)
+      out.push({
+        value: `${base}${basename(c.link)}`,
+        form: `${LINK_WHY}, through the resource template`,
+        tokens: [c.outside.token],
+      });
     return out;
   }
   out.push({ value: pathToFileURL(`${c.prefixDir}/${c.fileName}`).href, form: PREFIX_WHY, tokens: [c.prefix.token] });
   out.push({ value: `${rootUri}/../${outName}/${c.fileName}`, form: DOTDOT_WHY, tokens: [c.outside.token] });
-  out.push({ value: `${rootUri}/%2e%2e/${outName}/${c.fileName}`, form: `${DOTDOT_WHY} (percent-encoded)`, tokens: [c.outside.token] });
+  out.push({
+    value: `${rootUri}/%2e%2e/${outName}/${c.fileName}`,
+    form: `${DOTDOT_WHY} (percent-encoded)`,
+    tokens: [c.outside.token],
+  });
   if (c.link) out.push({ value: pathToFileURL(c.link).href, form: LINK_WHY, tokens: [c.outside.token] });
   return out;
 }
@@ -167,24 +256,41 @@ function resourceProbes(c: CanarySet, base?: string): Probe[] {
 
 /** A tool that names the folders the server may read (list_allowed_directories and the like), with no required input. */
 function isFolderListing(t: Tool): boolean {
-  if (!/(?:allowed|permitted|accessible|root|workspace|served).*(?:dir|director|folder|root|path)|list_?roots|get_?roots/i.test(t.name)) return false;
+  if (
+    !/(?:allowed|permitted|accessible|root|workspace|served).*(?:dir|director|folder|root|path)|list_?roots|get_?roots/i.test(
+      t.name,
+    )
+  )
+    return false;
   const s = t.inputSchema;
   return !isObject(s) || !Array.isArray(s.required) || s.required.length === 0;
 }
 
 /** The folders the server serves, from what the user gave the run and what the server says (bounded). */
-async function servedFolders(ctx: CaseContext, listed: Tool[], allow: readonly string[], local: Exclude<ReturnType<typeof localServer>, string>, mids: number[]): Promise<{ folders: Folder[]; notes: string[] }> {
+async function servedFolders(
+  ctx: CaseContext,
+  listed: Tool[],
+  allow: readonly string[],
+  local: Exclude<ReturnType<typeof localServer>, string>,
+  mids: number[],
+): Promise<{ folders: Folder[]; notes: string[] }> {
   const folders: Folder[] = [...foldersFromCommandLine(local), ...foldersFromRoots(ctx.input(rootsInput))];
   const notes: string[] = [];
   const plan = await ctx.service(callPlan);
   for (const t of listed.filter(isFolderListing).slice(0, 2)) {
     const why = probeRefusal(t, plan, allow);
-    if (why) { notes.push(`${t.name} not called (${why})`); continue; }
+    if (why) {
+      notes.push(`${t.name} not called (${why})`);
+      continue;
+    }
     const rec = await callTool(ctx, t.name, {}, 'served-folders');
     if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
     const r = rec.reply?.result;
     if (!isObject(r)) continue;
-    const text = (Array.isArray(r.content) ? r.content : []).map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n') + (r.structuredContent ? `\n${JSON.stringify(r.structuredContent)}` : '');
+    const text =
+      (Array.isArray(r.content) ? r.content : [])
+        .map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : ''))
+        .join('\n') + (r.structuredContent ? `\n${JSON.stringify(r.structuredContent)}` : '');
     for (const f of foldersInText(text, `tool ${t.name}`)) if (!folders.some((x) => x.path === f.path)) folders.push(f);
   }
   return { folders, notes };
@@ -195,18 +301,34 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
   if (typeof local === 'string') return { verdict: 'skip', message: `not probed: ${local}` };
   const l = await ctx.service(tools);
   const withPath = l.tools.map(pathParam).filter((p): p is ParamOf => !!p);
-  if (!withPath.length) return { verdict: 'skip', notApplicable: true, message: 'no tool declares a parameter named or described as a path, file or directory: nothing to probe', messageIds: l.messageIds };
+  if (!withPath.length)
+    return {
+      verdict: 'skip',
+      notApplicable: true,
+      message: 'no tool declares a parameter named or described as a path, file or directory: nothing to probe',
+      messageIds: l.messageIds,
+    };
   const plan = await ctx.service(callPlan);
   const allow = ctx.option(callToolOption);
   const callable = withPath.filter((p) => !probeRefusal(p.tool, plan, allow));
   if (!callable.length) {
-    const refused = withPath.slice(0, 4).map((p) => `${p.tool.name} (${probeRefusal(p.tool, plan, allow)})`).join('; ');
-    return { verdict: 'skip', message: `not run: ${withPath.length} tool(s) take a path, and the call policy lets the probe call none of them: ${refused}` };
+    const refused = withPath
+      .slice(0, 4)
+      .map((p) => `${p.tool.name} (${probeRefusal(p.tool, plan, allow)})`)
+      .join('; ');
+    return {
+      verdict: 'skip',
+      message: `not run: ${withPath.length} tool(s) take a path, and the call policy lets the probe call none of them: ${refused}`,
+    };
   }
   const mids: number[] = [];
   const { folders, notes } = await servedFolders(ctx, l.tools, allow, local, mids);
   if (!folders.length) {
-    return { verdict: 'skip', messageIds: mids, message: `not run: which folder the server serves is unknown: no directory on its command line${local.cwd ? '' : ' and no --cwd'}, no roots with --client-capabilities roots --root file:///DIR${notes.length ? `, ${notes.join('; ')}` : ''}` };
+    return {
+      verdict: 'skip',
+      messageIds: mids,
+      message: `not run: which folder the server serves is unknown: no directory on its command line${local.cwd ? '' : ' and no --cwd'}, no roots with --client-capabilities roots --root file:///DIR${notes.length ? `, ${notes.join('; ')}` : ''}`,
+    };
   }
   const findings: Finding[] = [];
   const problems: string[] = [];
@@ -214,11 +336,18 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
   let sent = 0;
   const refusedTools = withPath.filter((p) => probeRefusal(p.tool, plan, allow)).map((p) => p.tool.name);
   const guessed = callable.filter((p) => p.guessed).map((p) => `${p.tool.name} (${p.param})`);
-  if (guessed.length) problems.push(`inputSchema declares no properties, so the parameter's usual name was used: ${guessed.join(', ')}`);
-  if (refusedTools.length) problems.push(`not called under the call policy: ${refusedTools.slice(0, 6).join(', ')}${refusedTools.length > 6 ? '…' : ''}`);
+  if (guessed.length)
+    problems.push(`inputSchema declares no properties, so the parameter's usual name was used: ${guessed.join(', ')}`);
+  if (refusedTools.length)
+    problems.push(
+      `not called under the call policy: ${refusedTools.slice(0, 6).join(', ')}${refusedTools.length > 6 ? '…' : ''}`,
+    );
   outer: for (const f of folders.slice(0, MAX_FOLDERS)) {
     const c = canariesFor(f.path);
-    if (typeof c === 'string') { problems.push(c); continue; }
+    if (typeof c === 'string') {
+      problems.push(c);
+      continue;
+    }
     try {
       probed.push(`${c.root} (from ${f.from})`);
       if (c.linkProblem) problems.push(`no symlink: ${c.linkProblem}`);
@@ -227,17 +356,37 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
           const rec = await callTool(ctx, p.tool.name, probeArguments(p, probe.value), 'path-escape');
           sent++;
           if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
-          if (rec.failure && !rec.reply) { problems.push(`${p.tool.name} got no answer: ${rec.failure.message}`); break outer; }
+          if (rec.failure && !rec.reply) {
+            problems.push(`${p.tool.name} got no answer: ${rec.failure.message}`);
+            break outer;
+          }
           const answer = rec.reply?.result ?? rec.reply?.error;
-          if (probe.tokens.some((t) => answerHolds(answer, t))) findings.push({ what: `tool ${p.tool.name} (${p.param}${p.guessed ? ', a name guessed: its inputSchema declares no properties' : ''})`, value: probe.value, form: probe.form, mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
+          if (probe.tokens.some((t) => answerHolds(answer, t)))
+            findings.push({
+              what: `tool ${p.tool.name} (${p.param}${p.guessed ? ', a name guessed: its inputSchema declares no properties' : ''})`,
+              value: probe.value,
+              form: probe.form,
+              mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
+            });
         }
       }
     } finally {
       c.remove();
     }
   }
-  if (callable.length > MAX_PATH_TOOLS) problems.push(`${callable.length - MAX_PATH_TOOLS} more path tools not probed (at most ${MAX_PATH_TOOLS})`);
-  return verdictOf(findings, sent, probed, problems, mids, `calls of ${callable.slice(0, MAX_PATH_TOOLS).map((p) => p.tool.name).join(', ')}`);
+  if (callable.length > MAX_PATH_TOOLS)
+    problems.push(`${callable.length - MAX_PATH_TOOLS} more path tools not probed (at most ${MAX_PATH_TOOLS})`);
+  return verdictOf(
+    findings,
+    sent,
+    probed,
+    problems,
+    mids,
+    `calls of ${callable
+      .slice(0, MAX_PATH_TOOLS)
+      .map((p) => p.tool.name)
+      .join(', ')}`,
+  );
 }
 
 export const escapeCases: CaseDef[] = [
@@ -246,7 +395,8 @@ export const escapeCases: CaseDef[] = [
     title: 'resources/read serves no file outside the served folder',
     level: 'MUST',
     spec: 'server/resources#security-considerations',
-    requirement: 'A server that serves file:// resources validates the URIs it reads: a sibling folder whose name starts with the served folder\'s, a path through `..`, or a symlink inside the folder pointing out must not give the content of a file outside it (CVE-2025-53110, CVE-2025-53109). Probed with canary files the harness makes and removes, on local servers only.',
+    requirement:
+      "A server that serves file:// resources validates the URIs it reads: a sibling folder whose name starts with the served folder's, a path through `..`, or a symlink inside the folder pointing out must not give the content of a file outside it (CVE-2025-53110, CVE-2025-53109). Probed with canary files the harness makes and removes, on local servers only.",
     requires: { capability: 'resources' },
     run: resourceEscape,
   },
@@ -255,7 +405,8 @@ export const escapeCases: CaseDef[] = [
     title: 'tools that take a path read no file outside the served folder',
     level: 'MUST',
     spec: 'server/tools#security-considerations',
-    requirement: 'A read-only tool that takes a path validates it: a sibling folder whose name starts with the served folder\'s, a path through `..`, or a symlink inside the folder pointing out must not give the content of a file outside it (CVE-2025-53110, CVE-2025-53109). Only tools the call policy allows (readOnlyHint: true, or named with --call-tool), with canary files the harness makes and removes, on local servers only.',
+    requirement:
+      "A read-only tool that takes a path validates it: a sibling folder whose name starts with the served folder's, a path through `..`, or a symlink inside the folder pointing out must not give the content of a file outside it (CVE-2025-53110, CVE-2025-53109). Only tools the call policy allows (readOnlyHint: true, or named with --call-tool), with canary files the harness makes and removes, on local servers only.",
     run: pathEscape,
   },
 ];

@@ -10,6 +10,7 @@ import { ssrfCases } from './ssrf.js';
 export const security: Suite = {
   id: 'security',
   title: 'Security',
-  description: 'Vulnerabilities servers ship: files read outside the served folder (canary files the harness makes and removes), tools that fetch loopback addresses (a listener the harness runs on 127.0.0.1). Under the call policy; offline; nothing leaves this machine.',
+  description:
+    'Vulnerabilities servers ship: files read outside the served folder (canary files the harness makes and removes), tools that fetch loopback addresses (a listener the harness runs on 127.0.0.1). Under the call policy; offline; nothing leaves this machine.',
   cases: [...escapeCases, ...ssrfCases],
 };

@@ -20,7 +20,8 @@ export interface ParamOf {
   guessed?: boolean;
 }
 
-const PATH_NAME = /^(?:paths?|files?|filenames?|filepaths?|dirs?|directory|directories|folders?|root)$|[_-](?:path|file|filename|dir|directory|folder)s?$/i;
+const PATH_NAME =
+  /^(?:paths?|files?|filenames?|filepaths?|dirs?|directory|directories|folders?|root)$|[_-](?:path|file|filename|dir|directory|folder)s?$/i;
 const PATH_CAMEL = /[a-z](?:Path|File|Filename|Dir|Directory|Folder)s?$/;
 const PATH_WORDS = /\b(?:path|paths|file ?path|directory|folder)\b/i;
 const URL_NAME = /^(?:urls?|uris?|hrefs?|links?|endpoint|website|webpage)$|[_-](?:url|uri|href)s?$/i;
@@ -33,7 +34,12 @@ const isPathName = (n: string) => PATH_NAME.test(n) || PATH_CAMEL.test(n);
 function stringish(s: Record<string, unknown>): { ok: boolean; array: boolean } {
   const t = s.type;
   if (t === 'string' || (Array.isArray(t) && t.includes('string'))) return { ok: true, array: false };
-  if (t === 'array' && isObject(s.items) && (s.items.type === 'string' || (Array.isArray(s.items.type) && s.items.type.includes('string')))) return { ok: true, array: true };
+  if (
+    t === 'array' &&
+    isObject(s.items) &&
+    (s.items.type === 'string' || (Array.isArray(s.items.type) && s.items.type.includes('string')))
+  )
+    return { ok: true, array: true };
   return { ok: false, array: false };
 }
 
@@ -44,8 +50,18 @@ function props(tool: Tool): [string, Record<string, unknown>][] {
 }
 
 function isUrlProp(name: string, s: Record<string, unknown>): boolean {
-  const fmt = typeof s.format === 'string' ? s.format : isObject(s.items) && typeof s.items.format === 'string' ? s.items.format : '';
-  return URL_NAME.test(name) || URL_CAMEL.test(name) || /^(?:uri|url|iri)$/.test(fmt) || (typeof s.description === 'string' && URL_WORDS.test(s.description) && !isPathName(name));
+  const fmt =
+    typeof s.format === 'string'
+      ? s.format
+      : isObject(s.items) && typeof s.items.format === 'string'
+        ? s.items.format
+        : '';
+  return (
+    URL_NAME.test(name) ||
+    URL_CAMEL.test(name) ||
+    /^(?:uri|url|iri)$/.test(fmt) ||
+    (typeof s.description === 'string' && URL_WORDS.test(s.description) && !isPathName(name))
+  );
 }
 
 /**
@@ -54,15 +70,32 @@ function isUrlProp(name: string, s: Record<string, unknown>): boolean {
  * a file or folder (read_file, list_directory, get_file_info) is given `path`, the usual name, marked as guessed.
  */
 export function pathParam(tool: Tool): ParamOf | undefined {
-  if (!props(tool).length && !/allowed|roots?\b|_roots|workspace/i.test(tool.name) && /(?:file|dir|directory|folder|path)/i.test(tool.name) && /(?:read|get|cat|open|view|list|show|tree|info|stat)/i.test(tool.name)) {
-    return { tool, param: /multiple|_files$|Files$/.test(tool.name) ? 'paths' : 'path', array: /multiple|_files$|Files$/.test(tool.name), directory: /dir|folder|tree/i.test(tool.name) && !/file/i.test(tool.name), guessed: true };
+  if (
+    !props(tool).length &&
+    !/allowed|roots?\b|_roots|workspace/i.test(tool.name) &&
+    /(?:file|dir|directory|folder|path)/i.test(tool.name) &&
+    /(?:read|get|cat|open|view|list|show|tree|info|stat)/i.test(tool.name)
+  ) {
+    return {
+      tool,
+      param: /multiple|_files$|Files$/.test(tool.name) ? 'paths' : 'path',
+      array: /multiple|_files$|Files$/.test(tool.name),
+      directory: /dir|folder|tree/i.test(tool.name) && !/file/i.test(tool.name),
+      guessed: true,
+    };
   }
   for (const [name, s] of props(tool)) {
     const k = stringish(s);
     if (!k.ok || isUrlProp(name, s)) continue;
     const desc = typeof s.description === 'string' ? s.description : '';
     if (isPathName(name) || PATH_WORDS.test(desc)) {
-      return { tool, param: name, array: k.array, directory: DIR_WORDS.test(name) || (!/\bfiles?\b/i.test(name) && DIR_WORDS.test(desc) && !/\bfiles?\b/i.test(desc)) };
+      return {
+        tool,
+        param: name,
+        array: k.array,
+        directory:
+          DIR_WORDS.test(name) || (!/\bfiles?\b/i.test(name) && DIR_WORDS.test(desc) && !/\bfiles?\b/i.test(desc)),
+      };
     }
   }
   return undefined;
@@ -83,7 +116,12 @@ export function urlParam(tool: Tool): ParamOf | undefined {
  * does not hand a write tool the harness's canary paths or URLs.
  */
 export function probeRefusal(tool: Tool, plan: CallPlan, allow: readonly string[]): string | undefined {
-  if (!plan.call.some((t) => t.name === tool.name)) return plan.skipped.find((s) => s.name === tool.name)?.reason ?? policyRefusal(tool, { mode: 'none', allow }) ?? 'the call policy does not call it';
+  if (!plan.call.some((t) => t.name === tool.name))
+    return (
+      plan.skipped.find((s) => s.name === tool.name)?.reason ??
+      policyRefusal(tool, { mode: 'none', allow }) ??
+      'the call policy does not call it'
+    );
   const a = tool.annotations;
   if (isObject(a) && a.readOnlyHint === true) return undefined;
   if (allow.includes(tool.name)) return undefined;
@@ -103,11 +141,21 @@ export function answerHolds(result: unknown, token: string): boolean {
   let found = false;
   const walk = (v: unknown, depth: number): void => {
     if (found || depth > 12) return;
-    if (Array.isArray(v)) { for (const x of v) walk(x, depth + 1); return; }
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, depth + 1);
+      return;
+    }
     if (!isObject(v)) return;
     for (const [k, x] of Object.entries(v)) {
       if ((k === 'blob' || k === 'data') && typeof x === 'string' && x.length >= 16) {
-        try { if (Buffer.from(x, 'base64').toString('latin1').includes(token)) { found = true; return; } } catch { /* not base64 */ }
+        try {
+          if (Buffer.from(x, 'base64').toString('latin1').includes(token)) {
+            found = true;
+            return;
+          }
+        } catch {
+          /* not base64 */
+        }
       } else walk(x, depth + 1);
     }
   };

@@ -25,20 +25,33 @@ function notOnThisMachine(ctx: CaseContext): string | undefined {
   return `${local}; a loopback address would be its machine's, not the harness's listener`;
 }
 
-const hitText = (h: CanaryHit) => `${h.method} ${h.path}${h.userAgent ? ` (user-agent ${JSON.stringify(h.userAgent)})` : ''}`;
+const hitText = (h: CanaryHit) =>
+  `${h.method} ${h.path}${h.userAgent ? ` (user-agent ${JSON.stringify(h.userAgent)})` : ''}`;
 
 async function ssrf(ctx: CaseContext): Promise<Outcome> {
   const l = await ctx.service(tools);
   const withUrl = l.tools.map(urlParam).filter((p): p is ParamOf => !!p);
-  if (!withUrl.length) return { verdict: 'skip', notApplicable: true, message: 'no tool declares a parameter named or described as a URL: nothing to probe', messageIds: l.messageIds };
+  if (!withUrl.length)
+    return {
+      verdict: 'skip',
+      notApplicable: true,
+      message: 'no tool declares a parameter named or described as a URL: nothing to probe',
+      messageIds: l.messageIds,
+    };
   const far = notOnThisMachine(ctx);
   if (far) return { verdict: 'skip', message: `not probed: ${far}` };
   const plan = await ctx.service(callPlan);
   const allow = ctx.option(callToolOption);
   const callable = withUrl.filter((p) => !probeRefusal(p.tool, plan, allow));
   if (!callable.length) {
-    const refused = withUrl.slice(0, 4).map((p) => `${p.tool.name} (${probeRefusal(p.tool, plan, allow)})`).join('; ');
-    return { verdict: 'skip', message: `not run: ${withUrl.length} tool(s) take a URL, and the call policy lets the probe call none of them: ${refused}` };
+    const refused = withUrl
+      .slice(0, 4)
+      .map((p) => `${p.tool.name} (${probeRefusal(p.tool, plan, allow)})`)
+      .join('; ');
+    return {
+      verdict: 'skip',
+      message: `not run: ${withUrl.length} tool(s) take a URL, and the call policy lets the probe call none of them: ${refused}`,
+    };
   }
   const refused = withUrl.filter((p) => probeRefusal(p.tool, plan, allow)).map((p) => p.tool.name);
   const listener = await startCanaryListener();
@@ -55,8 +68,18 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
       await listener.waitFor(token, listener.hits.length > before ? 0 : LATE_REQUEST_MS);
       const hits = listener.hits.slice(before);
       const answer = rec.reply?.result ?? rec.reply?.error;
-      if (hits.length) fetched.push({ tool: p.tool.name, url, hits, echoed: answerHolds(answer, token), mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [] });
-      else answers.push(`${p.tool.name}: ${rec.failure ? `no answer (${rec.failure.message})` : rec.reply?.error ? `error ${describeError(rec.reply.error)}` : (rec.reply?.result as { isError?: unknown })?.isError === true ? 'isError: true' : 'a result'}`);
+      if (hits.length)
+        fetched.push({
+          tool: p.tool.name,
+          url,
+          hits,
+          echoed: answerHolds(answer, token),
+          mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
+        });
+      else
+        answers.push(
+          `${p.tool.name}: ${rec.failure ? `no answer (${rec.failure.message})` : rec.reply?.error ? `error ${describeError(rec.reply.error)}` : (rec.reply?.result as { isError?: unknown })?.isError === true ? 'isError: true' : 'a result'}`,
+        );
       if (rec.failure && !rec.reply) break;
     }
   } finally {
@@ -66,13 +89,31 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   if (fetched.length) {
     const f = fetched[0]!;
     return {
-      verdict: 'warn', level: 'SHOULD', messageIds: fetched.flatMap((x) => x.mids),
-      message: `tool ${f.tool} fetched a loopback address it was handed: ${f.hits.length} request(s) reached ${where} (${hitText(f.hits[0]!)})${f.echoed ? ', and its answer carries the listener\'s text' : ''}${fetched.length > 1 ? `; also ${fetched.slice(1).map((x) => x.tool).join(', ')}` : ''}. A server that fetches what it is told reaches internal services (server-side request forgery): one meant for the public web should refuse loopback, private and link-local addresses`,
-      details: { listener: `${listener.host}:${listener.port}`, fetched: fetched.map((x) => ({ tool: x.tool, url: x.url, requests: x.hits.map(hitText), answerCarriesListenerText: x.echoed })) },
+      verdict: 'warn',
+      level: 'SHOULD',
+      messageIds: fetched.flatMap((x) => x.mids),
+      message: `tool ${f.tool} fetched a loopback address it was handed: ${f.hits.length} request(s) reached ${where} (${hitText(f.hits[0]!)})${f.echoed ? ", and its answer carries the listener's text" : ''}${
+        fetched.length > 1
+          ? `; also ${fetched
+              .slice(1)
+              .map((x) => x.tool)
+              .join(', ')}`
+          : ''
+      }. A server that fetches what it is told reaches internal services (server-side request forgery): one meant for the public web should refuse loopback, private and link-local addresses`,
+      details: {
+        listener: `${listener.host}:${listener.port}`,
+        fetched: fetched.map((x) => ({
+          tool: x.tool,
+          url: x.url,
+          requests: x.hits.map(hitText),
+          answerCarriesListenerText: x.echoed,
+        })),
+      },
     };
   }
   return {
-    verdict: 'pass', messageIds: mids,
+    verdict: 'pass',
+    messageIds: mids,
     message: `${answers.length} tool(s) called with the URL of ${where}; no request reached it (${answers.join('; ')})${refused.length ? `; not called under the call policy: ${refused.join(', ')}` : ''}`,
   };
 }
@@ -83,7 +124,8 @@ export const ssrfCases: CaseDef[] = [
     title: 'tools that take a URL do not fetch loopback addresses',
     level: 'SHOULD',
     spec: 'server/tools#security-considerations',
-    requirement: 'A tool that fetches a URL it is given should refuse loopback, private and link-local addresses (server-side request forgery). Probed with a listener the harness runs on 127.0.0.1 for this case only; only tools the call policy allows (readOnlyHint: true, or named with --call-tool); never any other address.',
+    requirement:
+      'A tool that fetches a URL it is given should refuse loopback, private and link-local addresses (server-side request forgery). Probed with a listener the harness runs on 127.0.0.1 for this case only; only tools the call policy allows (readOnlyHint: true, or named with --call-tool); never any other address.',
     run: ssrf,
   },
 ];
