@@ -139,9 +139,3 @@ export function commonFolder(paths: readonly string[]): string | undefined {
   }
   return parts.join(sep) || sep;
 }
-
-/** Whether path is folder or inside it (by path segments, not by string prefix). */
-export function isInside(path: string, folder: string): boolean {
-  const f = folder.endsWith(sep) ? folder : folder + sep;
-  return path === folder || path.startsWith(f);
-}

@@ -278,6 +278,38 @@ describe('the sound file server passes, and the probes are safe', () => {
   });
 });
 
+describe('the served folder from roots', () => {
+  it('--client-capabilities roots --root: path-escape probes the root (the listing tool left out by --call-tools none)', async () => {
+    const served = servedFolder();
+    const r = await runArgs([
+      '--stdio',
+      `python3 ${FILES}`,
+      '--env',
+      `SERVE=${served}`,
+      '--env',
+      'MODE=path-prefix',
+      '--client-capabilities',
+      'roots',
+      '--root',
+      `file://${served}`,
+      '--call-tools',
+      'none',
+      '--call-tool',
+      'read_file',
+      '--suite',
+      'security',
+      '--case',
+      'security/path-escape',
+    ]);
+    expect(r.c('security/path-escape')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringContaining(`${served} (from roots)`),
+    });
+    expect(callsOf(r.report, ['list_allowed_directories'])).toEqual([]);
+    expect(leftovers(served)).toEqual([]);
+  });
+});
+
 describe('each defect is found, by the form that shows it', () => {
   const cases: [string, string, RegExp][] = [
     [
