@@ -158,6 +158,9 @@ describe('what the probes take from the run and the tool list', () => {
       ),
     ).toBeUndefined();
     expect(pathParam(tool({ path: { type: 'number' } }))).toBeUndefined();
+    // A listing tool gets the canary folders (a listing that names the canary file is the finding), a reading tool the files.
+    expect(pathParam(tool({ path: { type: 'string' } }, 'list_directory'))?.directory).toBe(true);
+    expect(pathParam(tool({ path: { type: 'string' } }, 'read_file'))?.directory).toBe(false);
     // server-filesystem 2025.7.1 lists `{}` schemas (its zod-to-json-schema meets zod 4): the name is guessed.
     expect(
       pathParam({ name: 'read_file', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' } }),

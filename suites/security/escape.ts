@@ -40,6 +40,8 @@ interface Probe {
   form: string;
   /** Tokens whose presence in the answer is the finding. */
   tokens: string[];
+  /** A canary folder asked for (a listing tool): the canary file's name in the answer is the finding. */
+  listing?: boolean;
 }
 
 const PREFIX_WHY =
@@ -53,10 +55,16 @@ function pathForms(c: CanarySet, directory: boolean): Probe[] {
   const outName = basename(c.outsideDir);
   const target = (dir: string) => (directory ? dir : `${dir}/${c.fileName}`);
   const token = (f: { token: string }) => (directory ? c.fileName : f.token);
+  const listing = directory ? { listing: true } : {};
   const out: Probe[] = [
-    { value: target(c.prefixDir), form: PREFIX_WHY, tokens: [token(c.prefix)] },
-    { value: `${c.root}/../${target(outName)}`, form: DOTDOT_WHY, tokens: [token(c.outside)] },
-    { value: `../${target(outName)}`, form: `${DOTDOT_WHY} (relative to the folder)`, tokens: [token(c.outside)] },
+    { value: target(c.prefixDir), form: PREFIX_WHY, tokens: [token(c.prefix)], ...listing },
+    { value: `${c.root}/../${target(outName)}`, form: DOTDOT_WHY, tokens: [token(c.outside)], ...listing },
+    {
+      value: `../${target(outName)}`,
+      form: `${DOTDOT_WHY} (relative to the folder)`,
+      tokens: [token(c.outside)],
+      ...listing,
+    },
   ];
   if (c.link && !directory) {
     out.push({ value: c.link, form: LINK_WHY, tokens: [c.outside.token] });
@@ -84,6 +92,8 @@ interface Finding {
   what: string;
   value: string;
   form: string;
+  /** A listing of a canary folder, not a canary file's content. */
+  listing?: boolean;
   mids: number[];
 }
 
@@ -109,7 +119,7 @@ function verdictOf(
       verdict: 'fail',
       level: 'MUST',
       messageIds: findings.flatMap((x) => x.mids),
-      message: `${f.what} returned the content of a canary file the harness made outside the served folder ${folders.join(', ')}: asked for ${JSON.stringify(f.value)}, ${f.form}${more}. The canaries were removed.`,
+      message: `${f.what} ${f.listing ? 'listed a canary folder' : 'returned the content of a canary file'} the harness made outside the served folder ${folders.join(', ')}: asked for ${JSON.stringify(f.value)}, ${f.form}${more}. The canaries were removed.`,
       details: { findings: findings.map(({ mids: _m, ...x }) => x), folders },
     };
   }
@@ -366,6 +376,7 @@ async function pathEscape(ctx: CaseContext): Promise<Outcome> {
               what: `tool ${p.tool.name} (${p.param}${p.guessed ? ', a name guessed: its inputSchema declares no properties' : ''})`,
               value: probe.value,
               form: probe.form,
+              ...(probe.listing ? { listing: true } : {}),
               mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
             });
         }

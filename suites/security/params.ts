@@ -93,8 +93,11 @@ export function pathParam(tool: Tool): ParamOf | undefined {
         tool,
         param: name,
         array: k.array,
+        // A folder, not a file: said by the parameter, or by a listing tool's name (list_directory, directory_tree).
         directory:
-          DIR_WORDS.test(name) || (!/\bfiles?\b/i.test(name) && DIR_WORDS.test(desc) && !/\bfiles?\b/i.test(desc)),
+          DIR_WORDS.test(name) ||
+          (!/files?/i.test(name) && DIR_WORDS.test(desc) && !/\bfiles?\b/i.test(desc)) ||
+          (!/files?/i.test(name) && /dir|folder|tree/i.test(tool.name) && !/file/i.test(tool.name)),
       };
     }
   }
