@@ -1,5 +1,5 @@
 // After tsc, before scripts/bundle.mjs: compile the schema validators a run needs ahead of time, so that a run does
-// not spend its first ~200 ms in ajv's compiler (issue 17). Writes, with ajv's standalone code generation
+// not spend its first ~200 ms in ajv's compiler. Writes, with ajv's standalone code generation
 // (https://ajv.js.org/standalone.html), CommonJS modules into dist/core/schema/precompiled/:
 //   - messages-<version>.cjs: every definition of the project's own schema document of that protocol version
 //     (core/schema/documents, as tsc built it into dist/), exported under its reference (#/definitions/Name or

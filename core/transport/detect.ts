@@ -24,6 +24,7 @@ import { StreamableHttpTransport } from './http.js';
 import type { AuthRefusal } from './http-base.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import { HEADER } from '../wire.js';
 
 export interface DetectOptions {
   url: URL;
@@ -105,7 +106,7 @@ export async function detectTransport(
     status = px.status = res.status;
     px.responseHeaders = keptHeaders(res.headers);
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
-    const sid = header(res.headers, 'mcp-session-id');
+    const sid = header(res.headers, HEADER.sessionId);
     if (
       res.status >= 200 &&
       res.status < 300 &&
@@ -116,7 +117,7 @@ export async function detectTransport(
       steps.push(`POST initialize to ${shown}: HTTP ${res.status} (${ct.split(';')[0]}): Streamable HTTP`);
       if (sid !== undefined) {
         // Leave no session behind: end the one the probe opened (405 is fine: the server keeps sessions itself).
-        const dh: Record<string, string> = { ...user, 'Mcp-Session-Id': sid };
+        const dh: Record<string, string> = { ...user, [HEADER.sessionId]: sid };
         const dx: HttpExchange = {
           n: exchanges.length,
           t: 0,

@@ -17,6 +17,7 @@ import { SseParser } from './sse-parser.js';
 import type { Credentials } from '../auth/credentials.js';
 import { headerSafe, paramHeaders } from '../param-headers.js';
 import { cut } from '../text.js';
+import { HEADER } from '../wire.js';
 
 // The plumbing shared with the HTTP+SSE transport and --url's detection (requests, bodies, headers, the exchange
 // record, HttpTransportBase) is in http-base.ts, re-exported here for the modules that import it from here.
@@ -111,8 +112,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   /** Headers every request carries: user headers, session id, protocol version (never Content-Type/Accept). */
   baseHeaders(withSession = true): Record<string, string> {
     const h = this.userHeaders();
-    if (withSession && this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
-    if (this.protocolVersion && this.protocolVersion >= '2025-06-18') h['MCP-Protocol-Version'] = this.protocolVersion;
+    if (withSession && this.sessionId !== undefined) h[HEADER.sessionId] = this.sessionId;
+    if (this.protocolVersion && this.protocolVersion >= '2025-06-18') h[HEADER.protocolVersion] = this.protocolVersion;
     return h;
   }
 
@@ -139,23 +140,23 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const version = this.protocolVersion ?? this.initializeVersion;
     if (version !== undefined && version > NEWEST_WITH_SESSIONS && msg && typeof msg.method === 'string') {
       // 2026-07-28: the method (and the name of a named call) mirrored into headers; the version on every POST.
-      headers['MCP-Protocol-Version'] = version;
-      headers['Mcp-Method'] = msg.method;
+      headers[HEADER.protocolVersion] = version;
+      headers[HEADER.method] = msg.method;
       const p = msg.params as Record<string, unknown> | undefined;
       const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
       if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method))
-        headers['Mcp-Name'] = headerSafe(name);
+        headers[HEADER.name] = headerSafe(name);
       // The tasks extension routes its requests by task: Mcp-Name is the taskId (ext-tasks 2026-07-28, routing headers).
       if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method))
-        headers['Mcp-Name'] = headerSafe(p.taskId);
+        headers[HEADER.name] = headerSafe(p.taskId);
       // Arguments the tool marks with x-mcp-header go in Mcp-Param-{Name} too (the schema as tools/list gave it).
       if (msg.method === 'tools/call' && typeof p?.name === 'string')
         Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
     const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
-    if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
-    if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
+    if (headers[HEADER.sessionId] !== undefined) info.sessionId = headers[HEADER.sessionId];
+    if (headers[HEADER.protocolVersion] !== undefined) info.protocolVersion = headers[HEADER.protocolVersion];
     void this.post(
       raw,
       headers,
@@ -227,7 +228,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     this.noteRefusal(res, 'POST');
     const ct = header(res.headers, 'content-type');
     if (ct !== undefined) info.contentType = ct;
-    const sid = header(res.headers, 'mcp-session-id');
+    const sid = header(res.headers, HEADER.sessionId);
     const isInitAnswer = requestId !== undefined && requestId === this.initializeId;
     if (isInitAnswer && sid !== undefined && res.status >= 200 && res.status < 300) this.sessionId = sid;
     const from: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl, status: res.status };
@@ -319,7 +320,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
             ? `the JSON body did not answer id ${JSON.stringify(requestId)}`
             : `HTTP ${res.status} with an empty body`;
         else
-          problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers['Mcp-Session-Id'] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
+          problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers[HEADER.sessionId] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
       }
     }
     this.aborts.delete(ac);
@@ -430,7 +431,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     };
     for (let attempt = 0; attempt < 2 && !answered && !this.closing; attempt++) {
       await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, 2000)));
-      const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': last };
+      const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', [HEADER.lastEventId]: last };
       const x = this.newExchange('resume', 'GET', this.url, headers);
       x.resumes = of;
       const ac = this.abortable();
@@ -527,7 +528,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
           ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }
           : {};
     const h: Record<string, string> = { ...this.baseHeaders(p.withSession !== false), ...defaults };
-    if (p.sessionId !== undefined) h['Mcp-Session-Id'] = p.sessionId;
+    if (p.sessionId !== undefined) h[HEADER.sessionId] = p.sessionId;
     // A probe that sets (or removes: null) Authorization itself sends what it asked for, not the run's token.
     const ownAuthorization = Object.keys(p.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
     for (const [k, v] of Object.entries(p.headers ?? {})) {
