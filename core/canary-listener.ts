@@ -1,7 +1,8 @@
 /**
  * A loopback HTTP listener the harness runs for one probe only (security/ssrf): bound to 127.0.0.1 on a port the
- * system picks, never any other address. It answers every request with a short text holding a token and records
- * what arrived; a request there means the server under test fetched a loopback address it was handed.
+ * system picks and, where the machine has it, to [::1] on another, never any other address. It answers every request
+ * with a short text holding a token and records what arrived; a request there means the server under test fetched a
+ * loopback address it was handed ([::1] catches a server that refuses "127.0.0.1" by its spelling only).
  *
  * It never keeps the harness alive (unref) and is closed by the case that opened it; a process 'exit' closes nothing
  * (the socket goes with the process).
@@ -10,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The one address the listener binds to. */
+/** The address the listener binds to (and, where the machine has it, CANARY_LISTENER_HOST6). */
 export const CANARY_LISTENER_HOST = '127.0.0.1';
+export const CANARY_LISTENER_HOST6 = '::1';
 
 export interface CanaryHit {
   method: string;
@@ -28,8 +30,13 @@ export interface CanaryListener {
   /** The address bound (always 127.0.0.1) and the port. */
   host: string;
   port: number;
-  /** A URL on the listener whose path holds a token of its own: which call's URL was fetched shows in the hits. */
-  url(label: string): { url: string; token: string };
+  /** The port on [::1], when the machine has IPv6 loopback. */
+  port6?: number;
+  /**
+   * A URL on the listener whose path holds a token of its own (which call's URL was fetched shows in the hits):
+   * on 127.0.0.1, or on [::1] (family 6, only when port6 is set).
+   */
+  url(label: string, family?: 4 | 6): { url: string; token: string };
   /** Every request that arrived, in order. */
   readonly hits: CanaryHit[];
   /** Hits whose path holds the token. */
@@ -46,7 +53,7 @@ export async function startCanaryListener(): Promise<CanaryListener> {
   const hits: CanaryHit[] = [];
   const waiters: { token: string; resolve: (v: boolean) => void }[] = [];
   const t0 = performance.now();
-  const server: Server = createServer((req, res) => {
+  const handle = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     const path = req.url ?? '';
     const hit: CanaryHit = {
       method: req.method ?? '',
@@ -64,24 +71,23 @@ export async function startCanaryListener(): Promise<CanaryListener> {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
     res.end(canaryBody(token));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: CANARY_LISTENER_HOST, port: 0, exclusive: true }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.unref();
+  };
+  const server = await listen(createServer(handle), CANARY_LISTENER_HOST);
   const port = (server.address() as AddressInfo).port;
+  // [::1] where the machine has it; a machine without IPv6 loopback probes 127.0.0.1 alone.
+  const server6 = await listen(createServer(handle), CANARY_LISTENER_HOST6).catch(() => undefined);
+  const port6 = server6 ? (server6.address() as AddressInfo).port : undefined;
   return {
     host: CANARY_LISTENER_HOST,
     port,
+    ...(port6 !== undefined ? { port6 } : {}),
     hits,
-    url(label) {
+    url(label, family = 4) {
       const token = randomBytes(12).toString('hex');
+      const where =
+        family === 6 && port6 !== undefined ? `[${CANARY_LISTENER_HOST6}]:${port6}` : `${CANARY_LISTENER_HOST}:${port}`;
       return {
-        url: `http://${CANARY_LISTENER_HOST}:${port}/mcp-conform-ssrf-${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}/${token}`,
+        url: `http://${where}/mcp-conform-ssrf-${label.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}/${token}`,
         token,
       };
     },
@@ -104,12 +110,30 @@ export async function startCanaryListener(): Promise<CanaryListener> {
         waiters.push(w);
       });
     },
-    close() {
+    async close() {
       for (const w of waiters.splice(0)) w.resolve(false);
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await Promise.all(
+        [server, ...(server6 ? [server6] : [])].map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
     },
   };
+}
+
+/** Listen on host (a loopback address), a port the system picks; never keeps the process alive. */
+async function listen(server: Server, host: string): Promise<Server> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port: 0, exclusive: true, ...(host.includes(':') ? { ipv6Only: true } : {}) }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.unref();
+  return server;
 }

@@ -80,36 +80,39 @@ describe('canary files (core/canaries.ts)', () => {
 });
 
 describe('the loopback listener (core/canary-listener.ts)', () => {
-  it('is bound to 127.0.0.1 alone, on a port of its own, and records what reaches it', async () => {
+  it('is bound to 127.0.0.1 and [::1] alone, on ports of its own, and records what reaches it', async () => {
     const l = await startCanaryListener();
+    const get = (o: string | { host: string; port: number; path: string; family: 4 | 6 }) =>
+      new Promise<string>((resolve) => {
+        request(o, (res) => {
+          let b = '';
+          res.on('data', (d) => (b += d));
+          res.on('end', () => resolve(b));
+        })
+          .on('error', (e) => resolve(`error ${(e as NodeJS.ErrnoException).code ?? ''}`))
+          .end();
+      });
     try {
       expect(l.host).toBe('127.0.0.1');
       expect(l.port).toBeGreaterThan(0);
       const { url, token } = l.url('fetch');
       expect(new URL(url).hostname).toBe('127.0.0.1');
-      const body = await new Promise<string>((resolve, reject) => {
-        request(url, (res) => {
-          let b = '';
-          res.on('data', (d) => (b += d));
-          res.on('end', () => resolve(b));
-        })
-          .on('error', reject)
-          .end();
-      });
-      expect(body).toContain(token);
+      expect(await get(url)).toContain(token);
       expect(await l.waitFor(token, 1000)).toBe(true);
       expect(l.hitsFor(token)).toHaveLength(1);
       expect(l.hits[0]!.remote).toMatch(/127\.0\.0\.1$/);
-      // Not reachable on any other address of this machine: [::1] is refused.
-      const other = await new Promise<string>((resolve) => {
-        request({ host: '::1', port: l.port, path: '/', family: 6 }, () => resolve('answered'))
-          .on('error', (e) => resolve((e as NodeJS.ErrnoException).code ?? 'error'))
-          .end();
-      });
-      expect(other).not.toBe('answered');
+      // [::1] on a port of its own (this machine has IPv6 loopback); the IPv4 port is not open there.
+      expect(l.port6).toBeGreaterThan(0);
+      const six = l.url('fetch', 6);
+      expect(new URL(six.url).hostname).toBe('[::1]');
+      expect(await get(six.url)).toContain(six.token);
+      expect(l.hitsFor(six.token)[0]!.remote).toBe('::1');
+      expect(await get({ host: '::1', port: l.port, path: '/', family: 6 })).toMatch(/^error/);
     } finally {
       await l.close();
     }
+    // Closed: nothing listens any more.
+    expect(await get(l.url('x').url)).toMatch(/^error ECONNREFUSED/);
   });
 });
 
@@ -208,10 +211,9 @@ describe('the sound file server passes, and the probes are safe', () => {
     );
     expect(r.c('security/ssrf').message).toMatch(/no request reached it .*not called under the call policy: post_url/);
     expect(leftovers(served)).toEqual([]);
-    // Only 127.0.0.1 was handed to the server, on the listener's port.
+    // Only the listener's loopback addresses were handed to the server: 127.0.0.1, then [::1] after it was refused.
     const urls = urlsSent(r.report);
-    expect(urls.length).toBeGreaterThan(0);
-    for (const { url } of urls) expect(new URL(url).hostname).toBe('127.0.0.1');
+    expect(urls.map(({ url }) => new URL(url).hostname)).toEqual(['127.0.0.1', '[::1]']);
     expect(callsOf(r.report, ['write_note', 'post_url'])).toEqual([]);
   });
 
@@ -362,7 +364,20 @@ describe('each defect is found, by the form that shows it', () => {
       'security/resource-escape': 'pass',
       'security/path-escape': 'pass',
     });
-    for (const { url } of urlsSent(r.report)) expect(new URL(url).hostname).toBe('127.0.0.1');
+    // It fetched 127.0.0.1: no [::1] call followed.
+    expect(urlsSent(r.report).map(({ url }) => new URL(url).hostname)).toEqual(['127.0.0.1']);
+  });
+
+  it('fetch-v6: a fetch that refuses "127.0.0.1" by its spelling is caught by the [::1] URL', async () => {
+    const served = servedFolder();
+    const r = await security(served, 'fetch-v6');
+    expect(r.c('security/ssrf')).toMatchObject({
+      verdict: 'warn',
+      message: expect.stringMatching(
+        /^tool fetch fetched a loopback address it was handed: 1 request\(s\) reached .*\[::1\]:\d+ for this case only \(GET \/mcp-conform-ssrf-fetch\//,
+      ),
+    });
+    expect(urlsSent(r.report).map(({ url }) => new URL(url).hostname)).toEqual(['127.0.0.1', '[::1]']);
   });
 });
 

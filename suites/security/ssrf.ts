@@ -59,33 +59,47 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   const fetched: { tool: string; url: string; hits: CanaryHit[]; echoed: boolean; mids: number[] }[] = [];
   const answers: string[] = [];
   try {
-    for (const p of callable.slice(0, MAX_URL_TOOLS)) {
-      const { url, token } = listener.url(p.tool.name);
-      const before = listener.hits.length;
-      const rec = await callTool(ctx, p.tool.name, probeArguments(p, url), 'ssrf');
-      if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
-      // A fetch the tool left running in the background still counts, for a short while.
-      await listener.waitFor(token, listener.hits.length > before ? 0 : LATE_REQUEST_MS);
-      const hits = listener.hits.slice(before);
-      const answer = rec.reply?.result ?? rec.reply?.error;
-      if (hits.length)
-        fetched.push({
-          tool: p.tool.name,
-          url,
-          hits,
-          echoed: answerHolds(answer, token),
-          mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
-        });
-      else
-        answers.push(
-          `${p.tool.name}: ${rec.failure ? `no answer (${rec.failure.message})` : rec.reply?.error ? `error ${describeError(rec.reply.error)}` : (rec.reply?.result as { isError?: unknown })?.isError === true ? 'isError: true' : 'a result'}`,
-        );
-      if (rec.failure && !rec.reply) break;
+    tools: for (const p of callable.slice(0, MAX_URL_TOOLS)) {
+      // 127.0.0.1 first; when nothing reached it, [::1] (a server may refuse "127.0.0.1" by its spelling only).
+      const families: (4 | 6)[] = listener.port6 !== undefined ? [4, 6] : [4];
+      let said = '';
+      for (const family of families) {
+        const { url, token } = listener.url(p.tool.name, family);
+        const before = listener.hits.length;
+        const rec = await callTool(ctx, p.tool.name, probeArguments(p, url), 'ssrf');
+        if (rec.reply) mids.push(rec.reply.request.seq, rec.reply.response.seq);
+        // A fetch the tool left running in the background still counts, for a short while.
+        await listener.waitFor(token, listener.hits.length > before ? 0 : LATE_REQUEST_MS);
+        const hits = listener.hits.slice(before);
+        const answer = rec.reply?.result ?? rec.reply?.error;
+        if (hits.length) {
+          fetched.push({
+            tool: p.tool.name,
+            url,
+            hits,
+            echoed: answerHolds(answer, token),
+            mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
+          });
+          continue tools;
+        }
+        said = rec.failure
+          ? `no answer (${rec.failure.message})`
+          : rec.reply?.error
+            ? `error ${describeError(rec.reply.error)}`
+            : (rec.reply?.result as { isError?: unknown })?.isError === true
+              ? 'isError: true'
+              : 'a result';
+        if (rec.failure && !rec.reply) {
+          answers.push(`${p.tool.name}: ${said}`);
+          break tools;
+        }
+      }
+      answers.push(`${p.tool.name}: ${said}${families.length > 1 ? ' (127.0.0.1 and [::1])' : ''}`);
     }
   } finally {
     await listener.close();
   }
-  const where = `a loopback listener the harness ran on ${listener.host}:${listener.port} for this case only`;
+  const where = `a loopback listener the harness ran on ${listener.host}:${listener.port}${listener.port6 !== undefined ? ` and [::1]:${listener.port6}` : ''} for this case only`;
   if (fetched.length) {
     const f = fetched[0]!;
     return {
@@ -125,7 +139,7 @@ export const ssrfCases: CaseDef[] = [
     level: 'SHOULD',
     spec: 'server/tools#security-considerations',
     requirement:
-      'A tool that fetches a URL it is given should refuse loopback, private and link-local addresses (server-side request forgery). Probed with a listener the harness runs on 127.0.0.1 for this case only; only tools the call policy allows (readOnlyHint: true, or named with --call-tool); never any other address.',
+      'A tool that fetches a URL it is given should refuse loopback, private and link-local addresses (server-side request forgery). Probed with a listener the harness runs on 127.0.0.1 (and [::1]) for this case only; only tools the call policy allows (readOnlyHint: true, or named with --call-tool); never any other address.',
     run: ssrf,
   },
 ];
