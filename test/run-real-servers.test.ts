@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, FIXTURES, ROOT, run } from './helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, FIXTURES, run } from './helpers/cli.js';
 
 /** Warns that real SDK-based servers get, and why they are warns and not fails. */
 const KNOWN_WARNS: Record<string, string> = {
@@ -60,9 +60,7 @@ describe('real MCP servers over stdio', () => {
   it('@modelcontextprotocol/server-filesystem (tools not annotated read-only left out)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fs-'));
     writeFileSync(join(dir, 'README.md'), '# hello\n');
-    // By its dist path: node_modules/.bin/mcp-server-filesystem may link one of the older releases installed as npm
-    // aliases (server-filesystem-2025.3.28, -2025.7.1), whose bins have the same name.
-    const r = await run(`${process.execPath} ${join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js')} ${dir}`, ['--suite', SUITES]);
+    const r = await run(`${process.execPath} ${FILESYSTEM_SERVER} ${dir}`, ['--suite', SUITES]);
     expect(flagged(r, 'fail')).toEqual([]);
     expect(r.code).toBe(0);
     // Not annotated readOnlyHint: true (create_directory is readOnlyHint: false, destructiveHint: false).
