@@ -59,7 +59,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
   const fetched: { tool: string; url: string; hits: CanaryHit[]; echoed: boolean; mids: number[] }[] = [];
   const answers: string[] = [];
   try {
-    tools: for (const p of callable.slice(0, MAX_URL_TOOLS)) {
+    perTool: for (const p of callable.slice(0, MAX_URL_TOOLS)) {
       // 127.0.0.1 first; when nothing reached it, [::1] (a server may refuse "127.0.0.1" by its spelling only).
       const families: (4 | 6)[] = listener.port6 !== undefined ? [4, 6] : [4];
       let said = '';
@@ -80,7 +80,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
             echoed: answerHolds(answer, token),
             mids: rec.reply ? [rec.reply.request.seq, rec.reply.response.seq] : [],
           });
-          continue tools;
+          continue perTool;
         }
         said = rec.failure
           ? `no answer (${rec.failure.message})`
@@ -91,7 +91,7 @@ async function ssrf(ctx: CaseContext): Promise<Outcome> {
               : 'a result';
         if (rec.failure && !rec.reply) {
           answers.push(`${p.tool.name}: ${said}`);
-          break tools;
+          break perTool;
         }
       }
       answers.push(`${p.tool.name}: ${said}${families.length > 1 ? ' (127.0.0.1 and [::1])' : ''}`);
