@@ -12,7 +12,7 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
 }
 
 /** The commands, in the order --help lists them. */
-const COMMANDS = ['run', 'merge', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets', 'expect'] as const;
+const COMMANDS = ['run', 'merge', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets', 'expect', 'load'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /**

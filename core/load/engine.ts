@@ -1,0 +1,171 @@
+/**
+ * The load generator: clients (core/concurrency/clients.ts) send the mix (core/load/mix.ts), in a closed loop (each
+ * client sends its next request once the last is answered) or an open loop (--rate: requests per second over all
+ * clients, whatever is in flight), until the duration or the request count is reached or the run is stopped. Every
+ * answer is timed (core/load/stats.ts), checked against the schema (the session does it), and judged for crossing
+ * with its canary (core/concurrency/canary.ts). Bounded: in-flight requests get `graceMs` after the end, then are
+ * abandoned (counted as unfinished, not as errors).
+ */
+import { performance } from 'node:perf_hooks';
+import { SessionError, type Session } from '../session.js';
+import { classifyAnswer, type MarkedRequest } from '../concurrency/canary.js';
+import type { LoadStats } from './stats.js';
+import type { MixEntry } from './mix.js';
+
+export interface LoadClient {
+  index: number;
+  session: Session;
+  /** The JSON-RPC id of this client's next request (per client over HTTP, so that ids collide across clients). */
+  nextId(): number;
+}
+
+export interface LoadRunOptions {
+  durationMs: number;
+  /** Stop after this many requests were sent. */
+  requests?: number;
+  /** Open loop: requests per second over all clients. */
+  rate?: number;
+  timeoutMs: number;
+  /** How long in-flight requests may still finish after the end (ms). */
+  graceMs: number;
+  /** The run's canary namespace. */
+  run: string;
+  signal?: AbortSignal;
+  /** Called about once a second while the load runs. */
+  onTick?: () => void;
+}
+
+export interface LoadRunResult {
+  endedBy: 'duration' | 'requests' | 'stopped' | 'no-clients';
+  /** Requests still in flight when the grace ran out. */
+  unfinished: number;
+  /** ms from the first request to the end of the load (grace excluded). */
+  loadMs: number;
+}
+
+/** The error kind of a request that got no answer. */
+export function failureKind(e: unknown): string {
+  if (e instanceof SessionError) {
+    if (e.kind === 'timeout' || e.kind === 'unresponsive') return 'timeout';
+    if (e.kind === 'too-large') return 'too-large';
+    const status = /HTTP (\d{3})/.exec(e.message);
+    if (status) return `http-${status[1]}`;
+    if (/reset|ECONNRESET|EPIPE|socket hang up/i.test(e.message)) return 'connection-reset';
+    if (e.kind === 'closed') return 'connection-closed';
+    return 'transport';
+  }
+  return 'internal';
+}
+
+/** A client, or one still being opened (a ramp): undefined when it could not be opened. */
+export type PendingClient = LoadClient | Promise<LoadClient | undefined>;
+
+export async function runLoad(pending: readonly PendingClient[], cycle: readonly MixEntry[], stats: LoadStats, o: LoadRunOptions): Promise<LoadRunResult> {
+  if (!pending.length || !cycle.length) return { endedBy: 'no-clients', unfinished: 0, loadMs: 0 };
+  const t0 = performance.now();
+  const deadline = t0 + o.durationMs;
+  // The clients opened so far (a ramp adds them as they come).
+  const clients: LoadClient[] = [];
+  // Resolves at the deadline or when the run is stopped: a closed loop never waits past it for an answer.
+  let endTimer: NodeJS.Timeout | undefined;
+  const ended = new Promise<void>((resolve) => {
+    endTimer = setTimeout(resolve, o.durationMs);
+    o.signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  let endedBy: LoadRunResult['endedBy'] | undefined;
+  let inFlight = 0;
+  let seq = 0;
+  const over = () => {
+    if (endedBy) return true;
+    if (o.signal?.aborted) endedBy = 'stopped';
+    else if (performance.now() >= deadline) endedBy = 'duration';
+    else if (o.requests !== undefined && stats.sent >= o.requests) endedBy = 'requests';
+    return endedBy !== undefined;
+  };
+  let wake: (() => void) | undefined;
+  const settled = () => { inFlight--; wake?.(); };
+
+  const sendOne = (c: LoadClient, entry: MixEntry, scheduledAt?: number): Promise<void> => {
+    const n = ++seq;
+    const req: MarkedRequest = { client: c.index, seq: n, method: entry.method, ...(entry.tool ? { tool: entry.tool } : {}) };
+    const params = entry.params(o.run, c.index, n);
+    if (entry.canary && params) req.canary = ((params.arguments as Record<string, unknown> | undefined) && Object.values(params.arguments as Record<string, unknown>).find((v) => typeof v === 'string' && v.startsWith(`mcc${o.run}`))) as string | undefined;
+    const msg: Record<string, unknown> = { jsonrpc: '2.0', id: c.nextId(), method: entry.method };
+    if (params !== undefined) msg.params = params;
+    stats.sent++;
+    inFlight++;
+    const started = scheduledAt ?? performance.now();
+    return c.session.sendRequest(msg, { timeoutMs: o.timeoutMs }).then((reply) => {
+      const at = performance.now();
+      const ms = at - started;
+      if (endedBy && at > deadline + o.graceMs) return; // came after the grace: not counted
+      const cls = classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
+      if (cls.kind === 'crossed') stats.cross({ client: c.index, method: entry.key, what: cls.what, from: cls.from, atS: Math.round((at - t0) / 100) / 10 });
+      let kind: string | undefined;
+      if (reply.error) kind = `jsonrpc-${reply.error.code}`;
+      else if (reply.response.schema.checked && !reply.response.schema.valid && !reply.response.schema.expectedInvalid) kind = 'invalid-message';
+      else if (reply.result?.isError === true) kind = 'tool-error';
+      stats.answer(entry.key, ms, at, kind);
+    }, (e: unknown) => {
+      const at = performance.now();
+      if (endedBy && e instanceof SessionError && e.kind === 'closed') return; // abandoned at the end: unfinished
+      stats.error(entry.key, failureKind(e), at);
+    }).finally(settled);
+  };
+
+  const ticker = setInterval(() => o.onTick?.(), 1000);
+  try {
+    if (o.rate === undefined) {
+      // Closed loop: one request in flight per client.
+      let stopRequests: () => void = () => undefined;
+      const requestsDone = new Promise<void>((r) => { stopRequests = r; });
+      await Promise.all(pending.map(async (p, ci) => {
+        const c = await Promise.race([p, ended.then(() => undefined)]);
+        if (!c) return;
+        clients.push(c);
+        let k = ci; // each client starts at another place in the cycle
+        while (!over()) {
+          await Promise.race([sendOne(c, cycle[k % cycle.length]!), ended, requestsDone]);
+          if (o.requests !== undefined && stats.sent >= o.requests) stopRequests();
+          k++;
+          if (c.session.closed) break;
+        }
+      }));
+    } else {
+      // Open loop: requests are due at the rate, whatever is in flight; latency counts from when each was due.
+      const interval = 1000 / o.rate;
+      let due = 0;
+      let k = 0;
+      for (const p of pending) void Promise.resolve(p).then((c) => { if (c) clients.push(c); });
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          const now = performance.now();
+          while (!over() && t0 + due * interval <= now) {
+            const live = clients.filter((c) => !c.session.closed);
+            if (!live.length) break; // none open yet (a ramp): the request waits for one
+            const c = live[k % live.length]!;
+            void sendOne(c, cycle[k % cycle.length]!, t0 + due * interval);
+            k++;
+            due++;
+          }
+          if (over()) { clearInterval(timer); resolve(); }
+        };
+        const timer = setInterval(tick, Math.max(1, Math.min(10, interval)));
+        tick();
+      });
+    }
+    over();
+    // Grace: what is in flight may still finish.
+    const graceEnd = performance.now() + o.graceMs;
+    while (inFlight > 0 && performance.now() < graceEnd) {
+      await new Promise<void>((r) => { wake = r; setTimeout(r, Math.max(1, graceEnd - performance.now())); });
+    }
+    const unfinished = inFlight;
+    // A run that ended by its duration lasted the duration; one that ended sooner, until its last answer (or the grace).
+    const loadMs = endedBy === 'duration' || !endedBy ? o.durationMs : Math.min(performance.now(), deadline) - t0;
+    return { endedBy: endedBy ?? 'duration', unfinished, loadMs };
+  } finally {
+    clearInterval(ticker);
+    clearTimeout(endTimer);
+  }
+}
