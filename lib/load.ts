@@ -20,7 +20,7 @@ import { handshake } from '../core/concurrency/clients.js';
 import { LoadStats, percentilesOf } from '../core/load/stats.js';
 import { MemorySampler, memoryGrowth } from '../core/load/memory.js';
 import { chosenMix, defaultMix, mixCycle, parseMix, type Surface } from '../core/load/mix.js';
-import { runLoad, type LoadClient, type PendingClient } from '../core/load/engine.js';
+import { IdPool, runLoad, type LoadClient, type PendingClient } from '../core/load/engine.js';
 import { VERSION } from '../core/version.js';
 import type { CaseResult, Report, Verdict } from '../core/results.js';
 import type { Transport } from '../core/transport/types.js';
@@ -165,17 +165,17 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     // flight on one process); over HTTP the run's session and sessions-1 more, each its own session or connection.
     const stats = new LoadStats(performance.now());
     const extras: { session: Session; transport: Transport; clean: boolean }[] = [];
-    let sharedId = 100_000;
+    const FIRST_ID = 100_000;
     const pending: PendingClient[] = [];
     let openedCount = 1;
     let failedCount = 0;
     const loadT0 = performance.now();
     const rampMs = (o.rampS ?? 0) * 1000;
     if (transport.kind === 'stdio') {
-      for (let i = 0; i < sessions; i++) pending.push({ index: i, session, nextId: () => sharedId++ });
+      const ids = new IdPool(FIRST_ID);
+      for (let i = 0; i < sessions; i++) pending.push({ index: i, session, ids });
     } else {
-      let ownId = 100_000;
-      pending.push({ index: 0, session, nextId: () => ownId++ });
+      pending.push({ index: 0, session, ids: new IdPool(FIRST_ID) });
       const extraTarget: Target = { ...target, start: undefined } as Target;
       for (let i = 1; i < sessions; i++) {
         pending.push((async (): Promise<LoadClient | undefined> => {
@@ -198,8 +198,7 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
           }
           openedCount++;
           extras.push({ session: s, transport: t, clean: true });
-          let id = 100_000;
-          return { index: i, session: s, nextId: () => id++ };
+          return { index: i, session: s, ids: new IdPool(FIRST_ID) };
         })());
       }
     }

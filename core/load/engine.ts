@@ -15,8 +15,29 @@ import type { MixEntry } from './mix.js';
 export interface LoadClient {
   index: number;
   session: Session;
-  /** The JSON-RPC id of this client's next request (per client over HTTP, so that ids collide across clients). */
-  nextId(): number;
+  /**
+   * The JSON-RPC ids of this client's session. Each request takes the lowest id not in flight on it, so that the
+   * clients of a closed loop all send the same id (what mixes answers up on a server that shares state by id:
+   * GHSA-345p-7cg4-v4c7); workers sharing one session (stdio) share its pool.
+   */
+  ids: IdPool;
+}
+
+/** The lowest free id, from `first`; an id whose request timed out is never used again (a late answer to it is not a new request's). */
+export class IdPool {
+  private readonly busy = new Set<number>();
+  private readonly burnt = new Set<number>();
+  constructor(private readonly first = 1) {}
+  take(): number {
+    let id = this.first;
+    while (this.busy.has(id) || this.burnt.has(id)) id++;
+    this.busy.add(id);
+    return id;
+  }
+  release(id: number, burn = false): void {
+    this.busy.delete(id);
+    if (burn) this.burnt.add(id);
+  }
 }
 
 export interface LoadRunOptions {
@@ -90,23 +111,27 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
     const req: MarkedRequest = { client: c.index, seq: n, method: entry.method, ...(entry.tool ? { tool: entry.tool } : {}) };
     const params = entry.params(o.run, c.index, n);
     if (entry.canary && params) req.canary = ((params.arguments as Record<string, unknown> | undefined) && Object.values(params.arguments as Record<string, unknown>).find((v) => typeof v === 'string' && v.startsWith(`mcc${o.run}`))) as string | undefined;
-    const msg: Record<string, unknown> = { jsonrpc: '2.0', id: c.nextId(), method: entry.method };
+    const id = c.ids.take();
+    const msg: Record<string, unknown> = { jsonrpc: '2.0', id, method: entry.method };
     if (params !== undefined) msg.params = params;
     stats.sent++;
     inFlight++;
     const started = scheduledAt ?? performance.now();
     return c.session.sendRequest(msg, { timeoutMs: o.timeoutMs }).then((reply) => {
+      c.ids.release(id);
       const at = performance.now();
       const ms = at - started;
       if (endedBy && at > deadline + o.graceMs) return; // came after the grace: not counted
       const cls = classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
       if (cls.kind === 'crossed') stats.cross({ client: c.index, method: entry.key, what: cls.what, from: cls.from, atS: Math.round((at - t0) / 100) / 10 });
       let kind: string | undefined;
-      if (reply.error) kind = `jsonrpc-${reply.error.code}`;
+      if (cls.kind === 'crossed') kind = undefined; // another request's answer: counted as crossed, not as its error
+      else if (reply.error) kind = `jsonrpc-${reply.error.code}`;
       else if (reply.response.schema.checked && !reply.response.schema.valid && !reply.response.schema.expectedInvalid) kind = 'invalid-message';
       else if (reply.result?.isError === true) kind = 'tool-error';
       stats.answer(entry.key, ms, at, kind);
     }, (e: unknown) => {
+      c.ids.release(id, true);
       const at = performance.now();
       if (endedBy && e instanceof SessionError && e.kind === 'closed') return; // abandoned at the end: unfinished
       stats.error(entry.key, failureKind(e), at);

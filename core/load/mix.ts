@@ -67,7 +67,9 @@ function promptArgs(p: Surface['prompts'][number]): Record<string, string> {
 export function defaultMix(s: Surface): MixEntry[] {
   const out: MixEntry[] = [{ key: 'ping', method: 'ping', weight: 1, params: () => undefined }];
   if (s.methods.tools) out.push({ key: 'tools/list', method: 'tools/list', weight: 1, params: () => undefined });
-  for (const t of s.callable.slice(0, MAX_DEFAULT_ITEMS)) { const e = toolEntry(t, s, 1); if (e) out.push(e); }
+  // The tool that carries canaries first: its answers show crossing by content, not only by shape.
+  const tools = s.canaryTool ? [s.canaryTool.tool, ...s.callable.filter((t) => t.name !== s.canaryTool!.tool.name)] : s.callable;
+  for (const t of tools.slice(0, MAX_DEFAULT_ITEMS)) { const e = toolEntry(t, s, 1); if (e) out.push(e); }
   for (const r of s.resources.slice(0, MAX_DEFAULT_ITEMS)) out.push({ key: `resources/read ${r.uri}`, method: 'resources/read', weight: 1, params: () => ({ uri: r.uri }) });
   for (const p of s.prompts.filter((x) => !(x.arguments ?? []).some((a) => a.required)).slice(0, MAX_DEFAULT_ITEMS)) out.push({ key: `prompts/get ${p.name}`, method: 'prompts/get', weight: 1, params: () => ({ name: p.name }) });
   return out;
