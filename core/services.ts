@@ -4,19 +4,9 @@
  * by name: a service is a value with an id and a produce function, and may contribute fields to the report.
  */
 import type { Report } from './results.js';
-import type { CaseContext } from './suite.js';
+import type { CaseContext, Service } from './suite.js';
 
-export interface Service<T> {
-  /** Unique name (for messages and debugging). */
-  id: string;
-  /** Produce the fact; called at most once per run, on first use. */
-  produce(ctx: CaseContext): Promise<T>;
-  /**
-   * Fields the service adds to the report once the run ended: `value` is undefined when no case asked for it (or
-   * producing it failed). Add fields, never remove the contract's.
-   */
-  report?(report: Report, value: T | undefined): void;
-}
+export type { Service } from './suite.js';
 
 interface Entry {
   promise: Promise<unknown>;

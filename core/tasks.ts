@@ -21,7 +21,9 @@ import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
 import { isObject } from './objects.js';
-import { answerInputRequests } from './mrtr.js';
+import { META, TASKS_EXTENSION, requestDeclaresTasks } from './wire.js';
+export { TASKS_EXTENSION, requestDeclaresTasks };
+import { answerInputRequests } from './input-answers.js';
 
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
@@ -163,8 +165,6 @@ function obj(v: unknown): Record<string, unknown> | undefined {
  * `tasks/cancel { taskId }` (an empty acknowledgement). There is no tasks/result and no tasks/list.
  * ------------------------------------------------------------------------------------------------------------------ */
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
 /**
@@ -173,15 +173,10 @@ export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed'
  * win over the session's request meta (core/session.ts withRequestMeta), the others (version, clientInfo) stay.
  */
 export function tasksExtensionMeta(session: Session): Record<string, unknown> {
-  const base = obj(session.opts.requestMeta?.[CLIENT_CAPABILITIES]) ?? session.opts.clientCapabilities ?? {};
-  return { [CLIENT_CAPABILITIES]: { ...base, extensions: { ...obj(base.extensions), [TASKS_EXTENSION]: {} } } };
+  const base = obj(session.opts.requestMeta?.[META.clientCapabilities]) ?? session.opts.clientCapabilities ?? {};
+  return { [META.clientCapabilities]: { ...base, extensions: { ...obj(base.extensions), [TASKS_EXTENSION]: {} } } };
 }
 
-/** Whether a request declares the tasks extension in its own client capabilities (params._meta). */
-export function requestDeclaresTasks(json: unknown): boolean {
-  const params = obj(obj(json)?.params);
-  return obj(obj(obj(obj(params?._meta)?.[CLIENT_CAPABILITIES])?.extensions)?.[TASKS_EXTENSION]) !== undefined;
-}
 
 /** A result that is a task handle (resultType "task"). */
 export function isTaskHandle(result: unknown): boolean {

@@ -8,7 +8,7 @@
  */
 import { errorResponse, type MockSession, type Outgoing } from './engine.js';
 import { HEADER_MISMATCH, META, type EraInfo } from './era.js';
-import type { PlainRequest, PlainResponse } from './http.js';
+import type { PlainRequest, PlainResponse } from './http-types.js';
 import { argumentAt, headerParams, headerValue, sameParamValue } from '../core/param-headers.js';
 
 const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);

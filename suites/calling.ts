@@ -5,7 +5,8 @@
  */
 import { generateArguments } from '../core/args/index.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import type { CaseContext } from '../core/suite.js';
 import { unanswered, brief, contentSummary, describeError, ids, isObject, callDuration } from './helpers.js';

@@ -8,7 +8,7 @@
  */
 import type { CaseContext, CaseDef, Outcome } from '../core/suite.js';
 import { mrtrExchanges, retryAltered, type AlteredRetry, type MrtrExchange } from '../core/mrtr.js';
-import { assertCallAllowed } from '../core/tools.js';
+import { assertCallAllowed } from '../core/call-policy.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 
 /** The key the extra-input probe adds to inputResponses: one no server asked for. */

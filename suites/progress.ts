@@ -4,7 +4,8 @@
  */
 import { generateArguments } from '../core/args/arguments.js';
 import type { Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, firstToolCall, type Tool } from '../core/tools.js';
+import { firstToolCall, type Tool } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import { brief, unanswered } from './helpers.js';
 

@@ -16,7 +16,7 @@ import { brief, describeError, isObject } from './helpers.js';
 import { LOG_LEVELS } from './logging.js';
 import { callPlan } from '../core/call-policy.js';
 import { generateArguments } from '../core/args/arguments.js';
-import { assertCallAllowed } from '../core/tools.js';
+import { assertCallAllowed } from '../core/call-policy.js';
 import { headerSafe, paramHeaders } from '../core/param-headers.js';
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -9,7 +9,7 @@ import type { LoggedMessage } from '../core/log.js';
 import type { Suite } from '../core/suite.js';
 import { brief, describeError, isObject, unanswered } from './helpers.js';
 import { MRTR_METHODS, isDeclared, mrtrExchanges, neededCapability, type MrtrExchange } from '../core/mrtr.js';
-import { assertCallAllowed } from '../core/tools.js';
+import { assertCallAllowed } from '../core/call-policy.js';
 import { firstParams, inputProbeCases } from './mrtr-probes.js';
 
 /** Methods whose 2026-07-28 results are cacheable (CacheableResult in the schema): they carry ttlMs and cacheScope. */

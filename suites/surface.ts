@@ -5,6 +5,7 @@
  * case is skipped and lists nothing).
  * No tool is called. https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
  */
+import { surfaceInput } from '../core/surface/snapshot.js';
 import type { Suite } from '../core/suite.js';
 import { collectSurface } from '../core/surface/collect.js';
 import { diffSnapshots } from '../core/surface/diff.js';
@@ -15,7 +16,7 @@ export const surface: Suite = {
   description: 'The listed tools, prompts, resources and capabilities against a committed snapshot (--baseline-snapshot); --snapshot writes it',
   // Only in runs that ask for the surface (--snapshot, --baseline-snapshot) or name the suite: a default run makes no
   // extra request and has no extra case.
-  selectedWhen: (opts) => !!opts.surface,
+  selectedWhen: (sel) => !!sel.input(surfaceInput),
   cases: [
     {
       id: 'surface/compatible',
@@ -24,7 +25,7 @@ export const surface: Suite = {
       spec: 'server/tools#listing-tools',
       requirement: 'With --baseline-snapshot FILE: what the server lists now (tools, prompts, resources, templates, capabilities, protocol version) makes no change that the rule table calls breaking (a tool removed, a new required parameter, a narrowed type, a removed enum value, a stricter bound…) against the snapshot in FILE.',
       async run(ctx) {
-        const opts = ctx.surface;
+        const opts = ctx.input(surfaceInput);
         if (!opts?.baseline && !opts?.onSnapshot) return { verdict: 'skip', message: 'no --baseline-snapshot given' };
         const got = await collectSurface(ctx);
         opts.onSnapshot?.({ snapshot: got.snapshot, problems: got.problems, notes: got.notes });

@@ -10,7 +10,8 @@
 import { generateArguments } from '../core/args/index.js';
 import type { CaseContext, CaseDef, ItemOutcome, ToolCallRecord } from '../core/suite.js';
 import { callToolAsTask, type TaskCall } from '../core/tasks.js';
-import { callTool, tools as toolsService, type Tool } from '../core/tools.js';
+import { tools as toolsService, type Tool } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import { brief, describeError, ids, isObject, unanswered } from './helpers.js';
 

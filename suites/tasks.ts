@@ -14,7 +14,8 @@ import {
   callToolAsTask, followExtensionTask, isTaskHandle, requestDeclaresTasks, taskCallsUnsupported, taskShapeProblems,
   tasksExtensionMeta, TASKS_EXTENSION, TERMINAL_TASK_STATUSES, type ExtensionTask,
 } from '../core/tasks.js';
-import { callTool, type Tool } from '../core/tools.js';
+import { type Tool } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { randomUUID } from 'node:crypto';
 import { callPlan } from '../core/call-policy.js';
 import type { Service } from '../core/services.js';

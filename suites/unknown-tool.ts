@@ -4,7 +4,8 @@
  */
 import type { OptionDef } from '../core/options.js';
 import type { Suite } from '../core/suite.js';
-import { callTool, tools } from '../core/tools.js';
+import { tools } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { brief, describeError, ids } from './helpers.js';
 
 /** --unknown-tool-code N: demand exactly this error code (the suite's own option). */

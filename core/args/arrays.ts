@@ -1,12 +1,12 @@
 /** Generation of arrays: item counts, tuples (items/prefixItems), contains, uniqueItems. */
 import type { Ctx } from './context.js';
-import { child, generate, ok, type Frame, type Gen } from './generate.js';
+import { child, ok, type Frame, type Gen, type GenerateFn } from './frame.js';
 import { deepEqual, hasOwn, isNum, own, pathText } from './json.js';
 import { ARGUMENT_LIMITS } from './limits.js';
 import type { SchemaObject } from './types.js';
 import { containsMinimum, itemSchemas } from './validate.js';
 
-export function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
+export function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, generate: GenerateFn): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   let minItems = 0;

@@ -12,25 +12,12 @@ import { synthObject } from './objects.js';
 import { REF_KEYWORDS, refTarget } from './refs.js';
 import { synthString } from './strings.js';
 import type { PathPart, SchemaObject } from './types.js';
+import { child, none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
+export { child, none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
 import { validAll, validate } from './validate.js';
 
-export interface Frame {
-  path: PathPart[];
-  /** `$ref`s entered on the way here. */
-  refs: string[];
-  /** Only the minimal value is wanted (cycle or depth). */
-  minimal: boolean;
-  depth: number;
-}
 
-export interface Gen {
-  has: boolean;
-  value: unknown;
-  notes: string[];
-}
 
-export const ok = (g: Gen): boolean => g.has && g.notes.length === 0;
-export const none = (notes: string[]): Gen => ({ has: false, value: undefined, notes });
 
 export interface Expanded {
   conj: SchemaObject[];
@@ -88,14 +75,6 @@ export function expand(schemas: readonly unknown[], ctx: Ctx, frame: Frame): Exp
   return { conj, never, stop, notes, frame: { ...frame, refs, minimal } };
 }
 
-export function child(frame: Frame, part: PathPart): Frame {
-  return {
-    path: [...frame.path, part],
-    refs: frame.refs,
-    minimal: frame.minimal || frame.depth + 1 >= ARGUMENT_LIMITS.minimalDepth,
-    depth: frame.depth + 1,
-  };
-}
 
 export function generate(schemas: readonly unknown[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
   const where = pathText(frame.path);
@@ -191,7 +170,6 @@ export const ALL_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boo
 export const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames', 'dependentRequired', 'dependencies'];
 export const ARRAY_KEYWORDS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'];
 export const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
-export const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
 /** Allowed types in the order to try; `explicit` says whether a `type` keyword said so. */
 export function typeOrder(conj: readonly SchemaObject[]): { types: string[]; explicit: boolean } {
@@ -293,38 +271,11 @@ export function synthesize(type: string, conj: SchemaObject[], ctx: Ctx, frame: 
     case 'string':
       return synthString(conj, ctx, frame, hint, variant, exclude);
     case 'object':
-      return synthObject(conj, ctx, frame, variant, false);
+      return synthObject(conj, ctx, frame, variant, false, generate);
     case 'array':
-      return synthArray(conj, ctx, frame, hint, variant);
+      return synthArray(conj, ctx, frame, hint, variant, generate);
     default:
       return none([`${pathText(frame.path)}: unknown type ${show(type)}`]);
   }
 }
 
-export function pickScalar(cands: Iterable<unknown>, conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, exclude: unknown[], what: string, fallbackNote?: () => string | undefined): Gen {
-  const found: unknown[] = [];
-  let first: { value: unknown; failure: string | undefined } | undefined;
-  let tried = 0;
-  for (const c of cands) {
-    if (++tried > 5000) break;
-    if (found.includes(c) || exclude.some((e) => deepEqual(e, c))) continue;
-    if (!validAll(conj, c, ctx)) {
-      first ??= { value: c, failure: ctx.failure };
-      continue;
-    }
-    found.push(c);
-    if (found.length > variant) {
-      ctx.nodes -= 1 + (typeof c === 'string' ? Math.floor(c.length / 100) : 0);
-      return { has: true, value: c, notes: [] };
-    }
-  }
-  const where = pathText(frame.path);
-  const failure = first?.failure;
-  const note =
-    fallbackNote?.() ??
-    (failure === 'not'
-      ? `${where}: "not" could not be honoured (no ${what} value avoids it)`
-      : `${where}: no ${what} value satisfies the schema${first && failure ? ` (${show(first.value, 30)} fails "${failure}")` : ''}`);
-  if (found.length > 0) return { has: true, value: found[found.length - 1], notes: [`${where}: not enough distinct ${what} values for uniqueItems`] };
-  return first ? { has: true, value: first.value, notes: [note] } : none([note]);
-}

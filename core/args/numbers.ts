@@ -1,6 +1,6 @@
 /** Generation of numbers and integers within bounds and multipleOf. */
 import type { Ctx } from './context.js';
-import { NUMBER_KEYWORDS, pickScalar, type Frame, type Gen } from './generate.js';
+import { NUMBER_KEYWORDS, pickScalar, type Frame, type Gen } from './frame.js';
 import { isNum, own, pathText, show } from './json.js';
 import type { SchemaObject } from './types.js';
 import { addBounds, inBounds, type NumberBounds } from './validate.js';

@@ -3,7 +3,7 @@
  * else can run, in words that say how to get in. The cases that read only the handshake (needs: 'handshake') still
  * run; every other case is skipped with this reason.
  */
-import { transportFacets } from '../context.js';
+import { transportFacets } from '../transport/facets.js';
 import { DetectingTransport } from '../transport/detect.js';
 import { cut, type AuthRefusal } from '../transport/http.js';
 import type { Transport } from '../transport/types.js';

@@ -16,6 +16,7 @@
  */
 import { isObject } from '../objects.js';
 import type { Report } from '../results.js';
+import type { RunInput } from '../inputs.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -291,3 +292,13 @@ export interface SurfaceRunOptions {
   /** Receives the snapshot of the run's own listing (or the problems that kept it from being complete). */
   onSnapshot?: (s: { snapshot?: Snapshot; problems: string[]; notes: string[] }) => void;
 }
+
+/**
+ * The surface snapshot options as a run input (suite `surface` reads them): a run that writes or compares a snapshot
+ * is judged in one era (a snapshot is one version's surface), and names its baseline file in report.options.
+ */
+export const surfaceInput: RunInput<SurfaceRunOptions> = {
+  id: 'surface',
+  oneEra: (v) => !!(v.onSnapshot || v.baseline),
+  reportOptions: (v) => (v.baseline ? { baselineSnapshot: v.baseline.file } : {}),
+};

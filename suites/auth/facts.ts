@@ -6,7 +6,7 @@
  */
 import type { CaseContext, Outcome } from '../../core/suite.js';
 import type { Service } from '../../core/services.js';
-import type { TokenVariant } from '../../core/auth/credentials.js';
+import { credentialsInput, type TokenVariant } from '../../core/auth/credentials.js';
 import { requestMetaFor } from '../../core/negotiate.js';
 import { CLIENT_INFO } from '../../core/run.js';
 import { isObject } from '../helpers.js';
@@ -188,14 +188,14 @@ const tokenServices = new Map<TokenVariant, Service<ProbeAnswer>>();
  * run; undefined when the run holds no such token (no credentials; no mint without --auth-server).
  */
 export function withToken(ctx: CaseContext, variant: TokenVariant): Promise<ProbeAnswer> | undefined {
-  const c = ctx.credentials;
+  const c = ctx.input(credentialsInput);
   if (!c || (variant !== 'valid' && !c.mint)) return undefined;
   let s = tokenServices.get(variant);
   if (!s) {
     s = {
       id: `auth/token/${variant}`,
       async produce(ctx) {
-        const cr = ctx.credentials!;
+        const cr = ctx.input(credentialsInput)!;
         const token = variant === 'valid' ? await cr.accessToken() : await cr.mint!(variant);
         const purpose = `the MCP request with ${variant === 'valid' ? 'the run\'s token' : `a token: ${variant}`}`;
         if (!token) return { probe: { purpose, method: 'POST', url: mcpUrlOf(ctx) ?? '', requestHeaders: {}, error: 'the run holds no token now' }, headers: {}, text: '' };

@@ -13,7 +13,8 @@
 import type { LoggedMessage } from '../../core/log.js';
 import type { CaseContext, CaseDef, Outcome } from '../../core/suite.js';
 import type { HttpExchange, ProbeResult } from '../../core/transport/http.js';
-import { tools as toolList, assertCallAllowed } from '../../core/tools.js';
+import { tools as toolList } from '../../core/tools.js';
+import { assertCallAllowed } from '../../core/call-policy.js';
 import { callPlan } from '../../core/call-policy.js';
 import { generateArguments } from '../../core/args/index.js';
 import { argumentAt, headerParamProblems, headerParams, paramHeaderValue, type HeaderParam } from '../../core/param-headers.js';
