@@ -21,6 +21,8 @@ import { LoadStats, percentilesOf } from '../core/load/stats.js';
 import { MemorySampler, memoryGrowth } from '../core/load/memory.js';
 import { chosenMix, defaultMix, mixCycle, parseMix, type Surface } from '../core/load/mix.js';
 import { IdPool, runLoad, type LoadClient, type PendingClient } from '../core/load/engine.js';
+import { HttpSender, sessionSender, type Sender } from '../core/load/senders.js';
+import { StreamableHttpTransport } from '../core/transport/http.js';
 import { VERSION } from '../core/version.js';
 import type { CaseResult, Report, Verdict } from '../core/results.js';
 import type { Transport } from '../core/transport/types.js';
@@ -83,7 +85,7 @@ function check(id: string, title: string, verdict: Verdict, message: string, det
 }
 
 async function discoverSurface(session: Session, caps: Record<string, unknown>, policy: { mode: CallToolsPolicy; allow: string[] }, timeoutMs: number, run: string): Promise<{ surface: Surface; unknownCallTools: string[] }> {
-  const surface: Surface = { callable: [], resources: [], prompts: [], methods: { tools: !!caps.tools, prompts: !!caps.prompts, resources: !!caps.resources } };
+  const surface: Surface = { callable: [], resources: [], prompts: [], methods: { tools: !!caps.tools, prompts: !!caps.prompts, resources: !!caps.resources }, heartbeat: session.heartbeatMethod };
   let unknownCallTools: string[] = [];
   if (caps.tools) {
     const l = await listAllTools(session);
@@ -151,7 +153,8 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     const validator = validatorFor(version);
     session.setValidator(validator);
     const hs = (neg.handshake.handshake === 'server/discover' ? neg.handshake.discover?.result : neg.handshake.reply?.result) ?? {};
-    serverInfo = (hs.serverInfo ?? {}) as Record<string, unknown>;
+    const metaInfo = (hs._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
+    serverInfo = (hs.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
     const caps = (hs.capabilities ?? {}) as Record<string, unknown>;
     const stateless = isStateless(version);
     const run = canaryRun();
@@ -167,15 +170,27 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     const extras: { session: Session; transport: Transport; clean: boolean }[] = [];
     const FIRST_ID = 100_000;
     const pending: PendingClient[] = [];
+    let turn: Promise<unknown> = Promise.resolve();
     let openedCount = 1;
     let failedCount = 0;
     const loadT0 = performance.now();
     const rampMs = (o.rampS ?? 0) * 1000;
+    // Over Streamable HTTP (without credentials, whose tokens the transport renews) each client sends lean POSTs
+    // (core/load/senders.ts); otherwise through its Session.
+    const senders: HttpSender[] = [];
+    const senderOf = (s: Session, t: Transport): Sender => {
+      if (t.kind !== 'streamable-http' || credentials || !(t instanceof StreamableHttpTransport || 'baseHeaders' in t)) return sessionSender(s);
+      const h = (t as StreamableHttpTransport).baseHeaders();
+      const x = new HttpSender({ url: new URL(target.transport === 'stdio' ? 'http://127.0.0.1/' : target.url), headers: h, validator, ...(stateless ? { requestMeta: requestMetaFor(version!, CLIENT_INFO, {}) } : {}) });
+      senders.push(x);
+      return x;
+    };
     if (transport.kind === 'stdio') {
       const ids = new IdPool(FIRST_ID);
-      for (let i = 0; i < sessions; i++) pending.push({ index: i, session, ids });
+      const sender = sessionSender(session);
+      for (let i = 0; i < sessions; i++) pending.push({ index: i, sender, ids });
     } else {
-      pending.push({ index: 0, session, ids: new IdPool(FIRST_ID) });
+      pending.push({ index: 0, sender: senderOf(session, transport), ids: new IdPool(FIRST_ID) });
       const extraTarget: Target = { ...target, start: undefined } as Target;
       for (let i = 1; i < sessions; i++) {
         pending.push((async (): Promise<LoadClient | undefined> => {
@@ -189,7 +204,10 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
           (t as { protocolVersion?: string }).protocolVersion = stateless ? version : undefined;
           try {
             await t.start();
-            await handshake(s, { version: version!, stateless, clientInfo: CLIENT_INFO, timeoutMs });
+            // One handshake at a time (as openClients does): the initialize of every client has the same id.
+            const mine = turn.then(() => handshake(s, { version: version!, stateless, clientInfo: CLIENT_INFO, timeoutMs }));
+            turn = mine.catch(() => undefined);
+            await mine;
           } catch (e) {
             failedCount++;
             if (failures.length < 10) failures.push(`client ${i}: ${(e as Error).message}`);
@@ -198,14 +216,17 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
           }
           openedCount++;
           extras.push({ session: s, transport: t, clean: true });
-          return { index: i, session: s, ids: new IdPool(FIRST_ID) };
+          return { index: i, sender: senderOf(s, t), ids: new IdPool(FIRST_ID) };
         })());
       }
     }
+    // Without a ramp every client is opened (handshakes one after another) before the load starts: all start together,
+    // and a server that refuses concurrency refuses requests, not the handshakes.
+    const ready: PendingClient[] = rampMs ? pending : (await Promise.all(pending)).filter((c): c is LoadClient => c !== undefined);
     const pid = transport.processInfo()?.pid;
     const memory = pid !== undefined ? new MemorySampler(pid, loadT0, () => stats.answered) : undefined;
     memory?.start();
-    const result = await runLoad(pending, cycle, stats, {
+    const result = await runLoad(ready, cycle, stats, {
       durationMs, requests: o.requests, rate: o.rate, timeoutMs, graceMs: Math.min(2000, timeoutMs), run, signal: o.signal,
       onTick: () => {
         const el = (performance.now() - loadT0) / 1000;
@@ -214,6 +235,7 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       },
     });
     memory?.stop();
+    for (const x of senders) x.close();
     // The ends: each extra session closed (DELETE for a session), then the run's own (and the server it started).
     for (const x of extras) x.clean = !x.transport.closed;
     await Promise.all(extras.map(async (x) => { x.session.abandon('the load ended'); await x.transport.close().catch(() => { x.clean = false; }); }));

@@ -7,14 +7,16 @@
  * abandoned (counted as unfinished, not as errors).
  */
 import { performance } from 'node:perf_hooks';
-import { SessionError, type Session } from '../session.js';
+import type { Session } from '../session.js';
 import { classifyAnswer, type MarkedRequest } from '../concurrency/canary.js';
+import { SendFailure, sessionFailureKind, type Sender } from './senders.js';
 import type { LoadStats } from './stats.js';
 import type { MixEntry } from './mix.js';
 
 export interface LoadClient {
   index: number;
-  session: Session;
+  /** How it sends (a Session over stdio; lean POSTs over Streamable HTTP: core/load/senders.ts). */
+  sender: Sender;
   /**
    * The JSON-RPC ids of this client's session. Each request takes the lowest id not in flight on it, so that the
    * clients of a closed loop all send the same id (what mixes answers up on a server that shares state by id:
@@ -64,18 +66,22 @@ export interface LoadRunResult {
   loadMs: number;
 }
 
+/**
+ * A load run checks each message as it comes and keeps no log: every second the sessions' message logs and the HTTP
+ * transports' exchange lists are cut to their last entries, so that the harness's memory stays flat over a long run.
+ * (Nothing in a load run reads an entry by its position: ids here are the JSON-RPC ids, not positions.)
+ */
+export function trimRecords(sessions: Iterable<Session>, keep = 200): void {
+  for (const s of new Set(sessions)) {
+    if (s.log.length > keep * 2) s.log.splice(0, s.log.length - keep);
+    const x = (s.transport as { exchanges?: unknown[] }).exchanges;
+    if (Array.isArray(x) && x.length > keep * 2) x.splice(0, x.length - keep);
+  }
+}
+
 /** The error kind of a request that got no answer. */
 export function failureKind(e: unknown): string {
-  if (e instanceof SessionError) {
-    if (e.kind === 'timeout' || e.kind === 'unresponsive') return 'timeout';
-    if (e.kind === 'too-large') return 'too-large';
-    const status = /HTTP (\d{3})/.exec(e.message);
-    if (status) return `http-${status[1]}`;
-    if (/reset|ECONNRESET|EPIPE|socket hang up/i.test(e.message)) return 'connection-reset';
-    if (e.kind === 'closed') return 'connection-closed';
-    return 'transport';
-  }
-  return 'internal';
+  return e instanceof SendFailure ? e.kind : sessionFailureKind(e);
 }
 
 /** A client, or one still being opened (a ramp): undefined when it could not be opened. */
@@ -87,12 +93,22 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
   const deadline = t0 + o.durationMs;
   // The clients opened so far (a ramp adds them as they come).
   const clients: LoadClient[] = [];
-  // Resolves at the deadline or when the run is stopped: a closed loop never waits past it for an answer.
-  let endTimer: NodeJS.Timeout | undefined;
-  const ended = new Promise<void>((resolve) => {
-    endTimer = setTimeout(resolve, o.durationMs);
-    o.signal?.addEventListener('abort', () => resolve(), { once: true });
-  });
+  // The end (the deadline, the run stopped, the request count reached): a closed loop never waits past it for an
+  // answer. Waiters register one callback each, removed when their request settles (nothing piles up per request).
+  const enders = new Set<() => void>();
+  let finished = false;
+  const finish = () => { if (finished) return; finished = true; for (const f of enders) f(); enders.clear(); };
+  const endTimer: NodeJS.Timeout = setTimeout(finish, o.durationMs);
+  o.signal?.addEventListener('abort', finish, { once: true });
+  /** p, or the end if it comes first. */
+  const untilEnd = <T>(p: Promise<T>): Promise<T | undefined> => {
+    if (finished) return Promise.resolve(undefined);
+    return new Promise<T | undefined>((resolve) => {
+      const f = () => resolve(undefined);
+      enders.add(f);
+      p.then((v) => { enders.delete(f); resolve(v); }, () => { enders.delete(f); resolve(undefined); });
+    });
+  };
   let endedBy: LoadRunResult['endedBy'] | undefined;
   let inFlight = 0;
   let seq = 0;
@@ -117,43 +133,43 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
     stats.sent++;
     inFlight++;
     const started = scheduledAt ?? performance.now();
-    return c.session.sendRequest(msg, { timeoutMs: o.timeoutMs }).then((reply) => {
+    return c.sender.send(msg, o.timeoutMs).then((reply) => {
       c.ids.release(id);
       const at = performance.now();
       const ms = at - started;
       if (endedBy && at > deadline + o.graceMs) return; // came after the grace: not counted
-      const cls = classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
+      const cls = reply.otherId !== undefined
+        ? { kind: 'crossed' as const, what: `the answer to id ${JSON.stringify(reply.otherId)} (it sent id ${id})`, from: [] as number[] }
+        : classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
       if (cls.kind === 'crossed') stats.cross({ client: c.index, method: entry.key, what: cls.what, from: cls.from, atS: Math.round((at - t0) / 100) / 10 });
       let kind: string | undefined;
       if (cls.kind === 'crossed') kind = undefined; // another request's answer: counted as crossed, not as its error
       else if (reply.error) kind = `jsonrpc-${reply.error.code}`;
-      else if (reply.response.schema.checked && !reply.response.schema.valid && !reply.response.schema.expectedInvalid) kind = 'invalid-message';
+      else if (reply.invalid) kind = 'invalid-message';
       else if (reply.result?.isError === true) kind = 'tool-error';
       stats.answer(entry.key, ms, at, kind);
     }, (e: unknown) => {
       c.ids.release(id, true);
       const at = performance.now();
-      if (endedBy && e instanceof SessionError && e.kind === 'closed') return; // abandoned at the end: unfinished
+      if (endedBy && failureKind(e) === 'connection-closed') return; // abandoned at the end: unfinished
       stats.error(entry.key, failureKind(e), at);
     }).finally(settled);
   };
 
-  const ticker = setInterval(() => o.onTick?.(), 1000);
+  const ticker = setInterval(() => { trimRecords(clients.flatMap((c) => (c.sender.session ? [c.sender.session] : []))); o.onTick?.(); }, 1000);
   try {
     if (o.rate === undefined) {
       // Closed loop: one request in flight per client.
-      let stopRequests: () => void = () => undefined;
-      const requestsDone = new Promise<void>((r) => { stopRequests = r; });
       await Promise.all(pending.map(async (p, ci) => {
-        const c = await Promise.race([p, ended.then(() => undefined)]);
+        const c = await untilEnd(Promise.resolve(p));
         if (!c) return;
         clients.push(c);
         let k = ci; // each client starts at another place in the cycle
         while (!over()) {
-          await Promise.race([sendOne(c, cycle[k % cycle.length]!), ended, requestsDone]);
-          if (o.requests !== undefined && stats.sent >= o.requests) stopRequests();
+          await untilEnd(sendOne(c, cycle[k % cycle.length]!));
+          if (o.requests !== undefined && stats.sent >= o.requests) finish();
           k++;
-          if (c.session.closed) break;
+          if (c.sender.closed) break;
         }
       }));
     } else {
@@ -166,14 +182,14 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
         const tick = () => {
           const now = performance.now();
           while (!over() && t0 + due * interval <= now) {
-            const live = clients.filter((c) => !c.session.closed);
+            const live = clients.filter((c) => !c.sender.closed);
             if (!live.length) break; // none open yet (a ramp): the request waits for one
             const c = live[k % live.length]!;
             void sendOne(c, cycle[k % cycle.length]!, t0 + due * interval);
             k++;
             due++;
           }
-          if (over()) { clearInterval(timer); resolve(); }
+          if (over()) { clearInterval(timer); finish(); resolve(); }
         };
         const timer = setInterval(tick, Math.max(1, Math.min(10, interval)));
         tick();
@@ -192,5 +208,6 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
   } finally {
     clearInterval(ticker);
     clearTimeout(endTimer);
+    o.signal?.removeEventListener('abort', finish);
   }
 }

@@ -27,6 +27,8 @@ export interface Surface {
   /** The tool that carries canaries, when it was shown to echo them. */
   canaryTool?: CanaryTool;
   methods: { tools: boolean; prompts: boolean; resources: boolean };
+  /** The request that shows the server answers: ping, or server/discover from 2026-07-28 (which has no ping). */
+  heartbeat: string;
 }
 
 /** Parse --mix: "key=weight" items, comma-separated. Throws an Error naming what is wrong. */
@@ -65,7 +67,7 @@ function promptArgs(p: Surface['prompts'][number]): Record<string, string> {
 
 /** The default mix for a server's surface. */
 export function defaultMix(s: Surface): MixEntry[] {
-  const out: MixEntry[] = [{ key: 'ping', method: 'ping', weight: 1, params: () => undefined }];
+  const out: MixEntry[] = [{ key: s.heartbeat, method: s.heartbeat, weight: 1, params: () => undefined }];
   if (s.methods.tools) out.push({ key: 'tools/list', method: 'tools/list', weight: 1, params: () => undefined });
   // The tool that carries canaries first: its answers show crossing by content, not only by shape.
   const tools = s.canaryTool ? [s.canaryTool.tool, ...s.callable.filter((t) => t.name !== s.canaryTool!.tool.name)] : s.callable;
@@ -85,7 +87,7 @@ export function chosenMix(items: { key: string; weight: number }[], s: Surface):
   const defaults = defaultMix(s);
   for (const { key, weight } of items) {
     const [method, name] = key.includes(':') ? [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)] : [key, undefined];
-    if (['ping', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'].includes(method!) && name === undefined) { out.push({ key: method!, method: method!, weight, params: () => undefined }); continue; }
+    if (['ping', 'server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'].includes(method!) && name === undefined) { out.push({ key: method!, method: method!, weight, params: () => undefined }); continue; }
     if (method === 'tools/call') {
       const tools = name === undefined ? s.callable : s.callable.filter((t) => t.name === name);
       if (!tools.length) throw new Error(name === undefined ? '--mix: tools/call: the call policy lets the run call no tool of this server' : `--mix: tools/call:${name}: no tool of that name that the call policy lets the run call (--call-tool ${name} opts one in)`);
@@ -105,7 +107,7 @@ export function chosenMix(items: { key: string; weight: number }[], s: Surface):
       for (const x of p) out.push({ key: `prompts/get ${x.name}`, method, weight, params: () => ({ name: x.name, arguments: promptArgs(x) }) });
       continue;
     }
-    throw new Error(`--mix: "${key}" is not a request load makes (ping, tools/list, prompts/list, resources/list, tools/call[:NAME], resources/read[:URI], prompts/get[:NAME])`);
+    throw new Error(`--mix: "${key}" is not a request load makes (ping, server/discover, tools/list, prompts/list, resources/list, tools/call[:NAME], resources/read[:URI], prompts/get[:NAME])`);
   }
   return out;
 }
