@@ -128,7 +128,7 @@ function tableOptions(file: string, heading: string): Map<string, string> {
 
 describe('options tables of the docs and --help', () => {
   it('every option that heads a row of a docs table (the faults of serve, say) is an option of a command', () => {
-    const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'expect', 'merge'];
+    const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'expect', 'merge', 'load'];
     const known = new Set(COMMANDS.flatMap((c) => commandOptions(c).map((o) => o.name)));
     const unknown: string[] = [];
     let rows = 0;
