@@ -197,7 +197,11 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
           const wait = rampMs * i / sessions;
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           if (o.signal?.aborted || performance.now() - loadT0 > durationMs) return undefined;
-          const t = make(extraTarget);
+          // Load's clients need no GET stream (nothing the server sends unasked is measured): over Streamable HTTP
+          // they open none, as a client that only calls does.
+          const t = extraTarget.transport === 'streamable-http'
+            ? (() => { const x = new StreamableHttpTransport({ url: new URL(extraTarget.url), headers: extraTarget.headers, timeoutMs, openGetStream: false }); opened.push(x); return x; })()
+            : make(extraTarget);
           const s = new Session(t, { timeoutMs, maxLogMessages: 1000 });
           s.setValidator(validator);
           if (stateless) { s.setRequestMeta(requestMetaFor(version!, CLIENT_INFO, {})); s.heartbeatMethod = 'server/discover'; }
@@ -230,8 +234,7 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       durationMs, requests: o.requests, rate: o.rate, timeoutMs, graceMs: Math.min(2000, timeoutMs), run, signal: o.signal,
       onTick: () => {
         const el = (performance.now() - loadT0) / 1000;
-        const last = stats.timeline().at(-2) ?? stats.timeline().at(-1);
-        o.onProgress?.({ elapsedS: Math.round(el), requests: stats.answered, rps: Math.round(stats.answered / Math.max(el, 0.001)), p95: last?.p95 ?? 0, errors: stats.failedRequests, crossed: stats.crossed, sessions: openedCount });
+        o.onProgress?.({ elapsedS: Math.round(el), requests: stats.answered, rps: Math.round(stats.answered / Math.max(el, 0.001)), p95: stats.lastP95(), errors: stats.failedRequests, crossed: stats.crossed, sessions: openedCount });
       },
     });
     memory?.stop();

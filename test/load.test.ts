@@ -108,7 +108,7 @@ describe('load bounds', () => {
 
 describe('load against the real SDK (GHSA-345p-7cg4-v4c7)', () => {
   it('1.25.3 with one shared stateless transport: crossed > 0', async () => {
-    const r = await load(sdk('sdk-1.25.3', 'shared'), ['--duration', '2', '--sessions', '4', '--timeout', '2000']);
+    const r = await load(sdk('sdk-1.25.3', 'shared'), ['--duration', '3', '--sessions', '4', '--timeout', '1000']);
     expect(r.code).toBe(1);
     expect(r.report.load.crossed).toBeGreaterThan(0);
   }, 60_000);

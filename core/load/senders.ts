@@ -2,14 +2,13 @@
  * How a load client sends one request and gets its answer, two ways:
  * - over a Session (stdio: the session's own matching of answers by id, every message logged and checked);
  * - over Streamable HTTP, lean: after the handshake (made with a Session: negotiation, session id), each request is a
- *   POST on the client's own keep-alive agent and its answer (a JSON body or the SSE stream's message with its id) is
+ *   POST on the client's own keep-alive connections (core/load/raw-http.ts) and its answer (a JSON body or the SSE stream's message with its id) is
  *   checked against the schema as it comes, with nothing logged. The load generator is then not the bottleneck
  *   (bench/bench.mjs: load against autocannon).
  */
-import http from 'node:http';
-import https from 'node:https';
 import { SessionError, type Session } from '../session.js';
-import { httpRequest, readBody, SseParser } from '../transport/http.js';
+import { SseParser } from '../transport/sse-parser.js';
+import { RawHttpClient, RawHttpError } from './raw-http.js';
 import { headerSafe } from '../param-headers.js';
 import type { MessageValidator } from '../schema/validator.js';
 
@@ -77,81 +76,63 @@ export interface HttpSenderOptions {
   maxMessageBytes?: number;
 }
 
-const ERRNO_KIND: Record<string, string> = { ECONNRESET: 'connection-reset', EPIPE: 'connection-reset', ECONNREFUSED: 'connection-refused', ETIMEDOUT_HEADERS: 'timeout' };
-
 export class HttpSender implements Sender {
-  closed = false;
-  private readonly agent: http.Agent;
+  private readonly client: RawHttpClient;
 
   constructor(private readonly o: HttpSenderOptions) {
-    this.agent = o.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
+    this.client = new RawHttpClient(o.url, { ...o.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' });
+  }
+
+  get closed(): boolean {
+    return this.client.closed;
   }
 
   close(): void {
-    this.closed = true;
-    this.agent.destroy();
+    this.client.close();
   }
 
   async send(msg: Record<string, unknown>, timeoutMs: number): Promise<SendOutcome> {
     const method = String(msg.method);
+    const extra: Record<string, string> = {};
     if (this.o.requestMeta) {
       const p = (msg.params ?? {}) as Record<string, unknown>;
       msg = { ...msg, params: { ...p, _meta: { ...this.o.requestMeta, ...((p._meta as Record<string, unknown>) ?? {}) } } };
+      // 2026-07-28: the method (and the name of a named call) mirrored into headers.
+      extra['Mcp-Method'] = method;
+      const name = typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
+      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(method)) extra['Mcp-Name'] = headerSafe(name);
     }
-    const headers: Record<string, string> = { ...this.o.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-    if (this.o.requestMeta) {
-      headers['Mcp-Method'] = method;
-      const p = msg.params as Record<string, unknown> | undefined;
-      const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
-      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(method)) headers['Mcp-Name'] = headerSafe(name);
-    }
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), timeoutMs);
+    let answer: unknown;
+    let sse: SseParser | undefined;
+    const max = this.o.maxMessageBytes ?? 64 * 1024 * 1024;
+    let res;
     try {
-      let res;
-      try {
-        res = await httpRequest(this.o.url, 'POST', headers, JSON.stringify(msg), { timeoutMs, agent: this.agent, signal: ac.signal });
-      } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        if (ac.signal.aborted || err.code === 'ABORT_ERR') throw new SendFailure('timeout', `no answer within ${timeoutMs} ms`);
-        throw new SendFailure(ERRNO_KIND[err.code ?? ''] ?? 'transport', err.message);
-      }
-      const ct = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (res.status < 200 || res.status >= 300) {
-        res.body.resume();
-        throw new SendFailure(`http-${res.status}`, `HTTP ${res.status} ${res.statusText}`);
-      }
-      let answer: unknown;
-      if (ct === 'text/event-stream') answer = await this.readSse(res.body, msg.id, ac.signal);
-      else {
-        const body = await readBody(res.body, this.o.maxMessageBytes ?? 64 * 1024 * 1024, timeoutMs);
-        if (ac.signal.aborted) throw new SendFailure('timeout', `no answer within ${timeoutMs} ms`);
-        if (body.error && !body.text) throw new SendFailure('connection-reset', body.error);
-        try { answer = JSON.parse(body.text); } catch { throw new SendFailure('invalid-message', `the answer is not JSON: ${body.text.slice(0, 120)}`); }
-      }
-      return this.judge(answer, msg, method);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private readSse(body: NodeJS.ReadableStream & { destroy(): void }, id: unknown, signal: AbortSignal): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      let done = false;
-      const finish = (f: () => void) => { if (!done) { done = true; signal.removeEventListener('abort', onAbort); f(); } };
-      const onAbort = () => { body.destroy(); finish(() => reject(new SendFailure('timeout', 'no answer on the SSE stream in time'))); };
-      signal.addEventListener('abort', onAbort, { once: true });
-      const parser = new SseParser((e) => {
-        if (e.event !== 'message' || !e.data) return;
-        let m: unknown;
-        try { m = JSON.parse(e.data); } catch { return; }
-        const r = m as Record<string, unknown> | null;
-        if (r && typeof r === 'object' && ('result' in r || 'error' in r)) finish(() => resolve(m));
+      res = await this.client.post(JSON.stringify(msg), extra, {
+        timeoutMs,
+        onData: (b, status, headers) => {
+          if (status < 200 || status >= 300 || !/^text\/event-stream/i.test(headers['content-type'] ?? '')) return false;
+          sse ??= new SseParser((e) => {
+            if (answer !== undefined || e.event !== 'message' || !e.data) return;
+            try {
+              const m = JSON.parse(e.data) as Record<string, unknown> | null;
+              if (m && typeof m === 'object' && ('result' in m || 'error' in m)) answer = m;
+            } catch { /* not JSON: not the answer */ }
+          }, { maxDataBytes: max });
+          sse.feed(b);
+          return answer !== undefined ? true : 'consumed';
+        },
       });
-      body.on('data', (b: Buffer) => parser.feed(b));
-      body.on('end', () => finish(() => reject(new SendFailure('connection-reset', 'the SSE stream ended before the answer'))));
-      body.on('error', (e: Error) => finish(() => reject(new SendFailure('connection-reset', e.message))));
-    });
+    } catch (e) {
+      if (e instanceof RawHttpError) throw new SendFailure(e.kind, e.message);
+      throw new SendFailure('transport', (e as Error).message);
+    }
+    if (res.status < 200 || res.status >= 300) throw new SendFailure(`http-${res.status}`, `HTTP ${res.status}`);
+    if (answer === undefined) {
+      if (sse) throw new SendFailure('connection-reset', 'the SSE stream ended before the answer');
+      const text = res.body.toString('utf8');
+      try { answer = JSON.parse(text); } catch { throw new SendFailure('invalid-message', `the answer is not JSON: ${text.slice(0, 120)}`); }
+    }
+    return this.judge(answer, msg, method);
   }
 
   private judge(answer: unknown, msg: Record<string, unknown>, method: string): SendOutcome {

@@ -84,6 +84,12 @@ export class LoadStats {
     return Object.entries(this.errors).filter(([k]) => k !== 'tool-error').reduce((a, [, n]) => a + n, 0);
   }
 
+  /** p95 of the last complete second (the progress line). */
+  lastP95(): number {
+    const x = this.seconds.at(-2) ?? this.seconds.at(-1);
+    return x ? percentilesOf(x.h).p95 : 0;
+  }
+
   timeline(): { s: number; requests: number; errors: number; p95: number }[] {
     return this.seconds.map((x, i) => ({ s: i + 1, requests: x.requests, errors: x.errors, p95: percentilesOf(x.h).p95 }));
   }
