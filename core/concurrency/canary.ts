@@ -15,10 +15,11 @@ import { ajvCheck } from '../args/ajv-check.js';
 import type { Tool } from '../tools.js';
 
 /** What an answer looks like: the member its result is known by (`empty` for ping's `{}`). */
-export type AnswerShape = 'empty' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'content' | 'contents' | 'messages' | 'completion' | 'other';
+export type AnswerShape = 'empty' | 'discover' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'content' | 'contents' | 'messages' | 'completion' | 'other';
 
 const SHAPE_OF_METHOD: Record<string, AnswerShape> = {
   ping: 'empty',
+  'server/discover': 'discover',
   'tools/list': 'tools',
   'prompts/list': 'prompts',
   'resources/list': 'resources',
@@ -40,6 +41,7 @@ export function shapeOf(result: unknown): AnswerShape {
   const r = result as Record<string, unknown>;
   for (const s of ['tools', 'prompts', 'resourceTemplates', 'resources', 'contents', 'messages', 'completion'] as const) if (Array.isArray(r[s]) || (s === 'completion' && r[s] && typeof r[s] === 'object')) return s;
   if (Array.isArray(r.content) || r.structuredContent !== undefined) return 'content';
+  if (Array.isArray(r.supportedVersions)) return 'discover';
   return Object.keys(r).every((k) => k === '_meta') ? 'empty' : 'other';
 }
 

@@ -31,7 +31,11 @@ export interface Handshake {
 
 /** initialize + notifications/initialized on a fresh session (nothing for a stateless version). Rejects with why. */
 export async function handshake(session: Session, h: Handshake): Promise<void> {
-  if (h.stateless) return;
+  if (h.stateless) {
+    // 2026-07-28 over Streamable HTTP: the version (and the method headers that go with it) on every POST.
+    if (session.transport.kind === 'streamable-http' && 'protocolVersion' in session.transport) (session.transport as { protocolVersion?: string }).protocolVersion = h.version;
+    return;
+  }
   const r = await session.request('initialize', { protocolVersion: h.version, capabilities: h.capabilities ?? {}, clientInfo: h.clientInfo }, { timeoutMs: h.timeoutMs });
   if (r.error) throw new Error(`initialize was answered with error ${r.error.code}: ${r.error.message}`);
   session.notify('notifications/initialized');

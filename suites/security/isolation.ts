@@ -19,7 +19,8 @@ const ADVISORY = 'GHSA-345p-7cg4-v4c7';
 
 async function methodsOf(ctx: CaseContext): Promise<string[]> {
   const caps = ctx.capabilities;
-  const m = ['ping'];
+  // The request that shows the server answers: ping, or server/discover from 2026-07-28 (which has no ping).
+  const m = [ctx.session.heartbeatMethod];
   if (caps.tools) m.push('tools/list');
   if (caps.prompts) m.push('prompts/list');
   if (caps.resources) m.push('resources/list');
@@ -42,7 +43,7 @@ async function run(ctx: CaseContext): Promise<Outcome> {
       return { verdict: 'skip', message: `fewer than two more sessions could be opened (${opened.failed.map((f) => `client ${f.index}: ${f.reason}`).join('; ')})` };
     }
     const out = await probeIsolation(clients, { run: canaryRun(), rounds: ROUNDS, timeoutMs, budgetMs: 8000, canaryTool, methods, firstId: 7000 });
-    const kind = ctx.transport.kind === 'streamable-http' && !ctx.features.requestMeta && !clients.some((c) => (c.transport as { sessionId?: string }).sessionId) ? 'stateless connections' : 'sessions';
+    const kind = ctx.features.requestMeta || !clients.some((c) => (c.transport as { sessionId?: string }).sessionId) ? 'stateless connections' : 'sessions';
     const how = out.by === 'tool-canary' ? `each calling ${out.tool} with its own canary` : `told apart by the shape of their answers (${methods.join(', ')}; ${out.noToolWhy ?? ''})`;
     const details = { clients: clients.length, failedToOpen: opened.failed, by: out.by, rounds: out.rounds, requests: out.sent, log: out.lines };
     if (out.crossed.length) {
@@ -53,7 +54,7 @@ async function run(ctx: CaseContext): Promise<Outcome> {
       const shown = out.concurrencyOnly.slice(0, 3).map((x) => `client ${x.request.client} ${x.request.tool ?? x.request.method}: ${x.what}`);
       return { verdict: 'warn', message: `no answer crossed, but ${out.concurrencyOnly.length} of ${out.sent} requests failed only when ${clients.length} ${kind} sent the same id at once (answered alone): ${shown.join('; ')}`, details };
     }
-    if (out.by === 'shape' && out.distinct < 2) return { verdict: 'skip', message: `no way to tell the clients' answers apart: ${out.noToolWhy}, and the server offers only ping`, details };
+    if (out.by === 'shape' && out.distinct < 2) return { verdict: 'skip', message: `no way to tell the clients' answers apart: ${out.noToolWhy}, and the server offers only ${methods[0]}`, details };
     return { verdict: 'pass', message: `${clients.length} ${kind}, ${out.rounds} rounds with the same JSON-RPC id at once: every answer reached its own client (${how})`, details };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
