@@ -77,6 +77,22 @@ describe('load against fixtures', () => {
   }, 60_000);
 });
 
+describe('load modes and reports', () => {
+  it('open loop (--rate) sends about rate × duration; --ramp opens every session; report.html has its plots', async () => {
+    const r = await load(py('good'), ['--duration', '3', '--sessions', '4', '--rate', '20', '--ramp', '1', '--reporter', 'html']);
+    expect(r.code, r.stderr).toBe(0);
+    const l = r.report.load;
+    expect(l.mode).toBe('open-loop');
+    expect(l.requests).toBeGreaterThanOrEqual(45);
+    expect(l.requests).toBeLessThanOrEqual(61);
+    expect(l.sessions.opened).toBe(4);
+    const html = readFileSync(join(r.out, 'report.html'), 'utf8');
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(4);
+    expect(html).toContain('p95 latency per second');
+    expect(html).not.toMatch(/<script/);
+  }, 60_000);
+});
+
 describe('load bounds', () => {
   it('never sends to a non-loopback address without --allow-remote: exit 2, saying why', async () => {
     for (const url of ['http://192.0.2.1:9/mcp', 'http://example.com/mcp', 'http://[2001:db8::1]/mcp']) {
