@@ -103,6 +103,22 @@ describe('load bounds', () => {
     }
   }, 60_000);
 
+  it('SIGINT stops the load cleanly: the report is written, exit 130, the server ended', async () => {
+    const { spawn } = await import('node:child_process');
+    const out = mkdtempSync(join(tmpdir(), 'load-'));
+    const child = spawn(process.execPath, [join(ROOT, 'dist/bin/mcp-conform.js'), 'load', '--stdio', `python3 ${join(FIXTURES, 'calc.py')}`, '--duration', '60', '--sessions', '2', '--out-dir', out, '--reporter', 'json'], { stdio: 'ignore' });
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.load.endedBy).toBe('stopped');
+    expect(report.load.requests).toBeGreaterThan(0);
+    expect(report.process.exitCode !== undefined || report.process.signal !== undefined).toBe(true);
+  }, 60_000);
+
   it('bad values are usage errors (exit 2)', async () => {
     for (const bad of [['--sessions', '0'], ['--duration', '-1'], ['--rate', '10'], ['--requests', '0'], ['--max-error-rate', 'lots']]) {
       const r = await cli(['load', '--http', 'http://127.0.0.1:9/mcp', ...bad], { timeoutMs: 20_000 });
@@ -137,4 +153,3 @@ describe('load against the real SDK (GHSA-345p-7cg4-v4c7)', () => {
   }, 60_000);
 });
 
-void ROOT;
