@@ -12,19 +12,22 @@ import type { Reply } from './session.js';
 /** The flag that declares client capabilities (for messages). */
 export const CLIENT_CAPABILITIES_FLAG = '--client-capabilities';
 
-
 /**
  * What an input request needs the client to have declared: the capability, and a sub-capability for an elicitation
  * in url mode (`elicitation.url`; a bare `elicitation: {}` means form only) or a sampling request with tools
  * (`sampling.tools`). undefined: not a request kind an input request may be.
  */
-export function neededCapability(request: unknown): { capability: ClientCapabilityName; sub?: string; label: string } | undefined {
+export function neededCapability(
+  request: unknown,
+): { capability: ClientCapabilityName; sub?: string; label: string } | undefined {
   if (!isObj(request) || typeof request.method !== 'string') return undefined;
   const capability = CAPABILITY_OF_REQUEST[request.method];
   if (!capability) return undefined;
   const params = isObj(request.params) ? request.params : {};
-  if (capability === 'elicitation' && params.mode === 'url') return { capability, sub: 'url', label: 'elicitation (url mode)' };
-  if (capability === 'sampling' && (params.tools !== undefined || params.toolChoice !== undefined)) return { capability, sub: 'tools', label: 'sampling with tools' };
+  if (capability === 'elicitation' && params.mode === 'url')
+    return { capability, sub: 'url', label: 'elicitation (url mode)' };
+  if (capability === 'sampling' && (params.tools !== undefined || params.toolChoice !== undefined))
+    return { capability, sub: 'tools', label: 'sampling with tools' };
   return { capability, label: capability };
 }
 
@@ -67,24 +70,45 @@ function cannedSummary(method: string, r: Record<string, unknown>): string {
  * server-to-client requests: core/client-capabilities.ts cannedResult). Requests it cannot answer are listed in
  * `problems` with the reason.
  */
-export function answerInputRequests(inputRequests: unknown, declared: Record<string, unknown>, roots?: readonly Root[]): CannedInputs {
+export function answerInputRequests(
+  inputRequests: unknown,
+  declared: Record<string, unknown>,
+  roots?: readonly Root[],
+): CannedInputs {
   const out: CannedInputs = { responses: {}, answered: [], problems: [] };
   if (!isObj(inputRequests)) return out;
   for (const [key, req] of Object.entries(inputRequests)) {
     const method = isObj(req) && typeof req.method === 'string' ? req.method : undefined;
     const need = neededCapability(req);
     if (!need) {
-      out.problems.push({ key, ...(method ? { method } : {}), kind: 'unknown', why: `"${key}" asks for ${method ? `"${method}"` : 'no method'}, not elicitation/create, sampling/createMessage or roots/list: the harness cannot answer it` });
+      out.problems.push({
+        key,
+        ...(method ? { method } : {}),
+        kind: 'unknown',
+        why: `"${key}" asks for ${method ? `"${method}"` : 'no method'}, not elicitation/create, sampling/createMessage or roots/list: the harness cannot answer it`,
+      });
       continue;
     }
     if (!isDeclared(need, declared)) {
-      const how = need.sub ? `the harness declares ${need.capability} without ${need.capability}.${need.sub}, so it cannot answer it` : `${CLIENT_CAPABILITIES_FLAG} ${need.capability} declares it and answers it with a canned result`;
-      out.problems.push({ key, method, kind: 'undeclared', why: `"${key}" asks for ${need.label}, which the client did not declare (${how})` });
+      const how = need.sub
+        ? `the harness declares ${need.capability} without ${need.capability}.${need.sub}, so it cannot answer it`
+        : `${CLIENT_CAPABILITIES_FLAG} ${need.capability} declares it and answers it with a canned result`;
+      out.problems.push({
+        key,
+        method,
+        kind: 'undeclared',
+        why: `"${key}" asks for ${need.label}, which the client did not declare (${how})`,
+      });
       continue;
     }
     const canned = cannedResult(method!, roots);
     if (!canned) {
-      out.problems.push({ key, method, kind: 'unknown', why: `"${key}" asks for "${method}": the harness has no canned answer for it` });
+      out.problems.push({
+        key,
+        method,
+        kind: 'unknown',
+        why: `"${key}" asks for "${method}": the harness has no canned answer for it`,
+      });
       continue;
     }
     out.responses[key] = canned;

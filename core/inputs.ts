@@ -15,7 +15,8 @@ export interface RunInput<T> {
 }
 
 /** The values given to a run, by the input they are for. */
-export type RunInputs = ReadonlyMap<RunInput<any>, unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each input's own value type; inputValue() gives it back typed
+export type RunInputs = ReadonlyMap<RunInput<any>, unknown>;
 
 /** The value given for an input, if any. */
 export function inputValue<T>(inputs: RunInputs | undefined, input: RunInput<T>): T | undefined {

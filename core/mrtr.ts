@@ -16,10 +16,18 @@
  * The canned answers themselves (answerInputRequests) are in core/input-answers.ts, which tasks/update of the tasks
  * extension uses too.
  */
-import { CLIENT_CAPABILITY_NAMES, type Root } from './client-capabilities.js';
+import { CLIENT_CAPABILITY_NAMES } from './client-capabilities.js';
 import { CLIENT_CAPABILITIES_FLAG, answerInputRequests, type MrtrExchange } from './input-answers.js';
-export { answerInputRequests, isDeclared, neededCapability, type CannedInputs, type InputProblem, type MrtrExchange } from './input-answers.js';
+export {
+  answerInputRequests,
+  isDeclared,
+  neededCapability,
+  type CannedInputs,
+  type InputProblem,
+  type MrtrExchange,
+} from './input-answers.js';
 import { isObject as isObj } from './objects.js';
+import { ERROR_CODE } from './wire.js';
 import type { Reply, RequestOptions, Session } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ExchangeRecord } from './suite.js';
@@ -33,8 +41,6 @@ export const MAX_INPUT_ROUNDS = 3;
 export function isInputRequired(result: unknown): result is Record<string, unknown> {
   return isObj(result) && result.resultType === 'input_required';
 }
-
-
 
 /**
  * The exchanges of the run that met input_required (a run service, filled as requests go): the surface-2026 cases
@@ -58,7 +64,10 @@ export interface InputRoundsOptions {
 
 /** The RequestOptions of each round: the timeout, and the call it is pipelined behind, where given. */
 function requestOptions(opts: Pick<InputRoundsOptions, 'timeoutMs' | 'timeoutFrom'>): RequestOptions {
-  return { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) };
+  return {
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}),
+  };
 }
 
 function targetOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
@@ -74,12 +83,23 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
  * one. A request that gets no answer rejects as session.request does (after the exchange is recorded).
  */
 export async function requestWithInput(
-  session: Session, method: string, params: Record<string, unknown> | undefined, opts: InputRoundsOptions = {},
+  session: Session,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  opts: InputRoundsOptions = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
   const ro = requestOptions(opts);
   let reply = await session.request(method, params, ro);
   if (!MRTR_METHODS.includes(method) || !isInputRequired(reply.result)) return { reply };
-  const x: MrtrExchange = { method, ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}), ...(opts.caseId ? { caseId: opts.caseId } : {}), rounds: [reply], answered: [], outcome: 'not-exercisable', problems: [] };
+  const x: MrtrExchange = {
+    method,
+    ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}),
+    ...(opts.caseId ? { caseId: opts.caseId } : {}),
+    rounds: [reply],
+    answered: [],
+    outcome: 'not-exercisable',
+    problems: [],
+  };
   opts.record?.(x);
   const declared = session.opts.clientCapabilities ?? {};
   const base: Record<string, unknown> = { ...(params ?? {}) };
@@ -90,7 +110,8 @@ export async function requestWithInput(
     const hasRequests = r.inputRequests !== undefined;
     const hasState = typeof r.requestState === 'string';
     if (!hasRequests && !hasState) {
-      x.note = 'the input_required result carries neither inputRequests nor requestState: there is nothing to answer or echo';
+      x.note =
+        'the input_required result carries neither inputRequests nor requestState: there is nothing to answer or echo';
       return { reply, mrtr: x };
     }
     if (hasRequests && !isObj(r.inputRequests)) {
@@ -125,8 +146,14 @@ export async function requestWithInput(
       throw e;
     }
     x.rounds.push(reply);
-    if (reply.error) { x.outcome = 'error'; return { reply, mrtr: x }; }
-    if (!isInputRequired(reply.result)) { x.outcome = 'complete'; return { reply, mrtr: x }; }
+    if (reply.error) {
+      x.outcome = 'error';
+      return { reply, mrtr: x };
+    }
+    if (!isInputRequired(reply.result)) {
+      x.outcome = 'complete';
+      return { reply, mrtr: x };
+    }
   }
 }
 
@@ -135,24 +162,35 @@ export async function requestWithInput(
  * mrtrExchanges. Only from 2026-07-28; before it, a plain request.
  */
 export async function requestAnswering(
-  ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string }, method: string, params: Record<string, unknown> | undefined,
+  ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string },
+  method: string,
+  params: Record<string, unknown> | undefined,
   opts: Omit<InputRoundsOptions, 'record'> & { onExchange?: (x: MrtrExchange) => void } = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
   if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, requestOptions(opts)) };
   const list = await ctx.service(mrtrExchanges);
   const { onExchange, ...rest } = opts;
-  return requestWithInput(ctx.session, method, params, { ...rest, ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}), record: (x) => { list.push(x); onExchange?.(x); } });
+  return requestWithInput(ctx.session, method, params, {
+    ...rest,
+    ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}),
+    record: (x) => {
+      list.push(x);
+      onExchange?.(x);
+    },
+  });
 }
 
 /** The capabilities an error -32021 (MissingRequiredClientCapabilityError, 2026-07-28) names, in words. */
 function requiredCapabilitiesOf(data: unknown): string {
   const req = isObj(data) && isObj(data.requiredCapabilities) ? data.requiredCapabilities : undefined;
   if (!req) return 'a client capability (the error names none)';
-  const names = Object.entries(req).flatMap(([k, v]) => (isObj(v) && Object.keys(v).length ? Object.keys(v).map((s) => `${k}.${s}`) : [k]));
+  const names = Object.entries(req).flatMap(([k, v]) =>
+    isObj(v) && Object.keys(v).length ? Object.keys(v).map((s) => `${k}.${s}`) : [k],
+  );
   return names.length ? names.join(', ') : 'a client capability (requiredCapabilities is empty)';
 }
 
-export const MISSING_CAPABILITY_CODE = -32021;
+export const MISSING_CAPABILITY_CODE = ERROR_CODE.missingClientCapability;
 
 /**
  * A request the harness could not exercise because of client input (2026-07-28): the final answer is still
@@ -160,20 +198,34 @@ export const MISSING_CAPABILITY_CODE = -32021;
  * not declare a capability it needs. Returns the skip a case gives (never a server fault), or undefined.
  */
 export function notExercisable(
-  features: { mrtr: boolean }, reply: Reply | undefined, mrtr?: MrtrExchange,
+  features: { mrtr: boolean },
+  reply: Reply | undefined,
+  mrtr?: MrtrExchange,
 ): { verdict: 'skip'; message: string; messageIds: number[] } | undefined {
   if (!features.mrtr || !reply) return undefined;
   const messageIds = (mrtr?.rounds ?? [reply]).flatMap((r) => [r.request.seq, r.response.seq]);
   if (isInputRequired(reply.result)) {
     const why = mrtr?.note ?? 'the harness did not answer it';
     const rounds = mrtr && mrtr.rounds.length > 1 ? ` (after ${mrtr.rounds.length - 1} answered round(s))` : '';
-    return { verdict: 'skip', messageIds, message: `not exercisable: the server answered input_required${rounds} — ${why}` };
+    return {
+      verdict: 'skip',
+      messageIds,
+      message: `not exercisable: the server answered input_required${rounds} — ${why}`,
+    };
   }
   if (reply.error?.code === MISSING_CAPABILITY_CODE) {
     const caps = requiredCapabilitiesOf(reply.error.data);
-    const top = [...new Set(caps.split(', ').map((c) => c.split('.')[0]!))].filter((c) => (CLIENT_CAPABILITY_NAMES as readonly string[]).includes(c));
-    const how = top.length ? `${CLIENT_CAPABILITIES_FLAG} ${top.join(',')} declares ${top.length > 1 ? 'them' : 'it'} and the harness answers with canned results` : `the harness cannot declare it (${CLIENT_CAPABILITIES_FLAG} knows sampling, elicitation, roots)`;
-    return { verdict: 'skip', messageIds, message: `not exercisable: the server refused with error -32021 (missing required client capability: ${caps}); ${how}` };
+    const top = [...new Set(caps.split(', ').map((c) => c.split('.')[0]!))].filter((c) =>
+      (CLIENT_CAPABILITY_NAMES as readonly string[]).includes(c),
+    );
+    const how = top.length
+      ? `${CLIENT_CAPABILITIES_FLAG} ${top.join(',')} declares ${top.length > 1 ? 'them' : 'it'} and the harness answers with canned results`
+      : `the harness cannot declare it (${CLIENT_CAPABILITIES_FLAG} knows sampling, elicitation, roots)`;
+    return {
+      verdict: 'skip',
+      messageIds,
+      message: `not exercisable: the server refused with error -32021 (missing required client capability: ${caps}); ${how}`,
+    };
   }
   return undefined;
 }
@@ -203,7 +255,9 @@ export interface AlteredRetry {
  * purpose (its violations are the probe's, not the harness's). Rejects as session.request does when a request gets no answer.
  */
 export async function retryAltered(
-  session: Session, method: string, params: Record<string, unknown>,
+  session: Session,
+  method: string,
+  params: Record<string, unknown>,
   alter: (retry: Record<string, unknown>, first: Record<string, unknown>) => Record<string, unknown> | string,
   opts: Pick<InputRoundsOptions, 'timeoutMs'> & { expectInvalid?: string } = {},
 ): Promise<AlteredRetry> {
@@ -232,6 +286,9 @@ export async function retryAltered(
     out.note = altered;
     return out;
   }
-  out.retry = await session.request(method, altered, { ...ro, ...(opts.expectInvalid ? { expectInvalid: opts.expectInvalid } : {}) });
+  out.retry = await session.request(method, altered, {
+    ...ro,
+    ...(opts.expectInvalid ? { expectInvalid: opts.expectInvalid } : {}),
+  });
   return out;
 }

@@ -19,7 +19,9 @@ import { SessionError } from './session.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import type { Transport } from './transport/types.js';
 import { whenIdle } from './processes.js';
+import { cut } from './text.js';
 import type { MatrixEntry, Negotiation, NegotiationStep, SuiteResult } from './results.js';
+import { META } from './wire.js';
 export type { MatrixEntry, Negotiation, NegotiationStep } from './results.js';
 
 /** The first version without an initialize handshake (stateless, `server/discover`). */
@@ -59,9 +61,9 @@ export function isStateless(v: string | undefined): boolean {
 /** The `_meta` members every request carries in a stateless version. */
 export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }, clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
-    'io.modelcontextprotocol/clientInfo': clientInfo,
+    [META.protocolVersion]: version,
+    [META.clientCapabilities]: clientCapabilities,
+    [META.clientInfo]: clientInfo,
   };
 }
 
@@ -129,13 +131,13 @@ export interface NegotiateEnv {
   restart(): Promise<{ session: Session; transport: Transport }>;
 }
 
-function cut(s: string | undefined, n = 2000): string | undefined {
-  return s === undefined ? undefined : s.length > n ? s.slice(0, n) + '…' : s;
+function cutRaw(s: string | undefined): string | undefined {
+  return s === undefined ? undefined : cut(s, 2000);
 }
 
 function exchange(r: { request?: { raw: string }; response?: { raw: string } } | undefined): NegotiationStep['exchange'] {
   if (!r) return undefined;
-  return { sent: cut(r.request?.raw), received: cut(r.response?.raw) };
+  return { sent: cutRaw(r.request?.raw), received: cutRaw(r.response?.raw) };
 }
 
 /** The newest published version before the stateless one in a list a server gave (supportedVersions, -32022 data). */

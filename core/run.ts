@@ -27,6 +27,7 @@ import { VERSION } from './version.js';
 import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
+import { META } from './wire.js';
 
 export { caseWanted } from './run-cases.js';
 
@@ -422,7 +423,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
-  const metaInfo = (r._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
+  const metaInfo = (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo];
   const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
   const report: Report = {
     tool: { name: 'mcp-conform', version: VERSION },

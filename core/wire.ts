@@ -54,7 +54,6 @@ export const ERROR_CODE = {
   unsupportedVersion: -32022,
 } as const;
 
-
 /** Whether a request declares the tasks extension in its own client capabilities (params._meta). */
 export function requestDeclaresTasks(json: unknown): boolean {
   const params = obj(obj(json)?.params);

@@ -42,7 +42,16 @@ export function child(frame: Frame, part: PathPart): Frame {
 
 export const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
-export function pickScalar(cands: Iterable<unknown>, conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, exclude: unknown[], what: string, fallbackNote?: () => string | undefined): Gen {
+export function pickScalar(
+  cands: Iterable<unknown>,
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  variant: number,
+  exclude: unknown[],
+  what: string,
+  fallbackNote?: () => string | undefined,
+): Gen {
   const found: unknown[] = [];
   let first: { value: unknown; failure: string | undefined } | undefined;
   let tried = 0;
@@ -66,6 +75,11 @@ export function pickScalar(cands: Iterable<unknown>, conj: SchemaObject[], ctx: 
     (failure === 'not'
       ? `${where}: "not" could not be honoured (no ${what} value avoids it)`
       : `${where}: no ${what} value satisfies the schema${first && failure ? ` (${show(first.value, 30)} fails "${failure}")` : ''}`);
-  if (found.length > 0) return { has: true, value: found[found.length - 1], notes: [`${where}: not enough distinct ${what} values for uniqueItems`] };
+  if (found.length > 0)
+    return {
+      has: true,
+      value: found[found.length - 1],
+      notes: [`${where}: not enough distinct ${what} values for uniqueItems`],
+    };
   return first ? { has: true, value: first.value, notes: [note] } : none([note]);
 }
