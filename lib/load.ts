@@ -30,7 +30,28 @@ import type { ProtocolVersion } from '../core/schema/versions.js';
 import type { LoadSummary } from '../core/load/summary.js';
 export type { LoadSummary } from '../core/load/summary.js';
 
-export interface LoadOptions extends Pick<ConformanceOptions, 'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env' | 'oauth' | 'oauthGrant' | 'clientId' | 'clientSecret' | 'clientMetadataUrl' | 'oauthScope' | 'oauthTimeout' | 'credentials' | 'protocolVersion'> {
+export interface LoadOptions
+  extends Pick<
+    ConformanceOptions,
+    | 'stdio'
+    | 'http'
+    | 'sse'
+    | 'url'
+    | 'headers'
+    | 'start'
+    | 'startTimeout'
+    | 'cwd'
+    | 'env'
+    | 'oauth'
+    | 'oauthGrant'
+    | 'clientId'
+    | 'clientSecret'
+    | 'clientMetadataUrl'
+    | 'oauthScope'
+    | 'oauthTimeout'
+    | 'credentials'
+    | 'protocolVersion'
+  > {
   sessions?: number;
   /** Seconds (default 10, unless only `requests` is given). */
   durationS?: number;
@@ -52,7 +73,15 @@ export interface LoadOptions extends Pick<ConformanceOptions, 'stdio' | 'http' |
   signal?: AbortSignal;
 }
 
-export interface LoadProgress { elapsedS: number; requests: number; rps: number; p95: number; errors: number; crossed: number; sessions: number }
+export interface LoadProgress {
+  elapsedS: number;
+  requests: number;
+  rps: number;
+  p95: number;
+  errors: number;
+  crossed: number;
+  sessions: number;
+}
 
 const LOOPBACK_NAMES = new Set(['localhost', 'ip6-localhost', 'ip6-loopback']);
 
@@ -66,18 +95,27 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 function checkNumbers(o: LoadOptions): void {
-  if (o.sessions !== undefined && (!Number.isInteger(o.sessions) || o.sessions < 1 || o.sessions > 10_000)) throw new OptionsError('--sessions must be a whole number from 1 to 10000');
-  if (o.durationS !== undefined && (!Number.isFinite(o.durationS) || o.durationS <= 0 || o.durationS > 86_400)) throw new OptionsError('--duration must be a positive number of seconds (at most 86400)');
-  if (o.requests !== undefined && (!Number.isInteger(o.requests) || o.requests < 1)) throw new OptionsError('--requests must be a whole number, at least 1');
+  if (o.sessions !== undefined && (!Number.isInteger(o.sessions) || o.sessions < 1 || o.sessions > 10_000))
+    throw new OptionsError('--sessions must be a whole number from 1 to 10000');
+  if (o.durationS !== undefined && (!Number.isFinite(o.durationS) || o.durationS <= 0 || o.durationS > 86_400))
+    throw new OptionsError('--duration must be a positive number of seconds (at most 86400)');
+  if (o.requests !== undefined && (!Number.isInteger(o.requests) || o.requests < 1))
+    throw new OptionsError('--requests must be a whole number, at least 1');
   if (o.rate !== undefined) {
-    if (!Number.isFinite(o.rate) || o.rate <= 0) throw new OptionsError('--rate must be a positive number of requests per second');
+    if (!Number.isFinite(o.rate) || o.rate <= 0)
+      throw new OptionsError('--rate must be a positive number of requests per second');
     if (o.durationS === undefined) throw new OptionsError('--rate needs --duration: an open loop runs for a time');
   }
-  if (o.rampS !== undefined && (!Number.isFinite(o.rampS) || o.rampS < 0)) throw new OptionsError('--ramp must be a number of seconds, 0 or more');
-  if (o.rampS !== undefined && o.rampS >= (o.durationS ?? 10)) throw new OptionsError('--ramp must be shorter than --duration');
-  if (o.maxErrorRate !== undefined && (!Number.isFinite(o.maxErrorRate) || o.maxErrorRate < 0 || o.maxErrorRate > 1)) throw new OptionsError('--max-error-rate must be a fraction from 0 to 1 (0.01 = 1 %) or a percentage such as 1%');
-  if (o.maxP95Ms !== undefined && (!Number.isFinite(o.maxP95Ms) || o.maxP95Ms <= 0)) throw new OptionsError('--max-p95 must be a positive number of milliseconds');
-  if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0)) throw new OptionsError('--timeout must be a positive number of milliseconds');
+  if (o.rampS !== undefined && (!Number.isFinite(o.rampS) || o.rampS < 0))
+    throw new OptionsError('--ramp must be a number of seconds, 0 or more');
+  if (o.rampS !== undefined && o.rampS >= (o.durationS ?? 10))
+    throw new OptionsError('--ramp must be shorter than --duration');
+  if (o.maxErrorRate !== undefined && (!Number.isFinite(o.maxErrorRate) || o.maxErrorRate < 0 || o.maxErrorRate > 1))
+    throw new OptionsError('--max-error-rate must be a fraction from 0 to 1 (0.01 = 1 %) or a percentage such as 1%');
+  if (o.maxP95Ms !== undefined && (!Number.isFinite(o.maxP95Ms) || o.maxP95Ms <= 0))
+    throw new OptionsError('--max-p95 must be a positive number of milliseconds');
+  if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0))
+    throw new OptionsError('--timeout must be a positive number of milliseconds');
 }
 
 /** Where each check is explained: the advisory for crossed answers, docs/load.md for the others. */
@@ -86,12 +124,40 @@ const CHECK_SPEC: Record<string, string> = {
 };
 const DOCS = 'docs/load.md#the-checks-and-the-exit-code';
 
-function check(id: string, title: string, verdict: Verdict, message: string, details?: Record<string, unknown>): CaseResult {
-  return { id, title, verdict, level: id === 'load/crossed' ? 'MUST' : 'SHOULD', spec: CHECK_SPEC[id] ?? DOCS, message, durationMs: 0, messageIds: [], ...(details ? { details } : {}) };
+function check(
+  id: string,
+  title: string,
+  verdict: Verdict,
+  message: string,
+  details?: Record<string, unknown>,
+): CaseResult {
+  return {
+    id,
+    title,
+    verdict,
+    level: id === 'load/crossed' ? 'MUST' : 'SHOULD',
+    spec: CHECK_SPEC[id] ?? DOCS,
+    message,
+    durationMs: 0,
+    messageIds: [],
+    ...(details ? { details } : {}),
+  };
 }
 
-async function discoverSurface(session: Session, caps: Record<string, unknown>, policy: { mode: CallToolsPolicy; allow: string[] }, timeoutMs: number, run: string): Promise<{ surface: Surface; unknownCallTools: string[] }> {
-  const surface: Surface = { callable: [], resources: [], prompts: [], methods: { tools: !!caps.tools, prompts: !!caps.prompts, resources: !!caps.resources }, heartbeat: session.heartbeatMethod };
+async function discoverSurface(
+  session: Session,
+  caps: Record<string, unknown>,
+  policy: { mode: CallToolsPolicy; allow: string[] },
+  timeoutMs: number,
+  run: string,
+): Promise<{ surface: Surface; unknownCallTools: string[] }> {
+  const surface: Surface = {
+    callable: [],
+    resources: [],
+    prompts: [],
+    methods: { tools: !!caps.tools, prompts: !!caps.prompts, resources: !!caps.resources },
+    heartbeat: session.heartbeatMethod,
+  };
   let unknownCallTools: string[] = [];
   if (caps.tools) {
     const l = await listAllTools(session);
@@ -101,19 +167,27 @@ async function discoverSurface(session: Session, caps: Record<string, unknown>, 
     const ct: CanaryTool | undefined = findCanaryTool(plan.call);
     if (ct) {
       const k = canary(run, 0, 0);
-      const r = await session.request('tools/call', { name: ct.tool.name, arguments: ct.args(k) }, { timeoutMs }).catch(() => undefined);
+      const r = await session
+        .request('tools/call', { name: ct.tool.name, arguments: ct.args(k) }, { timeoutMs })
+        .catch(() => undefined);
       if (r?.result && r.result.isError !== true && JSON.stringify(r.result).includes(k)) surface.canaryTool = ct;
     }
   }
   if (caps.resources) {
     const r = await session.request('resources/list', undefined, { timeoutMs }).catch(() => undefined);
     const list = r?.result?.resources;
-    if (Array.isArray(list)) surface.resources = list.filter((x): x is { uri: string } => !!x && typeof (x as { uri?: unknown }).uri === 'string').slice(0, 10);
+    if (Array.isArray(list))
+      surface.resources = list
+        .filter((x): x is { uri: string } => !!x && typeof (x as { uri?: unknown }).uri === 'string')
+        .slice(0, 10);
   }
   if (caps.prompts) {
     const r = await session.request('prompts/list', undefined, { timeoutMs }).catch(() => undefined);
     const list = r?.result?.prompts;
-    if (Array.isArray(list)) surface.prompts = list.filter((x): x is Surface['prompts'][number] => !!x && typeof (x as { name?: unknown }).name === 'string').slice(0, 10);
+    if (Array.isArray(list))
+      surface.prompts = list
+        .filter((x): x is Surface['prompts'][number] => !!x && typeof (x as { name?: unknown }).name === 'string')
+        .slice(0, 10);
   }
   return { surface, unknownCallTools };
 }
@@ -126,19 +200,32 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
   if (target.transport !== 'stdio') {
     const host = new URL(target.url).hostname;
     if (!isLoopbackHost(host) && !o.allowRemote) {
-      throw new OptionsError(`load sends many requests: ${host} is not a loopback address (127.0.0.1, ::1, localhost), so it needs --allow-remote (say so for a server you run yourself, a staging server say; never load a server that is not yours)`);
+      throw new OptionsError(
+        `load sends many requests: ${host} is not a loopback address (127.0.0.1, ::1, localhost), so it needs --allow-remote (say so for a server you run yourself, a staging server say; never load a server that is not yours)`,
+      );
     }
   }
-  const credentials = prepared.run.credentials ?? (prepared.oauth ? await runCredentials(prepared, o.signal) : undefined);
+  const credentials =
+    prepared.run.credentials ?? (prepared.oauth ? await runCredentials(prepared, o.signal) : undefined);
   const sessions = o.sessions ?? 8;
   const durationMs = (o.durationS ?? (o.requests !== undefined ? 600 : 10)) * 1000;
   const timeoutMs = o.timeoutMs ?? 10_000;
   const maxErrorRate = o.maxErrorRate ?? 0.01;
   const started = new Date();
   const t0 = performance.now();
-  const transportOptions: TransportOptions = { timeoutMs, shutdownGraceMs: 2000, clientInfo: CLIENT_INFO, protocolVersion: '2025-11-25', ...(credentials ? { credentials } : {}) };
+  const transportOptions: TransportOptions = {
+    timeoutMs,
+    shutdownGraceMs: 2000,
+    clientInfo: CLIENT_INFO,
+    protocolVersion: '2025-11-25',
+    ...(credentials ? { credentials } : {}),
+  };
   const opened: Transport[] = [];
-  const make = (t: Target) => { const x = createTransport(t, transportOptions); opened.push(x); return x; };
+  const make = (t: Target) => {
+    const x = createTransport(t, transportOptions);
+    opened.push(x);
+    return x;
+  };
   let transport = make(target);
   let session = new Session(transport, { timeoutMs, maxLogMessages: 1000 });
   const checks: CaseResult[] = [];
@@ -150,24 +237,46 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
   try {
     await transport.start();
     const neg = await negotiate({
-      session, transport, timeoutMs, clientInfo: CLIENT_INFO, ...(o.protocolVersion ? { forced: o.protocolVersion as ProtocolVersion } : {}),
-      restart: async () => { await transport.close().catch(() => undefined); transport = make(target); session = new Session(transport, { timeoutMs }); await transport.start(); return { session, transport }; },
+      session,
+      transport,
+      timeoutMs,
+      clientInfo: CLIENT_INFO,
+      ...(o.protocolVersion ? { forced: o.protocolVersion as ProtocolVersion } : {}),
+      restart: async () => {
+        await transport.close().catch(() => undefined);
+        transport = make(target);
+        session = new Session(transport, { timeoutMs });
+        await transport.start();
+        return { session, transport };
+      },
     });
     ({ session, transport } = neg);
     version = neg.version;
     if (neg.aborted) throw new Error(neg.aborted);
     const validator = validatorFor(version);
     session.setValidator(validator);
-    const hs = (neg.handshake.handshake === 'server/discover' ? neg.handshake.discover?.result : neg.handshake.reply?.result) ?? {};
+    const hs =
+      (neg.handshake.handshake === 'server/discover' ? neg.handshake.discover?.result : neg.handshake.reply?.result) ??
+      {};
     const metaInfo = (hs._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
     serverInfo = (hs.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
     const caps = (hs.capabilities ?? {}) as Record<string, unknown>;
     const stateless = isStateless(version);
     const run = canaryRun();
-    const { surface, unknownCallTools } = await discoverSurface(session, caps, { mode: o.callTools ?? 'safe', allow: o.callTool ?? [] }, timeoutMs, run);
+    const { surface, unknownCallTools } = await discoverSurface(
+      session,
+      caps,
+      { mode: o.callTools ?? 'safe', allow: o.callTool ?? [] },
+      timeoutMs,
+      run,
+    );
     if (unknownCallTools.length) failures.push(`--call-tool names no listed tool: ${unknownCallTools.join(', ')}`);
     let mix;
-    try { mix = o.mix ? chosenMix(parseMix(o.mix), surface) : defaultMix(surface); } catch (e) { throw new OptionsError((e as Error).message); }
+    try {
+      mix = o.mix ? chosenMix(parseMix(o.mix), surface) : defaultMix(surface);
+    } catch (e) {
+      throw new OptionsError((e as Error).message);
+    }
     const cycle = mixCycle(mix);
 
     // The clients: over stdio one server process, its session shared by `sessions` workers (several requests in
@@ -185,9 +294,15 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     // (core/load/senders.ts); otherwise through its Session.
     const senders: HttpSender[] = [];
     const senderOf = (s: Session, t: Transport): Sender => {
-      if (t.kind !== 'streamable-http' || credentials || !(t instanceof StreamableHttpTransport || 'baseHeaders' in t)) return sessionSender(s);
+      if (t.kind !== 'streamable-http' || credentials || !(t instanceof StreamableHttpTransport || 'baseHeaders' in t))
+        return sessionSender(s);
       const h = (t as StreamableHttpTransport).baseHeaders();
-      const x = new HttpSender({ url: new URL(target.transport === 'stdio' ? 'http://127.0.0.1/' : target.url), headers: h, validator, ...(stateless ? { requestMeta: requestMetaFor(version!, CLIENT_INFO, {}) } : {}) });
+      const x = new HttpSender({
+        url: new URL(target.transport === 'stdio' ? 'http://127.0.0.1/' : target.url),
+        headers: h,
+        validator,
+        ...(stateless ? { requestMeta: requestMetaFor(version!, CLIENT_INFO, {}) } : {}),
+      });
       senders.push(x);
       return x;
     };
@@ -199,59 +314,100 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       pending.push({ index: 0, sender: senderOf(session, transport), ids: new IdPool(FIRST_ID) });
       const extraTarget: Target = { ...target, start: undefined } as Target;
       for (let i = 1; i < sessions; i++) {
-        pending.push((async (): Promise<LoadClient | undefined> => {
-          const wait = rampMs * i / sessions;
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          if (o.signal?.aborted || performance.now() - loadT0 > durationMs) return undefined;
-          // Load's clients need no GET stream (nothing the server sends unasked is measured): over Streamable HTTP
-          // they open none, as a client that only calls does.
-          const t = extraTarget.transport === 'streamable-http'
-            ? (() => { const x = new StreamableHttpTransport({ url: new URL(extraTarget.url), headers: extraTarget.headers, timeoutMs, openGetStream: false }); opened.push(x); return x; })()
-            : make(extraTarget);
-          const s = new Session(t, { timeoutMs, maxLogMessages: 1000 });
-          s.setValidator(validator);
-          if (stateless) { s.setRequestMeta(requestMetaFor(version!, CLIENT_INFO, {})); s.heartbeatMethod = 'server/discover'; }
-          (t as { protocolVersion?: string }).protocolVersion = stateless ? version : undefined;
-          try {
-            await t.start();
-            // One handshake at a time (as openClients does): the initialize of every client has the same id.
-            const mine = turn.then(() => handshake(s, { version: version!, stateless, clientInfo: CLIENT_INFO, timeoutMs }));
-            turn = mine.catch(() => undefined);
-            await mine;
-          } catch (e) {
-            failedCount++;
-            if (failures.length < 10) failures.push(`client ${i}: ${(e as Error).message}`);
-            await t.close().catch(() => undefined);
-            return undefined;
-          }
-          openedCount++;
-          extras.push({ session: s, transport: t, clean: true });
-          return { index: i, sender: senderOf(s, t), ids: new IdPool(FIRST_ID) };
-        })());
+        pending.push(
+          (async (): Promise<LoadClient | undefined> => {
+            const wait = (rampMs * i) / sessions;
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+            if (o.signal?.aborted || performance.now() - loadT0 > durationMs) return undefined;
+            // Load's clients need no GET stream (nothing the server sends unasked is measured): over Streamable HTTP
+            // they open none, as a client that only calls does.
+            const t =
+              extraTarget.transport === 'streamable-http'
+                ? (() => {
+                    const x = new StreamableHttpTransport({
+                      url: new URL(extraTarget.url),
+                      headers: extraTarget.headers,
+                      timeoutMs,
+                      openGetStream: false,
+                    });
+                    opened.push(x);
+                    return x;
+                  })()
+                : make(extraTarget);
+            const s = new Session(t, { timeoutMs, maxLogMessages: 1000 });
+            s.setValidator(validator);
+            if (stateless) {
+              s.setRequestMeta(requestMetaFor(version!, CLIENT_INFO, {}));
+              s.heartbeatMethod = 'server/discover';
+            }
+            (t as { protocolVersion?: string }).protocolVersion = stateless ? version : undefined;
+            try {
+              await t.start();
+              // One handshake at a time (as openClients does): the initialize of every client has the same id.
+              const mine = turn.then(() =>
+                handshake(s, { version: version!, stateless, clientInfo: CLIENT_INFO, timeoutMs }),
+              );
+              turn = mine.catch(() => undefined);
+              await mine;
+            } catch (e) {
+              failedCount++;
+              if (failures.length < 10) failures.push(`client ${i}: ${(e as Error).message}`);
+              await t.close().catch(() => undefined);
+              return undefined;
+            }
+            openedCount++;
+            extras.push({ session: s, transport: t, clean: true });
+            return { index: i, sender: senderOf(s, t), ids: new IdPool(FIRST_ID) };
+          })(),
+        );
       }
     }
     // Without a ramp every client is opened (handshakes one after another) before the load starts: all start together,
     // and a server that refuses concurrency refuses requests, not the handshakes.
-    const ready: PendingClient[] = rampMs ? pending : (await Promise.all(pending)).filter((c): c is LoadClient => c !== undefined);
+    const ready: PendingClient[] = rampMs
+      ? pending
+      : (await Promise.all(pending)).filter((c): c is LoadClient => c !== undefined);
     const pid = transport.processInfo()?.pid;
     const memory = pid !== undefined ? new MemorySampler(pid, loadT0, () => stats.answered) : undefined;
     memory?.start();
     const result = await runLoad(ready, cycle, stats, {
-      durationMs, requests: o.requests, rate: o.rate, timeoutMs, graceMs: Math.min(2000, timeoutMs), run, signal: o.signal,
+      durationMs,
+      requests: o.requests,
+      rate: o.rate,
+      timeoutMs,
+      graceMs: Math.min(2000, timeoutMs),
+      run,
+      signal: o.signal,
       onTick: () => {
         const el = (performance.now() - loadT0) / 1000;
-        o.onProgress?.({ elapsedS: Math.round(el), requests: stats.answered, rps: Math.round(stats.answered / Math.max(el, 0.001)), p95: stats.lastP95(), errors: stats.failedRequests, crossed: stats.crossed, sessions: openedCount });
+        o.onProgress?.({
+          elapsedS: Math.round(el),
+          requests: stats.answered,
+          rps: Math.round(stats.answered / Math.max(el, 0.001)),
+          p95: stats.lastP95(),
+          errors: stats.failedRequests,
+          crossed: stats.crossed,
+          sessions: openedCount,
+        });
       },
     });
     memory?.stop();
     for (const x of senders) x.close();
     // The ends: each extra session closed (DELETE for a session), then the run's own (and the server it started).
     for (const x of extras) x.clean = !x.transport.closed;
-    await Promise.all(extras.map(async (x) => { x.session.abandon('the load ended'); await x.transport.close().catch(() => { x.clean = false; }); }));
+    await Promise.all(
+      extras.map(async (x) => {
+        x.session.abandon('the load ended');
+        await x.transport.close().catch(() => {
+          x.clean = false;
+        });
+      }),
+    );
     const mainClean = !transport.closed;
     const durationS = Math.max(result.loadMs / 1000, 0.001);
     const byMethod: LoadSummary['byMethod'] = {};
-    for (const [k, m] of stats.byMethod) byMethod[k] = { requests: m.requests, errors: m.errors, latencyMs: percentilesOf(m.h) };
+    for (const [k, m] of stats.byMethod)
+      byMethod[k] = { requests: m.requests, errors: m.errors, latencyMs: percentilesOf(m.h) };
     const requestsDone = Object.values(byMethod).reduce((a, m) => a + m.requests, 0);
     const errorRate = requestsDone ? stats.failedRequests / requestsDone : 0;
     const samples = memory?.samples ?? [];
@@ -266,8 +422,24 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       errorRate: Math.round(errorRate * 1e6) / 1e6,
       crossed: stats.crossed,
       crossedExamples: stats.crossedExamples,
-      sessions: { requested: sessions, opened: transport.kind === 'stdio' ? 1 : openedCount, failed: failedCount, endedCleanly: (transport.kind === 'stdio' ? 0 : extras.filter((x) => x.clean).length) + (mainClean ? 1 : 0), ...(failures.length ? { failures } : {}) },
-      ...(samples.length ? { memory: { startMb: samples[0]!.mb, peakMb: Math.max(...samples.map((x) => x.mb)), endMb: samples.at(-1)!.mb, samples: samples.map((x) => [x.s, x.mb] as [number, number]), ...(growth ? { growthMbPer1000Requests: growth.mbPer1000, steady: growth.steady } : {}) } } : {}),
+      sessions: {
+        requested: sessions,
+        opened: transport.kind === 'stdio' ? 1 : openedCount,
+        failed: failedCount,
+        endedCleanly: (transport.kind === 'stdio' ? 0 : extras.filter((x) => x.clean).length) + (mainClean ? 1 : 0),
+        ...(failures.length ? { failures } : {}),
+      },
+      ...(samples.length
+        ? {
+            memory: {
+              startMb: samples[0]!.mb,
+              peakMb: Math.max(...samples.map((x) => x.mb)),
+              endMb: samples.at(-1)!.mb,
+              samples: samples.map((x) => [x.s, x.mb] as [number, number]),
+              ...(growth ? { growthMbPer1000Requests: growth.mbPer1000, steady: growth.steady } : {}),
+            },
+          }
+        : {}),
       timeline: stats.timeline(),
       histogram: { encoding: 'hdr-compressed-base64', unit: 'us', value: stats.encoded(), buckets: stats.buckets() },
       mode: o.rate !== undefined ? 'open-loop' : 'closed-loop',
@@ -275,7 +447,19 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       unfinished: result.unfinished,
       canary: surface.canaryTool ? { by: 'tool', tool: surface.canaryTool.tool.name } : { by: 'shape' },
       mix: mix.map((m) => `${m.key}=${m.weight}`),
-      options: { sessions, durationS: durationMs / 1000, ...(o.requests !== undefined ? { requests: o.requests } : {}), ...(o.rate !== undefined ? { rate: o.rate } : {}), ...(o.rampS !== undefined ? { rampS: o.rampS } : {}), maxErrorRate, ...(o.maxP95Ms !== undefined ? { maxP95Ms: o.maxP95Ms } : {}), timeoutMs, callTools: o.callTools ?? 'safe', callTool: o.callTool ?? [], allowRemote: !!o.allowRemote },
+      options: {
+        sessions,
+        durationS: durationMs / 1000,
+        ...(o.requests !== undefined ? { requests: o.requests } : {}),
+        ...(o.rate !== undefined ? { rate: o.rate } : {}),
+        ...(o.rampS !== undefined ? { rampS: o.rampS } : {}),
+        maxErrorRate,
+        ...(o.maxP95Ms !== undefined ? { maxP95Ms: o.maxP95Ms } : {}),
+        timeoutMs,
+        callTools: o.callTools ?? 'safe',
+        callTool: o.callTool ?? [],
+        allowRemote: !!o.allowRemote,
+      },
     };
     checks.push(...verdicts(summary, maxErrorRate, o.maxP95Ms, pid !== undefined));
   } catch (e) {
@@ -311,23 +495,84 @@ function str(v: unknown): string | undefined {
 }
 
 /** The checks of a load run: crossed, error rate, p95, memory. */
-export function verdicts(l: LoadSummary, maxErrorRate: number, maxP95Ms: number | undefined, started: boolean): CaseResult[] {
+export function verdicts(
+  l: LoadSummary,
+  maxErrorRate: number,
+  maxP95Ms: number | undefined,
+  started: boolean,
+): CaseResult[] {
   const out: CaseResult[] = [];
-  const ex = l.crossedExamples.slice(0, 3).map((c) => `client ${c.client} (${c.method}) got ${c.what}${c.from.length ? ` (client ${c.from.join(' or ')})` : ''} at ${c.atS} s`);
-  out.push(l.crossed
-    ? check('load/crossed', 'no answer reached the wrong client', 'fail', `${l.crossed} answer${l.crossed === 1 ? '' : 's'} reached the wrong client (GHSA-345p-7cg4-v4c7): ${ex.join('; ')}`, { crossed: l.crossedExamples })
-    : check('load/crossed', 'no answer reached the wrong client', l.requests ? 'pass' : 'skip', l.requests ? `0 of ${l.requests} answers crossed (${l.canary.by === 'tool' ? `canaries echoed by ${l.canary.tool}` : 'told apart by the shape of each answer'})` : 'no request was answered'));
-  const errs = Object.entries(l.errors).filter(([k]) => k !== 'tool-error').map(([k, n]) => `${k}: ${n}`).join(', ');
+  const ex = l.crossedExamples
+    .slice(0, 3)
+    .map(
+      (c) =>
+        `client ${c.client} (${c.method}) got ${c.what}${c.from.length ? ` (client ${c.from.join(' or ')})` : ''} at ${c.atS} s`,
+    );
+  out.push(
+    l.crossed
+      ? check(
+          'load/crossed',
+          'no answer reached the wrong client',
+          'fail',
+          `${l.crossed} answer${l.crossed === 1 ? '' : 's'} reached the wrong client (GHSA-345p-7cg4-v4c7): ${ex.join('; ')}`,
+          { crossed: l.crossedExamples },
+        )
+      : check(
+          'load/crossed',
+          'no answer reached the wrong client',
+          l.requests ? 'pass' : 'skip',
+          l.requests
+            ? `0 of ${l.requests} answers crossed (${l.canary.by === 'tool' ? `canaries echoed by ${l.canary.tool}` : 'told apart by the shape of each answer'})`
+            : 'no request was answered',
+        ),
+  );
+  const errs = Object.entries(l.errors)
+    .filter(([k]) => k !== 'tool-error')
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ');
   const pct = (x: number) => `${Math.round(x * 10000) / 100} %`;
-  out.push(check('load/error-rate', `errors at most ${pct(maxErrorRate)} of requests`, l.errorRate > maxErrorRate ? 'fail' : l.requests ? 'pass' : 'skip', `${pct(l.errorRate)} of ${l.requests} requests failed${errs ? ` (${errs})` : ''}; the bound is ${pct(maxErrorRate)} (--max-error-rate)${l.errors['tool-error'] ? `; ${l.errors['tool-error']} tool results with isError, counted apart` : ''}`));
-  out.push(maxP95Ms === undefined
-    ? check('load/p95', 'p95 latency within --max-p95', 'info', `p95 ${l.latencyMs.p95} ms (no --max-p95 given)`)
-    : check('load/p95', `p95 latency within ${maxP95Ms} ms`, l.latencyMs.p95 > maxP95Ms ? 'fail' : 'pass', `p95 ${l.latencyMs.p95} ms; the bound is ${maxP95Ms} ms (--max-p95)`));
+  out.push(
+    check(
+      'load/error-rate',
+      `errors at most ${pct(maxErrorRate)} of requests`,
+      l.errorRate > maxErrorRate ? 'fail' : l.requests ? 'pass' : 'skip',
+      `${pct(l.errorRate)} of ${l.requests} requests failed${errs ? ` (${errs})` : ''}; the bound is ${pct(maxErrorRate)} (--max-error-rate)${l.errors['tool-error'] ? `; ${l.errors['tool-error']} tool results with isError, counted apart` : ''}`,
+    ),
+  );
+  out.push(
+    maxP95Ms === undefined
+      ? check('load/p95', 'p95 latency within --max-p95', 'info', `p95 ${l.latencyMs.p95} ms (no --max-p95 given)`)
+      : check(
+          'load/p95',
+          `p95 latency within ${maxP95Ms} ms`,
+          l.latencyMs.p95 > maxP95Ms ? 'fail' : 'pass',
+          `p95 ${l.latencyMs.p95} ms; the bound is ${maxP95Ms} ms (--max-p95)`,
+        ),
+  );
   const m = l.memory;
-  out.push(!started || !m
-    ? check('load/memory', 'the server\'s memory does not grow steadily', 'skip', started ? 'the server\'s memory could not be read (/proc)' : 'the server was not started by load (--stdio or --start): its memory is not sampled')
-    : m.steady
-      ? check('load/memory', 'the server\'s memory does not grow steadily', 'warn', `the server's memory grew steadily from ${m.startMb} MB to ${m.endMb} MB (peak ${m.peakMb} MB): about ${m.growthMbPer1000Requests} MB per 1,000 requests`)
-      : check('load/memory', 'the server\'s memory does not grow steadily', 'pass', `${m.startMb} MB at the start, ${m.peakMb} MB at the peak, ${m.endMb} MB at the end${m.growthMbPer1000Requests !== undefined ? ` (${m.growthMbPer1000Requests} MB per 1,000 requests, not steady)` : ''}`));
+  out.push(
+    !started || !m
+      ? check(
+          'load/memory',
+          "the server's memory does not grow steadily",
+          'skip',
+          started
+            ? "the server's memory could not be read (/proc)"
+            : 'the server was not started by load (--stdio or --start): its memory is not sampled',
+        )
+      : m.steady
+        ? check(
+            'load/memory',
+            "the server's memory does not grow steadily",
+            'warn',
+            `the server's memory grew steadily from ${m.startMb} MB to ${m.endMb} MB (peak ${m.peakMb} MB): about ${m.growthMbPer1000Requests} MB per 1,000 requests`,
+          )
+        : check(
+            'load/memory',
+            "the server's memory does not grow steadily",
+            'pass',
+            `${m.startMb} MB at the start, ${m.peakMb} MB at the peak, ${m.endMb} MB at the end${m.growthMbPer1000Requests !== undefined ? ` (${m.growthMbPer1000Requests} MB per 1,000 requests, not steady)` : ''}`,
+          ),
+  );
   return out;
 }

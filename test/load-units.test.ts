@@ -10,14 +10,21 @@ import { LoadStats } from '../core/load/stats.js';
 
 describe('canaries', () => {
   const run = 'abcd1234';
-  it('own canary: own; another client\'s canary: crossed, naming it; wrong shape: crossed', () => {
+  it("own canary: own; another client's canary: crossed, naming it; wrong shape: crossed", () => {
     const req = { client: 1, seq: 5, method: 'tools/call', canary: canary(run, 1, 5), tool: 'echo' };
-    expect(classifyAnswer(req, { result: { content: [{ type: 'text', text: `echo: ${canary(run, 1, 5)}` }] } }, run).kind).toBe('own');
+    expect(
+      classifyAnswer(req, { result: { content: [{ type: 'text', text: `echo: ${canary(run, 1, 5)}` }] } }, run).kind,
+    ).toBe('own');
     const x = classifyAnswer(req, { result: { content: [{ type: 'text', text: `echo: ${canary(run, 3, 5)}` }] } }, run);
     expect(x).toMatchObject({ kind: 'crossed', from: [3] });
-    const s = classifyAnswer({ client: 0, seq: 1, method: 'ping' }, { result: { tools: [] } }, run, [{ client: 2, seq: 1, method: 'tools/list' }]);
+    const s = classifyAnswer({ client: 0, seq: 1, method: 'ping' }, { result: { tools: [] } }, run, [
+      { client: 2, seq: 1, method: 'tools/list' },
+    ]);
     expect(s).toMatchObject({ kind: 'crossed', from: [2] });
-    expect(classifyAnswer({ client: 0, seq: 1, method: 'tools/list' }, { error: { code: -32601, message: 'nope' } }, run).kind).toBe('error');
+    expect(
+      classifyAnswer({ client: 0, seq: 1, method: 'tools/list' }, { error: { code: -32601, message: 'nope' } }, run)
+        .kind,
+    ).toBe('error');
   });
   it('shapes: ping is empty, _meta alone is still empty, discover has its own', () => {
     expect(shapeOf({})).toBe('empty');
@@ -71,7 +78,11 @@ describe('raw HTTP client', () => {
       req.on('data', (b) => (body += b));
       req.on('end', () => {
         const mode = req.headers['x-mode'];
-        if (mode === 'length') { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); return; }
+        if (mode === 'length') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+          return;
+        }
         if (mode === 'chunked') {
           res.writeHead(200, { 'content-type': 'application/json' });
           for (const piece of [body.slice(0, 3), body.slice(3, 4), body.slice(4)]) res.write(piece);
@@ -81,7 +92,10 @@ describe('raw HTTP client', () => {
         if (mode === 'sse') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n');
-          setTimeout(() => { res.write(`event: message\ndata: ${body}\n\n`); res.end(); }, 20);
+          setTimeout(() => {
+            res.write(`event: message\ndata: ${body}\n\n`);
+            res.end();
+          }, 20);
           return;
         }
         res.writeHead(503);
@@ -110,7 +124,17 @@ describe('raw HTTP client', () => {
   it('stops at the answer on an SSE stream', async () => {
     const c = new RawHttpClient(url, {});
     const seen: string[] = [];
-    const r = await c.post(JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }), { 'x-mode': 'sse' }, { timeoutMs: 5000, onData: (b) => { seen.push(b.toString()); return seen.join('').includes('"id":7') ? true : 'consumed'; } });
+    const r = await c.post(
+      JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }),
+      { 'x-mode': 'sse' },
+      {
+        timeoutMs: 5000,
+        onData: (b) => {
+          seen.push(b.toString());
+          return seen.join('').includes('"id":7') ? true : 'consumed';
+        },
+      },
+    );
     expect(r.status).toBe(200);
     expect(seen.join('')).toContain('notifications/progress');
     c.close();

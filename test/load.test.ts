@@ -8,15 +8,43 @@ import { createServer } from 'node:net';
 import { cli, FIXTURES, ROOT } from './helpers/cli.js';
 
 function freePort(): Promise<number> {
-  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); }); });
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
 }
 
 async function load(server: string, extra: string[] = []) {
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'load-'));
-  const r = await cli(['load', '--start', server.replace('{port}', String(port)), '--http', `http://127.0.0.1:${port}/mcp`, '--out-dir', out, '--reporter', 'json', '--reporter', 'junit', '--reporter', 'console', ...extra], { timeoutMs: 60_000 });
+  const r = await cli(
+    [
+      'load',
+      '--start',
+      server.replace('{port}', String(port)),
+      '--http',
+      `http://127.0.0.1:${port}/mcp`,
+      '--out-dir',
+      out,
+      '--reporter',
+      'json',
+      '--reporter',
+      'junit',
+      '--reporter',
+      'console',
+      ...extra,
+    ],
+    { timeoutMs: 60_000 },
+  );
   let report: any;
-  try { report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')); } catch { /* asserted by the caller */ }
+  try {
+    report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  } catch {
+    /* asserted by the caller */
+  }
   return { ...r, report, out, check: (id: string) => report?.suites[0].cases.find((c: any) => c.id === id) };
 }
 
@@ -67,7 +95,26 @@ describe('load against fixtures', () => {
 
   it('a stdio server: several requests in flight on one process', async () => {
     const out = mkdtempSync(join(tmpdir(), 'load-'));
-    const r = await cli(['load', '--stdio', `python3 ${join(FIXTURES, 'slow-calls.py')}`, '--env', 'SLOW_MS=200', '--sessions', '4', '--duration', '2', '--mix', 'tools/call:lookup', '--out-dir', out, '--reporter', 'json'], { timeoutMs: 60_000 });
+    const r = await cli(
+      [
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'slow-calls.py')}`,
+        '--env',
+        'SLOW_MS=200',
+        '--sessions',
+        '4',
+        '--duration',
+        '2',
+        '--mix',
+        'tools/call:lookup',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     const inFlight = Math.max(...report.process.stderr.map((l: string) => Number(/in-flight=(\d+)/.exec(l)?.[1] ?? 0)));
@@ -79,7 +126,18 @@ describe('load against fixtures', () => {
 
 describe('load modes and reports', () => {
   it('open loop (--rate) sends about rate × duration; --ramp opens every session; report.html has its plots', async () => {
-    const r = await load(py('good'), ['--duration', '3', '--sessions', '4', '--rate', '20', '--ramp', '1', '--reporter', 'html']);
+    const r = await load(py('good'), [
+      '--duration',
+      '3',
+      '--sessions',
+      '4',
+      '--rate',
+      '20',
+      '--ramp',
+      '1',
+      '--reporter',
+      'html',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const l = r.report.load;
     expect(l.mode).toBe('open-loop');
@@ -96,7 +154,20 @@ describe('load modes and reports', () => {
 describe('load bounds', () => {
   it('never sends to a non-loopback address without --allow-remote: exit 2, saying why', async () => {
     for (const url of ['http://192.0.2.1:9/mcp', 'http://example.com/mcp', 'http://[2001:db8::1]/mcp']) {
-      const r = await cli(['load', '--http', url, '--duration', '1', '--reporter', 'json', '--out-dir', mkdtempSync(join(tmpdir(), 'load-'))], { timeoutMs: 20_000 });
+      const r = await cli(
+        [
+          'load',
+          '--http',
+          url,
+          '--duration',
+          '1',
+          '--reporter',
+          'json',
+          '--out-dir',
+          mkdtempSync(join(tmpdir(), 'load-')),
+        ],
+        { timeoutMs: 20_000 },
+      );
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/not a loopback address.*--allow-remote/);
       expect(r.ms).toBeLessThan(10_000); // refused before any connection (192.0.2.1 would hang a connect)
@@ -106,7 +177,24 @@ describe('load bounds', () => {
   it('SIGINT stops the load cleanly: the report is written, exit 130, the server ended', async () => {
     const { spawn } = await import('node:child_process');
     const out = mkdtempSync(join(tmpdir(), 'load-'));
-    const child = spawn(process.execPath, [join(ROOT, 'dist/bin/mcp-conform.js'), 'load', '--stdio', `python3 ${join(FIXTURES, 'calc.py')}`, '--duration', '60', '--sessions', '2', '--out-dir', out, '--reporter', 'json'], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'dist/bin/mcp-conform.js'),
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'calc.py')}`,
+        '--duration',
+        '60',
+        '--sessions',
+        '2',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { stdio: 'ignore' },
+    );
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, 2500));
     child.kill('SIGINT');
@@ -120,7 +208,13 @@ describe('load bounds', () => {
   }, 60_000);
 
   it('bad values are usage errors (exit 2)', async () => {
-    for (const bad of [['--sessions', '0'], ['--duration', '-1'], ['--rate', '10'], ['--requests', '0'], ['--max-error-rate', 'lots']]) {
+    for (const bad of [
+      ['--sessions', '0'],
+      ['--duration', '-1'],
+      ['--rate', '10'],
+      ['--requests', '0'],
+      ['--max-error-rate', 'lots'],
+    ]) {
       const r = await cli(['load', '--http', 'http://127.0.0.1:9/mcp', ...bad], { timeoutMs: 20_000 });
       expect(r.code, bad.join(' ')).toBe(2);
     }
@@ -129,7 +223,26 @@ describe('load bounds', () => {
   it('a run ends within its duration plus a small grace, even when the server stops answering', async () => {
     // slow-calls answers each call after 5 s: every request outlives the 1.5 s duration.
     const out = mkdtempSync(join(tmpdir(), 'load-'));
-    const r = await cli(['load', '--stdio', `python3 ${join(FIXTURES, 'slow-calls.py')}`, '--env', 'SLOW_MS=5000', '--sessions', '2', '--duration', '1.5', '--mix', 'tools/call:lookup', '--out-dir', out, '--reporter', 'json'], { timeoutMs: 60_000 });
+    const r = await cli(
+      [
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'slow-calls.py')}`,
+        '--env',
+        'SLOW_MS=5000',
+        '--sessions',
+        '2',
+        '--duration',
+        '1.5',
+        '--mix',
+        'tools/call:lookup',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { timeoutMs: 60_000 },
+    );
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.load.endedBy).toBe('duration');
     expect(report.load.unfinished).toBe(2);
@@ -152,4 +265,3 @@ describe('load against the real SDK (GHSA-345p-7cg4-v4c7)', () => {
     expect(r.report.load.errors).toEqual({});
   }, 60_000);
 });
-

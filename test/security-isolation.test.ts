@@ -8,15 +8,41 @@ import { createServer } from 'node:net';
 import { cli, FIXTURES } from './helpers/cli.js';
 
 function freePort(): Promise<number> {
-  return new Promise((res) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); }); });
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
 }
 
 async function isolation(server: string) {
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'iso-'));
-  const r = await cli(['run', '--start', server.replace('{port}', String(port)), '--http', `http://127.0.0.1:${port}/mcp`, '--suite', 'security', '--case', 'security/session-isolation', '--out-dir', out, '--reporter', 'json'], { timeoutMs: 60_000 });
+  const r = await cli(
+    [
+      'run',
+      '--start',
+      server.replace('{port}', String(port)),
+      '--http',
+      `http://127.0.0.1:${port}/mcp`,
+      '--suite',
+      'security',
+      '--case',
+      'security/session-isolation',
+      '--out-dir',
+      out,
+      '--reporter',
+      'json',
+    ],
+    { timeoutMs: 60_000 },
+  );
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-  return { code: r.code, c: report.suites.flatMap((s: any) => s.cases).find((x: any) => x.id === 'security/session-isolation') };
+  return {
+    code: r.code,
+    c: report.suites.flatMap((s: any) => s.cases).find((x: any) => x.id === 'security/session-isolation'),
+  };
 }
 
 const sdk = (v: string, mode: string) => `node ${join(FIXTURES, 'peers', 'sdk-isolation.mjs')} ${v} ${mode} {port}`;

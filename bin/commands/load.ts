@@ -10,44 +10,111 @@ import { targetConformanceOptions, targetOptions } from '../target-options.js';
 
 export function loadOptions(y: Argv): Argv {
   return targetOptions(y)
-    .option('sessions', { type: 'number', default: 8, describe: 'Concurrent clients, each its own session or connection (over stdio: requests in flight on the one server process)' })
-    .option('duration', { type: 'number', describe: 'Seconds the load lasts (default 10; with only --requests, until they are sent)' })
-    .option('requests', { type: 'number', describe: 'Stop after this many requests (whichever of --duration and --requests ends first)' })
-    .option('rate', { type: 'number', describe: 'Open loop: requests per second over all clients, whatever is in flight (needs --duration); default: closed loop, each client sends its next request once the last is answered' })
+    .option('sessions', {
+      type: 'number',
+      default: 8,
+      describe:
+        'Concurrent clients, each its own session or connection (over stdio: requests in flight on the one server process)',
+    })
+    .option('duration', {
+      type: 'number',
+      describe: 'Seconds the load lasts (default 10; with only --requests, until they are sent)',
+    })
+    .option('requests', {
+      type: 'number',
+      describe: 'Stop after this many requests (whichever of --duration and --requests ends first)',
+    })
+    .option('rate', {
+      type: 'number',
+      describe:
+        'Open loop: requests per second over all clients, whatever is in flight (needs --duration); default: closed loop, each client sends its next request once the last is answered',
+    })
     .option('ramp', { type: 'number', describe: 'Start the sessions over this many seconds (default: all at once)' })
-    .option('mix', { type: 'string', describe: 'Which requests, with weights: e.g. "ping=1,tools/list=1,tools/call:echo=5,resources/read=1,prompts/get:NAME=1" (default: ping, tools/list, the read-only tools with generated arguments, resources/read of listed resources, prompts/get)' })
-    .option('call-tools', { choices: ['safe', 'safe-closed', 'all', 'none'], default: 'safe', describe: 'Which tools the mix may call, as for run: safe calls only tools annotated readOnlyHint: true' })
-    .option('call-tool', { type: 'string', array: true, describe: 'Also call the tool of this name, whatever --call-tools says (repeatable)' })
-    .option('allow-remote', { type: 'boolean', default: false, describe: 'Allow a target that is not on the loopback range (a staging server of your own): without it load refuses with exit 2' })
-    .option('max-error-rate', { type: 'string', default: '1%', describe: 'Fail (exit 1) when more than this share of requests fail: a percentage (1%) or a fraction (0.01); tool results with isError do not count' })
+    .option('mix', {
+      type: 'string',
+      describe:
+        'Which requests, with weights: e.g. "ping=1,tools/list=1,tools/call:echo=5,resources/read=1,prompts/get:NAME=1" (default: ping, tools/list, the read-only tools with generated arguments, resources/read of listed resources, prompts/get)',
+    })
+    .option('call-tools', {
+      choices: ['safe', 'safe-closed', 'all', 'none'],
+      default: 'safe',
+      describe: 'Which tools the mix may call, as for run: safe calls only tools annotated readOnlyHint: true',
+    })
+    .option('call-tool', {
+      type: 'string',
+      array: true,
+      describe: 'Also call the tool of this name, whatever --call-tools says (repeatable)',
+    })
+    .option('allow-remote', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'Allow a target that is not on the loopback range (a staging server of your own): without it load refuses with exit 2',
+    })
+    .option('max-error-rate', {
+      type: 'string',
+      default: '1%',
+      describe:
+        'Fail (exit 1) when more than this share of requests fail: a percentage (1%) or a fraction (0.01); tool results with isError do not count',
+    })
     .option('max-p95', { type: 'number', describe: 'Fail (exit 1) when the p95 latency passes this many milliseconds' })
     .option('timeout', { type: 'number', default: 10000, describe: 'Timeout of each request (ms)' })
-    .option('protocol-version', { type: 'string', describe: 'Speak only this protocol version (default: negotiated as run does)' })
-    .option('reporter', { type: 'string', array: true, default: ['console', 'json'], describe: 'console, json (report.json with a top-level load object), junit (cases load/crossed, load/error-rate, load/p95, load/memory), html' })
+    .option('protocol-version', {
+      type: 'string',
+      describe: 'Speak only this protocol version (default: negotiated as run does)',
+    })
+    .option('reporter', {
+      type: 'string',
+      array: true,
+      default: ['console', 'json'],
+      describe:
+        'console, json (report.json with a top-level load object), junit (cases load/crossed, load/error-rate, load/p95, load/memory), html',
+    })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
-    .example('$0 load --http http://127.0.0.1:3000/mcp --sessions 16 --duration 30', 'Sixteen sessions for thirty seconds')
-    .example('$0 load --start "node server.js" --http http://127.0.0.1:3000/mcp --rate 200 --duration 20 --max-p95 50', 'An open loop of 200 requests/s; fail over 50 ms p95')
-    .example('$0 load --stdio "python3 fixtures/servers/calc.py" --sessions 4 --requests 2000', 'Four requests in flight on a stdio server');
+    .example(
+      '$0 load --http http://127.0.0.1:3000/mcp --sessions 16 --duration 30',
+      'Sixteen sessions for thirty seconds',
+    )
+    .example(
+      '$0 load --start "node server.js" --http http://127.0.0.1:3000/mcp --rate 200 --duration 20 --max-p95 50',
+      'An open loop of 200 requests/s; fail over 50 ms p95',
+    )
+    .example(
+      '$0 load --stdio "python3 fixtures/servers/calc.py" --sessions 4 --requests 2000',
+      'Four requests in flight on a stdio server',
+    );
 }
 
 function errorRateOf(v: unknown, usage: (m: string) => Error): number {
   const s = String(v).trim();
   const n = s.endsWith('%') ? Number(s.slice(0, -1)) / 100 : Number(s);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw usage(`--max-error-rate: "${s}" is not a percentage (1%) or a fraction from 0 to 1`);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw usage(`--max-error-rate: "${s}" is not a percentage (1%) or a fraction from 0 to 1`);
   return n;
 }
 
-export async function loadCommand(a: Record<string, unknown>, rawArgs: string[], usage: (m: string) => Error): Promise<number> {
+export async function loadCommand(
+  a: Record<string, unknown>,
+  rawArgs: string[],
+  usage: (m: string) => Error,
+): Promise<number> {
   const { runLoadTest } = await import('../../lib/load.js');
   const { OptionsError } = await import('../../lib/conformance.js');
   const { renderLoadConsole, progressLine } = await import('../../reports/load-console.js');
-  const reporters = (a.reporter as string[]).flatMap((r) => String(r).split(',')).map((r) => r.trim()).filter(Boolean);
-  for (const r of reporters) if (!['console', 'json', 'junit', 'html'].includes(r)) throw usage(`--reporter: "${r}" is not one of console, json, junit, html`);
+  const reporters = (a.reporter as string[])
+    .flatMap((r) => String(r).split(','))
+    .map((r) => r.trim())
+    .filter(Boolean);
+  for (const r of reporters)
+    if (!['console', 'json', 'junit', 'html'].includes(r))
+      throw usage(`--reporter: "${r}" is not one of console, json, junit, html`);
   const given = (k: string) => rawArgs.some((x) => x === `--${k}` || x.startsWith(`--${k}=`));
   const num = (k: string) => (a[k] === undefined ? undefined : Number(a[k]));
   const tty = !!process.stderr.isTTY;
   const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals) => { if (!ac.signal.aborted) ac.abort(sig); };
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (!ac.signal.aborted) ac.abort(sig);
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let lastLine = 0;
@@ -69,12 +136,14 @@ export async function loadCommand(a: Record<string, unknown>, rawArgs: string[],
       timeoutMs: num('timeout'),
       ...(given('protocol-version') ? { protocolVersion: String(a['protocol-version']) as 'unknown' as never } : {}),
       signal: ac.signal,
-      onProgress: reporters.includes('console') ? (p) => {
-        const line = progressLine(p);
-        if (tty) process.stderr.write(`\r${line.padEnd(lastLine)}`);
-        else process.stderr.write(`${line}\n`);
-        lastLine = line.length;
-      } : undefined,
+      onProgress: reporters.includes('console')
+        ? (p) => {
+            const line = progressLine(p);
+            if (tty) process.stderr.write(`\r${line.padEnd(lastLine)}`);
+            else process.stderr.write(`${line}\n`);
+            lastLine = line.length;
+          }
+        : undefined,
     });
   } catch (e) {
     if (e instanceof OptionsError) throw usage(e.message);
@@ -89,7 +158,11 @@ export async function loadCommand(a: Record<string, unknown>, rawArgs: string[],
   const outDir = resolve(String(a['out-dir']));
   const written: string[] = [];
   if (reporters.some((r) => r !== 'console')) mkdirSync(outDir, { recursive: true });
-  if (reporters.includes('json')) { const f = join(outDir, 'report.json'); writeFileSync(f, JSON.stringify(report, null, 2)); written.push(f); }
+  if (reporters.includes('json')) {
+    const f = join(outDir, 'report.json');
+    writeFileSync(f, JSON.stringify(report, null, 2));
+    written.push(f);
+  }
   if (reporters.includes('junit')) {
     const { renderJunit } = await import('../../reports/junit.js');
     const f = join(outDir, 'junit.xml');

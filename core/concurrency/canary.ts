@@ -15,7 +15,18 @@ import { ajvCheck } from '../args/ajv-check.js';
 import type { Tool } from '../tools.js';
 
 /** What an answer looks like: the member its result is known by (`empty` for ping's `{}`). */
-export type AnswerShape = 'empty' | 'discover' | 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'content' | 'contents' | 'messages' | 'completion' | 'other';
+export type AnswerShape =
+  | 'empty'
+  | 'discover'
+  | 'tools'
+  | 'prompts'
+  | 'resources'
+  | 'resourceTemplates'
+  | 'content'
+  | 'contents'
+  | 'messages'
+  | 'completion'
+  | 'other';
 
 const SHAPE_OF_METHOD: Record<string, AnswerShape> = {
   ping: 'empty',
@@ -39,7 +50,8 @@ export function expectedShape(method: string): AnswerShape {
 export function shapeOf(result: unknown): AnswerShape {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return 'other';
   const r = result as Record<string, unknown>;
-  for (const s of ['tools', 'prompts', 'resourceTemplates', 'resources', 'contents', 'messages', 'completion'] as const) if (Array.isArray(r[s]) || (s === 'completion' && r[s] && typeof r[s] === 'object')) return s;
+  for (const s of ['tools', 'prompts', 'resourceTemplates', 'resources', 'contents', 'messages', 'completion'] as const)
+    if (Array.isArray(r[s]) || (s === 'completion' && r[s] && typeof r[s] === 'object')) return s;
   if (Array.isArray(r.content) || r.structuredContent !== undefined) return 'content';
   if (Array.isArray(r.supportedVersions)) return 'discover';
   return Object.keys(r).every((k) => k === '_meta') ? 'empty' : 'other';
@@ -85,25 +97,50 @@ export type AnswerClass =
  * Judge one answer to a marked request. `result`/`error`: the JSON-RPC answer. `others`: the requests of the other
  * clients in flight at the same time (to name where a crossed answer came from by its shape).
  */
-export function classifyAnswer(req: MarkedRequest, answer: { result?: unknown; error?: { code: number; message?: string } }, run: string, others: readonly MarkedRequest[] = []): AnswerClass {
-  if (answer.error) return { kind: 'error', what: `error ${answer.error.code}${answer.error.message ? ` ${JSON.stringify(String(answer.error.message).slice(0, 120))}` : ''}` };
+export function classifyAnswer(
+  req: MarkedRequest,
+  answer: { result?: unknown; error?: { code: number; message?: string } },
+  run: string,
+  others: readonly MarkedRequest[] = [],
+): AnswerClass {
+  if (answer.error)
+    return {
+      kind: 'error',
+      what: `error ${answer.error.code}${answer.error.message ? ` ${JSON.stringify(String(answer.error.message).slice(0, 120))}` : ''}`,
+    };
   let text = '';
-  try { text = JSON.stringify(answer.result) ?? ''; } catch { /* no text: shape only */ }
+  try {
+    text = JSON.stringify(answer.result) ?? '';
+  } catch {
+    /* no text: shape only */
+  }
   const found = canariesIn(text, run);
   const foreign = found.find((c) => c.client !== req.client || c.seq !== req.seq);
   if (foreign) {
     const own = found.some((c) => c.client === req.client && c.seq === req.seq);
-    return { kind: 'crossed', from: foreign.client === req.client ? [] : [foreign.client], what: `canary ${foreign.text} of ${foreign.client === req.client ? `its own earlier request #${foreign.seq}` : `client ${foreign.client}'s request #${foreign.seq}`}${own ? ' (besides its own)' : ''}` };
+    return {
+      kind: 'crossed',
+      from: foreign.client === req.client ? [] : [foreign.client],
+      what: `canary ${foreign.text} of ${foreign.client === req.client ? `its own earlier request #${foreign.seq}` : `client ${foreign.client}'s request #${foreign.seq}`}${own ? ' (besides its own)' : ''}`,
+    };
   }
   const want = expectedShape(req.method);
   const got = shapeOf(answer.result);
   if (want !== 'other' && got !== want && !(want === 'content' && got === 'other')) {
     const from = others.filter((o) => o.client !== req.client && expectedShape(o.method) === got).map((o) => o.client);
-    return { kind: 'crossed', from: [...new Set(from)], what: `a ${got === 'empty' ? 'empty result (the shape of a ping answer)' : `result with \`${got}\` (the shape of a ${methodOfShape(got) ?? 'different'} answer)`} instead of a ${req.method} answer` };
+    return {
+      kind: 'crossed',
+      from: [...new Set(from)],
+      what: `a ${got === 'empty' ? 'empty result (the shape of a ping answer)' : `result with \`${got}\` (the shape of a ${methodOfShape(got) ?? 'different'} answer)`} instead of a ${req.method} answer`,
+    };
   }
   if (req.canary && got === 'content' && !found.length && (answer.result as Record<string, unknown>).isError !== true) {
     // The tool was shown to echo its canary: an answer without any is another call's answer of the same tool.
-    return { kind: 'crossed', from: [], what: `a ${req.tool ?? 'tool'} answer without the canary ${req.canary} it echoes` };
+    return {
+      kind: 'crossed',
+      from: [],
+      what: `a ${req.tool ?? 'tool'} answer without the canary ${req.canary} it echoes`,
+    };
   }
   return { kind: 'own' };
 }
@@ -154,6 +191,8 @@ export function findCanaryTool(callable: readonly Tool[]): CanaryTool | undefine
 }
 
 function rank(name: string): number {
-  const i = ['message', 'text', 'input', 'query', 'value', 'name', 'q', 'prompt', 'content'].indexOf(name.toLowerCase());
+  const i = ['message', 'text', 'input', 'query', 'value', 'name', 'q', 'prompt', 'content'].indexOf(
+    name.toLowerCase(),
+  );
   return i < 0 ? 100 : i;
 }

@@ -33,10 +33,15 @@ export interface Handshake {
 export async function handshake(session: Session, h: Handshake): Promise<void> {
   if (h.stateless) {
     // 2026-07-28 over Streamable HTTP: the version (and the method headers that go with it) on every POST.
-    if (session.transport.kind === 'streamable-http' && 'protocolVersion' in session.transport) (session.transport as { protocolVersion?: string }).protocolVersion = h.version;
+    if (session.transport.kind === 'streamable-http' && 'protocolVersion' in session.transport)
+      (session.transport as { protocolVersion?: string }).protocolVersion = h.version;
     return;
   }
-  const r = await session.request('initialize', { protocolVersion: h.version, capabilities: h.capabilities ?? {}, clientInfo: h.clientInfo }, { timeoutMs: h.timeoutMs });
+  const r = await session.request(
+    'initialize',
+    { protocolVersion: h.version, capabilities: h.capabilities ?? {}, clientInfo: h.clientInfo },
+    { timeoutMs: h.timeoutMs },
+  );
   if (r.error) throw new Error(`initialize was answered with error ${r.error.code}: ${r.error.message}`);
   session.notify('notifications/initialized');
 }
@@ -51,29 +56,39 @@ export interface OpenedClients {
  * Open `n` clients at once (bounded by each opener's and handshake's own timeouts). A client that fails is closed and
  * listed in `failed`; the others are returned handshaken. `startAt(i)`: ms to wait before opening client i (a ramp).
  */
-export async function openClients(n: number, open: ClientOpener, h: Handshake, o: { startAt?: (i: number) => number; stopped?: () => boolean } = {}): Promise<OpenedClients> {
+export async function openClients(
+  n: number,
+  open: ClientOpener,
+  h: Handshake,
+  o: { startAt?: (i: number) => number; stopped?: () => boolean } = {},
+): Promise<OpenedClients> {
   const clients: ConcurrentClient[] = [];
   const failed: OpenedClients['failed'] = [];
   // The handshakes go one after another: each client's initialize has the same id, and a server that mixes answers
   // up would lose clients before the probe begins.
   let turn: Promise<unknown> = Promise.resolve();
-  await Promise.all(Array.from({ length: n }, async (_, index) => {
-    const wait = o.startAt?.(index) ?? 0;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    if (o.stopped?.()) { failed.push({ index, reason: 'the run stopped before it was opened' }); return; }
-    let c: Awaited<ReturnType<ClientOpener>> | undefined;
-    try {
-      c = await open();
-      const opened = c;
-      const mine = turn.then(() => handshake(opened.session, h));
-      turn = mine.catch(() => undefined);
-      await mine;
-      clients.push({ index, ...c });
-    } catch (e) {
-      failed.push({ index, reason: (e as Error).message });
-      await c?.close().catch(() => undefined);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async (_, index) => {
+      const wait = o.startAt?.(index) ?? 0;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (o.stopped?.()) {
+        failed.push({ index, reason: 'the run stopped before it was opened' });
+        return;
+      }
+      let c: Awaited<ReturnType<ClientOpener>> | undefined;
+      try {
+        c = await open();
+        const opened = c;
+        const mine = turn.then(() => handshake(opened.session, h));
+        turn = mine.catch(() => undefined);
+        await mine;
+        clients.push({ index, ...c });
+      } catch (e) {
+        failed.push({ index, reason: (e as Error).message });
+        await c?.close().catch(() => undefined);
+      }
+    }),
+  );
   clients.sort((a, b) => a.index - b.index);
   return { clients, failed };
 }
@@ -94,7 +109,13 @@ export interface RoundOutcome {
  * One round: every client sends its request with JSON-RPC id `id` in the same turn of the event loop, then the
  * answers are awaited (each bounded by timeoutMs) and judged.
  */
-export async function sameIdRound(clients: readonly ConcurrentClient[], requests: readonly MarkedRequest[], id: number | string, run: string, timeoutMs: number): Promise<RoundOutcome[]> {
+export async function sameIdRound(
+  clients: readonly ConcurrentClient[],
+  requests: readonly MarkedRequest[],
+  id: number | string,
+  run: string,
+  timeoutMs: number,
+): Promise<RoundOutcome[]> {
   const started = performance.now();
   const sends = clients.map((c) => {
     const req = requests.find((r) => r.client === c.index)!;
@@ -110,10 +131,16 @@ export async function sameIdRound(clients: readonly ConcurrentClient[], requests
     const ms = Math.round(d.ms);
     if ('failure' in d) {
       const e = d.failure;
-      return { request: d.req, kind: 'no-answer', what: e instanceof SessionError ? `${e.kind}: ${e.message}` : e.message, ms };
+      return {
+        request: d.req,
+        kind: 'no-answer',
+        what: e instanceof SessionError ? `${e.kind}: ${e.message}` : e.message,
+        ms,
+      };
     }
     const c = classifyAnswer(d.req, { result: d.reply.result, error: d.reply.error }, run, requests);
-    if (c.kind === 'crossed') return { request: d.req, kind: 'crossed', from: c.from, what: c.what, reply: d.reply, ms };
+    if (c.kind === 'crossed')
+      return { request: d.req, kind: 'crossed', from: c.from, what: c.what, reply: d.reply, ms };
     if (c.kind === 'error') return { request: d.req, kind: 'error', what: c.what, reply: d.reply, ms };
     return { request: d.req, kind: 'own', reply: d.reply, ms };
   });

@@ -87,7 +87,12 @@ export function failureKind(e: unknown): string {
 /** A client, or one still being opened (a ramp): undefined when it could not be opened. */
 export type PendingClient = LoadClient | Promise<LoadClient | undefined>;
 
-export async function runLoad(pending: readonly PendingClient[], cycle: readonly MixEntry[], stats: LoadStats, o: LoadRunOptions): Promise<LoadRunResult> {
+export async function runLoad(
+  pending: readonly PendingClient[],
+  cycle: readonly MixEntry[],
+  stats: LoadStats,
+  o: LoadRunOptions,
+): Promise<LoadRunResult> {
   if (!pending.length || !cycle.length) return { endedBy: 'no-clients', unfinished: 0, loadMs: 0 };
   const t0 = performance.now();
   const deadline = t0 + o.durationMs;
@@ -97,7 +102,12 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
   // answer. Waiters register one callback each, removed when their request settles (nothing piles up per request).
   const enders = new Set<() => void>();
   let finished = false;
-  const finish = () => { if (finished) return; finished = true; for (const f of enders) f(); enders.clear(); };
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    for (const f of enders) f();
+    enders.clear();
+  };
   const endTimer: NodeJS.Timeout = setTimeout(finish, o.durationMs);
   o.signal?.addEventListener('abort', finish, { once: true });
   /** p, or the end if it comes first. */
@@ -106,7 +116,16 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
     return new Promise<T | undefined>((resolve) => {
       const f = () => resolve(undefined);
       enders.add(f);
-      p.then((v) => { enders.delete(f); resolve(v); }, () => { enders.delete(f); resolve(undefined); });
+      p.then(
+        (v) => {
+          enders.delete(f);
+          resolve(v);
+        },
+        () => {
+          enders.delete(f);
+          resolve(undefined);
+        },
+      );
     });
   };
   let endedBy: LoadRunResult['endedBy'] | undefined;
@@ -120,67 +139,106 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
     return endedBy !== undefined;
   };
   let wake: (() => void) | undefined;
-  const settled = () => { inFlight--; wake?.(); };
+  const settled = () => {
+    inFlight--;
+    wake?.();
+  };
 
   const sendOne = (c: LoadClient, entry: MixEntry, scheduledAt?: number): Promise<void> => {
     const n = ++seq;
-    const req: MarkedRequest = { client: c.index, seq: n, method: entry.method, ...(entry.tool ? { tool: entry.tool } : {}) };
+    const req: MarkedRequest = {
+      client: c.index,
+      seq: n,
+      method: entry.method,
+      ...(entry.tool ? { tool: entry.tool } : {}),
+    };
     const params = entry.params(o.run, c.index, n);
-    if (entry.canary && params) req.canary = ((params.arguments as Record<string, unknown> | undefined) && Object.values(params.arguments as Record<string, unknown>).find((v) => typeof v === 'string' && v.startsWith(`mcc${o.run}`))) as string | undefined;
+    if (entry.canary && params)
+      req.canary = ((params.arguments as Record<string, unknown> | undefined) &&
+        Object.values(params.arguments as Record<string, unknown>).find(
+          (v) => typeof v === 'string' && v.startsWith(`mcc${o.run}`),
+        )) as string | undefined;
     const id = c.ids.take();
     const msg: Record<string, unknown> = { jsonrpc: '2.0', id, method: entry.method };
     if (params !== undefined) msg.params = params;
     stats.sent++;
     inFlight++;
     const started = scheduledAt ?? performance.now();
-    return c.sender.send(msg, o.timeoutMs).then((reply) => {
-      c.ids.release(id);
-      const at = performance.now();
-      const ms = at - started;
-      if (endedBy && at > deadline + o.graceMs) return; // came after the grace: not counted
-      const cls = reply.otherId !== undefined
-        ? { kind: 'crossed' as const, what: `the answer to id ${JSON.stringify(reply.otherId)} (it sent id ${id})`, from: [] as number[] }
-        : classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
-      if (cls.kind === 'crossed') stats.cross({ client: c.index, method: entry.key, what: cls.what, from: cls.from, atS: Math.round((at - t0) / 100) / 10 });
-      let kind: string | undefined;
-      if (cls.kind === 'crossed') kind = undefined; // another request's answer: counted as crossed, not as its error
-      else if (reply.error) kind = `jsonrpc-${reply.error.code}`;
-      else if (reply.invalid) kind = 'invalid-message';
-      else if (reply.result?.isError === true) kind = 'tool-error';
-      stats.answer(entry.key, ms, at, kind);
-    }, (e: unknown) => {
-      c.ids.release(id, true);
-      const at = performance.now();
-      if (endedBy && failureKind(e) === 'connection-closed') return; // abandoned at the end: unfinished
-      stats.error(entry.key, failureKind(e), at);
-    }).finally(settled);
+    return c.sender
+      .send(msg, o.timeoutMs)
+      .then(
+        (reply) => {
+          c.ids.release(id);
+          const at = performance.now();
+          const ms = at - started;
+          if (endedBy && at > deadline + o.graceMs) return; // came after the grace: not counted
+          const cls =
+            reply.otherId !== undefined
+              ? {
+                  kind: 'crossed' as const,
+                  what: `the answer to id ${JSON.stringify(reply.otherId)} (it sent id ${id})`,
+                  from: [] as number[],
+                }
+              : classifyAnswer(req, { result: reply.result, error: reply.error }, o.run, []);
+          if (cls.kind === 'crossed')
+            stats.cross({
+              client: c.index,
+              method: entry.key,
+              what: cls.what,
+              from: cls.from,
+              atS: Math.round((at - t0) / 100) / 10,
+            });
+          let kind: string | undefined;
+          if (cls.kind === 'crossed')
+            kind = undefined; // another request's answer: counted as crossed, not as its error
+          else if (reply.error) kind = `jsonrpc-${reply.error.code}`;
+          else if (reply.invalid) kind = 'invalid-message';
+          else if (reply.result?.isError === true) kind = 'tool-error';
+          stats.answer(entry.key, ms, at, kind);
+        },
+        (e: unknown) => {
+          c.ids.release(id, true);
+          const at = performance.now();
+          if (endedBy && failureKind(e) === 'connection-closed') return; // abandoned at the end: unfinished
+          stats.error(entry.key, failureKind(e), at);
+        },
+      )
+      .finally(settled);
   };
 
-  const ticker = setInterval(() => { trimRecords(clients.flatMap((c) => (c.sender.session ? [c.sender.session] : []))); o.onTick?.(); }, 1000);
+  const ticker = setInterval(() => {
+    trimRecords(clients.flatMap((c) => (c.sender.session ? [c.sender.session] : [])));
+    o.onTick?.();
+  }, 1000);
   try {
     if (o.rate === undefined) {
       // Closed loop: one request in flight per client.
-      await Promise.all(pending.map(async (p, ci) => {
-        const c = await untilEnd(Promise.resolve(p));
-        if (!c) return;
-        clients.push(c);
-        // Every client starts at the same place in the cycle: with the same id at the same moment they send the same
-        // kind of request, the overlap that shows answers crossing (GHSA-345p-7cg4-v4c7).
-        let k = 0;
-        void ci;
-        while (!over()) {
-          await untilEnd(sendOne(c, cycle[k % cycle.length]!));
-          if (o.requests !== undefined && stats.sent >= o.requests) finish();
-          k++;
-          if (c.sender.closed) break;
-        }
-      }));
+      await Promise.all(
+        pending.map(async (p, ci) => {
+          const c = await untilEnd(Promise.resolve(p));
+          if (!c) return;
+          clients.push(c);
+          // Every client starts at the same place in the cycle: with the same id at the same moment they send the same
+          // kind of request, the overlap that shows answers crossing (GHSA-345p-7cg4-v4c7).
+          let k = 0;
+          void ci;
+          while (!over()) {
+            await untilEnd(sendOne(c, cycle[k % cycle.length]!));
+            if (o.requests !== undefined && stats.sent >= o.requests) finish();
+            k++;
+            if (c.sender.closed) break;
+          }
+        }),
+      );
     } else {
       // Open loop: requests are due at the rate, whatever is in flight; latency counts from when each was due.
       const interval = 1000 / o.rate;
       let due = 0;
       let k = 0;
-      for (const p of pending) void Promise.resolve(p).then((c) => { if (c) clients.push(c); });
+      for (const p of pending)
+        void Promise.resolve(p).then((c) => {
+          if (c) clients.push(c);
+        });
       await new Promise<void>((resolve) => {
         const tick = () => {
           const now = performance.now();
@@ -192,7 +250,11 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
             k++;
             due++;
           }
-          if (over()) { clearInterval(timer); finish(); resolve(); }
+          if (over()) {
+            clearInterval(timer);
+            finish();
+            resolve();
+          }
         };
         const timer = setInterval(tick, Math.max(1, Math.min(10, interval)));
         tick();
@@ -202,7 +264,10 @@ export async function runLoad(pending: readonly PendingClient[], cycle: readonly
     // Grace: what is in flight may still finish.
     const graceEnd = performance.now() + o.graceMs;
     while (inFlight > 0 && performance.now() < graceEnd) {
-      await new Promise<void>((r) => { wake = r; setTimeout(r, Math.max(1, graceEnd - performance.now())); });
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, Math.max(1, graceEnd - performance.now()));
+      });
     }
     const unfinished = inFlight;
     // A run that ended by its duration lasted the duration; one that ended sooner, until its last answer (or the grace).

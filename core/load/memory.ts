@@ -24,13 +24,21 @@ export function treeRssMb(root: number): number | undefined {
   return Math.round(total * 10) / 10;
 }
 
-export interface MemorySample { s: number; mb: number; requests: number }
+export interface MemorySample {
+  s: number;
+  mb: number;
+  requests: number;
+}
 
 export class MemorySampler {
   readonly samples: MemorySample[] = [];
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, private readonly t0: number, private readonly requests: () => number) {}
+  constructor(
+    private readonly pid: number,
+    private readonly t0: number,
+    private readonly requests: () => number,
+  ) {}
 
   start(everyMs = 1000): void {
     this.sample();
@@ -40,7 +48,8 @@ export class MemorySampler {
 
   sample(): void {
     const mb = treeRssMb(this.pid);
-    if (mb !== undefined) this.samples.push({ s: Math.round((performance.now() - this.t0) / 100) / 10, mb, requests: this.requests() });
+    if (mb !== undefined)
+      this.samples.push({ s: Math.round((performance.now() - this.t0) / 100) / 10, mb, requests: this.requests() });
   }
 
   stop(): void {
@@ -70,8 +79,14 @@ export function memoryGrowth(samples: readonly MemorySample[]): MemoryGrowth | u
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) { sxy += (xs[i]! - mx) * (ys[i]! - my); sxx += (xs[i]! - mx) ** 2; syy += (ys[i]! - my) ** 2; }
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+    syy += (ys[i]! - my) ** 2;
+  }
   if (sxx === 0) return undefined;
   const slope = sxy / sxx;
   const r2 = syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);

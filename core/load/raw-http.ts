@@ -16,7 +16,10 @@ export interface RawResponse {
 }
 
 export class RawHttpError extends Error {
-  constructor(readonly kind: string, message: string) {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -41,12 +44,31 @@ class Conn {
   /** Responses it has carried (a kept-alive connection the server may have closed meanwhile when > 0). */
   served = 0;
 
-  constructor(readonly socket: net.Socket, private readonly onFree: (c: Conn) => void) {
+  constructor(
+    readonly socket: net.Socket,
+    private readonly onFree: (c: Conn) => void,
+  ) {
     socket.setNoDelay(true);
     socket.on('data', (b: Buffer) => this.feed(b));
-    socket.on('error', (e: NodeJS.ErrnoException) => this.fail(new RawHttpError(e.code === 'ECONNRESET' || e.code === 'EPIPE' ? 'connection-reset' : e.code === 'ECONNREFUSED' ? 'connection-refused' : 'transport', e.message)));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      this.fail(
+        new RawHttpError(
+          e.code === 'ECONNRESET' || e.code === 'EPIPE'
+            ? 'connection-reset'
+            : e.code === 'ECONNREFUSED'
+              ? 'connection-refused'
+              : 'transport',
+          e.message,
+        ),
+      ),
+    );
     socket.on('close', () => {
-      if (this.state === 'to-end' && this.p) { const p = this.p; this.p = undefined; this.state = 'idle'; p.onEnd(); }
+      if (this.state === 'to-end' && this.p) {
+        const p = this.p;
+        this.p = undefined;
+        this.state = 'idle';
+        p.onEnd();
+      }
       this.fail(new RawHttpError('connection-reset', 'the server closed the connection before the answer'));
     });
   }
@@ -96,7 +118,10 @@ class Conn {
         const head = this.buf.subarray(0, i).toString('latin1').split('\r\n');
         this.buf = this.buf.subarray(i + 4);
         const m = /^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? '');
-        if (!m) return this.fail(new RawHttpError('invalid-http', `not an HTTP/1.1 answer: ${JSON.stringify((head[0] ?? '').slice(0, 80))}`));
+        if (!m)
+          return this.fail(
+            new RawHttpError('invalid-http', `not an HTTP/1.1 answer: ${JSON.stringify((head[0] ?? '').slice(0, 80))}`),
+          );
         const headers: Record<string, string> = {};
         for (const line of head.slice(1)) {
           const c = line.indexOf(':');
@@ -105,25 +130,43 @@ class Conn {
         this.closeAfter = /close/i.test(headers.connection ?? '');
         const status = Number(m[1]);
         this.p.onHead(status, headers);
-        if (status === 204 || status === 304 || (status >= 100 && status < 200)) { this.done(); continue; }
+        if (status === 204 || status === 304 || (status >= 100 && status < 200)) {
+          this.done();
+          continue;
+        }
         if (/chunked/i.test(headers['transfer-encoding'] ?? '')) this.state = 'chunk-size';
-        else if (headers['content-length'] !== undefined) { this.left = Number(headers['content-length']); this.state = 'length'; if (this.left === 0) { this.done(); continue; } }
-        else { this.state = 'to-end'; this.closeAfter = true; }
+        else if (headers['content-length'] !== undefined) {
+          this.left = Number(headers['content-length']);
+          this.state = 'length';
+          if (this.left === 0) {
+            this.done();
+          }
+        } else {
+          this.state = 'to-end';
+          this.closeAfter = true;
+        }
       } else if (this.state === 'length') {
         if (!this.buf.length) return;
         const piece = this.buf.subarray(0, this.left);
         this.buf = this.buf.subarray(piece.length);
         this.left -= piece.length;
         this.p.onData(piece);
-        if (this.left === 0) { this.done(); continue; }
+        if (this.left === 0) {
+          this.done();
+          continue;
+        }
         return;
       } else if (this.state === 'chunk-size') {
         const i = this.buf.indexOf('\r\n');
         if (i < 0) return;
         const size = parseInt(this.buf.subarray(0, i).toString('latin1').split(';')[0]!.trim(), 16);
         this.buf = this.buf.subarray(i + 2);
-        if (!Number.isFinite(size)) return this.fail(new RawHttpError('invalid-http', 'a chunk size that is no number'));
-        if (size === 0) { this.state = 'chunk-trailer'; continue; }
+        if (!Number.isFinite(size))
+          return this.fail(new RawHttpError('invalid-http', 'a chunk size that is no number'));
+        if (size === 0) {
+          this.state = 'chunk-trailer';
+          continue;
+        }
         this.left = size;
         this.state = 'chunk-data';
       } else if (this.state === 'chunk-data') {
@@ -142,9 +185,14 @@ class Conn {
         const i = this.buf.indexOf('\r\n');
         if (i < 0) return;
         this.buf = this.buf.subarray(i + 2);
-        if (i === 0) { this.done(); continue; } // the empty line after the (usually absent) trailers
+        if (i === 0) {
+          this.done();
+        } // the empty line after the (usually absent) trailers
       } else if (this.state === 'to-end') {
-        if (this.buf.length) { this.p.onData(this.buf); this.buf = Buffer.alloc(0); }
+        if (this.buf.length) {
+          this.p.onData(this.buf);
+          this.buf = Buffer.alloc(0);
+        }
         return;
       } else return;
     }
@@ -168,7 +216,11 @@ export class RawHttpClient {
   private readonly prefix: string;
   closed = false;
 
-  constructor(private readonly url: URL, headers: Record<string, string>, private readonly maxConns = 64) {
+  constructor(
+    private readonly url: URL,
+    headers: Record<string, string>,
+    private readonly maxConns = 64,
+  ) {
     this.host = url.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const lines = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive'];
@@ -177,10 +229,19 @@ export class RawHttpClient {
   }
 
   private connect(): Conn {
-    const socket = this.url.protocol === 'https:' ? tls.connect({ host: this.host, port: this.port, servername: net.isIP(this.host) ? undefined : this.host }) : net.connect({ host: this.host, port: this.port });
-    const c = new Conn(socket, (x) => { if (!this.closed) this.free.push(x); });
+    const socket =
+      this.url.protocol === 'https:'
+        ? tls.connect({ host: this.host, port: this.port, servername: net.isIP(this.host) ? undefined : this.host })
+        : net.connect({ host: this.host, port: this.port });
+    const c = new Conn(socket, (x) => {
+      if (!this.closed) this.free.push(x);
+    });
     this.all.add(c);
-    socket.on('close', () => { this.all.delete(c); const i = this.free.indexOf(c); if (i >= 0) this.free.splice(i, 1); });
+    socket.on('close', () => {
+      this.all.delete(c);
+      const i = this.free.indexOf(c);
+      if (i >= 0) this.free.splice(i, 1);
+    });
     return c;
   }
 
@@ -198,37 +259,62 @@ export class RawHttpClient {
     }
   }
 
-  private postOnce(body: string, extra: Record<string, string>, o: RawRequestOptions, fresh: boolean): Promise<RawResponse> {
+  private postOnce(
+    body: string,
+    extra: Record<string, string>,
+    o: RawRequestOptions,
+    fresh: boolean,
+  ): Promise<RawResponse> {
     if (this.closed) return Promise.reject(new RawHttpError('connection-closed', 'the client is closed'));
     let conn: Conn | undefined;
     while (!fresh && (conn = this.free.pop()) && (conn.dead || conn.busy));
     if (!conn) {
-      if (this.all.size >= this.maxConns) return Promise.reject(new RawHttpError('backlog', `more than ${this.maxConns} requests in flight on one client`));
+      if (this.all.size >= this.maxConns)
+        return Promise.reject(
+          new RawHttpError('backlog', `more than ${this.maxConns} requests in flight on one client`),
+        );
       conn = this.connect();
     }
     const payload = Buffer.from(body);
     let head = this.prefix;
     for (const [k, v] of Object.entries(extra)) head += `\r\n${k}: ${v}`;
-    const request = Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${payload.length}\r\n\r\n`, 'latin1'), payload]);
+    const request = Buffer.concat([
+      Buffer.from(`${head}\r\nContent-Length: ${payload.length}\r\n\r\n`, 'latin1'),
+      payload,
+    ]);
     const c = conn;
     return new Promise<RawResponse>((resolve, reject) => {
       let status = 0;
       let headers: Record<string, string> = {};
       const chunks: Buffer[] = [];
       let settled = false;
-      const settle = (f: () => void) => { if (!settled) { settled = true; clearTimeout(timer); f(); } };
-      const timer = setTimeout(() => { c.destroy(); settle(() => reject(new RawHttpError('timeout', `no answer within ${o.timeoutMs} ms`))); }, o.timeoutMs);
+      const settle = (f: () => void) => {
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          f();
+        }
+      };
+      const timer = setTimeout(() => {
+        c.destroy();
+        settle(() => reject(new RawHttpError('timeout', `no answer within ${o.timeoutMs} ms`)));
+      }, o.timeoutMs);
       c.send(request, {
-        onHead: (s, h) => { status = s; headers = h; },
+        onHead: (s, h) => {
+          status = s;
+          headers = h;
+        },
         onData: (b) => {
           if (settled) return;
           const v = o.onData?.(b, status, headers);
           if (v === true) settle(() => resolve({ status, headers, body: Buffer.alloc(0) }));
           else if (v !== 'consumed') chunks.push(b);
         },
-        onEnd: () => settle(() => resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) })),
+        onEnd: () =>
+          settle(() => resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) })),
         onError: (e) => {
-          if (c.served > 0 && status === 0 && e.kind === 'connection-reset') (e as RawHttpError & { stale?: boolean }).stale = true;
+          if (c.served > 0 && status === 0 && e.kind === 'connection-reset')
+            (e as RawHttpError & { stale?: boolean }).stale = true;
           settle(() => reject(e));
         },
       });

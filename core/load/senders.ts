@@ -24,7 +24,10 @@ export interface SendOutcome {
 
 /** A request that got no answer: its error kind (timeout, http-503, connection-reset, …) and why. */
 export class SendFailure extends Error {
-  constructor(readonly kind: string, message: string) {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,12 +56,18 @@ export function sessionFailureKind(e: unknown): string {
 export function sessionSender(session: Session): Sender {
   return {
     session,
-    get closed() { return session.closed; },
+    get closed() {
+      return session.closed;
+    },
     async send(msg, timeoutMs) {
       try {
         const reply = await session.sendRequest(msg, { timeoutMs });
         const s = reply.response.schema;
-        return { ...(reply.result ? { result: reply.result } : {}), ...(reply.error ? { error: reply.error } : {}), ...(s.checked && !s.valid ? { invalid: true } : {}) };
+        return {
+          ...(reply.result ? { result: reply.result } : {}),
+          ...(reply.error ? { error: reply.error } : {}),
+          ...(s.checked && !s.valid ? { invalid: true } : {}),
+        };
       } catch (e) {
         throw new SendFailure(sessionFailureKind(e), (e as Error).message);
       }
@@ -80,7 +89,11 @@ export class HttpSender implements Sender {
   private readonly client: RawHttpClient;
 
   constructor(private readonly o: HttpSenderOptions) {
-    this.client = new RawHttpClient(o.url, { ...o.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' });
+    this.client = new RawHttpClient(o.url, {
+      ...o.headers,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    });
   }
 
   get closed(): boolean {
@@ -96,11 +109,15 @@ export class HttpSender implements Sender {
     const extra: Record<string, string> = {};
     if (this.o.requestMeta) {
       const p = (msg.params ?? {}) as Record<string, unknown>;
-      msg = { ...msg, params: { ...p, _meta: { ...this.o.requestMeta, ...((p._meta as Record<string, unknown>) ?? {}) } } };
+      msg = {
+        ...msg,
+        params: { ...p, _meta: { ...this.o.requestMeta, ...((p._meta as Record<string, unknown>) ?? {}) } },
+      };
       // 2026-07-28: the method (and the name of a named call) mirrored into headers.
       extra['Mcp-Method'] = method;
       const name = typeof p.name === 'string' ? p.name : typeof p.uri === 'string' ? p.uri : undefined;
-      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(method)) extra['Mcp-Name'] = headerSafe(name);
+      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(method))
+        extra['Mcp-Name'] = headerSafe(name);
     }
     let answer: unknown;
     let sse: SseParser | undefined;
@@ -110,14 +127,20 @@ export class HttpSender implements Sender {
       res = await this.client.post(JSON.stringify(msg), extra, {
         timeoutMs,
         onData: (b, status, headers) => {
-          if (status < 200 || status >= 300 || !/^text\/event-stream/i.test(headers['content-type'] ?? '')) return false;
-          sse ??= new SseParser((e) => {
-            if (answer !== undefined || e.event !== 'message' || !e.data) return;
-            try {
-              const m = JSON.parse(e.data) as Record<string, unknown> | null;
-              if (m && typeof m === 'object' && ('result' in m || 'error' in m)) answer = m;
-            } catch { /* not JSON: not the answer */ }
-          }, { maxDataBytes: max });
+          if (status < 200 || status >= 300 || !/^text\/event-stream/i.test(headers['content-type'] ?? ''))
+            return false;
+          sse ??= new SseParser(
+            (e) => {
+              if (answer !== undefined || e.event !== 'message' || !e.data) return;
+              try {
+                const m = JSON.parse(e.data) as Record<string, unknown> | null;
+                if (m && typeof m === 'object' && ('result' in m || 'error' in m)) answer = m;
+              } catch {
+                /* not JSON: not the answer */
+              }
+            },
+            { maxDataBytes: max },
+          );
           sse.feed(b);
           return answer !== undefined ? true : 'consumed';
         },
@@ -130,25 +153,39 @@ export class HttpSender implements Sender {
     if (answer === undefined) {
       if (sse) throw new SendFailure('connection-reset', 'the SSE stream ended before the answer');
       const text = res.body.toString('utf8');
-      try { answer = JSON.parse(text); } catch { throw new SendFailure('invalid-message', `the answer is not JSON: ${text.slice(0, 120)}`); }
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        throw new SendFailure('invalid-message', `the answer is not JSON: ${text.slice(0, 120)}`);
+      }
     }
     return this.judge(answer, msg, method);
   }
 
   private judge(answer: unknown, msg: Record<string, unknown>, method: string): SendOutcome {
     const m = answer as Record<string, unknown> | null;
-    if (!m || typeof m !== 'object' || Array.isArray(m) || (!('result' in m) && !('error' in m))) throw new SendFailure('invalid-message', 'the answer is no JSON-RPC response');
+    if (!m || typeof m !== 'object' || Array.isArray(m) || (!('result' in m) && !('error' in m)))
+      throw new SendFailure('invalid-message', 'the answer is no JSON-RPC response');
     const isError = 'error' in m;
-    const verdict = this.o.validator.check({ direction: 'from-server', kind: isError ? 'error' : 'response', method, json: m });
+    const verdict = this.o.validator.check({
+      direction: 'from-server',
+      kind: isError ? 'error' : 'response',
+      method,
+      json: m,
+    });
     const out: SendOutcome = {};
     if (!verdict.valid) out.invalid = true;
     if (m.id !== msg.id) out.otherId = m.id;
     if (isError) {
       const e = (m.error ?? {}) as Record<string, unknown>;
-      out.error = { code: typeof e.code === 'number' ? e.code : NaN, ...(typeof e.message === 'string' ? { message: e.message } : {}) };
+      out.error = {
+        code: typeof e.code === 'number' ? e.code : NaN,
+        ...(typeof e.message === 'string' ? { message: e.message } : {}),
+      };
     } else {
       const r = m.result;
-      out.result = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
+      out.result =
+        r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
     }
     return out;
   }

@@ -7,23 +7,49 @@ import * as hdr from 'hdr-histogram-js';
 
 /** Latencies are recorded in microseconds, from 1 µs to one hour, 3 significant digits. */
 function histogram(): hdr.Histogram {
-  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
 }
 
-export interface Percentiles { p50: number; p90: number; p95: number; p99: number; max: number }
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
 
 export function percentilesOf(h: hdr.Histogram): Percentiles {
   const ms = (us: number) => Math.round(us) / 1000;
   if (h.totalCount === 0) return { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
-  return { p50: ms(h.getValueAtPercentile(50)), p90: ms(h.getValueAtPercentile(90)), p95: ms(h.getValueAtPercentile(95)), p99: ms(h.getValueAtPercentile(99)), max: ms(h.maxValue) };
+  return {
+    p50: ms(h.getValueAtPercentile(50)),
+    p90: ms(h.getValueAtPercentile(90)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    max: ms(h.maxValue),
+  };
 }
 
 /** An error kind: timeout, http-NNN, jsonrpc-CODE, connection-reset, invalid-message, tool-error, … */
 export type ErrorKind = string;
 
-export interface CrossedExample { client: number; method: string; what: string; from: number[]; atS: number }
+export interface CrossedExample {
+  client: number;
+  method: string;
+  what: string;
+  from: number[];
+  atS: number;
+}
 
-interface Second { requests: number; errors: number; h: hdr.Histogram }
+interface Second {
+  requests: number;
+  errors: number;
+  h: hdr.Histogram;
+}
 
 export class LoadStats {
   /** Requests sent. */
@@ -81,7 +107,9 @@ export class LoadStats {
 
   /** Errors that count against --max-error-rate: every kind but tool-error (a tool's own isError result). */
   get failedRequests(): number {
-    return Object.entries(this.errors).filter(([k]) => k !== 'tool-error').reduce((a, [, n]) => a + n, 0);
+    return Object.entries(this.errors)
+      .filter(([k]) => k !== 'tool-error')
+      .reduce((a, [, n]) => a + n, 0);
   }
 
   /** p95 of the last complete second (the progress line). */
@@ -91,7 +119,12 @@ export class LoadStats {
   }
 
   timeline(): { s: number; requests: number; errors: number; p95: number }[] {
-    return this.seconds.map((x, i) => ({ s: i + 1, requests: x.requests, errors: x.errors, p95: percentilesOf(x.h).p95 }));
+    return this.seconds.map((x, i) => ({
+      s: i + 1,
+      requests: x.requests,
+      errors: x.errors,
+      p95: percentilesOf(x.h).p95,
+    }));
   }
 
   /** The overall histogram, encoded (compressed base64): what `merge` adds up. */
@@ -101,11 +134,20 @@ export class LoadStats {
 
   /** Latency histogram as buckets for plots: [upper bound ms, count], on a log scale (factor 1.5 from 0.1 ms). */
   buckets(): [number, number][] {
-    const h = this.overall as unknown as { recordedValuesIterator?: { reset(): void; hasNext(): boolean; next(): { valueIteratedTo: number; countAtValueIteratedTo: number } } };
+    const h = this.overall as unknown as {
+      recordedValuesIterator?: {
+        reset(): void;
+        hasNext(): boolean;
+        next(): { valueIteratedTo: number; countAtValueIteratedTo: number };
+      };
+    };
     const it = h.recordedValuesIterator;
     if (!it || this.overall.totalCount === 0) return [];
     const bounds: number[] = [];
-    for (let ub = 0.1; bounds.length < 60; ub *= 1.5) { bounds.push(Math.round(ub * 1000) / 1000); if (ub * 1000 >= this.overall.maxValue) break; }
+    for (let ub = 0.1; bounds.length < 60; ub *= 1.5) {
+      bounds.push(Math.round(ub * 1000) / 1000);
+      if (ub * 1000 >= this.overall.maxValue) break;
+    }
     const counts = bounds.map(() => 0);
     it.reset();
     while (it.hasNext()) {

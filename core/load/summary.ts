@@ -13,7 +13,14 @@ export interface LoadSummary {
   crossed: number;
   crossedExamples: { client: number; method: string; what: string; from: number[]; atS: number }[];
   sessions: { requested: number; opened: number; failed: number; endedCleanly: number; failures?: string[] };
-  memory?: { startMb: number; peakMb: number; endMb: number; samples: [number, number][]; growthMbPer1000Requests?: number; steady?: boolean };
+  memory?: {
+    startMb: number;
+    peakMb: number;
+    endMb: number;
+    samples: [number, number][];
+    growthMbPer1000Requests?: number;
+    steady?: boolean;
+  };
   timeline: { s: number; requests: number; errors: number; p95: number }[];
   histogram: { encoding: 'hdr-compressed-base64'; unit: 'us'; value: string; buckets: [number, number][] };
   mode: 'closed-loop' | 'open-loop';
@@ -23,4 +30,3 @@ export interface LoadSummary {
   mix: string[];
   options: Record<string, unknown>;
 }
-

@@ -35,27 +35,73 @@ async function run(ctx: CaseContext): Promise<Outcome> {
   const methods = await methodsOf(ctx);
   const timeoutMs = Math.min(ctx.timeoutMs, 3000);
   const opened = await openClients(ISOLATION_CLIENTS, () => ctx.openSession!(), {
-    version: ctx.version, stateless: ctx.features.requestMeta, clientInfo: CLIENT_INFO, timeoutMs,
+    version: ctx.version,
+    stateless: ctx.features.requestMeta,
+    clientInfo: CLIENT_INFO,
+    timeoutMs,
   });
   const clients: ConcurrentClient[] = opened.clients;
   try {
     if (clients.length < 2) {
-      return { verdict: 'skip', message: `fewer than two more sessions could be opened (${opened.failed.map((f) => `client ${f.index}: ${f.reason}`).join('; ')})` };
+      return {
+        verdict: 'skip',
+        message: `fewer than two more sessions could be opened (${opened.failed.map((f) => `client ${f.index}: ${f.reason}`).join('; ')})`,
+      };
     }
-    const out = await probeIsolation(clients, { run: canaryRun(), rounds: ROUNDS, timeoutMs, budgetMs: 8000, canaryTool, methods, firstId: 7000 });
-    const kind = ctx.features.requestMeta || !clients.some((c) => (c.transport as { sessionId?: string }).sessionId) ? 'stateless connections' : 'sessions';
-    const how = out.by === 'tool-canary' ? `each calling ${out.tool} with its own canary` : `told apart by the shape of their answers (${methods.join(', ')}; ${out.noToolWhy ?? ''})`;
-    const details = { clients: clients.length, failedToOpen: opened.failed, by: out.by, rounds: out.rounds, requests: out.sent, log: out.lines };
+    const out = await probeIsolation(clients, {
+      run: canaryRun(),
+      rounds: ROUNDS,
+      timeoutMs,
+      budgetMs: 8000,
+      canaryTool,
+      methods,
+      firstId: 7000,
+    });
+    const kind =
+      ctx.features.requestMeta || !clients.some((c) => (c.transport as { sessionId?: string }).sessionId)
+        ? 'stateless connections'
+        : 'sessions';
+    const how =
+      out.by === 'tool-canary'
+        ? `each calling ${out.tool} with its own canary`
+        : `told apart by the shape of their answers (${methods.join(', ')}; ${out.noToolWhy ?? ''})`;
+    const details = {
+      clients: clients.length,
+      failedToOpen: opened.failed,
+      by: out.by,
+      rounds: out.rounds,
+      requests: out.sent,
+      log: out.lines,
+    };
     if (out.crossed.length) {
       const shown = out.crossed.slice(0, 3).map(crossedText);
-      return { verdict: 'fail', message: `answers crossed between clients (${ADVISORY}): ${shown.join('; ')}${out.crossed.length > 3 ? `; ${out.crossed.length - 3} more` : ''} — ${clients.length} ${kind} sent the same JSON-RPC id at once, ${how}`, details };
+      return {
+        verdict: 'fail',
+        message: `answers crossed between clients (${ADVISORY}): ${shown.join('; ')}${out.crossed.length > 3 ? `; ${out.crossed.length - 3} more` : ''} — ${clients.length} ${kind} sent the same JSON-RPC id at once, ${how}`,
+        details,
+      };
     }
     if (out.concurrencyOnly.length) {
-      const shown = out.concurrencyOnly.slice(0, 3).map((x) => `client ${x.request.client} ${x.request.tool ?? x.request.method}: ${x.what}`);
-      return { verdict: 'warn', message: `no answer crossed, but ${out.concurrencyOnly.length} of ${out.sent} requests failed only when ${clients.length} ${kind} sent the same id at once (answered alone): ${shown.join('; ')}`, details };
+      const shown = out.concurrencyOnly
+        .slice(0, 3)
+        .map((x) => `client ${x.request.client} ${x.request.tool ?? x.request.method}: ${x.what}`);
+      return {
+        verdict: 'warn',
+        message: `no answer crossed, but ${out.concurrencyOnly.length} of ${out.sent} requests failed only when ${clients.length} ${kind} sent the same id at once (answered alone): ${shown.join('; ')}`,
+        details,
+      };
     }
-    if (out.by === 'shape' && out.distinct < 2) return { verdict: 'skip', message: `no way to tell the clients' answers apart: ${out.noToolWhy}, and the server offers only ${methods[0]}`, details };
-    return { verdict: 'pass', message: `${clients.length} ${kind}, ${out.rounds} rounds with the same JSON-RPC id at once: every answer reached its own client (${how})`, details };
+    if (out.by === 'shape' && out.distinct < 2)
+      return {
+        verdict: 'skip',
+        message: `no way to tell the clients' answers apart: ${out.noToolWhy}, and the server offers only ${methods[0]}`,
+        details,
+      };
+    return {
+      verdict: 'pass',
+      message: `${clients.length} ${kind}, ${out.rounds} rounds with the same JSON-RPC id at once: every answer reached its own client (${how})`,
+      details,
+    };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   }
