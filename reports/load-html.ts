@@ -77,7 +77,8 @@ export function renderLoadHtml(r: Report): string {
         ),
         linePlot(
           'throughput per second',
-          l.timeline.map((t) => [t.s, t.requests]),
+          // whole seconds of the load only: the answers of the grace after its end fall in a second of their own
+          l.timeline.filter((t) => t.s <= Math.max(1, Math.floor(l.durationS))).map((t) => [t.s, t.requests]),
           's',
           'req/s',
         ),
