@@ -17,17 +17,19 @@ import { listAllTools } from '../core/tools.js';
 import { planCalls, type CallToolsPolicy } from '../core/call-policy.js';
 import { canaryRun, findCanaryTool, canary, type CanaryTool } from '../core/concurrency/canary.js';
 import { handshake } from '../core/concurrency/clients.js';
-import { LoadStats, percentilesOf } from '../core/load/stats.js';
+import { encodeHistogram, LoadStats, percentilesOf } from '../core/load/stats.js';
 import { MemorySampler, memoryGrowth } from '../core/load/memory.js';
 import { chosenMix, defaultMix, mixCycle, parseMix, type Surface } from '../core/load/mix.js';
 import { IdPool, runLoad, type LoadClient, type PendingClient } from '../core/load/engine.js';
 import { HttpSender, sessionSender, type Sender } from '../core/load/senders.js';
 import { StreamableHttpTransport } from '../core/transport/http.js';
 import { VERSION } from '../core/version.js';
-import type { CaseResult, Report, Verdict } from '../core/results.js';
+import { summarize } from '../core/results.js';
+import type { CaseResult, Report } from '../core/results.js';
 import type { Transport } from '../core/transport/types.js';
 import type { ProtocolVersion } from '../core/schema/versions.js';
 import type { LoadSummary } from '../core/load/summary.js';
+import { check, verdicts } from '../core/load/checks.js';
 export type { LoadSummary } from '../core/load/summary.js';
 
 export interface LoadOptions
@@ -116,32 +118,6 @@ function checkNumbers(o: LoadOptions): void {
     throw new OptionsError('--max-p95 must be a positive number of milliseconds');
   if (o.timeoutMs !== undefined && (!Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0))
     throw new OptionsError('--timeout must be a positive number of milliseconds');
-}
-
-/** Where each check is explained: the advisory for crossed answers, docs/load.md for the others. */
-const CHECK_SPEC: Record<string, string> = {
-  'load/crossed': 'https://github.com/advisories/GHSA-345p-7cg4-v4c7',
-};
-const DOCS = 'docs/load.md#the-checks-and-the-exit-code';
-
-function check(
-  id: string,
-  title: string,
-  verdict: Verdict,
-  message: string,
-  details?: Record<string, unknown>,
-): CaseResult {
-  return {
-    id,
-    title,
-    verdict,
-    level: id === 'load/crossed' ? 'MUST' : 'SHOULD',
-    spec: CHECK_SPEC[id] ?? DOCS,
-    message,
-    durationMs: 0,
-    messageIds: [],
-    ...(details ? { details } : {}),
-  };
 }
 
 async function discoverSurface(
@@ -407,7 +383,12 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     const durationS = Math.max(result.loadMs / 1000, 0.001);
     const byMethod: LoadSummary['byMethod'] = {};
     for (const [k, m] of stats.byMethod)
-      byMethod[k] = { requests: m.requests, errors: m.errors, latencyMs: percentilesOf(m.h) };
+      byMethod[k] = {
+        requests: m.requests,
+        errors: m.errors,
+        latencyMs: percentilesOf(m.h),
+        histogram: encodeHistogram(m.h),
+      };
     const requestsDone = Object.values(byMethod).reduce((a, m) => a + m.requests, 0);
     const errorRate = requestsDone ? stats.failedRequests / requestsDone : 0;
     const samples = memory?.samples ?? [];
@@ -477,7 +458,7 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     durationMs: Math.round(performance.now() - t0),
     exitCode: 0,
     ...(aborted ? { aborted } : {}),
-    summary: { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0 } as Report['summary'],
+    summary: summarize([{ id: 'load', title: 'Load', durationMs: 0, cases: checks }], []),
     server: { name: str(serverInfo.name), version: str(serverInfo.version), protocolVersion: version },
     target: targetInfo(target, transport),
     process: transport.processInfo() ?? { stderr: [] },
@@ -492,87 +473,4 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
-}
-
-/** The checks of a load run: crossed, error rate, p95, memory. */
-export function verdicts(
-  l: LoadSummary,
-  maxErrorRate: number,
-  maxP95Ms: number | undefined,
-  started: boolean,
-): CaseResult[] {
-  const out: CaseResult[] = [];
-  const ex = l.crossedExamples
-    .slice(0, 3)
-    .map(
-      (c) =>
-        `client ${c.client} (${c.method}) got ${c.what}${c.from.length ? ` (client ${c.from.join(' or ')})` : ''} at ${c.atS} s`,
-    );
-  out.push(
-    l.crossed
-      ? check(
-          'load/crossed',
-          'no answer reached the wrong client',
-          'fail',
-          `${l.crossed} answer${l.crossed === 1 ? '' : 's'} reached the wrong client (GHSA-345p-7cg4-v4c7): ${ex.join('; ')}`,
-          { crossed: l.crossedExamples },
-        )
-      : check(
-          'load/crossed',
-          'no answer reached the wrong client',
-          l.requests ? 'pass' : 'skip',
-          l.requests
-            ? `0 of ${l.requests} answers crossed (${l.canary.by === 'tool' ? `canaries echoed by ${l.canary.tool}` : 'told apart by the shape of each answer'})`
-            : 'no request was answered',
-        ),
-  );
-  const errs = Object.entries(l.errors)
-    .filter(([k]) => k !== 'tool-error')
-    .map(([k, n]) => `${k}: ${n}`)
-    .join(', ');
-  const pct = (x: number) => `${Math.round(x * 10000) / 100} %`;
-  out.push(
-    check(
-      'load/error-rate',
-      `errors at most ${pct(maxErrorRate)} of requests`,
-      l.errorRate > maxErrorRate ? 'fail' : l.requests ? 'pass' : 'skip',
-      `${pct(l.errorRate)} of ${l.requests} requests failed${errs ? ` (${errs})` : ''}; the bound is ${pct(maxErrorRate)} (--max-error-rate)${l.errors['tool-error'] ? `; ${l.errors['tool-error']} tool results with isError, counted apart` : ''}`,
-    ),
-  );
-  out.push(
-    maxP95Ms === undefined
-      ? check('load/p95', 'p95 latency within --max-p95', 'info', `p95 ${l.latencyMs.p95} ms (no --max-p95 given)`)
-      : check(
-          'load/p95',
-          `p95 latency within ${maxP95Ms} ms`,
-          l.latencyMs.p95 > maxP95Ms ? 'fail' : 'pass',
-          `p95 ${l.latencyMs.p95} ms; the bound is ${maxP95Ms} ms (--max-p95)`,
-        ),
-  );
-  const m = l.memory;
-  out.push(
-    !started || !m
-      ? check(
-          'load/memory',
-          "the server's memory does not grow steadily",
-          'skip',
-          started
-            ? "the server's memory could not be read (/proc)"
-            : 'the server was not started by load (--stdio or --start): its memory is not sampled',
-        )
-      : m.steady
-        ? check(
-            'load/memory',
-            "the server's memory does not grow steadily",
-            'warn',
-            `the server's memory grew steadily from ${m.startMb} MB to ${m.endMb} MB (peak ${m.peakMb} MB): about ${m.growthMbPer1000Requests} MB per 1,000 requests`,
-          )
-        : check(
-            'load/memory',
-            "the server's memory does not grow steadily",
-            'pass',
-            `${m.startMb} MB at the start, ${m.peakMb} MB at the peak, ${m.endMb} MB at the end${m.growthMbPer1000Requests !== undefined ? ` (${m.growthMbPer1000Requests} MB per 1,000 requests, not steady)` : ''}`,
-          ),
-  );
-  return out;
 }

@@ -151,6 +151,35 @@ describe('load modes and reports', () => {
   }, 60_000);
 });
 
+describe('merge of load reports', () => {
+  it('sums the counts, merges the histograms, judges the checks again; a crossed answer on one machine fails the whole', async () => {
+    const a = await load(py('good'), ['--duration', '2', '--sessions', '2']);
+    const b = await load(py('shared-replies'), ['--duration', '2', '--sessions', '4']);
+    const out = mkdtempSync(join(tmpdir(), 'load-merge-'));
+    const r = await cli(
+      ['merge', join(a.out, 'report.json'), join(b.out, 'report.json'), '--reporter', 'json', '--out-dir', out],
+      { timeoutMs: 30_000 },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const m = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(m.load.merged).toBe(2);
+    expect(m.load.requests).toBe(a.report.load.requests + b.report.load.requests);
+    expect(m.load.crossed).toBe(b.report.load.crossed);
+    expect(m.load.sessions.opened).toBe(6);
+    // HDR histograms keep 3 significant digits: the merged max is the same within that resolution
+    const max = Math.max(a.report.load.latencyMs.max, b.report.load.latencyMs.max);
+    expect(Math.abs(m.load.latencyMs.max - max) / max).toBeLessThan(0.01);
+    expect(m.load.latencyMs.p50).toBeGreaterThanOrEqual(
+      Math.min(a.report.load.latencyMs.p50, b.report.load.latencyMs.p50),
+    );
+    expect(m.load.latencyMs.p50).toBeLessThanOrEqual(
+      Math.max(a.report.load.latencyMs.p50, b.report.load.latencyMs.p50),
+    );
+    expect(m.suites[0].cases.find((c: any) => c.id === 'load/crossed').verdict).toBe('fail');
+    expect(m.load.memory).toBeUndefined();
+  }, 90_000);
+});
+
 describe('load bounds', () => {
   it('never sends to a non-loopback address without --allow-remote: exit 2, saying why', async () => {
     for (const url of ['http://192.0.2.1:9/mcp', 'http://example.com/mcp', 'http://[2001:db8::1]/mcp']) {

@@ -161,6 +161,18 @@ export class LoadStats {
   }
 }
 
+/** A histogram, encoded (compressed base64). */
+export function encodeHistogram(h: hdr.Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+/** The sum of encoded histograms, encoded again (a merged report can be merged once more). */
+export function sumEncoded(list: readonly string[]): string {
+  const total = histogram();
+  for (const e of list) total.add(hdr.decodeFromCompressedBase64(e));
+  return hdr.encodeIntoCompressedBase64(total);
+}
+
 /** Merge encoded histograms (several load reports): the sum, decoded. */
 export function mergeEncoded(list: readonly string[]): Percentiles {
   const total = histogram();

@@ -7,7 +7,10 @@ export interface LoadSummary {
   durationS: number;
   throughput: number;
   latencyMs: Percentiles;
-  byMethod: Record<string, { requests: number; errors: number; latencyMs: Percentiles }>;
+  /** Per method or tool; `histogram`: its latencies encoded as `histogram.value` is (what `merge` adds up). */
+  byMethod: Record<string, { requests: number; errors: number; latencyMs: Percentiles; histogram?: string }>;
+  /** `merge`: how many load reports were joined into this one. */
+  merged?: number;
   errors: Record<string, number>;
   errorRate: number;
   crossed: number;
