@@ -236,6 +236,34 @@ describe('load bounds', () => {
     expect(report.process.exitCode !== undefined || report.process.signal !== undefined).toBe(true);
   }, 60_000);
 
+  it('a config target: the one target, or the one --target names (several without --target: exit 2)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'load-config-'));
+    writeFileSync(
+      join(dir, 'mcp-conform.config.json'),
+      JSON.stringify({
+        targets: [
+          { name: 'calc', stdio: `python3 ${join(FIXTURES, 'calc.py')}` },
+          { name: 'other', stdio: `python3 ${join(FIXTURES, 'calc.py')}` },
+        ],
+      }),
+    );
+    const several = await cli(['load', '--duration', '1', '--reporter', 'json', '--out-dir', join(dir, 'out')], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/--target NAME/);
+    const one = await cli(
+      ['load', '--target', 'calc', '--duration', '1', '--reporter', 'json', '--out-dir', join(dir, 'out')],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
+    expect(one.code, one.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.server.name).toBe('calc');
+    expect(report.load.requests).toBeGreaterThan(0);
+  }, 60_000);
+
   it('bad values are usage errors (exit 2)', async () => {
     for (const bad of [
       ['--sessions', '0'],

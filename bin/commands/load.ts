@@ -71,6 +71,12 @@ export function loadOptions(y: Argv): Argv {
         'console, json (report.json with a top-level load object), junit (cases load/crossed, load/error-rate, load/p95, load/memory), html',
     })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
+    .option('config', {
+      type: 'string',
+      describe:
+        'A config file (default: mcp-conform.config.json/.yaml in the current directory) whose target to load, when no --stdio/--http/--sse/--url is given',
+    })
+    .option('target', { type: 'string', describe: 'With a config of several targets: the name of the one to load' })
     .example(
       '$0 load --http http://127.0.0.1:3000/mcp --sessions 16 --duration 30',
       'Sixteen sessions for thirty seconds',
@@ -119,17 +125,45 @@ export async function loadCommand(
   process.on('SIGTERM', onSignal);
   let lastLine = 0;
   let report;
+  // The target: the flags, or a config file's (its one target, or the one --target names).
+  let t: Record<string, unknown> = a;
+  if (!['stdio', 'http', 'sse', 'url'].some(given)) {
+    const { planRuns, ConfigError } = await import('../../lib/config.js');
+    let plan: ReturnType<typeof planRuns>;
+    try {
+      plan = planRuns(a, rawArgs.slice(1), process.cwd());
+    } catch (e) {
+      if (e instanceof ConfigError) throw usage(e.message);
+      throw e;
+    }
+    if (plan.configFile) {
+      const named = typeof a.target === 'string' ? plan.targets.filter((x) => x.name === a.target) : plan.targets;
+      if (typeof a.target === 'string' && !named.length)
+        throw usage(
+          `--target: ${plan.configFile} has no target named "${a.target}" (it has: ${plan.targets.map((x) => x.name ?? '(unnamed)').join(', ')})`,
+        );
+      if (named.length > 1)
+        throw usage(
+          `${plan.configFile} has ${named.length} targets: name the one to load with --target NAME (${plan.targets.map((x) => x.name ?? '(unnamed)').join(', ')})`,
+        );
+      t = named[0]!.argv;
+    }
+  } else if (a.target !== undefined)
+    throw usage('--target names a target of a config file: leave out --stdio/--http/--sse/--url');
   try {
     report = await runLoadTest({
-      ...targetConformanceOptions(a, (v) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)])),
+      ...targetConformanceOptions(t, (v) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)])),
       sessions: num('sessions'),
       durationS: num('duration'),
       requests: num('requests'),
       rate: num('rate'),
       rampS: num('ramp'),
       mix: typeof a.mix === 'string' ? a.mix : undefined,
-      callTools: a['call-tools'] as 'safe',
-      callTool: a['call-tool'] === undefined ? undefined : (a['call-tool'] as unknown[]).map(String),
+      callTools: (given('call-tools') ? a['call-tools'] : (t['call-tools'] ?? a['call-tools'])) as 'safe',
+      callTool:
+        (t['call-tool'] ?? a['call-tool']) === undefined
+          ? undefined
+          : ((t['call-tool'] ?? a['call-tool']) as unknown[]).map(String),
       allowRemote: a['allow-remote'] === true,
       maxErrorRate: errorRateOf(a['max-error-rate'], usage),
       maxP95Ms: num('max-p95'),
