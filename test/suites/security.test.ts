@@ -144,7 +144,7 @@ async function http(argv: string[], extra: string[] = []): Promise<RunResult> {
     await s.stop();
   }
 }
-const HTTP_ONLY = { 'security/host-header': 'skip', 'security/session-id': 'skip' };
+const HTTP_ONLY = { 'security/host-header': 'skip', 'security/session-id': 'skip', 'security/session-isolation': 'skip' };
 
 describe('security suite against fixtures with one defect each', () => {
   it('stdio: the sound server passes; each poisoned mode fails or warns on exactly its tool', async () => {
@@ -192,6 +192,7 @@ describe('security suite against fixtures with one defect each', () => {
       'security/rug-pull': 'pass',
       'security/host-header': 'pass',
       'security/session-id': 'pass',
+      'security/session-isolation': 'pass',
     };
     expect(verdicts(sound!)).toEqual(all);
     expect(verdicts(noHost!)).toEqual({ ...all, 'security/host-header': 'warn' });
