@@ -181,6 +181,10 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       );
     }
   }
+  if (prepared.authServer)
+    throw new OptionsError(
+      'load does not run the harness\'s authorization server (--auth-server): give the server a token with --header "Authorization: Bearer …", or use --oauth',
+    );
   const credentials =
     prepared.run.credentials ?? (prepared.oauth ? await runCredentials(prepared, o.signal) : undefined);
   const sessions = o.sessions ?? 8;
