@@ -153,6 +153,8 @@ export interface Report {
    * found and did (every exchange, secrets redacted), and why it could not get in. Never a token or a secret.
    */
   authorization?: AuthorizationInfo;
+  /** `mcp-conform load`: the figures of the load run (lib/load.ts LoadSummary; docs/load.md). */
+  load?: Record<string, unknown>;
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
   negotiation?: Negotiation;
   /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */

@@ -44,7 +44,7 @@ export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[]
   { layer: 'io', files: ['processes.ts', 'start.ts', 'transport/', 'auth/', 'formats/', 'published/', 'baseline.ts', 'canaries.ts', 'canary-listener.ts', 'served-folder.ts'] },
   { layer: 'protocol', files: ['session.ts', 'probe.ts', 'negotiate.ts', 'listing.ts', 'listen.ts', 'tasks.ts', 'input-answers.ts'] },
   { layer: 'case-api', files: ['suite.ts', 'applies.ts', 'services.ts'] },
-  { layer: 'run-services', files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts'] },
+  { layer: 'run-services', files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts', 'concurrency/', 'load/'] },
   { layer: 'engine', files: ['context.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts'] },
   { layer: 'commands', files: ['surface/cli.ts'] },
 ];

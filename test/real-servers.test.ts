@@ -209,6 +209,10 @@ export const TARGETS: Target[] = [
   // The TS SDK either side of the DNS-rebinding fix (CVE-2025-66414, fixed in 1.24.0), on express as its examples built it.
   { id: 'sdk-1.23-express/streamable-http', title: 'the TS SDK 1.23 on a bare `express()` app, no Host check (fixtures/servers/peers/sdk-express-host.mjs 1.23) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.23', p), '/mcp') },
   { id: 'sdk-1.24-express/streamable-http', title: "the TS SDK 1.24 on `createMcpExpressApp()`, Host checked (fixtures/servers/peers/sdk-express-host.mjs 1.24) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.24', p), '/mcp') },
+  // The TS SDK either side of GHSA-345p-7cg4-v4c7 (answers crossing between clients; fixed in 1.26.0): one McpServer
+  // and one shared stateless transport on 1.25.3, as many examples built it; a server per request on 1.26.0.
+  { id: 'sdk-1.25.3-shared/streamable-http', title: 'the TS SDK 1.25.3, one McpServer and one stateless transport shared by every request (fixtures/servers/peers/sdk-isolation.mjs sdk-1.25.3 shared) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-isolation.mjs'), 'sdk-1.25.3', 'shared', p), '/mcp') },
+  { id: 'sdk-1.26.0-per-request/streamable-http', title: 'the TS SDK 1.26.0, a McpServer and a stateless transport per request (fixtures/servers/peers/sdk-isolation.mjs sdk-1.26.0 per-request) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-isolation.mjs'), 'sdk-1.26.0', 'per-request', p), '/mcp') },
 ];
 
 /**

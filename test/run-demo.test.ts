@@ -24,7 +24,7 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     for (const c of nothing) expect(c.message).toMatch(/was never sent|^no callable tool looks long-running|^does not apply: protocol 2025-11-25 (has no|\(the case applies from 2026-07-28 on\))|^no tool declares a parameter named or described as a (path|URL)/);
     const skipped = skips.filter((c) => !undeclared.includes(c) && !nothing.includes(c)).map((c) => c.id);
     // result-type: only from 2026-07-28; the security suite's HTTP cases: over stdio they do not apply.
-    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history', 'security/host-header', 'security/session-id']);
+    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history', 'security/host-header', 'security/session-id', 'security/session-isolation']);
     // calc.py serves requests before initialize: the spec leaves that open (info).
     // quality: its arithmetic tools leave their parameters a and b undescribed; the token cost and result sizes are info.
     expect(report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'info').map((c) => c.id)).toEqual([
