@@ -397,7 +397,7 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
 export async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean): Promise<number> {
   // Each command's module is loaded only for that command (its options and its handler); the suites and their
   // options for `run` only (its flags come from them).
-  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat, , expectCli] = await Promise.all([
+  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat, , expectCli, loadCli] = await Promise.all([
     import('yargs'),
     needs('serve', 'client', 'record', 'check-secrets') ? import('./commands/mocks.js') : undefined,
     needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
@@ -406,6 +406,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     // What `run` imports after parsing (runCommand, runTarget), fetched and compiled in the same batch as the above.
     needs('run') ? Promise.all([import('../lib/config.js'), import('../reports/index.js'), import('../lib/conformance.js'), import('../core/finalize.js')]) : undefined,
     needs('expect') ? import('./commands/expect.js') : undefined,
+    needs('load') ? import('./commands/load.js') : undefined,
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
   // The command typed (the first word), for "did you mean" and the help line of a usage error.
@@ -448,8 +449,9 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
     .command('expect', 'Write an expectation file (for run --expect) of what the server answered in a recorded session: a cassette or a report.json', (y) => expectCli!.expectOptions(y), async (a) => { code = await expectCli!.expectCommand(a, io, (m) => new UsageError(m)); })
+    .command('load', 'Hold a server under many concurrent clients: throughput, latency percentiles, errors by kind, answers that reached the wrong client, memory (docs/load.md)', (y) => loadCli!.loadOptions(y), async (a) => { code = await loadCli!.loadCommand(a, args, (m) => new UsageError(m)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff or expect')
+    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff, expect or load')
     .strict()
     .version(VERSION)
     .help()

@@ -35,7 +35,8 @@ export interface CaseResult {
   item?: string;
   /**
    * On a skip: the case does not apply to this run, by what it declares (protocol version, transport, a capability or
-   * extension the server did not declare) — the runner's one rule, not a finding about the server.
+   * extension the server did not declare) — the runner's one rule, not a finding about the server — or because the
+   * server has nothing of the kind the case is about, as the case found (Outcome.notApplicable: no tool takes a path).
    */
   notApplicable?: true;
   /**
@@ -205,6 +206,8 @@ export interface Report {
    * found and did (every exchange, secrets redacted), and why it could not get in. Never a token or a secret.
    */
   authorization?: AuthorizationInfo;
+  /** `mcp-conform load`: the figures of the load run (lib/load.ts LoadSummary; docs/load.md). */
+  load?: Record<string, unknown>;
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
   negotiation?: Negotiation;
   /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */

@@ -26,7 +26,8 @@ import { inputValue, withInput, type RunInputs } from './inputs.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
-import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
+import { clientCapabilitiesObject, DEFAULT_ROOTS, type Root } from './client-capabilities.js';
+import { rootsInput, targetInput } from './served-folder.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
 import { META } from './wire.js';
@@ -137,7 +138,11 @@ function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind'], run?
 
 /** The values given for features, with the run's credentials among them (what cases read as ctx.input(credentialsInput)). */
 function inputsOf(opts: RunOptions): RunInputs | undefined {
-  return opts.credentials ? withInput(opts.inputs, credentialsInput, opts.credentials) : opts.inputs;
+  let inputs = opts.credentials ? withInput(opts.inputs, credentialsInput, opts.credentials) : opts.inputs;
+  // The target and the roots the harness answers with: where a local server keeps its files (core/served-folder.ts).
+  inputs = withInput(inputs, targetInput, opts.target);
+  if (opts.clientCapabilities?.includes('roots')) inputs = withInput(inputs, rootsInput, opts.roots ?? DEFAULT_ROOTS);
+  return inputs;
 }
 
 /** Whether a value given for a feature keeps the run in one era (a surface snapshot compares one version's answers). */
