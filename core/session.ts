@@ -685,6 +685,11 @@ export class Session {
 /** A line that names an error ("Error: Cannot find module …", "TypeError: …", "ModuleNotFoundError: …"). */
 const ERROR_LINE = /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/;
 
+/** A stderr line that reports a fatal error: one naming an error (ERROR_LINE), a traceback, a panic, "fatal". */
+export function fatalLine(line: string): boolean {
+  return ERROR_LINE.test(line) || /^\s*Traceback \(most recent call last\)|\bpanic(?:ked)?\b|\bfatal\b|\bunhandled\b|\buncaught\b/i.test(line);
+}
+
 /**
  * "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". When the
  * line naming the error came earlier (Node prints the stack, the error's properties and its version after it), that

@@ -146,8 +146,10 @@ const CASES: Record<string, Expectation> = {
       'calling/tool/point': /a text block carries it as JSON/,
     },
   },
-  // Needing SIGTERM after stdin closed is a step of the shutdown the spec describes: info, not warn.
-  'ignore-eof.py': { exit: 0, verdicts: { 'lifecycle/shutdown': 'info' }, message: { 'lifecycle/shutdown': /ended on SIGTERM, the next step of the shutdown the spec describes/ } },
+  // Still running when the grace period after stdin closed ran out: it ended only on SIGTERM (warn, timed from stdin close).
+  'ignore-eof.py': { exit: 0, verdicts: { 'lifecycle/shutdown': 'warn' }, message: { 'lifecycle/shutdown': /still running when the grace period after stdin was closed ran out \(--shutdown-grace\): it ended only on SIGTERM, 1\d{3} ms after stdin was closed/ } },
+  // Exits at once when stdin closes, but with code 1 and a fatal line on stderr: no clean shutdown (warn, with both).
+  'exit-1-on-eof.py': { exit: 0, verdicts: { 'lifecycle/shutdown': 'warn' }, message: { 'lifecycle/shutdown': /^exited with code 1 \d+ ms after stdin was closed: a clean shutdown exits with 0; it wrote to stderr: "\[Backend Fatal\] connection lost: max retries reached"/ } },
 };
 
 // Suites that are about these servers' one misbehaviour; other suites (robustness, transports) have tests of their own.
