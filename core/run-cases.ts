@@ -8,6 +8,7 @@ import { notApplicable, requiresOf } from './applies.js';
 import type { RunContext } from './context.js';
 import type { CaseResult, SuiteResult } from './results.js';
 import { closedReason, SessionError } from './session.js';
+import { environmentRule } from './environment.js';
 import { specUrl } from './schema/versions.js';
 import { unanswered, type CaseDef, type ItemOutcome, type Outcome, type Suite } from './suite.js';
 import type { Transport } from './transport/types.js';
@@ -140,12 +141,15 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     ctx.currentCase = c.id;
     try {
       const o = needsServer ? await st.untilStopped(c.run(ctx)) : await c.run(ctx);
+      // One rule for every case that talks to the server: a fail or warn that rests on an answer blaming the server's
+      // environment (core/environment.ts) is inconclusive. Cases that read the log judge the wire itself.
+      const judged = <T extends Outcome>(x: T): T => (requiresOf(c).needs === 'log' ? x : environmentRule(x, ctx.session.log));
       if (Array.isArray(o)) {
         for (const item of o as ItemOutcome[]) {
           const id = `${c.id}/${item.item}`;
-          if (ctx.selected(id)) push(id, item, { title: item.title, item: item.item });
+          if (ctx.selected(id)) push(id, judged(item), { title: item.title, item: item.item });
         }
-      } else push(c.id, o);
+      } else push(c.id, judged(o));
     } catch (e) {
       const err = e as Error;
       const stopWhy = st.stopped();

@@ -61,6 +61,12 @@ export interface Outcome {
   level?: Level;
   /** Time this result took, when the case measured it (per-item cases); else the case's time is shared out. */
   durationMs?: number;
+  /**
+   * Error answers the verdict rests on that are not in the run's message log (a probe on a connection of its own, an
+   * HTTP probe): the engine's environment rule (core/environment.ts) reads them as it reads the errors among messageIds.
+   * Not reported.
+   */
+  errors?: { code: number; message: string; data?: unknown }[];
 }
 
 /**

@@ -45,6 +45,14 @@ interface Asked {
   logLevels?: string[];
 }
 
+/**
+ * The evidence of a probe's verdict: its details, and the error it was answered with (on a connection of its own, not
+ * in the run's log: the engine's environment rule reads it from `errors`).
+ */
+function evidenceOf(a: Asked): { details: Record<string, unknown>; errors?: NonNullable<Asked['error']>[] } {
+  return { details: a.details ?? {}, ...(a.error ? { errors: [a.error] } : {}) };
+}
+
 /** The method a probe sends: tools/list where tools are declared (a method every client uses), else server/discover. */
 function probeMethod(ctx: CaseContext): string {
   return ctx.capabilities.tools ? 'tools/list' : 'server/discover';
@@ -108,7 +116,7 @@ function got(a: Asked): string {
 
 /** The common grading: refused with `code` (and over HTTP with 400) passes; `otherwise` for the rest. */
 function refusedWith(a: Asked, code: number, level: 'fail' | 'warn', why: string): Outcome {
-  const o = { details: a.details ?? {} };
+  const o = evidenceOf(a);
   if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
   if (a.error?.code === code) {
     if (a.status !== undefined && a.status !== 400) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; the error is right, but over HTTP its status must be 400 Bad Request`, ...o };
@@ -178,7 +186,7 @@ export const protocol2026: Suite = {
         const meta = requestMetaFor(ctx.version, CLIENT_INFO);
         delete meta[META_CLIENT_INFO];
         const a = await ask(ctx, method, meta, `${method} with _meta without ${META_CLIENT_INFO}`);
-        const o = { details: a.details ?? {} };
+        const o = evidenceOf(a);
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; clientInfo is optional, so the request is valid and is served`, ...o };
         return { verdict: 'pass', message: `${a.sent}: served (${got(a)})`, ...o };
@@ -223,7 +231,7 @@ export const protocol2026: Suite = {
         }
         if (first.failure || first.error) return { verdict: 'skip', message: `${sent}: the first server/discover already got ${first.failure ? `no answer (${first.failure})` : got(first)}, so what the notification changed cannot be told`, details };
         if (second.failure) return { verdict: 'fail', message: `${sent}: the second server/discover got no answer (${second.failure}), where the first was served`, details };
-        if (second.error) return { verdict: 'fail', message: `${sent}: the second server/discover got ${got(second)}, where the first was served — the notification changed how the server serves requests (taken for a legacy opening?); 2026-07-28 is stateless`, details };
+        if (second.error) return { verdict: 'fail', errors: [second.error], message: `${sent}: the second server/discover got ${got(second)}, where the first was served — the notification changed how the server serves requests (taken for a legacy opening?); 2026-07-28 is stateless`, details };
         return { verdict: 'pass', message: `${sent}: both served`, details };
       },
     },
@@ -268,7 +276,7 @@ export const protocol2026: Suite = {
       async run(ctx) {
         const method = probeMethod(ctx);
         const a = await ask(ctx, method, { ...requestMetaFor(ctx.version, CLIENT_INFO), [META_LOG_LEVEL]: 'mcp-conform-verbose' }, `${method} with _meta ${META_LOG_LEVEL}: "mcp-conform-verbose"`);
-        const o = { details: a.details ?? {} };
+        const o = evidenceOf(a);
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error?.code === -32602) return { verdict: 'pass', message: `${a.sent}: ${got(a)}`, ...o };
         return { verdict: 'warn', message: `${a.sent}: ${got(a)}; an unknown log level should be refused with -32602`, ...o };
