@@ -313,7 +313,8 @@ export class Session {
         this.stalled = true;
         this.cancelRequest(entry, `no answer within ${ms} ms`);
         fail(new SessionError('timeout', `${what} not answered within ${ms} ms${this.unreadHint()}`, entry), ms);
-        if (this.liveness?.key !== key) this.checkLiveness(what, ms);
+        // Not after the handshake request itself: nothing is known of the server yet, and nothing else waits.
+        if (this.liveness?.key !== key && msg.method !== 'initialize' && msg.method !== this.heartbeatMethod) this.checkLiveness(what, ms);
       }, ms);
       const pending: Pending = { request: entry, resolve, reject };
       // The timeout starts now, or once the request ahead of it settled (it may have been answered, or failed, meanwhile).

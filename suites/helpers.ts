@@ -29,6 +29,14 @@ export function listingProblem(l: { problem?: string; messageIds: number[]; page
   return { verdict: 'fail', message: l.problem ?? `${method} did not complete`, messageIds: l.messageIds };
 }
 
+/**
+ * No empty passes: a case whose evidence is what the server sent (its lines, its messages, a notification it must not
+ * send) has nothing to judge when nothing at all came from it; this is that skip, or undefined when something came.
+ */
+export function nothingHeard(ctx: Pick<CaseContext, 'session'>, what = 'nothing came from the server'): Outcome | undefined {
+  return ctx.session.log.some((m) => m.direction === 'from-server') ? undefined : { verdict: 'skip', message: `nothing to judge: ${what}` };
+}
+
 /** seq numbers of the given messages, skipping absent ones. */
 export function ids(...ms: (LoggedMessage | undefined)[]): number[] {
   return ms.filter((m): m is LoggedMessage => m !== undefined).map((m) => m.seq);

@@ -8,7 +8,7 @@
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion } from '../core/schema/versions.js';
 import { isStateless } from '../core/negotiate.js';
-import { brief, describeError, ids, isObject } from './helpers.js';
+import { brief, describeError, ids, isObject, nothingHeard } from './helpers.js';
 import { fatalLine } from '../core/session.js';
 
 /** The negotiation steps in a sentence (what was tried before the version in force). */
@@ -231,6 +231,10 @@ export const lifecycle: Suite = {
           const how = p.shutdown === 'exited' ? `exited with code ${p.exitCode} when its stdin was closed` : p.shutdown === 'SIGTERM' ? 'ended on SIGTERM after its stdin was closed' : p.shutdown === 'SIGKILL' ? 'ignored stdin closing and SIGTERM; it was killed (SIGKILL)' : undefined;
           if (how) return { verdict: p.shutdown === 'exited' ? 'pass' : 'info', message: `the server started with --start ${how}; over HTTP a session ends by closing its connections, so this is reported, not graded` };
         }
+        // A server that never said a word opened no session: how it ended is no shutdown of one (and a crash before
+        // the first word is the failing case's, not this one's).
+        const silent = p.shutdown === 'exited' ? nothingHeard(ctx, `nothing came from the server, so no session was opened to end (it exited with code ${p.exitCode} once its stdin was closed)`) : undefined;
+        if (silent) return silent;
         const after = p.shutdownMs === undefined ? '' : ` ${p.shutdownMs} ms after stdin was closed`;
         const fatal = (p.stderrAfterClose ?? []).find(fatalLine);
         const said = fatal ? `; it wrote to stderr: ${brief(fatal, 200)}` : '';

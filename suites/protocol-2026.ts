@@ -12,7 +12,7 @@
 import { requestMetaFor } from '../core/negotiate.js';
 import { CLIENT_INFO } from '../core/run.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import { brief, describeError, isObject } from './helpers.js';
+import { brief, describeError, isObject, nothingHeard } from './helpers.js';
 import { LOG_LEVELS } from './logging.js';
 import { callPlan } from '../core/call-policy.js';
 import { generateArguments } from '../core/args/arguments.js';
@@ -263,6 +263,8 @@ export const protocol2026: Suite = {
         const notes = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method === 'notifications/message');
         const asked = ctx.session.log.some((m) => m.direction === 'to-server' && isObject(m.json) && isObject(m.json.params) && isObject(m.json.params._meta) && META_LOG_LEVEL in m.json.params._meta);
         if (notes.length && !asked) return { verdict: 'fail', messageIds: notes.slice(0, 10).map((m) => m.seq), message: `${notes.length} notifications/message, though no request asked for log messages (no ${META_LOG_LEVEL} in any _meta): ${brief(notes[0]!.json, 120)}` };
+        const silent = nothingHeard(ctx);
+        if (silent) return silent;
         return { verdict: 'pass', message: notes.length ? `${notes.length} notifications/message, each after a request that asked for a log level` : 'no notifications/message: the harness asked for none' };
       },
     },
