@@ -93,3 +93,29 @@ describe('no empty passes', () => {
     }
   }, 150_000);
 });
+
+describe('URLs the argument generator makes up point at a loopback listener of the harness', () => {
+  it('while a run holds it: a 127.0.0.1 address that answers 404; released, the listener is gone', async () => {
+    const { acquireUrlSink } = await import('../core/url-sink.js');
+    const { generateArguments } = await import('../core/args/index.js');
+    const release = await acquireUrlSink();
+    const schema = { type: 'object', properties: { url: { type: 'string' }, page: { type: 'string', format: 'uri' } }, required: ['url', 'page'] };
+    const { url, page } = generateArguments(schema).value as { url: string; page: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d{2,5}\/$/);
+    expect(page).toBe(url);
+    const res = await fetch(url);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toMatch(/made up for a tool argument/);
+    await release();
+    await expect(fetch(url)).rejects.toThrow();
+    // Outside a run: still loopback, never a public host.
+    expect((generateArguments(schema).value as { url: string }).url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+  });
+
+  it('a run sends a tool with a url parameter the harness\'s own address, never example.com', async () => {
+    const r = await run(py('broken/env-failure.py'), ['--suite', 'calling']);
+    const args = r.c('calling/tool/browser_navigate').details?.arguments as { url: string };
+    expect(args.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(JSON.stringify(r.report.messages)).not.toContain('https://example.com');
+  }, 60_000);
+});
