@@ -103,12 +103,13 @@ const CASES: Record<string, Expectation> = {
       'calling/tool/browser_close': 'skip',
       'invalid-params/missing-required/browser_navigate': 'skip', 'invalid-params/wrong-type/browser_navigate': 'skip',
       'invalid-params/missing-required/browser_close': 'skip', 'invalid-params/wrong-type/browser_close': 'skip',
-      'invalid-params/missing-required/browser_type': 'pass', 'invalid-params/wrong-type/browser_type': 'pass',
+      // Its refusal names the argument, but it is an isError result like the valid call's: judged by code and isError, not wording.
+      'invalid-params/missing-required/browser_type': 'skip', 'invalid-params/wrong-type/browser_type': 'skip',
     },
     message: {
       'invalid-params/missing-required/browser_navigate': /^inconclusive: argument "url" left out .*Chromium distribution 'chrome' is not found.*the call with valid arguments got .*Chromium distribution 'chrome' is not found/,
       'invalid-params/wrong-type/browser_close': /^inconclusive: .*JSON-RPC error -32603 "Browser is not installed".*the call with valid arguments got JSON-RPC error -32603 "Browser is not installed"/,
-      'invalid-params/missing-required/browser_type': /names the argument "ref"/,
+      'invalid-params/missing-required/browser_type': /^inconclusive: .*the same kind of answer/,
       'calling/tool/browser_close': /^inconclusive: tools\/call \(id \d+\) was answered with error -32603 "Browser is not installed", an internal error that speaks of the server's environment \("not installed"\).*the case would have said warn: /,
     },
   },
@@ -127,7 +128,10 @@ const CASES: Record<string, Expectation> = {
     verdicts: {
       'calling/tool/fetch_page': 'warn', 'calling/tool/save_note': 'warn', 'calling/tool/weather': 'warn', 'calling/tool/get_repo': 'warn',
       'calling/tool/lookup': 'pass', 'calling/tool/last_error': 'pass', 'calling/tool/compute': 'pass',
-      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'lookup', 'compute', 'get_repo'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
+      // Refused in words without isError: warn where the valid call succeeded; where it failed too, in the same kind of
+      // answer (judged by isError and code, not wording), inconclusive.
+      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['lookup', 'compute'].map((t) => [`invalid-params/${k}/${t}`, 'warn' as const]))),
+      ...Object.fromEntries(['missing-required', 'wrong-type'].flatMap((k) => ['fetch_page', 'save_note', 'weather', 'get_repo'].map((t) => [`invalid-params/${k}/${t}`, 'skip' as const]))),
     },
     message: {
       'calling/tool/fetch_page': /without isError: true whose text begins with "Error:": "Error: could not resolve host example.invalid/,
