@@ -12,7 +12,7 @@
  * reason (printed, and in the skipped test's note).
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
@@ -71,6 +71,37 @@ interface Target {
   args(python?: string): Promise<string[]>;
   python?: Python;
   timeoutMs?: number;
+  /**
+   * An npm package the target needs that is not a devDependency yet: its bin is looked up in node_modules, then in the
+   * npm prefixes MCP_CONFORM_PEER_PREFIXES names (colon-separated, e.g. one made by `npm install --prefix DIR PKG`);
+   * when it is in neither, the target's test is skipped, saying so.
+   */
+  npm?: { pkg: string; bin: string };
+}
+
+/** Where an npm package's file is: node_modules first, then the prefixes of MCP_CONFORM_PEER_PREFIXES (undefined: absent). */
+function npmFile(pkg: string, file: string): string | undefined {
+  const roots = [ROOT, ...(process.env.MCP_CONFORM_PEER_PREFIXES ?? '').split(':').filter(Boolean)];
+  for (const r of roots) {
+    const path = join(r, 'node_modules', pkg, file);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** The npm target's server script (its bin), or undefined when the package is not installed. */
+const npmBin = (t: Pick<Target, 'npm'>): string | undefined => (t.npm ? npmFile(t.npm.pkg, t.npm.bin) : undefined);
+
+/** A kubeconfig whose one cluster is https://127.0.0.1:6443 (nothing listens there): a Kubernetes server started offline. */
+function offlineKubeconfig(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-kube-')), 'config');
+  writeFileSync(file, [
+    'apiVersion: v1', 'kind: Config', 'current-context: offline',
+    'clusters:', '- name: offline', '  cluster:', '    server: https://127.0.0.1:6443', '    insecure-skip-tls-verify: true',
+    'contexts:', '- name: offline', '  context:', '    cluster: offline', '    user: nobody', '    namespace: default',
+    'users:', '- name: nobody', '  user:', '    token: not-a-real-token', '',
+  ].join('\n'));
+  return file;
 }
 
 const httpStart = async (start: (port: number) => string, path: string, flag = '--http', env: string[] = []): Promise<string[]> => {
@@ -179,6 +210,32 @@ export const TARGETS: Target[] = [
   },
   { id: 'ts-sdk2/stdio', title: 'a server on the TS SDK 2.x (`@modelcontextprotocol/server`, `McpServer` with `serveStdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'ts-sdk2.mjs'), 'stdio')] },
   { id: 'ts-sdk2/streamable-http', title: 'a server on the TS SDK 2.x (`McpServer` with `createMcpHandler`, mounted bare on node:http) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'ts-sdk2.mjs'), 'http', p), '/mcp') },
+  // Servers started offline (issue 42), from npm packages that are not devDependencies yet (see Target.npm): their
+  // backends are unreachable, so what they answer for those is an environment error (inconclusive, not failed).
+  {
+    id: 'kubernetes/stdio',
+    title: 'mcp-server-kubernetes over stdio, offline (a kubeconfig whose cluster, https://127.0.0.1:6443, does not answer)',
+    npm: { pkg: 'mcp-server-kubernetes', bin: 'dist/index.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', `KUBECONFIG=${offlineKubeconfig()}`]; },
+  },
+  {
+    id: 'airtable/stdio',
+    title: 'airtable-mcp-server over stdio, offline (AIRTABLE_API_KEY set to a made-up key; api.airtable.com unreachable)',
+    npm: { pkg: 'airtable-mcp-server', bin: 'dist/main.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', 'AIRTABLE_API_KEY=patOFFLINE.not-a-key']; },
+  },
+  {
+    id: 'google-maps/stdio',
+    title: '@modelcontextprotocol/server-google-maps over stdio, offline (GOOGLE_MAPS_API_KEY set to a made-up key; the Maps API unreachable)',
+    npm: { pkg: '@modelcontextprotocol/server-google-maps', bin: 'dist/index.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', 'GOOGLE_MAPS_API_KEY=offline-not-a-key']; },
+  },
+  {
+    id: 'mcp-fetch/stdio',
+    title: 'mcp-fetch over stdio, offline (no browser downloaded for its puppeteer tool)',
+    npm: { pkg: 'mcp-fetch', bin: 'dist/stdio.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!)]; },
+  },
   { id: 'mcp-handler/streamable-http', title: "a server on Vercel's `mcp-handler` 2.x (the TS SDK 2.x underneath; its web-standard handler mounted bare on node:http) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'mcp-handler.mjs'), p), '/mcp') },
 ];
 
@@ -350,6 +407,10 @@ describe('real-server ledger (docs/real-servers.md)', () => {
     it.concurrent(t.id, async (ctx) => {
       if (t.python && !py.python) {
         ctx.skip(`Python peers not available: ${py.reason}`);
+        return;
+      }
+      if (t.npm && !npmBin(t)) {
+        ctx.skip(`${t.npm.pkg} is not installed (not a devDependency yet; MCP_CONFORM_PEER_PREFIXES can name an npm prefix that has it)`);
         return;
       }
       const args = await t.args(py.python);
