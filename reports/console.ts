@@ -238,6 +238,10 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   const who = srv.name ? `${srv.name}${srv.version ? ` ${srv.version}` : ''}` : report.target.command ?? report.target.url ?? 'server';
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
+  // A server started a second time (negotiation restarts it once when server/discover killed or hung it) is said, with
+  // why: its start-up work (an API check, say) ran twice.
+  const restarted = report.negotiation?.steps.find((st) => st.restartedAfter);
+  if (restarted) out.push(paint(90, safeText(`The server was started twice: ${restarted.message}`)));
   const causes = sharedCauses(report);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   out.push(...(verbose ? everyCase(report, paint, bold, causeOf) : suiteLines(report, paint, bold, causeOf)));

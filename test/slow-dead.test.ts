@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../core/results.js';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { py, run, type RunResult } from './helpers/cli.js';
 
 const all = (r: RunResult): CaseResult[] => r.report.suites.flatMap((s) => s.cases);
@@ -53,6 +55,10 @@ describe('liveness before death', () => {
     // Compat, quality and listing's checks of the list run on what was listed.
     for (const id of ['compat/openai', 'compat/anthropic', 'quality/tools', 'listing/unique-names', 'listing/input-schema/lookup']) expect(r.c(id).verdict, id).toBe('pass');
     expect(r.c('quality/token-cost').verdict).toBe('info');
+    // What was not run has no duration.
+    const notRun = all(r).filter((c) => c.verdict === 'skip' && /^not run: the server stopped answering/.test(c.message));
+    expect(notRun.length).toBeGreaterThan(10);
+    for (const c of notRun) expect(c.durationMs, c.id).toBe(0);
     // Each request given up on was cancelled once.
     const cancelled = cancellations(r);
     expect(new Set(cancelled.map((c) => JSON.stringify(c.requestId))).size).toBe(cancelled.length);
@@ -87,6 +93,13 @@ describe('no empty passes', () => {
     expect((r.report.messages ?? []).filter((m) => m.direction === 'from-server')).toEqual([]);
     const passes = all(r).filter((c) => c.verdict === 'pass' || c.verdict === 'info');
     expect(passes.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    // Case ids are unique (a per-item case skipped whole does not repeat its sibling's id: compat/openai), and what
+    // was not run has no duration.
+    const ids = all(r).map((c) => c.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const skipped = all(r).filter((x) => x.verdict === 'skip' && (/^not run/.test(x.message) || x.notApplicable));
+    expect(skipped.length).toBeGreaterThan(20);
+    for (const c of skipped) expect(c.durationMs, c.id).toBe(0);
     for (const id of ['stdio/utf8', 'lifecycle/shutdown', 'capabilities/list-changed', 'server-requests/declared-only']) {
       const c = all(r).find((x) => x.id === id);
       if (c) expect(c.verdict, id).toBe('skip');
@@ -117,5 +130,18 @@ describe('URLs the argument generator makes up point at a loopback listener of t
     const args = r.c('calling/tool/browser_navigate').details?.arguments as { url: string };
     expect(args.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(JSON.stringify(r.report.messages)).not.toContain('https://example.com');
+  }, 60_000);
+});
+
+describe('a server started again is said to be, with why', () => {
+  it('server/discover kills it: the console says it was started twice and why; the report counts the restart', async () => {
+    const { cli } = await import('./helpers/cli.js');
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const out = mkdtempSync(join(tmpdir(), 'mcp-conform-restart-'));
+    const r = await cli(['run', '--stdio', py('zoo/crashes-on-discover.py'), '--suite', 'lifecycle', '--out-dir', out]);
+    expect(r.stdout).toMatch(/The server was started twice: server\/discover was not answered: the server exited .*code 3.*: the server was restarted and initialize offered 2025-11-25 on the fresh connection/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { negotiation?: { restarts: number } };
+    expect(report.negotiation?.restarts).toBe(1);
   }, 60_000);
 });
