@@ -11,29 +11,39 @@ import type { Outcome } from './suite.js';
  * Words of an error that say the server's environment failed it: a network error code, "fetch failed", an upstream
  * 5xx, "not installed", a missing API key…
  */
-const ENVIRONMENT_TROUBLE = new RegExp([
-  String.raw`\b(?:fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOENT|EACCES|socket hang up|getaddrinfo|connection refused|network (?:error|is unreachable)|not installed|is not found at|api[_ -]?key|credentials?|unauthori[sz]ed|access token|authentication (?:failed|required))\b`,
-  // An upstream that failed, quoted: "HTTP 502", "status code 503", "Bad Gateway", "Service Unavailable".
-  String.raw`\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?)[ :]*5\d\d\b`,
-  String.raw`\b(?:bad gateway|service unavailable|gateway time-?out)\b`,
-].join('|'), 'i');
+const ENVIRONMENT_TROUBLE = new RegExp(
+  [
+    String.raw`\b(?:fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOENT|EACCES|socket hang up|getaddrinfo|connection refused|network (?:error|is unreachable)|not installed|is not found at|api[_ -]?key|credentials?|unauthori[sz]ed|access token|authentication (?:failed|required))\b`,
+    // An upstream that failed, quoted: "HTTP 502", "status code 503", "Bad Gateway", "Service Unavailable".
+    String.raw`\b(?:HTTP(?:\/\d(?:\.\d)?)?|status(?: code)?)[ :]*5\d\d\b`,
+    String.raw`\b(?:bad gateway|service unavailable|gateway time-?out)\b`,
+  ].join('|'),
+  'i',
+);
 
 /**
  * The words of an error answer that blame the server's environment, or undefined: an internal error (-32603) whose
  * message or data reads like a backend it could not reach, or a program or credential it lacks.
  */
-export function environmentTrouble(error: { code: number; message: string; data?: unknown } | undefined): string | undefined {
+export function environmentTrouble(
+  error: { code: number; message: string; data?: unknown } | undefined,
+): string | undefined {
   if (!error || error.code !== -32603) return undefined;
   let data = '';
   if (error.data !== undefined) {
-    try { data = (JSON.stringify(error.data) ?? '').slice(0, 400); } catch { data = String(error.data).slice(0, 400); }
+    try {
+      data = (JSON.stringify(error.data) ?? '').slice(0, 400);
+    } catch {
+      data = String(error.data).slice(0, 400);
+    }
   }
   return ENVIRONMENT_TROUBLE.exec(`${error.message} ${data}`)?.[0];
 }
 
 /** The error of a logged error answer, if it is one. */
 function errorOf(m: LoggedMessage): { code: number; message: string; data?: unknown } | undefined {
-  if (m.direction !== 'from-server' || m.kind !== 'error' || m.json === null || typeof m.json !== 'object') return undefined;
+  if (m.direction !== 'from-server' || m.kind !== 'error' || m.json === null || typeof m.json !== 'object')
+    return undefined;
   const e = (m.json as Record<string, unknown>).error;
   if (e === null || typeof e !== 'object') return undefined;
   const { code, message, data } = e as Record<string, unknown>;
@@ -51,7 +61,11 @@ export function environmentRule<O extends Outcome>(o: O, log: readonly LoggedMes
   for (const seq of o.messageIds ?? []) {
     const m = log[seq];
     const e = m && errorOf(m);
-    if (e) found.push({ what: `${m!.method ?? 'a request'}${m!.id === undefined || m!.id === null ? '' : ` (id ${JSON.stringify(m!.id)})`}`, e });
+    if (e)
+      found.push({
+        what: `${m!.method ?? 'a request'}${m!.id === undefined || m!.id === null ? '' : ` (id ${JSON.stringify(m!.id)})`}`,
+        e,
+      });
   }
   for (const e of o.errors ?? []) found.push({ what: 'the request it sent', e });
   for (const { what, e } of found) {

@@ -24,7 +24,11 @@ export async function acquireUrlSink(): Promise<() => Promise<void>> {
     server = undefined;
     starting = undefined;
     setGeneratedUrlBase(undefined);
-    if (s) await new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); });
+    if (s)
+      await new Promise<void>((r) => {
+        s.close(() => r());
+        s.closeAllConnections();
+      });
   };
   try {
     starting ??= new Promise<string>((resolve, reject) => {

@@ -4,8 +4,15 @@ import { environmentRule, environmentTrouble } from '../core/environment.js';
 import type { LoggedMessage } from '../core/log.js';
 
 const answer = (seq: number, error: Record<string, unknown>): LoggedMessage => ({
-  seq, direction: 'from-server', t: 0, raw: '', kind: 'error', method: 'resources/read', id: 7,
-  json: { jsonrpc: '2.0', id: 7, error }, schema: { checked: true, valid: true, violations: [] },
+  seq,
+  direction: 'from-server',
+  t: 0,
+  raw: '',
+  kind: 'error',
+  method: 'resources/read',
+  id: 7,
+  json: { jsonrpc: '2.0', id: 7, error },
+  schema: { checked: true, valid: true, violations: [] },
 });
 
 describe('environment errors', () => {
@@ -27,14 +34,25 @@ describe('environment errors', () => {
   });
 
   it('a fail or warn resting on such an answer is inconclusive, saying what it would have been; others stay', () => {
-    const log = [answer(0, { code: -32603, message: 'connect ECONNREFUSED 127.0.0.1:6443' }), answer(1, { code: -32603, message: 'list exploded' })];
-    const warned = environmentRule({ verdict: 'warn', message: 'a client cannot read what the server lists', messageIds: [0] }, log);
+    const log = [
+      answer(0, { code: -32603, message: 'connect ECONNREFUSED 127.0.0.1:6443' }),
+      answer(1, { code: -32603, message: 'list exploded' }),
+    ];
+    const warned = environmentRule(
+      { verdict: 'warn', message: 'a client cannot read what the server lists', messageIds: [0] },
+      log,
+    );
     expect(warned).toMatchObject({ verdict: 'skip', messageIds: [0] });
-    expect(warned.message).toMatch(/^inconclusive: resources\/read \(id 7\) was answered with error -32603 "connect ECONNREFUSED 127\.0\.0\.1:6443".*\(the case would have said warn: a client cannot read what the server lists\)$/);
+    expect(warned.message).toMatch(
+      /^inconclusive: resources\/read \(id 7\) was answered with error -32603 "connect ECONNREFUSED 127\.0\.0\.1:6443".*\(the case would have said warn: a client cannot read what the server lists\)$/,
+    );
     expect(environmentRule({ verdict: 'fail', message: 'x', messageIds: [1] }, log).verdict).toBe('fail');
     expect(environmentRule({ verdict: 'pass', message: 'x', messageIds: [0] }, log).verdict).toBe('pass');
     expect(environmentRule({ verdict: 'info', message: 'x', messageIds: [0] }, log).verdict).toBe('info');
     // An answer on a connection of its own (not in the log) is read from `errors`.
-    expect(environmentRule({ verdict: 'fail', message: 'x', errors: [{ code: -32603, message: 'fetch failed' }] }, log).verdict).toBe('skip');
+    expect(
+      environmentRule({ verdict: 'fail', message: 'x', errors: [{ code: -32603, message: 'fetch failed' }] }, log)
+        .verdict,
+    ).toBe('skip');
   });
 });

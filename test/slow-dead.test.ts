@@ -12,23 +12,42 @@ const all = (r: RunResult): CaseResult[] => r.report.suites.flatMap((s) => s.cas
 const sent = (r: RunResult) => (r.report.messages ?? []).filter((m) => m.direction === 'to-server');
 /** The notifications/cancelled the run sent because it stopped waiting (robustness/cancel-in-flight's own probe aside). */
 function cancellations(r: RunResult): { requestId: unknown; reason: string }[] {
-  return sent(r).filter((m) => m.method === 'notifications/cancelled')
+  return sent(r)
+    .filter((m) => m.method === 'notifications/cancelled')
     .map((m) => (m.json as { params: { requestId: unknown; reason: string } }).params)
     .filter((p) => !/robustness probe/.test(p.reason));
 }
 /** Requests of the harness's main session that no answer came for. */
 function unanswered(r: RunResult): unknown[] {
   const msgs = r.report.messages ?? [];
-  const answered = new Set(msgs.filter((m) => m.direction === 'from-server' && (m.kind === 'response' || m.kind === 'error')).map((m) => JSON.stringify(m.id)));
-  return msgs.filter((m) => m.direction === 'to-server' && m.kind === 'request' && !answered.has(JSON.stringify(m.id))).map((m) => m.id);
+  const answered = new Set(
+    msgs
+      .filter((m) => m.direction === 'from-server' && (m.kind === 'response' || m.kind === 'error'))
+      .map((m) => JSON.stringify(m.id)),
+  );
+  return msgs
+    .filter((m) => m.direction === 'to-server' && m.kind === 'request' && !answered.has(JSON.stringify(m.id)))
+    .map((m) => m.id);
 }
 
 describe('liveness before death', () => {
   it('slow read-only tools with a prompt ping: each late call is its own fail, the server is never called gone, later suites are judged, one cancellation per call given up on', async () => {
-    const r = await run(py('zoo/hangs-on-backend.py'), ['--suite', 'calling,unknown-tool,prompts,compat,quality', '--timeout', '1500'], { timeoutMs: 120_000 });
+    const r = await run(
+      py('zoo/hangs-on-backend.py'),
+      ['--suite', 'calling,unknown-tool,prompts,compat,quality', '--timeout', '1500'],
+      { timeoutMs: 120_000 },
+    );
     const cases = all(r);
-    expect(cases.map((c) => c.message).filter((m) => /stopped answering|in a row went unanswered|since its turn came/.test(m))).toEqual([]);
-    for (const t of ['lookup', 'search', 'fetch_page']) expect(r.c(`calling/tool/${t}`)).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/not answered within 1500 ms/) });
+    expect(
+      cases
+        .map((c) => c.message)
+        .filter((m) => /stopped answering|in a row went unanswered|since its turn came/.test(m)),
+    ).toEqual([]);
+    for (const t of ['lookup', 'search', 'fetch_page'])
+      expect(r.c(`calling/tool/${t}`)).toMatchObject({
+        verdict: 'fail',
+        message: expect.stringMatching(/not answered within 1500 ms/),
+      });
     // Suites after the time-outs are judged, not skipped.
     expect(r.c('prompts/list').verdict).toBe('pass');
     expect(r.c('prompts/get/summary').verdict).toBe('pass');
@@ -40,7 +59,9 @@ describe('liveness before death', () => {
     expect(new Set(cancelled.map((c) => JSON.stringify(c.requestId))).size).toBe(cancelled.length);
     expect(cancelled.map((c) => c.requestId).sort()).toEqual([...unanswered(r)].sort());
     for (const c of cancelled) expect(c.reason).toBe('no answer within 1500 ms');
-    expect(r.report.process.stderr.filter((l) => /hangs-on-backend: cancelled id=/.test(l)).length).toBe(cancelled.length);
+    expect(r.report.process.stderr.filter((l) => /hangs-on-backend: cancelled id=/.test(l)).length).toBe(
+      cancelled.length,
+    );
     // The ping after each time-out was answered at once.
     const pings = sent(r).filter((m) => m.method === 'ping');
     expect(pings.length).toBeGreaterThanOrEqual(1);
@@ -48,15 +69,33 @@ describe('liveness before death', () => {
 
   it('a server that goes silent: the ping after the time-out goes unanswered too, so it is gone — the cases that need it are skipped, the offline analyses of what was listed still run', async () => {
     const r = await run(py('zoo/goes-silent.py'), ['--timeout', '1500'], { timeoutMs: 120_000 });
-    expect(r.c('calling/tool/lookup')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/not answered within 1500 ms/) });
+    expect(r.c('calling/tool/lookup')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/not answered within 1500 ms/),
+    });
     // The calls sent with it are not judged; the cases after it that need the server are skipped, saying why.
-    for (const t of ['search', 'fetch_page']) expect(r.c(`calling/tool/${t}`)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/not judged/) });
-    expect(r.c('unknown-tool/call')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/the server stopped answering: tools\/call \(id \d+\) got no answer within 1500 ms, nor did the ping sent then/) });
+    for (const t of ['search', 'fetch_page'])
+      expect(r.c(`calling/tool/${t}`)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/not judged/) });
+    expect(r.c('unknown-tool/call')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(
+        /the server stopped answering: tools\/call \(id \d+\) got no answer within 1500 ms, nor did the ping sent then/,
+      ),
+    });
     // Compat, quality and listing's checks of the list run on what was listed.
-    for (const id of ['compat/openai', 'compat/anthropic', 'quality/tools', 'listing/unique-names', 'listing/input-schema/lookup']) expect(r.c(id).verdict, id).toBe('pass');
+    for (const id of [
+      'compat/openai',
+      'compat/anthropic',
+      'quality/tools',
+      'listing/unique-names',
+      'listing/input-schema/lookup',
+    ])
+      expect(r.c(id).verdict, id).toBe('pass');
     expect(r.c('quality/token-cost').verdict).toBe('info');
     // What was not run has no duration.
-    const notRun = all(r).filter((c) => c.verdict === 'skip' && /^not run: the server stopped answering/.test(c.message));
+    const notRun = all(r).filter(
+      (c) => c.verdict === 'skip' && /^not run: the server stopped answering/.test(c.message),
+    );
     expect(notRun.length).toBeGreaterThan(10);
     for (const c of notRun) expect(c.durationMs, c.id).toBe(0);
     // Each request given up on was cancelled once.
@@ -70,19 +109,40 @@ describe('liveness before death', () => {
 describe('environment errors are inconclusive in every suite (one engine rule)', () => {
   it('listed resources, a prompt and completions whose backend refuses: inconclusive, nothing fails or warns', async () => {
     const r = await run(py('broken/backend-refused.py'), ['--timeout', '3000']);
-    for (const id of ['resources/read/k8s://default/pods', 'prompts/get/cluster-status', 'prompts/unknown-prompt', 'completion/unknown-prompt']) {
-      expect(r.c(id), id).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^inconclusive: .*ECONNREFUSED 127\.0\.0\.1:6443.*speaks of the server's environment .*the case would have said (fail|warn): /) });
+    for (const id of [
+      'resources/read/k8s://default/pods',
+      'prompts/get/cluster-status',
+      'prompts/unknown-prompt',
+      'completion/unknown-prompt',
+    ]) {
+      expect(r.c(id), id).toMatchObject({
+        verdict: 'skip',
+        message: expect.stringMatching(
+          /^inconclusive: .*ECONNREFUSED 127\.0\.0\.1:6443.*speaks of the server's environment .*the case would have said (fail|warn): /,
+        ),
+      });
     }
-    expect(all(r).filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(
+      all(r)
+        .filter((c) => c.verdict === 'fail' || c.verdict === 'warn')
+        .map((c) => `${c.id}: ${c.message}`),
+    ).toEqual([]);
     expect(r.code).toBe(0);
   }, 120_000);
 
   it('every request after the handshake fails with a network-style -32603: no case fails in any suite, either era', async () => {
     const r = await run(py('broken/all-env-failure.py'), ['--timeout', '3000'], { timeoutMs: 150_000 });
     expect(r.report.eras?.length ?? 1).toBeGreaterThanOrEqual(1);
-    expect(all(r).filter((c) => c.verdict === 'fail' || c.verdict === 'warn').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(
+      all(r)
+        .filter((c) => c.verdict === 'fail' || c.verdict === 'warn')
+        .map((c) => `${c.id}: ${c.message}`),
+    ).toEqual([]);
     // The 2026 probes on connections of their own meet the same rule.
-    expect(all(r).find((c) => c.id === 'protocol-2026/client-info-optional')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^inconclusive: .*fetch failed/) });
+    expect(all(r).find((c) => c.id === 'protocol-2026/client-info-optional')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^inconclusive: .*fetch failed/),
+    });
     expect(r.code).toBe(0);
   }, 180_000);
 });
@@ -100,7 +160,12 @@ describe('no empty passes', () => {
     const skipped = all(r).filter((x) => x.verdict === 'skip' && (/^not run/.test(x.message) || x.notApplicable));
     expect(skipped.length).toBeGreaterThan(20);
     for (const c of skipped) expect(c.durationMs, c.id).toBe(0);
-    for (const id of ['stdio/utf8', 'lifecycle/shutdown', 'capabilities/list-changed', 'server-requests/declared-only']) {
+    for (const id of [
+      'stdio/utf8',
+      'lifecycle/shutdown',
+      'capabilities/list-changed',
+      'server-requests/declared-only',
+    ]) {
       const c = all(r).find((x) => x.id === id);
       if (c) expect(c.verdict, id).toBe('skip');
     }
@@ -112,7 +177,11 @@ describe('URLs the argument generator makes up point at a loopback listener of t
     const { acquireUrlSink } = await import('../core/url-sink.js');
     const { generateArguments } = await import('../core/args/index.js');
     const release = await acquireUrlSink();
-    const schema = { type: 'object', properties: { url: { type: 'string' }, page: { type: 'string', format: 'uri' } }, required: ['url', 'page'] };
+    const schema = {
+      type: 'object',
+      properties: { url: { type: 'string' }, page: { type: 'string', format: 'uri' } },
+      required: ['url', 'page'],
+    };
     const { url, page } = generateArguments(schema).value as { url: string; page: string };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d{2,5}\/$/);
     expect(page).toBe(url);
@@ -125,7 +194,7 @@ describe('URLs the argument generator makes up point at a loopback listener of t
     expect((generateArguments(schema).value as { url: string }).url).toMatch(/^http:\/\/127\.0\.0\.1:/);
   });
 
-  it('a run sends a tool with a url parameter the harness\'s own address, never example.com', async () => {
+  it("a run sends a tool with a url parameter the harness's own address, never example.com", async () => {
     const r = await run(py('broken/env-failure.py'), ['--suite', 'calling']);
     const args = r.c('calling/tool/browser_navigate').details?.arguments as { url: string };
     expect(args.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -139,7 +208,9 @@ describe('a server started again is said to be, with why', () => {
     const { mkdtempSync, readFileSync } = await import('node:fs');
     const out = mkdtempSync(join(tmpdir(), 'mcp-conform-restart-'));
     const r = await cli(['run', '--stdio', py('zoo/crashes-on-discover.py'), '--suite', 'lifecycle', '--out-dir', out]);
-    expect(r.stdout).toMatch(/The server was started twice: server\/discover was not answered: the server exited .*code 3.*: the server was restarted and initialize offered 2025-11-25 on the fresh connection/);
+    expect(r.stdout).toMatch(
+      /The server was started twice: server\/discover was not answered: the server exited .*code 3.*: the server was restarted and initialize offered 2025-11-25 on the fresh connection/,
+    );
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { negotiation?: { restarts: number } };
     expect(report.negotiation?.restarts).toBe(1);
