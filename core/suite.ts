@@ -66,6 +66,11 @@ export interface Outcome {
    * Not reported.
    */
   errors?: { code: number; message: string; data?: unknown }[];
+  /**
+   * On a skip: the server has nothing of the kind the case is about, found by the case itself where no declaration
+   * says it (no tool takes a path, no file:// resource): reported as a case that does not apply (CaseResult.notApplicable).
+   */
+  notApplicable?: true;
 }
 
 /**
