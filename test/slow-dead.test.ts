@@ -157,7 +157,7 @@ describe('no empty passes', () => {
     // was not run has no duration.
     const ids = all(r).map((c) => c.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
-    const skipped = all(r).filter((x) => x.verdict === 'skip' && (/^not run/.test(x.message) || x.notApplicable));
+    const skipped = all(r).filter((x) => x.verdict === 'skip'); // none of them ran: the server never came up
     expect(skipped.length).toBeGreaterThan(20);
     for (const c of skipped) expect(c.durationMs, c.id).toBe(0);
     for (const id of [
