@@ -142,6 +142,10 @@ export interface ProcessInfo {
   signal?: string | null;
   /** How the process ended after stdin closed: by itself, or the signal the harness had to send. */
   shutdown?: 'exited' | 'SIGTERM' | 'SIGKILL' | 'not-started' | 'already-exited';
+  /** How long the process took to end, from the moment the harness closed its stdin (ms); with `shutdown` exited, SIGTERM or SIGKILL. */
+  shutdownMs?: number;
+  /** The stderr lines the server wrote after its stdin was closed (the newest 50), with `shutdownMs`. */
+  stderrAfterClose?: string[];
   /** Every line the server wrote to stderr (bounded; see stderrTruncated). */
   stderr: string[];
   stderrTruncated?: boolean;

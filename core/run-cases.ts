@@ -8,6 +8,7 @@ import { notApplicable, requiresOf } from './applies.js';
 import type { RunContext } from './context.js';
 import type { CaseResult, SuiteResult } from './results.js';
 import { closedReason, SessionError } from './session.js';
+import { environmentRule } from './environment.js';
 import { specUrl } from './schema/versions.js';
 import { unanswered, type CaseDef, type ItemOutcome, type Outcome, type Suite } from './suite.js';
 import type { Transport } from './transport/types.js';
@@ -55,6 +56,7 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   const stopWhy = st.stopped();
   const aborted = st.aborted();
   if (stopWhy && aborted === stopWhy && needs !== 'log') return `not run: ${stopWhy}`; // stopped before the handshake ended
+  if (needs === 'listed') return aborted ? `not run: ${aborted}` : stopWhy ? `not run: ${stopWhy}` : undefined;
   if (needs !== 'server') return undefined;
   if (aborted) return `not run: ${aborted}`;
   if (stopWhy) return `not run: ${stopWhy}`;
@@ -122,8 +124,15 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
   };
   const first = out.length;
   const needsServer = requiresOf(c).needs === 'server';
-  const cannotRun = notRunnable(c, ctx, st);
-  const doesNotApply = cannotRun ? undefined : notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  // A request of an earlier case timed out and the server is being asked whether it still answers: wait for that
+  // (bounded) so this case is run, or skipped, on what is known of the server.
+  if (needsServer) await st.untilStopped(ctx.session.livenessKnown()).catch(() => undefined);
+  // Once the handshake went through, a case that does not apply says so, whatever became of the server since (it
+  // would not have run anyway); before that, what the run lacks is the reason.
+  const applies = () => notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  const handshakeDone = !st.aborted() && !st.authRequired?.();
+  const doesNotApply = handshakeDone ? applies() : undefined;
+  const cannotRun = doesNotApply ? undefined : notRunnable(c, ctx, st);
   if (cannotRun) {
     push(c.id, { verdict: 'skip', message: cannotRun });
   } else if (doesNotApply) {
@@ -132,12 +141,15 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     ctx.currentCase = c.id;
     try {
       const o = needsServer ? await st.untilStopped(c.run(ctx)) : await c.run(ctx);
+      // One rule for every case that talks to the server: a fail or warn that rests on an answer blaming the server's
+      // environment (core/environment.ts) is inconclusive. Cases that read the log judge the wire itself.
+      const judged = <T extends Outcome>(x: T): T => (requiresOf(c).needs === 'log' ? x : environmentRule(x, ctx.session.log));
       if (Array.isArray(o)) {
         for (const item of o as ItemOutcome[]) {
           const id = `${c.id}/${item.item}`;
-          if (ctx.selected(id)) push(id, item, { title: item.title, item: item.item });
+          if (ctx.selected(id)) push(id, judged(item), { title: item.title, item: item.item });
         }
-      } else push(c.id, o);
+      } else push(c.id, judged(o));
     } catch (e) {
       const err = e as Error;
       const stopWhy = st.stopped();
@@ -147,7 +159,14 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     }
   }
   const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
-  const unmeasured = out.slice(first).filter((r) => r.durationMs < 0);
+  const added = out.slice(first);
+  // What was not run has no duration: a case skipped whole before it ran, and the items of a per-item case skipped
+  // without being measured (a tool the call policy kept from being called). The case's time is shared out among the
+  // other results it did not measure.
+  if (cannotRun || doesNotApply) for (const r of added) r.durationMs = 0;
+  const perItemSkips = added.filter((r) => r.durationMs < 0 && r.item !== undefined && r.verdict === 'skip');
+  for (const r of perItemSkips) r.durationMs = 0;
+  const unmeasured = added.filter((r) => r.durationMs < 0);
   for (const r of unmeasured) r.durationMs = Math.round((ms / unmeasured.length) * 1000) / 1000;
 }
 
@@ -165,6 +184,7 @@ export async function runPhase(
     // One list of results per case, in the suite's order: a case collected at the end of the suite (CaseDef.offSession)
     // keeps its place.
     const slots: CaseResult[][] = [];
+    const perItemStems = new Set(suite.cases.filter((c) => c.perItem !== undefined).map((c) => c.id));
     const offSession: Promise<void>[] = [];
     for (const c of suite.cases) {
       if (phaseOf(c) !== phase) continue;
@@ -175,7 +195,16 @@ export async function runPhase(
       else await running;
     }
     await Promise.all(offSession);
-    for (const slot of slots) res.cases.push(...slot);
+    // A per-item case skipped whole reports under its stem; when another case of the suite has that id (compat/<provider>
+    // and compat/<provider>/<tool>), that case carries the reason, and the skip is left out: ids stay unique.
+    const ids = new Set(res.cases.map((r) => r.id));
+    for (const slot of slots) {
+      for (const r of slot) {
+        if (ids.has(r.id) && r.verdict === 'skip' && r.item === undefined && perItemStems.has(r.id)) continue;
+        ids.add(r.id);
+        res.cases.push(r);
+      }
+    }
     res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
     onSuite?.(res, phase, res.cases.slice(before));
   }

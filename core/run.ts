@@ -2,6 +2,7 @@
  * A conformance run: start the server, initialize, run the selected suites, shut down, and build the report.
  * A run is a value: nothing here is global, so two runs can share a process.
  */
+import { acquireUrlSink } from './url-sink.js';
 import { performance } from 'node:perf_hooks';
 import { finalizeReport } from './finalize.js';
 import { summarize, type CaseResult, type Report, type SuiteResult, type Verdict } from './results.js';
@@ -172,6 +173,8 @@ export async function runSuites(opts: RunOptions): Promise<Report> {
 }
 
 async function runWithGuard(opts: RunOptions, guard: RunGuard): Promise<Report> {
+  // URLs the argument generator makes up point at a loopback listener of the run's own (404), never a public host.
+  const releaseUrlSink = await acquireUrlSink();
   try {
     const report = await runGuarded(opts, guard);
     if (guard.stopped) stoppedRuns.set(report, guard.stopped);
@@ -182,6 +185,7 @@ async function runWithGuard(opts: RunOptions, guard: RunGuard): Promise<Report> 
     throw e;
   } finally {
     guard.dispose();
+    await releaseUrlSink();
   }
 }
 

@@ -2,7 +2,7 @@
  * JSON-RPC session over a transport: ids, request/response matching, per-request timeouts, notifications,
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
-import { CAPABILITY_OF_REQUEST, cannedResult, type Root } from './client-capabilities.js';
+import { CAPABILITY_OF_REQUEST, cannedResult } from './client-capabilities.js';
 import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
@@ -10,110 +10,8 @@ import type { IncomingFrame, Transport, TransportClosed } from './transport/type
 import { requestDeclaresTasks } from './wire.js';
 import { leadingId, Probe, type ProbeOptions } from './probe.js';
 
-export interface JsonRpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export interface Reply {
-  request: LoggedMessage;
-  response: LoggedMessage;
-  /** Present for a success answer. */
-  result?: Record<string, unknown>;
-  /** Present for an error answer. */
-  error?: JsonRpcError;
-  /**
-   * When the request's timeout began (ms since the session began): when it was sent, or for a request queued
-   * behind an earlier one (RequestOptions.timeoutFrom) when that one ended (answered or failed). Its duration is
-   * measured from here.
-   */
-  timedFrom?: number;
-}
-
-/** transport: the transport knows no answer will come (an HTTP error status, a stream cut before the answer). */
-export type SessionErrorKind = 'timeout' | 'closed' | 'unresponsive' | 'transport' | 'too-large';
-
-export class SessionError extends Error {
-  constructor(
-    readonly kind: SessionErrorKind,
-    message: string,
-    readonly request?: LoggedMessage,
-    readonly closeInfo?: TransportClosed,
-    /** The request was sent after the server was already gone (nothing to judge in it). */
-    readonly afterClose = false,
-  ) {
-    super(message);
-    this.name = 'SessionError';
-  }
-
-  /** A request that went unanswered (timeout, unresponsive): how long it waited from when its timeout began. */
-  waitedMs?: number;
-}
-
-/** How long a request waits, once an earlier one timed out, for any sign of life before giving up. */
-const STALLED_WAIT_MS = 2000;
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  /** The message is malformed on purpose (a probe): its schema violations are expected. Say why. */
-  expectInvalid?: string;
-  /**
-   * The request is queued behind an earlier one still in flight (pipelined calls): its timeout starts only once
-   * this settles (the earlier request's answer, or its failure), as if it had been sent after it. Bounded: the
-   * earlier request has its own timeout. pipelined (core/tools.ts) hands it to each call it makes.
-   */
-  timeoutFrom?: Promise<unknown>;
-}
-
-interface Pending {
-  request: LoggedMessage;
-  resolve: (r: Reply) => void;
-  reject: (e: Error) => void;
-  /** Unset while the request waits for its turn (timeoutFrom). */
-  timer?: NodeJS.Timeout;
-  /** When its timeout began (ms since the session began); unset while it waits for its turn. */
-  timedFrom?: number;
-}
-
-export interface SessionOptions {
-  /** Default per-request timeout (ms). */
-  timeoutMs: number;
-  /** Client capabilities declared in initialize: server requests for undeclared ones get -32601. */
-  clientCapabilities?: Record<string, unknown>;
-  /** The roots answered to roots/list when roots is declared (default: DEFAULT_ROOTS of core/client-capabilities.ts). */
-  roots?: Root[];
-  /**
-   * Bounds on the message log (a server flooding notifications must not exhaust memory): once the log holds this
-   * many messages or this many characters, messages from the server that answer nothing the harness waits for are
-   * counted in `dropped` instead of logged (and not schema-checked). Defaults 50,000 and 256 Mi.
-   */
-  maxLogMessages?: number;
-  maxLogChars?: number;
-  /**
-   * 2026-07-28 (stateless): the `_meta` members every request carries (protocol version, client capabilities,
-   * client info). When set, each request the session sends — probes included — gets them in `params._meta`
-   * (members the request already has win). Notifications and answers are left alone.
-   */
-  requestMeta?: Record<string, unknown>;
-}
-
-/** Messages left out of the log once it reached its bounds (see SessionOptions.maxLogMessages). */
-export interface DroppedMessages {
-  messages: number;
-  chars: number;
-  /** Count by method (or by kind for answers and lines that are no messages). */
-  byMethod: Record<string, number>;
-}
-
-/** How many requests in a row may go unanswered, with nothing at all from the server, before the session stops sending. */
-const GIVE_UP_AFTER = 3;
-
-export interface IdAnomaly {
-  seq: number;
-  /** late-answer: the answer to a request that had already timed out (not an id error). */
-  problem: 'unknown-id' | 'duplicate-answer' | 'missing-id' | 'late-answer';
-}
+export * from './session-types.js';
+import { LIVENESS_WAIT_MS, SessionError, type CancelledRequest, type DroppedMessages, type IdAnomaly, type Pending, type Reply, type RequestOptions, type SessionOptions } from './session-types.js';
 
 export class Session {
   readonly log: LoggedMessage[] = [];
@@ -130,8 +28,15 @@ export class Session {
   private validator?: MessageValidator;
   private unchecked: LoggedMessage[] = [];
   private stalled = false;
-  /** Requests that went unanswered in a row while nothing at all came from the server. */
-  private unansweredInStall = 0;
+  /**
+   * Set when the server answers nothing: a request timed out, and the liveness probe sent then (the heartbeat) got no
+   * answer either, with nothing at all from the server since. Cleared by any sign of life.
+   */
+  private gone?: string;
+  /** The liveness probe in flight (its id key), and the promise that settles once its answer or its timeout is in. */
+  private liveness?: { key: string; done: Promise<void> };
+  /** Every notifications/cancelled sent for a request the session stopped waiting for (timed out, given up, abandoned). */
+  readonly cancelled: CancelledRequest[] = [];
   /** When the last frame came from the server (ms since the session began). */
   private lastHeard = 0;
   private closedAtMs?: number;
@@ -197,7 +102,10 @@ export class Session {
     return () => this.listeners.delete(fn);
   }
 
-  /** true after a request timed out while nothing has come from the server since (it may have stopped answering). */
+  /**
+   * true after a request timed out while nothing has come from the server since: the liveness probe is out (an answer
+   * to it clears this: the server is slow, not gone), or went unanswered too (see unresponsive).
+   */
   get isStalled(): boolean {
     return this.stalled;
   }
@@ -218,12 +126,17 @@ export class Session {
   }
 
   /**
-   * Set when the server stopped answering altogether: several requests in a row went unanswered and nothing at all
-   * came from it since. Requests are then refused at once (not sent) until the server shows a sign of life.
+   * Set when the server stopped answering altogether: a request timed out, and the liveness probe sent then (ping; a
+   * cheap request from 2026-07-28) got no answer within its bound either, with nothing at all from the server since.
+   * Requests are then refused at once (not sent) until the server shows a sign of life.
    */
   get unresponsive(): string | undefined {
-    if (!this.stalled || this.unansweredInStall < GIVE_UP_AFTER) return undefined;
-    return `the server stopped answering: ${this.unansweredInStall} requests in a row went unanswered, and nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`;
+    return this.stalled ? this.gone : undefined;
+  }
+
+  /** Resolves once no liveness probe is out (at once when none is): whether the server is gone is then known. */
+  async livenessKnown(): Promise<void> {
+    while (this.liveness) await this.liveness.done;
   }
 
   /**
@@ -277,51 +190,90 @@ export class Session {
     const timeoutFrom = opts.timeoutFrom;
     return new Promise<Reply>((resolve, reject) => {
       const key = idKey(msg.id);
-      let started = Date.now();
-      const since = timeoutFrom ? 'since its turn came (the request ahead of it ended)' : 'since this one was sent';
       const fail = (e: SessionError, waitedMs: number) => {
         e.waitedMs = waitedMs;
         reject(e);
       };
-      // Once a request has timed out, a silent server would cost a full timeout per request: wait only briefly
-      // unless something arrives from the server meanwhile, then the full time.
-      const arm = (ms: number, stalledCheck: boolean): NodeJS.Timeout => setTimeout(() => {
-        if (stalledCheck && !this.stalled) {
-          const p = this.pending.get(key);
-          if (p) p.timer = arm(Math.max(0, timeoutMs - (Date.now() - started)), false);
-          return;
-        }
+      // Its own full wait, however slow the requests around it: a timeout is this request's verdict. What it says
+      // about the server is asked of the server itself (checkLiveness).
+      const arm = (ms: number): NodeJS.Timeout => setTimeout(() => {
         this.pending.delete(key);
         this.timedOut.add(key);
-        this.unansweredInStall++;
-        if (stalledCheck) {
-          fail(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms ${since})${this.unreadHint()}`, entry), ms);
-        } else {
-          this.stalled = true;
-          fail(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms${this.unreadHint()}`, entry), timeoutMs);
-        }
+        this.stalled = true;
+        this.cancelRequest(entry, `no answer within ${ms} ms`);
+        fail(new SessionError('timeout', `${what} not answered within ${ms} ms${this.unreadHint()}`, entry), ms);
+        // Not after the handshake request itself: nothing is known of the server yet, and nothing else waits.
+        if (this.liveness?.key !== key && msg.method !== 'initialize' && msg.method !== this.heartbeatMethod) this.checkLiveness(what, ms);
       }, ms);
       const pending: Pending = { request: entry, resolve, reject };
       // The timeout starts now, or once the request ahead of it settled (it may have been answered, or failed, meanwhile).
       const start = () => {
         if (this.pending.get(key) !== pending) return;
-        started = Date.now();
         pending.timedFrom = timeoutFrom ? Math.max(entry.t, this.now()) : entry.t;
         const gaveUp = timeoutFrom ? this.unresponsive : undefined;
         if (gaveUp) {
           // Its turn came after the server stopped answering altogether: sent one at a time, it would not have been sent.
           this.pending.delete(key);
           this.timedOut.add(key);
+          this.cancelRequest(entry, 'the server answers nothing');
           fail(new SessionError('unresponsive', `${what} not answered: ${gaveUp}`, entry), 0);
           return;
         }
-        pending.timer = this.stalled && timeoutMs > STALLED_WAIT_MS ? arm(STALLED_WAIT_MS, true) : arm(timeoutMs, false);
+        pending.timer = arm(timeoutMs);
       };
       this.pending.set(key, pending);
       this.requestsById.set(key, entry);
       if (timeoutFrom) timeoutFrom.then(start, start);
       else start();
     });
+  }
+
+  /**
+   * A request timed out: is the server slow, or gone? Ask it once (the heartbeat, bounded by LIVENESS_WAIT_MS). Any
+   * sign of life (its answer, or anything else) means slow: the timed-out request keeps its own verdict and nothing
+   * else changes. No answer at all means gone: every request still waiting is given up on (cancelled) at once, and
+   * later ones are refused without being sent until the server shows a sign of life.
+   */
+  private checkLiveness(timedOut: string, waited: number): void {
+    if (this.liveness || this.gone || this.transport.closed || this.abandoned) return;
+    const ms = Math.min(this.opts.timeoutMs, LIVENESS_WAIT_MS);
+    const id = this.nextId;
+    const probe = this.request(this.heartbeatMethod, undefined, { timeoutMs: ms });
+    const key = idKey(id);
+    const done = probe.then(() => undefined, (e: unknown) => {
+      if (!(e instanceof SessionError) || e.kind !== 'timeout' || this.closed || !this.stalled) return;
+      this.declareGone(`the server stopped answering: ${timedOut} got no answer within ${waited} ms, nor did the ${this.heartbeatMethod} sent then to see whether it still answers (id ${id}, ${ms} ms); nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`);
+    }).finally(() => {
+      if (this.liveness?.key === key) this.liveness = undefined;
+    });
+    this.liveness = { key, done };
+  }
+
+  /** The server answers nothing (see checkLiveness): every request still waiting is given up on, and cancelled. */
+  private declareGone(reason: string): void {
+    this.gone = reason;
+    for (const [k, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(k);
+      this.timedOut.add(k);
+      this.cancelRequest(p.request, 'the server answers nothing');
+      const e = new SessionError('unresponsive', `${p.request.method} (id ${JSON.stringify(p.request.id)}) not answered: ${reason}`, p.request);
+      e.waitedMs = p.timedFrom === undefined ? 0 : Math.round(this.now() - p.timedFrom);
+      p.reject(e);
+    }
+  }
+
+  /**
+   * Tell the server the harness stopped waiting for a request (notifications/cancelled with its id and why), as the
+   * spec asks of a sender that gives up on a request; every version has the notification. Not for initialize (which
+   * must not be cancelled), a task-augmented request (tasks/cancel is its way), or once the connection is gone.
+   */
+  private cancelRequest(req: LoggedMessage, reason: string): void {
+    if (this.transport.closed || req.method === 'initialize' || this.taskAugmented.has(req.seq)) return;
+    const id = (req.json as Record<string, unknown> | undefined)?.id;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const n = this.emit({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    this.cancelled.push({ requestId: id, requestSeq: req.seq, seq: n.seq, reason });
   }
 
   notify(method: string, params?: unknown, opts: { expectInvalid?: string } = {}): LoggedMessage {
@@ -340,6 +292,7 @@ export class Session {
     this.abandoned ??= reason;
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);
+      this.cancelRequest(p.request, reason);
       p.reject(new SessionError('closed', reason, p.request));
       this.pending.delete(k);
       this.timedOut.add(k); // an answer that still comes is late, not unknown
@@ -474,7 +427,7 @@ export class Session {
 
   private onFrame(frame: IncomingFrame): void {
     this.stalled = false;
-    this.unansweredInStall = 0;
+    this.gone = undefined;
     this.lastHeard = this.now();
     let json: unknown;
     let parsed = true;
@@ -621,6 +574,11 @@ export class Session {
 
 /** A line that names an error ("Error: Cannot find module …", "TypeError: …", "ModuleNotFoundError: …"). */
 const ERROR_LINE = /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/;
+
+/** A stderr line that reports a fatal error: one naming an error (ERROR_LINE), a traceback, a panic, "fatal". */
+export function fatalLine(line: string): boolean {
+  return ERROR_LINE.test(line) || /^\s*Traceback \(most recent call last\)|\bpanic(?:ked)?\b|\bfatal\b|\bunhandled\b|\buncaught\b/i.test(line);
+}
 
 /**
  * "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". When the

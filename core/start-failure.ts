@@ -148,6 +148,9 @@ export function startFailureResults(suites: Suite[], filter: string[] | undefine
     const cases: CaseResult[] = [];
     for (const c of s.cases) {
       if (!caseWanted(c, filter)) continue;
+      // Case ids stay unique in the report: a per-item case shares its stem with the list-level case
+      // (compat/openai and compat/openai/<tool>); one skip under that id says it for both.
+      if (cases.some((x) => x.id === c.id)) continue;
       const r: CaseResult = { id: c.id, title: c.title, verdict: 'skip', level: c.level, spec: specUrl(version, c.spec), requirement: c.requirement, message, durationMs: 0, messageIds: [] };
       cases.push(r);
       if (phaseOf(c) === 'session') all.push(r);

@@ -37,9 +37,12 @@ export interface Requires {
   /**
    * What the case reads. 'server' (default): it talks to the live server (skipped once the server is gone or the
    * handshake failed). 'handshake': only the handshake outcome (runs in order even when the handshake failed).
-   * 'log': the whole message log (runs once the server has been shut down).
+   * 'log': the whole message log (runs once the server has been shut down). 'listed': only what the run listed
+   * (the tool list, through its run service) and what earlier cases recorded — an offline analysis: it still runs, on
+   * what was listed before, once the server died or stopped answering (a list never fetched is then "nothing to look
+   * at"); skipped only when the handshake failed or the run was stopped.
    */
-  needs?: 'server' | 'handshake' | 'log';
+  needs?: 'server' | 'handshake' | 'log' | 'listed';
   /**
    * The case also runs when the server refused the run for want of authorization (401 to the handshake, no usable
    * token): it checks that refusal itself (the `auth` suite's unauthenticated checks). Every other case but those
@@ -57,6 +60,12 @@ export interface Outcome {
   level?: Level;
   /** Time this result took, when the case measured it (per-item cases); else the case's time is shared out. */
   durationMs?: number;
+  /**
+   * Error answers the verdict rests on that are not in the run's message log (a probe on a connection of its own, an
+   * HTTP probe): the engine's environment rule (core/environment.ts) reads them as it reads the errors among messageIds.
+   * Not reported.
+   */
+  errors?: { code: number; message: string; data?: unknown }[];
   /**
    * On a skip: the server has nothing of the kind the case is about, found by the case itself where no declaration
    * says it (no tool takes a path, no file:// resource): reported as a case that does not apply (CaseResult.notApplicable).

@@ -124,12 +124,21 @@ export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number
 /**
  * After pipelined tool calls: a call that was already in flight when the server went away (it died on an earlier
  * call of the same batch) is treated as a call made after it was gone — not judged (skip), as it would have been
- * had the calls gone one at a time. The first call that met the end keeps its failure.
+ * had the calls gone one at a time. The first call that met the end keeps its failure. So is a call given up on
+ * because the server stopped answering altogether (Session.unresponsive): the call that timed out keeps its failure.
  */
 export function notJudgedAfterCrash(recs: readonly { failure?: Error }[]): void {
   let gone = false;
   for (const rec of recs) {
     const e = rec.failure;
+    // Given up on because the server answered nothing any more (a call timed out, then the liveness ping did too):
+    // the call that timed out carries the verdict; the ones given up on with it are not judged.
+    if (e instanceof SessionError && e.kind === 'unresponsive' && !e.afterClose) {
+      const n = new SessionError('unresponsive', `${e.message} (it was already sent when the server stopped answering: not judged)`, e.request, e.closeInfo, true);
+      n.waitedMs = e.waitedMs;
+      rec.failure = n;
+      continue;
+    }
     if (!(e instanceof SessionError) || e.kind !== 'closed' || e.afterClose) continue;
     if (!gone) { gone = true; continue; }
     rec.failure = new SessionError('closed', `${e.message} (it was already sent, with earlier calls still in flight, when the server went away: not judged)`, e.request, e.closeInfo, true);

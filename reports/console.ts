@@ -277,6 +277,10 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   }
   out.push(bold(safeText(`mcp-conform ${report.tool.version} · ${label ? `${label}: ` : ''}${who} ${report.options.lint ? '(lint: a saved tool list, no server)' : `over ${report.target.transport}`}${srv.protocolVersion ? ` · protocol ${judgedEras(report).length > 1 ? judgedEras(report).map((e) => e.protocolVersion).join(' + ') : srv.protocolVersion}` : ''}`)));
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
+  // A server started a second time (negotiation restarts it once when server/discover killed or hung it) is said, with
+  // why: its start-up work (an API check, say) ran twice.
+  const restarted = report.negotiation?.steps.find((st) => st.restartedAfter);
+  if (restarted) out.push(paint(90, safeText(`The server was started twice: ${restarted.message}`)));
   // Text on stdout that is not JSON-RPC (a banner, a log line): quoted at the top, where a newcomer looks first.
   const stray = report.target.transport === 'stdio' ? report.messages.filter((m) => m.direction === 'from-server' && m.kind === 'invalid' && m.raw.trim()) : [];
   if (stray.length) {

@@ -7,7 +7,7 @@ import type { LoggedMessage } from '../core/log.js';
 import type { Session } from '../core/session.js';
 import type { Suite } from '../core/suite.js';
 import type { VersionFeatures } from '../core/features.js';
-import { brief, describeError, isObject, unanswered } from './helpers.js';
+import { brief, describeError, isObject, nothingHeard, unanswered } from './helpers.js';
 import { MISSING_URI } from './resources.js';
 import { FINAL_LEVEL } from './logging.js';
 import { UNKNOWN_PROMPT } from './prompts.js';
@@ -151,6 +151,8 @@ export const capabilities: Suite = {
           return !isObject(cap) || cap.listChanged !== true;
         });
         if (bad.length) return { verdict: 'warn', messageIds: bad.slice(0, 10).map((m) => m.seq), message: `${bad.length} list_changed notification(s) for a capability without listChanged: true (first: ${bad[0]!.method})` };
+        const silent = nothingHeard(ctx);
+        if (silent) return silent;
         return { verdict: 'pass', messageIds: sent.slice(0, 10).map((m) => m.seq), message: sent.length ? `${sent.length} list_changed notification(s), each for a capability that declared listChanged` : 'no list_changed notification was sent' };
       },
     },

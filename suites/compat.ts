@@ -76,6 +76,7 @@ function profileCases(p: Profile): CaseDef[] {
       title: `${p.title} accepts the tool list`,
       level: 'SHOULD',
       spec: 'server/tools#tool',
+      requires: { needs: 'listed' },
       requirement: `Not an MCP requirement: a client that hands this tool list to ${p.title} (${p.shape}) gets it accepted. The provider refuses the whole request when one tool breaks its rules (${rules}). ${p.default ? 'Checked by default (warn); with --providers only the profiles named, and their rejections fail.' : 'Opt-in: checked only when --providers names it.'}`,
       // The profile's findings are worked out as soon as the listing suite has the tool list, while the run waits
       // anyway (robustness/unknown-notification's window), not at the case's turn near the run's end.
@@ -111,6 +112,7 @@ function profileCases(p: Profile): CaseDef[] {
       spec: 'server/tools#tool',
       requirement: `Not an MCP requirement: the tool fits ${p.title}'s rules (${rules}); one result per tool that breaks a rule, naming the rule, the JSON pointer and the provider's own error text where known.`,
       perItem: 'tool',
+      requires: { needs: 'listed' },
       async run(ctx) {
         if (notChecked(ctx, p) || !ctx.capabilities.tools) return [];
         const t = await listedTools(ctx);

@@ -16,23 +16,8 @@ export async function listedTools(ctx: Pick<CaseContext, 'service'>): Promise<Ou
 }
 
 
-/**
- * Words of an error that say the server's environment failed it (its backend unreachable, a program or credential
- * missing), not the protocol: a network error code, "fetch failed", "not installed", a missing API key…
- */
-const ENVIRONMENT_TROUBLE = /\b(?:fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOENT|EACCES|socket hang up|getaddrinfo|connection refused|network (?:error|is unreachable)|not installed|is not found at|api[_ -]?key|credentials?|unauthori[sz]ed|access token|authentication (?:failed|required))\b/i;
-
-/**
- * The words of an error answer that blame the server's environment, or undefined: an internal error (-32603) whose
- * message or data reads like a backend it could not reach, or a program or credential it lacks. Such an error says
- * nothing about the protocol — as invalid-params rules a tool that fails whatever it is sent — so a case that meets
- * one is inconclusive, not failed.
- */
-export function environmentTrouble(error: { code: number; message: string; data?: unknown } | undefined): string | undefined {
-  if (!error || error.code !== -32603) return undefined;
-  const text = `${error.message} ${error.data === undefined ? '' : brief(error.data, 400)}`;
-  return ENVIRONMENT_TROUBLE.exec(text)?.[0];
-}
+export { environmentTrouble } from '../core/environment.js';
+import { environmentTrouble } from '../core/environment.js';
 
 /**
  * The verdict of a listing (tools/list, resources/list, prompts/list…) that did not complete: a fail, but
@@ -43,6 +28,14 @@ export function listingProblem(l: { problem?: string; messageIds: number[]; page
   const env = environmentTrouble(first);
   if (env) return { verdict: 'skip', message: `inconclusive: ${method} was answered with error ${describeError(first!)}, an internal error that speaks of the server's environment (${JSON.stringify(env)}), not of the protocol: the server could not list here; fix what makes it fail, or run where it works`, messageIds: l.messageIds };
   return { verdict: 'fail', message: l.problem ?? `${method} did not complete`, messageIds: l.messageIds };
+}
+
+/**
+ * No empty passes: a case whose evidence is what the server sent (its lines, its messages, a notification it must not
+ * send) has nothing to judge when nothing at all came from it; this is that skip, or undefined when something came.
+ */
+export function nothingHeard(ctx: Pick<CaseContext, 'session'>, what = 'nothing came from the server'): Outcome | undefined {
+  return ctx.session.log.some((m) => m.direction === 'from-server') ? undefined : { verdict: 'skip', message: `nothing to judge: ${what}` };
 }
 
 /** seq numbers of the given messages, skipping absent ones. */

@@ -10,7 +10,7 @@ import { firstToolCall, maxInFlightOption, notJudgedAfterCrash, pipelined, tools
 import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
-import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';
+import { classifyAnswer, quote, type Answer } from './tool-answers.js';
 
 type Kind = 'missing-required' | 'wrong-type';
 
@@ -67,10 +67,12 @@ function validAnswer(reply: NonNullable<ToolCallRecord['reply']>, tool: Tool, ar
 
 /**
  * An error answer (JSON-RPC error, isError, or a text that reports a failure) to an invalid call. It proves that the
- * server checked the argument only when the call with valid arguments did not fail too — or, when it did, when this
- * answer singles out the argument (names it, or speaks of validation where the valid call's answer did not).
- * Otherwise the verdict is inconclusive (skip) with both answers: a tool that fails whatever it is sent (a missing
- * browser, no network, no credential) says nothing about validation.
+ * server checked the argument when the call with valid arguments succeeded — or, when that one failed or got no
+ * answer, when this one was refused with the JSON-RPC code for invalid params (-32602) and the valid call was not.
+ * The answers are judged by their JSON-RPC code and isError, never by their wording (which is a runtime's, often an
+ * incidental crash's): the texts are quoted, not parsed. Otherwise the verdict is inconclusive (skip) with both
+ * answers: a tool that fails whatever it is sent (a missing browser, no network, no credential) says nothing about
+ * validation.
  */
 function gradeError(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, answer: Answer, bad: InvalidArguments, ref: ToolCallRecord, mids: number[]): Outcome {
   const reply = rec.reply!;
@@ -79,22 +81,23 @@ function gradeError(ctx: CaseContext, tool: Tool, rec: ToolCallRecord, answer: A
   const refAnswer = ref.reply ? validAnswer(ref.reply, tool, refArgs) : undefined;
   const details = { validCall: { arguments: refArgs, answer: refAnswer ? refAnswer.text : ref.failure?.message } };
   const refMids = ref.reply ? ids(ref.reply.request, ref.reply.response) : [];
+  const invalidParams = reply.error?.code === -32602;
   if (ref.failure) {
-    const s = singlesOut(answer.text, undefined, bad.property);
-    if (s.yes) return { ...gradeRefusal(ctx, reply, answer, what, ` (${s.why}; the call with valid arguments got no answer)`, mids), details };
+    if (invalidParams) return { ...gradeRefusal(ctx, reply, answer, what, ' (the code for invalid params; the call with valid arguments got no answer)', mids), details };
     return {
       verdict: 'skip',
-      message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got no answer (${ref.failure.message}), and this answer does not name the argument or speak of validation, so it does not show that the server checked the argument`,
+      message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got no answer (${ref.failure.message}), and this answer is no -32602 (invalid params), so it does not show that the server checked the argument`,
       messageIds: mids, details,
     };
   }
   if (!refAnswer) throw new Error('the call with valid arguments has neither an answer nor a failure');
   if (refAnswer.kind === 'success') return { ...gradeRefusal(ctx, reply, answer, what, '', mids), details };
-  const s = singlesOut(answer.text, refAnswer.text, bad.property);
-  if (s.yes) return { ...gradeRefusal(ctx, reply, answer, what, ` (the call with valid arguments failed too, with ${describeAnswer(refAnswer)}, but ${s.why})`, [...mids, ...refMids]), details };
+  if (invalidParams && ref.reply?.error?.code !== -32602) {
+    return { ...gradeRefusal(ctx, reply, answer, what, ` (the call with valid arguments failed too, with ${describeAnswer(refAnswer)}, but this one was refused with the code for invalid params)`, [...mids, ...refMids]), details };
+  }
   return {
     verdict: 'skip',
-    message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got ${describeAnswer(refAnswer)} — ${s.why}, so the answer does not show that the server checked the argument (the tool fails whatever it is sent; fix what makes it fail, or run where it works)`,
+    message: `inconclusive: ${what}: answered with ${describeAnswer(answer)}; the call with valid arguments got ${describeAnswer(refAnswer)} — the same kind of answer (judged by the JSON-RPC code and isError, not by the wording), so the answer does not show that the server checked the argument (the tool fails whatever it is sent; fix what makes it fail, or run where it works)`,
     messageIds: [...mids, ...refMids], details,
   };
 }
@@ -170,7 +173,7 @@ function perTool(kind: Kind, make: (schema: unknown) => InvalidArguments | undef
   };
 }
 
-const requirement = 'Arguments that break the inputSchema are refused: from 2025-11-25 with a result with isError: true (-32602 is tolerated as warn), before that with either; a success result is wrong. An error answer counts only when the call with valid arguments did not fail the same way (else: inconclusive, skip). A wrong type accepted by a server that refused a missing required argument is lenient validation (warn); accepting both is no validation (fail).';
+const requirement = 'Arguments that break the inputSchema are refused: from 2025-11-25 with a result with isError: true (-32602 is tolerated as warn), before that with either; a success result is wrong. An error answer counts when the call with valid arguments succeeded, or was not refused with -32602 where this one was; answers are judged by their JSON-RPC code and isError, their texts quoted, never parsed (else: inconclusive, skip). A wrong type accepted by a server that refused a missing required argument is lenient validation (warn); accepting both is no validation (fail).';
 
 export const invalidParams: Suite = {
   id: 'invalid-params',

@@ -8,7 +8,8 @@
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion } from '../core/schema/versions.js';
 import { isStateless } from '../core/negotiate.js';
-import { describeError, ids, isObject } from './helpers.js';
+import { brief, describeError, ids, isObject, nothingHeard } from './helpers.js';
+import { fatalLine } from '../core/session.js';
 import { META } from '../core/wire.js';
 
 /** The negotiation steps in a sentence (what was tried before the version in force). */
@@ -220,7 +221,7 @@ export const lifecycle: Suite = {
       title: 'the server exits when its stdin is closed',
       level: 'SHOULD',
       spec: 'basic/lifecycle#shutdown',
-      requirement: 'Over stdio the client ends a session by closing the server\'s input, then sends SIGTERM if the server does not exit in time, then SIGKILL. Exiting when stdin closes passes; needing SIGTERM is a step the spec plans for (info); needing SIGKILL means SIGTERM was ignored (warn). A server started with --start (HTTP) is reported the same way, but its SIGKILL is info: over HTTP a session ends by closing its connections.',
+      requirement: 'Over stdio the client ends a session by closing the server\'s input, then sends SIGTERM if the server does not exit in time, then SIGKILL. Exiting with code 0 when stdin closes passes (how long it took is said); a non-zero exit code, an end by a signal nobody sent, or a fatal error on stderr after stdin closed warns (with the code and the line); needing SIGTERM after the grace period warns; needing SIGKILL means SIGTERM was ignored (warn). A server started with --start (HTTP) is reported the same way, but its SIGKILL is info: over HTTP a session ends by closing its connections.',
       requires: { needs: 'log' },
       async run(ctx) {
         const p = ctx.transport.processInfo();
@@ -231,11 +232,23 @@ export const lifecycle: Suite = {
           const how = p.shutdown === 'exited' ? `exited with code ${p.exitCode} when its stdin was closed` : p.shutdown === 'SIGTERM' ? 'ended on SIGTERM after its stdin was closed' : p.shutdown === 'SIGKILL' ? 'ignored stdin closing and SIGTERM; it was killed (SIGKILL)' : undefined;
           if (how) return { verdict: p.shutdown === 'exited' ? 'pass' : 'info', message: `the server started with --start ${how}; over HTTP a session ends by closing its connections, so this is reported, not graded` };
         }
+        // A server that never said a word opened no session: how it ended is no shutdown of one (and a crash before
+        // the first word is the failing case's, not this one's).
+        const silent = p.shutdown === 'exited' ? nothingHeard(ctx, `nothing came from the server, so no session was opened to end (it exited with code ${p.exitCode} once its stdin was closed)`) : undefined;
+        if (silent) return silent;
+        const after = p.shutdownMs === undefined ? '' : ` ${p.shutdownMs} ms after stdin was closed`;
+        const fatal = (p.stderrAfterClose ?? []).find(fatalLine);
+        const said = fatal ? `; it wrote to stderr: ${brief(fatal, 200)}` : '';
         switch (p.shutdown) {
-          case 'exited': return { verdict: 'pass', message: `exited with code ${p.exitCode} after stdin was closed` };
+          case 'exited': {
+            if (p.exitCode === null) return { verdict: 'warn', message: `ended by ${p.signal ?? 'a signal'} it was not sent${after}: not a clean exit${said}` };
+            if (p.exitCode !== 0) return { verdict: 'warn', message: `exited with code ${p.exitCode}${after}: a clean shutdown exits with 0${said}` };
+            if (fatal) return { verdict: 'warn', message: `exited with code 0${after}, but reported a fatal error as it went${said}` };
+            return { verdict: 'pass', message: `exited with code 0${after}` };
+          }
           case 'SIGTERM':
-            return { verdict: 'info', message: 'still running after stdin was closed; it ended on SIGTERM, the next step of the shutdown the spec describes' };
-          case 'SIGKILL': return { verdict: 'warn', message: 'still running after stdin was closed and after SIGTERM; it had to be killed (SIGKILL)' };
+            return { verdict: 'warn', message: `still running when the grace period after stdin was closed ran out (--shutdown-grace): it ended only on SIGTERM${after ? `,${after}` : ''}; a server should exit when its input ends${said}` };
+          case 'SIGKILL': return { verdict: 'warn', message: `still running after stdin was closed and after SIGTERM; it had to be killed (SIGKILL)${said}` };
           case 'already-exited': return { verdict: 'skip', message: `not testable: ${ctx.transport.closeInfo?.reason ?? 'the server exited'} before the harness closed its stdin` };
           default: return { verdict: 'skip', message: 'the server was never started' };
         }

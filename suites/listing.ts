@@ -46,7 +46,7 @@ export const listing: Suite = {
       level: 'MUST',
       spec: 'server/tools#tool',
       requirement: 'A tool name identifies one tool: no two tools in the list share a name.',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -65,7 +65,7 @@ export const listing: Suite = {
       spec: 'server/tools#tool',
       requirement: 'Each tool has an inputSchema: a JSON Schema object whose type is "object", itself valid against its JSON Schema meta-schema (the dialect its $schema names; by default 2020-12 from 2025-11-25, draft-07 before), with every $ref resolving inside the schema ($defs by JSON pointer, a plain-name $anchor, the schema\'s own $id): a reference to nothing there fails. A $ref to another document (a network URI) is not fetched — 2026-07-28 forbids dereferencing one by default and asks clients to reject such a schema (basic#ref-resolution, a SHOULD) — so it warns.',
       perItem: 'tool',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -85,7 +85,7 @@ export const listing: Suite = {
       spec: 'server/tools#output-schema',
       requirement: 'Where a tool declares an outputSchema, it is a JSON Schema object of type "object", valid against its meta-schema.',
       perItem: 'tool',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;
@@ -103,7 +103,7 @@ export const listing: Suite = {
       level: 'SHOULD',
       spec: 'server/tools#tool-names',
       requirement: 'Tool names should be 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot (from 2025-11-25; reported as info for earlier versions).',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listed(ctx);
         if (!Array.isArray(t)) return t;

@@ -12,7 +12,7 @@
 import { requestMetaFor } from '../core/negotiate.js';
 import { CLIENT_INFO } from '../core/run.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
-import { brief, describeError, isObject } from './helpers.js';
+import { brief, describeError, isObject, nothingHeard } from './helpers.js';
 import { LOG_LEVELS } from './logging.js';
 import { callPlan } from '../core/call-policy.js';
 import { generateArguments } from '../core/args/arguments.js';
@@ -44,6 +44,14 @@ interface Asked {
   details?: Record<string, unknown>;
   /** The levels of the notifications/message that came with the answer (on its response stream, or over stdio before it). */
   logLevels?: string[];
+}
+
+/**
+ * The evidence of a probe's verdict: its details, and the error it was answered with (on a connection of its own, not
+ * in the run's log: the engine's environment rule reads it from `errors`).
+ */
+function evidenceOf(a: Asked): { details: Record<string, unknown>; errors?: NonNullable<Asked['error']>[] } {
+  return { details: a.details ?? {}, ...(a.error ? { errors: [a.error] } : {}) };
 }
 
 /** The method a probe sends: tools/list where tools are declared (a method every client uses), else server/discover. */
@@ -109,7 +117,7 @@ function got(a: Asked): string {
 
 /** The common grading: refused with `code` (and over HTTP with 400) passes; `otherwise` for the rest. */
 function refusedWith(a: Asked, code: number, level: 'fail' | 'warn', why: string): Outcome {
-  const o = { details: a.details ?? {} };
+  const o = evidenceOf(a);
   if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
   if (a.error?.code === code) {
     if (a.status !== undefined && a.status !== 400) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; the error is right, but over HTTP its status must be 400 Bad Request`, ...o };
@@ -179,7 +187,7 @@ export const protocol2026: Suite = {
         const meta = requestMetaFor(ctx.version, CLIENT_INFO);
         delete meta[META_CLIENT_INFO];
         const a = await ask(ctx, method, meta, `${method} with _meta without ${META_CLIENT_INFO}`);
-        const o = { details: a.details ?? {} };
+        const o = evidenceOf(a);
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error) return { verdict: 'fail', message: `${a.sent}: ${got(a)}; clientInfo is optional, so the request is valid and is served`, ...o };
         return { verdict: 'pass', message: `${a.sent}: served (${got(a)})`, ...o };
@@ -224,7 +232,7 @@ export const protocol2026: Suite = {
         }
         if (first.failure || first.error) return { verdict: 'skip', message: `${sent}: the first server/discover already got ${first.failure ? `no answer (${first.failure})` : got(first)}, so what the notification changed cannot be told`, details };
         if (second.failure) return { verdict: 'fail', message: `${sent}: the second server/discover got no answer (${second.failure}), where the first was served`, details };
-        if (second.error) return { verdict: 'fail', message: `${sent}: the second server/discover got ${got(second)}, where the first was served — the notification changed how the server serves requests (taken for a legacy opening?); 2026-07-28 is stateless`, details };
+        if (second.error) return { verdict: 'fail', errors: [second.error], message: `${sent}: the second server/discover got ${got(second)}, where the first was served — the notification changed how the server serves requests (taken for a legacy opening?); 2026-07-28 is stateless`, details };
         return { verdict: 'pass', message: `${sent}: both served`, details };
       },
     },
@@ -256,6 +264,8 @@ export const protocol2026: Suite = {
         const notes = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method === 'notifications/message');
         const asked = ctx.session.log.some((m) => m.direction === 'to-server' && isObject(m.json) && isObject(m.json.params) && isObject(m.json.params._meta) && META_LOG_LEVEL in m.json.params._meta);
         if (notes.length && !asked) return { verdict: 'fail', messageIds: notes.slice(0, 10).map((m) => m.seq), message: `${notes.length} notifications/message, though no request asked for log messages (no ${META_LOG_LEVEL} in any _meta): ${brief(notes[0]!.json, 120)}` };
+        const silent = nothingHeard(ctx);
+        if (silent) return silent;
         return { verdict: 'pass', message: notes.length ? `${notes.length} notifications/message, each after a request that asked for a log level` : 'no notifications/message: the harness asked for none' };
       },
     },
@@ -269,7 +279,7 @@ export const protocol2026: Suite = {
       async run(ctx) {
         const method = probeMethod(ctx);
         const a = await ask(ctx, method, { ...requestMetaFor(ctx.version, CLIENT_INFO), [META_LOG_LEVEL]: 'mcp-conform-verbose' }, `${method} with _meta ${META_LOG_LEVEL}: "mcp-conform-verbose"`);
-        const o = { details: a.details ?? {} };
+        const o = evidenceOf(a);
         if (a.failure) return { verdict: 'fail', message: `${a.sent}: no answer (${a.failure})`, ...o };
         if (a.error?.code === -32602) return { verdict: 'pass', message: `${a.sent}: ${got(a)}`, ...o };
         return { verdict: 'warn', message: `${a.sent}: ${got(a)}; an unknown log level should be refused with -32602`, ...o };

@@ -59,7 +59,7 @@ export const quality: Suite = {
       level: 'SHOULD',
       spec: 'server/tools#tool-names',
       requirement: 'Tool names should not differ only by case or separator (a model, and clients that normalise names, confuse them) and should follow one naming convention (info).',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
@@ -75,7 +75,7 @@ export const quality: Suite = {
       spec: 'server/tools#tool',
       requirement: 'A tool has a description of more than one word; its parameters are described; required names exist in properties; no enum is empty; no parameter is a framework context object (ctx, context, run_context, or an opaque object described as a runtime wrapper) that a model would have to invent. One result per tool with a finding.',
       perItem: 'tool',
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return [];
@@ -93,7 +93,7 @@ export const quality: Suite = {
       level: 'MAY',
       spec: 'server/tools#listing-tools',
       requirement: `The tool definitions are sent with every model request: their size in tokens, per tool and in total (an estimate with the ${TOKENIZER} tokenizer on the JSON of each OpenAI function definition). Info; fail when the total exceeds --max-tool-tokens.`,
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       // The build's token table is read (and its split pattern compiled, ~10 ms) as the session's cases begin, and
       // the tool list is counted as soon as the listing suite has it, while the run waits anyway (robustness/
       // unknown-notification's window), not at the case's turn near the run's end.
@@ -119,7 +119,7 @@ export const quality: Suite = {
       level: 'MAY',
       spec: 'server/tools#tool-result',
       requirement: `Each tool result seen in the run goes into the model's context: its size in tokens (${TOKENIZER} estimate of the text of its content blocks). Info; fail when one exceeds --max-result-tokens.`,
-      requires: { capability: 'tools' },
+      requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const made = toolCallsOf(ctx).filter((c) => c.purpose === 'call');
         const calls = made.filter((c) => c.reply?.result);

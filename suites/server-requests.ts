@@ -8,6 +8,7 @@ import { isDeclared, neededCapability } from '../core/mrtr.js';
 import type { LoggedMessage } from '../core/log.js';
 import type { Suite } from '../core/suite.js';
 import type { VersionFeatures } from '../core/features.js';
+import { nothingHeard } from './helpers.js';
 
 function serverRequests(log: readonly LoggedMessage[]): LoggedMessage[] {
   return log.filter((m) => m.direction === 'from-server' && m.kind === 'request' && m.method !== undefined && CAPABILITY_OF_REQUEST[m.method]);
@@ -44,6 +45,8 @@ export const serverRequestsSuite: Suite = {
         // An elicitation in url mode needs elicitation.url declared (a bare elicitation: {} is form only), sampling
         // with tools needs sampling.tools (core/mrtr.ts neededCapability: the same rule as for 2026-07-28 input requests).
         const bad = reqs.filter((m) => !isDeclared(neededCapability(m.json) ?? { capability: CAPABILITY_OF_REQUEST[m.method!]! }, declared));
+        const silent = reqs.length ? undefined : nothingHeard(ctx);
+        if (silent) return silent;
         if (!bad.length) return { verdict: 'pass', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: reqs.length ? `${reqs.length} server request(s), each for a declared capability` : 'the server sent no sampling, elicitation or roots request the client had not declared' };
         const must = bad.filter((m) => strength(m.method!, ctx.features) === 'MUST');
         const methods = [...new Set(bad.map((m) => { const need = neededCapability(m.json); return need?.sub ? `${m.method} (${need.label})` : m.method; }))].join(', ');

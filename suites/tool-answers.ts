@@ -129,50 +129,6 @@ function safeJson(v: unknown): string {
   try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
 }
 
-/** Texts compared for "the same failure": numbers, quoted values, hex ids and spacing do not count. */
-function normalise(text: string): string {
-  return text.toLowerCase()
-    .replace(/"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`/g, 'Q')
-    .replace(/\b[0-9a-f]{8,}\b|\d+(?:\.\d+)?/g, 'N')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** Words that say an answer is about the arguments (validation), not about the tool's environment. */
-const VALIDATION_WORDS = /\b(?:validat\w*|invalid|required|missing|expected|must be|should be|must have|schema|not allowed|unrecognized|argument|arguments|parameter|parameters|field)\b/gi;
-
-function validationWords(text: string): Set<string> {
-  return new Set((text.match(VALIDATION_WORDS) ?? []).map((w) => w.toLowerCase()));
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether text names the property: quoted ('a', "a", `a`), as a path ([a], .a, a:) or — for names of 3+ characters — as a word. */
-function namesProperty(text: string, property: string): boolean {
-  if (!property) return false;
-  const p = escapeRe(property);
-  if (new RegExp(`["'\`‘“]${p}["'\`’”]|\\[${p}\\]|\\.${p}\\b|(?:^|\\s)${p}\\s*:`, 'm').test(text)) return true;
-  if (new RegExp(`^\\s*${p}\\s*$`, 'm').test(text)) return true; // pydantic: the field name on a line of its own
-  return property.length >= 3 && new RegExp(`(?<![\\w-])${p}(?![\\w-])`, 'i').test(text);
-}
-
-/**
- * Whether the error answer to an invalid call is about the argument the harness broke, judged against the answer to
- * the valid call (which failed too): it names the argument or speaks of validation where the valid call's answer
- * did not, and it is not the same text (numbers and quoted values aside).
- */
-export function singlesOut(invalidText: string, referenceText: string | undefined, property: string): { yes: boolean; why: string } {
-  const ref = referenceText ?? '';
-  if (referenceText !== undefined && normalise(invalidText) === normalise(ref)) return { yes: false, why: 'the same answer as the valid call' };
-  if (namesProperty(invalidText, property) && !namesProperty(ref, property)) return { yes: true, why: `it names the argument ${JSON.stringify(property)}` };
-  const before = validationWords(ref);
-  const fresh = [...validationWords(invalidText)].filter((w) => !before.has(w));
-  if (fresh.length) return { yes: true, why: `it speaks of the arguments (${fresh.slice(0, 3).map((w) => JSON.stringify(w)).join(', ')})` };
-  return { yes: false, why: `it neither names the argument ${JSON.stringify(property)} nor speaks of validation` };
-}
-
 /**
  * How the content of a result carries its structuredContent for a client that reads only content, or undefined when
  * it does not: a text block holding its JSON (the SHOULD), or — structuredContent being an object with one member,

@@ -31,12 +31,12 @@ describe('generateArguments: types and properties', () => {
       path: 'README.md',
       file_name: 'README.md',
       outputPath: 'README.md',
-      url: 'https://example.com',
-      imageUrl: 'https://example.com',
+      url: 'http://127.0.0.1:65535/', // loopback, never a public host (a run points it at its own 404 listener)
+      imageUrl: 'http://127.0.0.1:65535/',
       email: 'user@example.com',
       name: 'mcp-conform',
       entityName: 'mcp-conform',
-      hostname: 'example.com',
+      hostname: 'localhost',
       security: 'example',
       profile: 'example',
       query: 'example',
@@ -381,7 +381,7 @@ describe('generateArguments: combinators and $ref', () => {
       properties: { port: { $ref: '#/$defs/port' }, ip: { $ref: '#/$defs/a~1b' }, host: { $ref: '#/definitions/host' } },
       required: ['port', 'ip', 'host'],
     });
-    expect(r.value).toEqual({ port: 1024, ip: '127.0.0.1', host: 'example.com' });
+    expect(r.value).toEqual({ port: 1024, ip: '127.0.0.1', host: 'localhost' });
   });
 
   it('recursive $ref: a tree with optional children', () => {

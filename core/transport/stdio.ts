@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
 import type { ProcessInfo } from '../results.js';
 import { descendants, disown, endGroup, endOutsiders, signalGroup, spawnGroup, takeEarlyStart } from '../processes.js';
@@ -42,6 +43,12 @@ export class StdioTransport implements Transport {
   shutdownHow?: ShutdownHow;
   readonly stderr: string[] = [];
   stderrTruncated = false;
+  /** How long the process took to end from the moment its stdin was closed (ms). */
+  shutdownMs?: number;
+  /** Every stderr line written so far (the kept ones are the newest); the count when stdin was closed. */
+  private stderrCount = 0;
+  private stderrAtClose?: number;
+  private exitedAt?: number;
 
   private readonly maxLine: number;
   private readonly grace: number;
@@ -74,6 +81,7 @@ export class StdioTransport implements Transport {
       exitCode: this.exitCode,
       signal: this.signal,
       shutdown: this.shutdownHow,
+      ...(this.shutdownMs !== undefined ? { shutdownMs: this.shutdownMs, stderrAfterClose: this.stderrAfterClose() } : {}),
       stderr: this.stderr,
       ...(this.stderrTruncated ? { stderrTruncated: true } : {}),
     };
@@ -92,6 +100,7 @@ export class StdioTransport implements Transport {
     child.stderr!.on('data', (b: Buffer) => this.onStderr(b));
     const stdoutEnded = once(child.stdout!, 'end').catch(() => undefined);
     this.exited = proc.exited.then(({ code, signal }) => {
+      this.exitedAt = performance.now();
       this.exitCode = code;
       this.signal = signal;
       disown(child.pid);
@@ -154,6 +163,9 @@ export class StdioTransport implements Transport {
       this.shutdownHow ??= 'already-exited';
     } else {
       child.stdin?.end();
+      const closedAt = performance.now();
+      this.stderrAtClose = this.stderrCount;
+      this.exited?.then(() => { this.shutdownMs = Math.max(0, Math.round((this.exitedAt ?? performance.now()) - closedAt)); }, () => undefined);
       if (await this.waitExit(this.grace)) this.shutdownHow = 'exited';
       else {
         signalGroup(pgid, 'SIGTERM');
@@ -250,7 +262,15 @@ export class StdioTransport implements Transport {
     for (const l of lines) this.pushStderr(l.replace(/\r$/, ''));
   }
 
+  /** The stderr lines written after stdin was closed that are still kept (the newest 50). */
+  private stderrAfterClose(): string[] {
+    if (this.stderrAtClose === undefined) return [];
+    const n = Math.min(this.stderrCount - this.stderrAtClose, this.stderr.length);
+    return n > 0 ? this.stderr.slice(-n).slice(-50) : [];
+  }
+
   private pushStderr(line: string): void {
+    this.stderrCount++;
     this.stderr.push(line.length > 8192 ? line.slice(0, 8192) + ' …' : line);
     if (this.stderr.length > this.maxStderr) {
       this.stderr.splice(0, this.stderr.length - this.maxStderr);
