@@ -27,12 +27,22 @@ const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;
 let ids = 0;
 
 /** The operations the run performs that a scope may guard: one read-only tool call, one resource read (each where the server has one). */
-async function operations(ctx: CaseContext): Promise<{ op: string; method: string; params: Record<string, unknown>; name: string }[]> {
+async function operations(
+  ctx: CaseContext,
+): Promise<{ op: string; method: string; params: Record<string, unknown>; name: string }[]> {
   const out: { op: string; method: string; params: Record<string, unknown>; name: string }[] = [];
   if (ctx.capabilities.tools) {
     const plan = await ctx.service(callPlan).catch(() => undefined);
-    const tool = plan?.call.find((t) => (t.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true);
-    if (tool) out.push({ op: `tools/call ${tool.name}`, method: 'tools/call', params: { name: tool.name, arguments: generateArguments(tool.inputSchema).value }, name: tool.name });
+    const tool = plan?.call.find(
+      (t) => (t.annotations as { readOnlyHint?: unknown } | undefined)?.readOnlyHint === true,
+    );
+    if (tool)
+      out.push({
+        op: `tools/call ${tool.name}`,
+        method: 'tools/call',
+        params: { name: tool.name, arguments: generateArguments(tool.inputSchema).value },
+        name: tool.name,
+      });
   }
   if (ctx.capabilities.resources) {
     const list = await ctx.service(resourceListing).catch(() => undefined);
@@ -48,16 +58,31 @@ export function judgeOperation(op: string, a: ProbeAnswer, hasMetadata: boolean)
   if (a.probe.error) return { verdict: 'info', message: `${op}: the request failed (${a.probe.error}); not judged` };
   if (ok(a.status)) {
     const err = (a.json as { error?: { code?: number; message?: string } } | undefined)?.error;
-    if (err) return { verdict: 'info', message: `${op}: answered with JSON-RPC error ${err.code} (${err.message ?? ''}) — not an authorization answer; its scope is not judged` };
+    if (err)
+      return {
+        verdict: 'info',
+        message: `${op}: answered with JSON-RPC error ${err.code} (${err.message ?? ''}) — not an authorization answer; its scope is not judged`,
+      };
     return { verdict: 'info', message: `${op}: served (${said}): the server requires no particular scope for it` };
   }
   const b = bearerOf(a.headers['www-authenticate']);
   if (a.status === 403) {
-    const missing = [b?.params.error === 'insufficient_scope' ? '' : 'error="insufficient_scope"', b?.params.scope !== undefined ? '' : 'scope', !hasMetadata || b?.params.resource_metadata !== undefined ? '' : 'resource_metadata'].filter(Boolean);
+    const missing = [
+      b?.params.error === 'insufficient_scope' ? '' : 'error="insufficient_scope"',
+      b?.params.scope !== undefined ? '' : 'scope',
+      !hasMetadata || b?.params.resource_metadata !== undefined ? '' : 'resource_metadata',
+    ].filter(Boolean);
     if (!missing.length) return { verdict: 'pass', message: `${op}: ${said}` };
-    return { verdict: 'warn', message: `${op}: HTTP 403, but its challenge lacks ${missing.join(', ')} (${said}): the client cannot tell which scope to step up to` };
+    return {
+      verdict: 'warn',
+      message: `${op}: HTTP 403, but its challenge lacks ${missing.join(', ')} (${said}): the client cannot tell which scope to step up to`,
+    };
   }
-  if (a.status === 401) return { verdict: 'warn', message: `${op}: ${said} — the token is valid and only its scope is too narrow: that is 403 insufficient_scope naming the scope needed; a 401 sends the client to authorize again for the same scope, and it never learns which one ${op.split(' ')[0]} needs` };
+  if (a.status === 401)
+    return {
+      verdict: 'warn',
+      message: `${op}: ${said} — the token is valid and only its scope is too narrow: that is 403 insufficient_scope naming the scope needed; a 401 sends the client to authorize again for the same scope, and it never learns which one ${op.split(' ')[0]} needs`,
+    };
   return { verdict: 'warn', message: `${op}: ${said}; expected 403 insufficient_scope` };
 }
 
@@ -65,29 +90,79 @@ export function judgeOperation(op: string, a: ProbeAnswer, hasMetadata: boolean)
  * With the under-scoped token: a session of its own (initialize and notifications/initialized; 2026-07-28: none), then
  * each operation; the session is ended. Over HTTP+SSE nothing is tried (undefined): its answers come on a stream.
  */
-export async function underScopedOperations(ctx: CaseContext, token: string, hasMetadata: boolean): Promise<OperationAnswer[] | undefined> {
+export async function underScopedOperations(
+  ctx: CaseContext,
+  token: string,
+  hasMetadata: boolean,
+): Promise<OperationAnswer[] | undefined> {
   const url = mcpUrlOf(ctx);
   if (!url || ctx.transport.kind === 'sse') return undefined;
   const ops = await operations(ctx);
   if (!ops.length) return [];
-  const base: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` };
+  const base: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    Authorization: `Bearer ${token}`,
+  };
   let sid: string | undefined;
   if (ctx.features.initialize) {
-    const init = await send('initialize with the under-scoped token (for its operations)', url, 'POST', base,
-      JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-scope-${++ids}`, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } }), ctx.timeoutMs);
+    const init = await send(
+      'initialize with the under-scoped token (for its operations)',
+      url,
+      'POST',
+      base,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: `mcp-conform-scope-${++ids}`,
+        method: 'initialize',
+        params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO },
+      }),
+      ctx.timeoutMs,
+    );
     if (!ok(init.status)) return [];
     sid = init.headers['mcp-session-id'];
     const h = { ...base, 'MCP-Protocol-Version': ctx.version, ...(sid ? { 'Mcp-Session-Id': sid } : {}) };
-    await send('notifications/initialized with the under-scoped token', url, 'POST', h, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ctx.timeoutMs);
+    await send(
+      'notifications/initialized with the under-scoped token',
+      url,
+      'POST',
+      h,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      ctx.timeoutMs,
+    );
   }
   const out: OperationAnswer[] = [];
   for (const o of ops) {
-    const h: Record<string, string> = { ...base, 'MCP-Protocol-Version': ctx.version, ...(sid ? { 'Mcp-Session-Id': sid } : {}) };
-    const params = ctx.features.initialize ? o.params : { ...o.params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) };
-    if (!ctx.features.initialize) { h['Mcp-Method'] = o.method; h['Mcp-Name'] = o.name; }
-    const a = await send(`${o.op} with the under-scoped token`, url, 'POST', h, JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-scope-${++ids}`, method: o.method, params }), ctx.timeoutMs);
+    const h: Record<string, string> = {
+      ...base,
+      'MCP-Protocol-Version': ctx.version,
+      ...(sid ? { 'Mcp-Session-Id': sid } : {}),
+    };
+    const params = ctx.features.initialize
+      ? o.params
+      : { ...o.params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) };
+    if (!ctx.features.initialize) {
+      h['Mcp-Method'] = o.method;
+      h['Mcp-Name'] = o.name;
+    }
+    const a = await send(
+      `${o.op} with the under-scoped token`,
+      url,
+      'POST',
+      h,
+      JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-scope-${++ids}`, method: o.method, params }),
+      ctx.timeoutMs,
+    );
     out.push({ op: o.op, a, outcome: judgeOperation(o.op, a, hasMetadata) });
   }
-  if (sid) void send('end the under-scoped session', url, 'DELETE', { Authorization: `Bearer ${token}`, 'Mcp-Session-Id': sid }, undefined, 5000);
+  if (sid)
+    void send(
+      'end the under-scoped session',
+      url,
+      'DELETE',
+      { Authorization: `Bearer ${token}`, 'Mcp-Session-Id': sid },
+      undefined,
+      5000,
+    );
   return out;
 }
