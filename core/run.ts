@@ -461,8 +461,18 @@ async function runGuarded(
   if (authRequired) conn.aborted = authRequired;
   await warmedUp;
   // A target that never came up (never one JSON-RPC answer): one cause, no case lines streamed, no pass (core/start-failure.ts).
+  // A 401 is no start failure when the user named the cases that judge that refusal (the auth suite's checks without a
+  // token: --suite auth, or --case auth/…): they run, and the others are skipped with the reason.
+  const judgesRefusal =
+    !!authRequired &&
+    !!(opts.suiteFilter?.length || opts.caseFilter?.length) &&
+    opts.suites.some(
+      (s) =>
+        suiteSelected(s, opts, conn.transport.kind, { transport: conn.transport, init: conn.init }) &&
+        s.cases.some((c) => c.requires?.withoutToken && caseWanted(c, opts.caseFilter)),
+    );
   const startFailure =
-    conn.aborted && !stop.why
+    conn.aborted && !stop.why && !judgesRefusal
       ? startFailureOf({
           target: opts.target,
           transport: conn.transport,

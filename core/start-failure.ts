@@ -115,7 +115,7 @@ export function startFailureOf(a: {
       stderr,
       hint: a.hasCredentials
         ? 'check the token the run gives (--header "Authorization: Bearer …", or what --oauth obtained) and the scope it carries'
-        : HOW_TO_GET_IN,
+        : `${HOW_TO_GET_IN}; to judge how it refuses a request without a token: --suite auth`,
     };
   }
   // A server that started an HTTP listener instead of speaking stdio ("listening on port 3001"): say how to test that.
