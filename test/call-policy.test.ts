@@ -104,7 +104,7 @@ describe('--call-tools safe on a server with side effects', () => {
   }, 60_000);
 });
 
-describe('the policy holds where calls are made (review of issue 11 item 1)', () => {
+describe('the policy holds where calls are made: a suite cannot call a tool the plan leaves out', () => {
   it('a suite that asks to call a tool the policy leaves out is stopped before the call: no tools/call, no marker file', async () => {
     const { runConformance, callTool } = await import('mcp-conform');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));

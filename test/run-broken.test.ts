@@ -95,7 +95,7 @@ const CASES: Record<string, Expectation> = {
     verdicts: { 'unknown-tool/call': 'warn', 'invalid-params/malformed-call': 'warn' },
     message: { 'unknown-tool/call': /-32603/ },
   },
-  // issue 11 item 3: a tool that fails whatever it is sent proves no validation (inconclusive), one that names the argument does.
+  // A tool that fails whatever it is sent proves no validation (inconclusive), one that names the argument does.
   'env-failure.py': {
     exit: 0,
     verdicts: {
@@ -110,7 +110,7 @@ const CASES: Record<string, Expectation> = {
       'invalid-params/missing-required/browser_type': /names the argument "ref"/,
     },
   },
-  // issue 11 item 5: lenient validation is a warn, not a fail.
+  // Lenient validation is a warn, not a fail.
   'lenient-types.py': {
     exit: 0,
     verdicts: { 'invalid-params/missing-required/set_port': 'pass', 'invalid-params/wrong-type/set_port': 'warn', 'invalid-params/wrong-type/scale': 'warn' },
@@ -119,7 +119,7 @@ const CASES: Record<string, Expectation> = {
       'invalid-params/wrong-type/scale': /accepts a value its inputSchema does not allow; the tool has no required argument/,
     },
   },
-  // issue 11 item 4: failures reported as successes; the controls (mid-sentence "error", an error-reporting tool, "error": null) pass.
+  // Failures reported as successes; the controls (mid-sentence "error", an error-reporting tool, "error": null) pass.
   'error-as-success.py': {
     exit: 0,
     verdicts: {
@@ -135,7 +135,7 @@ const CASES: Record<string, Expectation> = {
       'invalid-params/missing-required/compute': /"Error: missing required argument 'x'"; an input validation error should be a result with isError: true/,
     },
   },
-  // issue 11 item 10: the SDKs' wrappings carry the structured value; only summary's text does not.
+  // The SDKs' wrappings carry the structured value; only summary's text does not.
   'structured-wrap.py': {
     exit: 0,
     verdicts: { 'calling/tool/summary': 'warn', 'calling/tool/add': 'pass', 'calling/tool/greet': 'pass', 'calling/tool/digits': 'pass', 'calling/tool/point': 'pass', 'calling/tool/tags': 'pass' },

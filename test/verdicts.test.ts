@@ -1,5 +1,5 @@
 /**
- * Verdict guard (issue 12: "a default run on the demo server and on server-everything gives the same verdicts before
+ * Verdict guard ("a default run on the demo server and on server-everything gives the same verdicts before
  * and after"): runs the demo server, every broken fixture of run-broken.test.ts, server-everything over stdio, Streamable
  * HTTP and HTTP+SSE, and the stdlib HTTP fixture (good and sloppy), and compares each case id → verdict with the
  * recorded ones in test/verdicts/*.json. A changed verdict fails until the file is regenerated on purpose

@@ -1,7 +1,6 @@
 /**
  * The invalid-params suite: an error answer proves validation only when the valid call did not fail the same way,
- * lenient validation is not "no validation", and the error must single out the bad argument (issue 11 items 3, 5;
- * moved from grading-accuracy.test.ts). The broken fixtures' full verdicts are in run-broken.test.ts.
+ * lenient validation is not "no validation", and the error must single out the bad argument. The broken fixtures' full verdicts are in run-broken.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ describe('an error answer to an invalid call proves validation only when the val
       '--suite', 'calling,invalid-params', '--call-tools', 'all',
       '--case', `calling/tool/${tool}`, '--case', `invalid-params/missing-required/${tool}`, '--case', `invalid-params/wrong-type/${tool}`,
     ], { timeoutMs: 60_000 });
-    // A task-required tool is never called plainly (issue 11 item 2), so invalid-params has nothing to judge on it:
+    // A task-required tool is never called plainly, so invalid-params has nothing to judge on it:
     // no item for the tool, no pass at case level, and no plain tools/call of it with bad arguments.
     for (const k of ['missing-required', 'wrong-type']) {
       expect(Object.keys(r.verdicts(`invalid-params/${k}/`))).not.toContain(`invalid-params/${k}/${tool}`);
