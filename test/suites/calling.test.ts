@@ -1,7 +1,6 @@
 /**
- * The calling suite: failure text in a result without isError and the structured-content mirror
- * (item 10), on the answer readers with the shapes real servers produce and on real servers (moved from
- * grading-accuracy.test.ts).
+ * The calling suite: failure text in a result without isError and the structured-content mirror, on the answer
+ * readers with the shapes real servers produce and on real servers.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
