@@ -63,7 +63,7 @@ export default defineConfig({
           name: 'cli',
           include: ['test/**/*.test.ts'],
           exclude: [...UNIT, ...PEERS, 'dist/**', 'node_modules/**'],
-          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts'],
+          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
         },
       },
       {
@@ -71,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'peers',
           include: PEERS,
-          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts'],
+          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
         },
       },
     ],
