@@ -27,7 +27,7 @@ export const PEERS = [
   'client-auth-real', 'client-inspector', 'client-schemas', 'compat', 'dual-era-peers', 'expect-peers', 'http-accuracy', 'http-streams',
   'max-in-flight', 'mocks', 'mocks-2026', 'mocks-everything', 'negotiation', 'progress-tasks', 'published',
   'real-servers', 'reports-cli', 'reports-html', 'run-real-servers', 'secrets', 'server-requests', 'start', 'stop-leaks',
-  'surface-snapshot', 'tasks', 'ts-sdk2', 'verdicts', 'suites/calling', 'suites/http', 'suites/invalid-params',
+  'surface-snapshot', 'tasks', 'ts-sdk2', 'verdicts-peers', 'suites/calling', 'suites/http', 'suites/invalid-params',
   'suites/sse', 'suites/subscriptions', 'suites/tasks', 'suites/unknown-tool',
 ].map((f) => `test/${f}.test.ts`);
 

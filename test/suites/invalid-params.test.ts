@@ -1,6 +1,6 @@
 /**
  * The invalid-params suite: an error answer proves validation only when the valid call did not fail the same way,
- * lenient validation is not "no validation", and the error must single out the bad argument. The broken fixtures' full verdicts are in run-broken.test.ts.
+ * lenient validation is not "no validation", and the error must single out the bad argument. The broken fixtures' full verdicts are in verdicts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';

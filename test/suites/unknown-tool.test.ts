@@ -1,5 +1,5 @@
 /**
- * The unknown-tool suite's message says what was sent and what came back. Its verdicts on the broken fixtures are in run-broken.test.ts.
+ * The unknown-tool suite's message says what was sent and what came back. Its verdicts on the broken fixtures are in verdicts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
