@@ -55,6 +55,9 @@ export default defineConfig({
           name: 'unit',
           include: UNIT,
           globalSetup: ['test/setup/temp-root.ts'],
+          // One worker process runs several unit files, the sources loaded once (a fresh process per file spent more
+          // time importing the engine than testing it). Unit tests keep no state between files: nothing to isolate.
+          isolate: false,
         },
       },
       {
