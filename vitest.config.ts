@@ -16,7 +16,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
  */
 export const UNIT = [
   'args-ajv-check', 'args', 'auth-credentials', 'baseline', 'bench-helpers', 'config', 'console-escapes',
-  'expect-format', 'finalize', 'fuzz', 'layers', 'mocks-msw', 'pipelined-timeouts', 'projects', 'reports-console',
+  'expect-format', 'finalize', 'fuzz', 'layers', 'mocks-msw', 'negotiation-fake', 'pipelined-timeouts', 'projects', 'reports-console',
   'reports-github', 'reports-junit', 'run-bounds', 'schema-differential', 'session', 'shell-words', 'sse-parser',
   'stderr-tail', 'surface-diff', 'surface-helpers', 'validator', 'versions',
   'suites/layout', 'suites/robustness',
