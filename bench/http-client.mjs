@@ -31,8 +31,6 @@ function fail(msg) {
   child.kill('SIGKILL');
   process.exit(1);
 }
-const deadline = (ms, what) => { let t; const p = new Promise((_, rej) => { t = setTimeout(() => rej(new Error(`${what}: no answer in ${ms} ms`)), ms); }); return { p, clear: () => clearTimeout(t) }; };
-
 const url = await new Promise((resolve, reject) => {
   const t = setTimeout(() => reject(new Error('the server printed no URL in 20 s')), 20_000);
   const look = (s) => {
@@ -40,11 +38,17 @@ const url = await new Promise((resolve, reject) => {
     if (output.length > 64 * 1024) output = output.slice(-32 * 1024);
     const at = / at (http:\/\/\S+)/.exec(output);
     const port = /listening (\d+)/.exec(output);
-    if (at || port) { clearTimeout(t); resolve(at ? at[1] : `http://127.0.0.1:${port[1]}/mcp`); }
+    if (at || port) {
+      clearTimeout(t);
+      resolve(at ? at[1] : `http://127.0.0.1:${port[1]}/mcp`);
+    }
   };
   child.stdout.setEncoding('utf8').on('data', look);
   child.stderr.setEncoding('utf8').on('data', look);
-  child.once('exit', (code) => { clearTimeout(t); reject(new Error(`the server exited (${code}) before printing its URL`)); });
+  child.once('exit', (code) => {
+    clearTimeout(t);
+    reject(new Error(`the server exited (${code}) before printing its URL`));
+  });
 }).catch((e) => fail(e.message));
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -56,16 +60,24 @@ let protocolVersion;
 function exchange(method, body) {
   return new Promise((resolve, reject) => {
     const headers = { accept: 'application/json, text/event-stream' };
-    if (body !== undefined) { headers['content-type'] = 'application/json'; headers['content-length'] = Buffer.byteLength(body); }
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
     if (sessionId) headers['mcp-session-id'] = sessionId;
     if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion;
-    const req = request({ agent, host: target.hostname, port: target.port, path: target.pathname, method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { agent, host: target.hostname, port: target.port, path: target.pathname, method, headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(15_000, () => req.destroy(new Error(`${method} ${url}: no answer in 15 s`)));
     req.on('error', reject);
     req.end(body);
@@ -79,7 +91,11 @@ function messagesOf(res) {
   if (type.startsWith('text/event-stream')) {
     const out = [];
     for (const ev of res.body.split(/\r?\n\r?\n/)) {
-      const data = ev.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(l[5] === ' ' ? 6 : 5)).join('\n');
+      const data = ev
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(l[5] === ' ' ? 6 : 5))
+        .join('\n');
       if (data) out.push(JSON.parse(data));
     }
     return out;
@@ -94,12 +110,14 @@ try {
   for (const step of script) {
     const res = await exchange('POST', step.raw);
     if (step.wait === undefined) {
-      if (res.status !== 202 && res.status !== 200) throw new Error(`${step.raw.slice(0, 80)}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
+      if (res.status !== 202 && res.status !== 200)
+        throw new Error(`${step.raw.slice(0, 80)}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
       continue;
     }
     if (res.status !== 200) throw new Error(`${step.raw.slice(0, 80)}: HTTP ${res.status} ${res.body.slice(0, 300)}`);
     const answer = messagesOf(res).find((m) => m && m.id === step.wait);
-    if (!answer) throw new Error(`${step.raw.slice(0, 80)}: no answer with id ${step.wait} in ${res.body.slice(0, 300)}`);
+    if (!answer)
+      throw new Error(`${step.raw.slice(0, 80)}: no answer with id ${step.wait} in ${res.body.slice(0, 300)}`);
     if (!answer.result) throw new Error(`${step.raw.slice(0, 80)}: ${JSON.stringify(answer).slice(0, 400)}`);
     trips++;
     if (firstMs === undefined) {
@@ -118,4 +136,6 @@ child.kill('SIGTERM');
 const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
 await exited;
 clearTimeout(killer);
-process.stdout.write(JSON.stringify({ ms: performance.now() - t0, firstMs, steadyMs: lastMs - firstMs, roundTrips: trips }) + '\n');
+process.stdout.write(
+  JSON.stringify({ ms: performance.now() - t0, firstMs, steadyMs: lastMs - firstMs, roundTrips: trips }) + '\n',
+);

@@ -26,8 +26,16 @@ child.stdout.on('data', (s) => {
     text = text.slice(nl + 1);
     if (!waiting) continue;
     let id;
-    try { id = JSON.parse(line).id; } catch { continue; }
-    if (id === waiting.id) { const w = waiting; waiting = undefined; w.resolve(); }
+    try {
+      id = JSON.parse(line).id;
+    } catch {
+      continue;
+    }
+    if (id === waiting.id) {
+      const w = waiting;
+      waiting = undefined;
+      w.resolve();
+    }
   }
   partial = text;
 });
@@ -35,8 +43,14 @@ const exited = new Promise((r) => child.once('exit', r));
 let trips = 0;
 let firstMs;
 for (const step of script) {
-  if (step.wait === undefined) { child.stdin.write(step.raw + '\n'); continue; }
-  await new Promise((resolve) => { waiting = { id: step.wait, resolve }; child.stdin.write(step.raw + '\n'); });
+  if (step.wait === undefined) {
+    child.stdin.write(step.raw + '\n');
+    continue;
+  }
+  await new Promise((resolve) => {
+    waiting = { id: step.wait, resolve };
+    child.stdin.write(step.raw + '\n');
+  });
   trips++;
   firstMs ??= performance.now() - t0;
 }

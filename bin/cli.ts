@@ -11,8 +11,9 @@ import type { RunOptions } from '../core/run.js';
 import { availableParallelism } from 'node:os';
 import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
+import { withInput } from '../core/inputs.js';
 import { pairs, targetConformanceOptions, targetOptions } from './target-options.js';
-import type { CommandName } from './mcp-conform.js';
+import type { CommandName } from './command-names.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -175,7 +176,8 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
   try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
   if (published) {
     // The suite that judges the file runs even when --suite names others.
-    prepared.run.published = published;
+    const { publishedInput } = await import('../core/published/types.js');
+    prepared.run.inputs = withInput(prepared.run.inputs, publishedInput, published);
     const suites = prepared.run.suiteFilter;
     const id = published.manifest ? 'manifest' : 'registry';
     if (suites?.length && !suites.includes(id)) suites.push(id);
@@ -199,9 +201,11 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     const suites = prepared.run.suiteFilter;
     if (suites?.length && !suites.includes('surface')) suites.push('surface');
     if (surface && prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, 'surface/'];
-    if (surface) prepared.run.surface = surface.options;
+    if (surface) prepared.run.inputs = withInput(prepared.run.inputs, (await import('../core/surface/snapshot.js')).surfaceInput, surface.options);
   }
-  Object.assign(prepared.run, hooks.extra);
+  const { inputs: extraInputs, ...extra } = hooks.extra ?? {};
+  Object.assign(prepared.run, extra);
+  if (extraInputs) prepared.run.inputs = new Map([...(prepared.run.inputs ?? []), ...extraInputs]);
   const { endOwnedOnSignals, takeDeferredSignal } = await import('../core/processes.js');
   // SIGINT/SIGTERM: the run stops, the server is shut down, the partial report is written; exit 130/143. Targets run
   // side by side (--concurrency) share the invocation's controller, set up once by runCommand.

@@ -22,7 +22,24 @@ export async function earlyStdioArgv(args: string[], cwd: string): Promise<strin
     const m = /^--?([^=]+)(?:=([\s\S]*))?$/.exec(a);
     if (!m) continue;
     const name = m[1]!;
-    if (['config', 'cwd', 'env', 'start', 'http', 'sse', 'url', 'shard', 'server-json', 'manifest', 'help', 'h', 'version'].includes(name)) return undefined;
+    if (
+      [
+        'config',
+        'cwd',
+        'env',
+        'start',
+        'http',
+        'sse',
+        'url',
+        'shard',
+        'server-json',
+        'manifest',
+        'help',
+        'h',
+        'version',
+      ].includes(name)
+    )
+      return undefined;
     if (name === 'stdio') {
       count++;
       command = m[2] ?? args[i + 1];
@@ -34,6 +51,10 @@ export async function earlyStdioArgv(args: string[], cwd: string): Promise<strin
   const { join } = await import('node:path');
   if (EARLY_CONFIG_NAMES.some((f) => existsSync(join(cwd, f)))) return undefined;
   const { shellWords } = await import('../core/shell-words.js');
-  try { const words = shellWords(command); return words.length ? words : undefined; } catch { return undefined; }
+  try {
+    const words = shellWords(command);
+    return words.length ? words : undefined;
+  } catch {
+    return undefined;
+  }
 }
-

@@ -6,14 +6,12 @@
  */
 import { VERSION } from '../core/version.js';
 import { earlyStdioArgv } from './early.js';
+import { COMMANDS, type CommandName } from './command-names.js';
 
 function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
-/** The commands, in the order --help lists them. */
-const COMMANDS = ['run', 'merge', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'check-secrets', 'expect'] as const;
-export type CommandName = (typeof COMMANDS)[number];
 
 /**
  * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word

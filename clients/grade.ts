@@ -7,12 +7,30 @@ import { SchemaWorkbench } from '../core/jsonschema.js';
 import { classify, type LoggedMessage } from '../core/log.js';
 import { summarize, type CaseResult, type Report, type SuiteResult } from '../core/results.js';
 import { MessageValidator, schemaDocumentFor } from '../core/schema/index.js';
-import { DEFAULT_OFFERED_VERSION, dialectOf, isProtocolVersion, PROTOCOL_VERSIONS, specUrl, type ProtocolVersion } from '../core/schema/versions.js';
+import {
+  DEFAULT_OFFERED_VERSION,
+  dialectOf,
+  isProtocolVersion,
+  specUrl,
+  type ProtocolVersion,
+} from '../core/schema/versions.js';
 import { VERSION } from '../core/version.js';
-import { isModernMessage, metaVersion, type AuthRunRecord, type ClientCaseContext, type ClientCaseDef, type ClientRunInfo, type ClientSessionView, type ClientSuite } from './suites/helpers.js';
+import { outsideVersionRange } from '../core/applies.js';
+import {
+  isModernMessage,
+  metaVersion,
+  type AuthRunRecord,
+  type ClientCaseContext,
+  type ClientCaseDef,
+  type ClientRunInfo,
+  type ClientSessionView,
+  type ClientSuite,
+} from './suites/helpers.js';
 import type { ClientExchange, ClientTransport, RecordedEntry } from '../mocks/client-mock.js';
 import type { Fixture } from '../core/formats/fixture.js';
 import type { RefFetch } from '../mocks/schema-tools.js';
+import { META } from '../core/wire.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export interface ClientRunRecord {
   scenario: string;
@@ -40,16 +58,21 @@ export interface ClientRunRecord {
   refFetches?: RefFetch[];
 }
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
-
 /**
  * The recording as a message log: ordered, classified, responses linked to their requests, cut into sessions (one per
  * stdio process, HTTP session or SSE stream; modern HTTP requests have none and make one together), each message
  * schema-checked against the version of its era (a 2026-07-28 request and its answer against 2026-07-28, the rest
  * against the version the session's initialize settled).
  */
-export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: ClientExchange[] = []): { log: LoggedMessage[]; version: ProtocolVersion; sessions: ClientSessionView[] } {
-  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.t - b.e.t || a.i - b.i).map((x) => x.e);
+export function logOf(
+  entries: RecordedEntry[],
+  startedAt: number,
+  exchanges: ClientExchange[] = [],
+): { log: LoggedMessage[]; version: ProtocolVersion; sessions: ClientSessionView[] } {
+  const sorted = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.t - b.e.t || a.i - b.i)
+    .map((x) => x.e);
   const log: LoggedMessage[] = [];
   const keyOf: string[] = [];
   const open = new Map<string, LoggedMessage>();
@@ -57,15 +80,35 @@ export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: Cl
   for (const e of sorted) {
     let json: unknown;
     let parsed = true;
-    try { json = JSON.parse(e.raw); } catch { parsed = false; }
+    try {
+      json = JSON.parse(e.raw);
+    } catch {
+      parsed = false;
+    }
     const c = parsed ? classify(json) : { kind: 'invalid' as const, problem: 'not JSON' };
     const m: LoggedMessage = {
-      seq: log.length, direction: e.dir, t: Math.max(0, e.t - startedAt), raw: e.raw, ...(parsed ? { json } : {}),
-      kind: c.kind, ...(c.method ? { method: c.method } : {}), ...(c.id !== undefined ? { id: c.id } : {}), ...(c.problem ? { problem: c.problem } : {}),
+      seq: log.length,
+      direction: e.dir,
+      t: Math.max(0, e.t - startedAt),
+      raw: e.raw,
+      ...(parsed ? { json } : {}),
+      kind: c.kind,
+      ...(c.method ? { method: c.method } : {}),
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      ...(c.problem ? { problem: c.problem } : {}),
       schema: { checked: false, valid: false, violations: [] },
     };
     const ex = e.ex !== undefined ? exchanges[e.ex] : undefined;
-    if (ex) m.http = { exchange: ex.n, method: ex.method as 'POST', url: ex.url, status: ex.status, contentType: ex.contentType, sessionId: ex.headers['mcp-session-id'], protocolVersion: ex.headers['mcp-protocol-version'] };
+    if (ex)
+      m.http = {
+        exchange: ex.n,
+        method: ex.method as 'POST',
+        url: ex.url,
+        status: ex.status,
+        contentType: ex.contentType,
+        sessionId: ex.headers['mcp-session-id'],
+        protocolVersion: ex.headers['mcp-protocol-version'],
+      };
     const key = e.s ?? 'none';
     if (m.kind === 'request' && m.id !== undefined) open.set(`${key} ${e.dir} ${JSON.stringify(m.id)}`, m);
     if ((m.kind === 'response' || m.kind === 'error') && m.id !== undefined && m.id !== null) {
@@ -87,53 +130,98 @@ export function logOf(entries: RecordedEntry[], startedAt: number, exchanges: Cl
   for (const m of log) {
     const key = keyOf[m.seq]!;
     let s = byKey.get(key);
-    if (!s) { s = { key, n: byKey.size + 1, era: 'legacy', messages: [], exchanges: [] }; byKey.set(key, s); }
+    if (!s) {
+      s = { key, n: byKey.size + 1, era: 'legacy', messages: [], exchanges: [] };
+      byKey.set(key, s);
+    }
     s.messages.push(m);
   }
-  for (const e of exchanges) { const s = byKey.get(e.session ?? 'none'); if (s) s.exchanges.push(e); }
+  for (const e of exchanges) {
+    const s = byKey.get(e.session ?? 'none');
+    if (s) s.exchanges.push(e);
+  }
   for (const s of byKey.values()) {
-    const init = s.messages.find((m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'initialize');
+    const init = s.messages.find(
+      (m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'initialize',
+    );
     const answer = init ? s.messages.find((m) => m.inReplyTo === init.seq && m.kind === 'response') : undefined;
-    const v = answer && isObj(answer.json) && isObj(answer.json.result) ? answer.json.result.protocolVersion : undefined;
+    const v =
+      answer && isObj(answer.json) && isObj(answer.json.result) ? answer.json.result.protocolVersion : undefined;
     const modern = s.messages.filter((m) => modernSeqs.has(m.seq) && m.direction === 'to-server');
-    if (init) { s.era = 'legacy'; if (isProtocolVersion(v)) s.version = v; }
-    else if (modern.length && modern.every((m) => m.method === 'server/discover') && !s.messages.some((m) => m.direction === 'to-server' && !modernSeqs.has(m.seq) && m.kind === 'request')) {
+    if (init) {
+      s.era = 'legacy';
+      if (isProtocolVersion(v)) s.version = v;
+    } else if (
+      modern.length &&
+      modern.every((m) => m.method === 'server/discover') &&
+      !s.messages.some((m) => m.direction === 'to-server' && !modernSeqs.has(m.seq) && m.kind === 'request')
+    ) {
       // Only probes: modern if one was answered with a result (the client then spoke 2026-07-28), else a probe that fell back.
-      s.era = s.messages.some((m) => m.inReplyTo !== undefined && m.kind === 'response' && modernSeqs.has(m.seq)) ? 'modern' : 'probe';
+      s.era = s.messages.some((m) => m.inReplyTo !== undefined && m.kind === 'response' && modernSeqs.has(m.seq))
+        ? 'modern'
+        : 'probe';
     } else if (modern.length) s.era = 'modern';
-    if (s.era === 'modern') { const mv = modern.map((m) => metaVersion(m.json)).find(isProtocolVersion); s.version = mv ?? '2026-07-28'; }
+    if (s.era === 'modern') {
+      const mv = modern.map((m) => metaVersion(m.json)).find(isProtocolVersion);
+      s.version = mv ?? '2026-07-28';
+    }
   }
   const sessions = [...byKey.values()];
   // The version in force: that of the era the client did most of its work in.
-  const work = (e: ClientSessionView['era']) => sessions.filter((s) => s.era === e).reduce((n, s) => n + s.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request').length, 0);
+  const work = (e: ClientSessionView['era']) =>
+    sessions
+      .filter((s) => s.era === e)
+      .reduce((n, s) => n + s.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request').length, 0);
   const legacyVersion = sessions.find((s) => s.era === 'legacy' && s.version)?.version;
-  const version: ProtocolVersion = work('modern') > work('legacy') ? (sessions.find((s) => s.era === 'modern')?.version ?? '2026-07-28') : (legacyVersion ?? DEFAULT_OFFERED_VERSION);
+  const version: ProtocolVersion =
+    work('modern') > work('legacy')
+      ? (sessions.find((s) => s.era === 'modern')?.version ?? '2026-07-28')
+      : (legacyVersion ?? DEFAULT_OFFERED_VERSION);
   const validators = new Map<ProtocolVersion, MessageValidator>();
   const validatorFor = (v: ProtocolVersion) => {
     let val = validators.get(v);
-    if (!val) { const { version: sv, document } = schemaDocumentFor(v); val = new MessageValidator(sv, document); validators.set(v, val); }
+    if (!val) {
+      const { version: sv, document } = schemaDocumentFor(v);
+      val = new MessageValidator(sv, document);
+      validators.set(v, val);
+    }
     return val;
   };
   for (const m of log) {
     if (m.json === undefined) {
       // A line that is not JSON: no message at all (from the client, a failure of client-requests/schema).
-      m.schema = { checked: true, valid: false, definition: 'JSONRPCMessage', violations: [{ pointer: '', message: 'not JSON' }] };
+      m.schema = {
+        checked: true,
+        valid: false,
+        definition: 'JSONRPCMessage',
+        violations: [{ pointer: '', message: 'not JSON' }],
+      };
       continue;
     }
     const s = byKey.get(keyOf[m.seq]!)!;
-    const v: ProtocolVersion = modernSeqs.has(m.seq) || s.era === 'modern' ? (s.era === 'modern' && s.version ? s.version : '2026-07-28') : (s.version ?? legacyVersion ?? DEFAULT_OFFERED_VERSION);
+    const v: ProtocolVersion =
+      modernSeqs.has(m.seq) || s.era === 'modern'
+        ? s.era === 'modern' && s.version
+          ? s.version
+          : '2026-07-28'
+        : (s.version ?? legacyVersion ?? DEFAULT_OFFERED_VERSION);
     m.schema = validatorFor(v).check({ direction: m.direction, kind: m.kind, method: m.method, json: m.json });
   }
   return { log, version, sessions };
 }
 
-function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undefined {
-  if (c.transports && !c.transports.includes(ctx.transport)) return `not run: about ${c.transports.join(', ')}; this client ran over ${ctx.transport}`;
-  const at = PROTOCOL_VERSIONS.indexOf(ctx.version);
-  if (c.from && at < PROTOCOL_VERSIONS.indexOf(c.from)) return `not run: the requirement exists from protocol ${c.from}; the session spoke ${ctx.version}`;
-  if (c.until && at > PROTOCOL_VERSIONS.indexOf(c.until)) return `not run: the requirement exists until protocol ${c.until}; the session spoke ${ctx.version}`;
+export function notApplicable(
+  c: ClientCaseDef,
+  ctx: Pick<ClientCaseContext, 'transport' | 'version' | 'scenario'>,
+): string | undefined {
+  if (c.transports && !c.transports.includes(ctx.transport))
+    return `not run: about ${c.transports.join(', ')}; this client ran over ${ctx.transport}`;
+  const outside = outsideVersionRange(ctx.version, c);
+  if (outside) return `not run: ${outside}`;
   if (c.scenarios && !c.scenarios.includes(ctx.scenario)) {
-    return c.scenarios.length > 4 ? `not run: checked in ${c.scenarios.length} other scenarios, not in ${ctx.scenario}` : `not run: checked in scenario ${c.scenarios.join(', ')} (this run: ${ctx.scenario})`;
+    return c.scenarios.length > 4
+      ? `not run: checked in ${c.scenarios.length} other scenarios, not in ${ctx.scenario}`
+      : `not run: checked in scenario ${c.scenarios.join(', ')} (this run: ${ctx.scenario})`;
   }
   return undefined;
 }
@@ -143,7 +231,13 @@ function notApplicable(c: ClientCaseDef, ctx: ClientCaseContext): string | undef
  * it must there, or never got a token): the session suites have nothing to grade; client-process and client-auth do.
  */
 function nothingReached(s: ClientSuite, ctx: ClientCaseContext): string | undefined {
-  if (!ctx.auth || s.id === 'client-process' || s.id === 'client-auth' || ctx.log.some((m) => m.direction === 'to-server')) return undefined;
+  if (
+    !ctx.auth ||
+    s.id === 'client-process' ||
+    s.id === 'client-auth' ||
+    ctx.log.some((m) => m.direction === 'to-server')
+  )
+    return undefined;
   return `not run: no message of the client got past the protected mock in scenario ${ctx.scenario} (it did not get a token): nothing of a session to grade; see client-auth`;
 }
 
@@ -154,8 +248,17 @@ function wanted(id: string, filter?: string[]): boolean {
 export function gradeClientRun(r: ClientRunRecord): Report {
   const { log, version, sessions } = logOf(r.entries, r.startedAt, r.exchanges);
   const ctx: ClientCaseContext = {
-    log, sessions, aborted: r.aborted, exchanges: r.exchanges, transport: r.transport, scenario: r.scenario, version, fixture: r.fixture, client: r.client,
-    workbench: new SchemaWorkbench(dialectOf(version)), ...(r.auth ? { auth: r.auth } : {}),
+    log,
+    sessions,
+    aborted: r.aborted,
+    exchanges: r.exchanges,
+    transport: r.transport,
+    scenario: r.scenario,
+    version,
+    fixture: r.fixture,
+    client: r.client,
+    workbench: new SchemaWorkbench(dialectOf(version)),
+    ...(r.auth ? { auth: r.auth } : {}),
     ...(r.refUrl ? { ref: { url: r.refUrl, fetches: r.refFetches ?? [] } } : {}),
   };
   const suites: SuiteResult[] = [];
@@ -171,27 +274,56 @@ export function gradeClientRun(r: ClientRunRecord): Report {
       try {
         o = skip ? { verdict: 'skip' as const, message: skip } : c.run(ctx);
       } catch (e) {
-        o = { verdict: 'fail' as const, message: `harness error while grading this case: ${(e as Error).stack ?? (e as Error).message}` };
+        o = {
+          verdict: 'fail' as const,
+          message: `harness error while grading this case: ${(e as Error).stack ?? (e as Error).message}`,
+        };
       }
       cases.push({
-        id: c.id, title: c.title, verdict: o.verdict, level: o.level ?? c.level, spec: specUrl(version, c.spec), message: o.message,
-        durationMs: Math.round((performance.now() - ct0) * 1000) / 1000, messageIds: o.messageIds ?? [], requirement: c.requirement,
+        id: c.id,
+        title: c.title,
+        verdict: o.verdict,
+        level: o.level ?? c.level,
+        spec: specUrl(version, c.spec),
+        message: o.message,
+        durationMs: Math.round((performance.now() - ct0) * 1000) / 1000,
+        messageIds: o.messageIds ?? [],
+        requirement: c.requirement,
         ...(o.details ? { details: o.details } : {}),
       });
     }
-    if (cases.length) suites.push({ id: s.id, title: s.title, durationMs: Math.round((performance.now() - t0) * 1000) / 1000, cases });
+    if (cases.length)
+      suites.push({ id: s.id, title: s.title, durationMs: Math.round((performance.now() - t0) * 1000) / 1000, cases });
   }
-  if (r.strict) for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
+  if (r.strict)
+    for (const s of suites)
+      for (const c of s.cases)
+        if (c.verdict === 'warn') {
+          c.verdict = 'fail';
+          c.strictFromWarn = true;
+        }
   const summary = summarize(suites, log);
   const init = log.find((m) => m.direction === 'to-server' && m.method === 'initialize' && m.kind === 'request');
   // A 2026-07-28 client has no initialize: what it says of itself is in the _meta of its requests.
   const modern = init ? undefined : log.find(isModernMessage);
-  const mm = modern && isObj(modern.json) && isObj(modern.json.params) && isObj(modern.json.params._meta) ? modern.json.params._meta : {};
-  const ip = init && isObj(init.json) && isObj((init.json as Record<string, unknown>).params) ? (init.json as { params: Record<string, unknown> }).params
-    : { clientInfo: mm['io.modelcontextprotocol/clientInfo'], protocolVersion: mm['io.modelcontextprotocol/protocolVersion'], capabilities: mm['io.modelcontextprotocol/clientCapabilities'] };
+  const mm =
+    modern && isObj(modern.json) && isObj(modern.json.params) && isObj(modern.json.params._meta)
+      ? modern.json.params._meta
+      : {};
+  const ip =
+    init && isObj(init.json) && isObj((init.json as Record<string, unknown>).params)
+      ? (init.json as { params: Record<string, unknown> }).params
+      : {
+          clientInfo: mm[META.clientInfo],
+          protocolVersion: mm[META.protocolVersion],
+          capabilities: mm[META.clientCapabilities],
+        };
   const ci = isObj(ip.clientInfo) ? ip.clientInfo : {};
   const initAnswer = init ? log.find((m) => m.inReplyTo === init.seq) : undefined;
-  const caps = initAnswer && isObj(initAnswer.json) && isObj((initAnswer.json as Record<string, unknown>).result) ? ((initAnswer.json as { result: Record<string, unknown> }).result.capabilities as Record<string, unknown>) : undefined;
+  const caps =
+    initAnswer && isObj(initAnswer.json) && isObj((initAnswer.json as Record<string, unknown>).result)
+      ? ((initAnswer.json as { result: Record<string, unknown> }).result.capabilities as Record<string, unknown>)
+      : undefined;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const report: Report = {
     tool: { name: 'mcp-conform', version: VERSION },
@@ -201,18 +333,44 @@ export function gradeClientRun(r: ClientRunRecord): Report {
     exitCode: summary.fail > 0 || r.aborted ? 1 : 0,
     ...(r.aborted ? { aborted: r.aborted } : {}),
     summary,
-    server: { name: r.fixture.server.name, version: r.fixture.server.version, protocolVersion: version, ...(caps ? { capabilities: caps } : {}) },
-    target: { name: `scenario ${r.scenario}`, transport: r.transport, command: r.command, argv: r.argv, ...(r.transport !== 'stdio' ? { url: r.mock } : {}) },
+    server: {
+      name: r.fixture.server.name,
+      version: r.fixture.server.version,
+      protocolVersion: version,
+      ...(caps ? { capabilities: caps } : {}),
+    },
+    target: {
+      name: `scenario ${r.scenario}`,
+      transport: r.transport,
+      command: r.command,
+      argv: r.argv,
+      ...(r.transport !== 'stdio' ? { url: r.mock } : {}),
+    },
     process: {
-      pid: r.client.pid, exitCode: r.client.exitCode, signal: r.client.signal,
+      pid: r.client.pid,
+      exitCode: r.client.exitCode,
+      signal: r.client.signal,
       shutdown: r.client.endedByHarness ? (r.client.signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM') : 'exited',
-      stderr: r.client.output, ...(r.client.outputTruncated ? { stderrTruncated: true } : {}),
+      stderr: r.client.output,
+      ...(r.client.outputTruncated ? { stderrTruncated: true } : {}),
     },
     options: {
-      mode: 'client', scenario: r.scenario, fixture: r.fixtureFile, mock: r.mock, timeoutMs: r.timeoutMs, strict: r.strict,
-      protocolVersionInForce: version, suites: suites.map((s) => s.id), cases: r.caseFilter ?? [],
+      mode: 'client',
+      scenario: r.scenario,
+      fixture: r.fixtureFile,
+      mock: r.mock,
+      timeoutMs: r.timeoutMs,
+      strict: r.strict,
+      protocolVersionInForce: version,
+      suites: suites.map((s) => s.id),
+      cases: r.caseFilter ?? [],
     },
-    client: { name: str(ci.name), version: str(ci.version), protocolVersion: str(ip.protocolVersion), capabilities: isObj(ip.capabilities) ? ip.capabilities : undefined },
+    client: {
+      name: str(ci.name),
+      version: str(ci.version),
+      protocolVersion: str(ip.protocolVersion),
+      capabilities: isObj(ip.capabilities) ? ip.capabilities : undefined,
+    },
     skippedTools: [],
     suites,
     messages: log,

@@ -25,6 +25,7 @@ import type { OptionDef } from './options.js';
 import type { Service } from './services.js';
 import { taskCallsUnsupported } from './tasks.js';
 import { tools, type Tool } from './tools.js';
+import type { CaseContext, ToolCallRecord } from './suite.js';
 
 export type CallToolsPolicy = 'safe' | 'safe-closed' | 'all' | 'none';
 
@@ -137,3 +138,37 @@ export const callPlan: Service<CallPlan> = {
     if (plan?.unknownAllowed.length) report.unknownCallTools = plan.unknownAllowed;
   },
 };
+
+/** Call a tool through ctx.request: the exchange is recorded with its purpose for later suites (is-error). */
+export async function callTool(
+  ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown>; timeoutFrom?: Promise<unknown> } = {},
+): Promise<ToolCallRecord> {
+  await assertCallAllowed(ctx, name, purpose);
+  // A retry after input_required (2026-07-28, core/mrtr.ts) is a tools/call too: the policy is checked again before it.
+  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid, timeoutFrom: o.timeoutFrom, beforeRetry: () => assertCallAllowed(ctx, name, purpose) })) as ToolCallRecord;
+}
+
+/**
+ * The call policy holds wherever a listed tool is called: a tools/call of a tool the server lists goes out
+ * only when the plan allows it plainly — or, for the one plain probe of calling/task-required-plain, when the plan
+ * calls it as a task. Names the server does not list (the unknown-tool probe, the nameless malformed call) carry no
+ * side effect of a real tool. A suite that asks for anything else has a bug: it is stopped here, before the call.
+ */
+export async function assertCallAllowed(ctx: CaseContext, name: string, purpose: string): Promise<void> {
+  if (!namesOf(await ctx.service(tools), 'tools').has(name)) return;
+  const plan = await ctx.service(callPlan);
+  if (namesOf(plan, 'call').has(name)) return;
+  if (purpose === 'task-required-plain' && namesOf(plan, 'tasks').has(name)) return;
+  const why = plan.skipped.find((s) => s.name === name)?.reason ?? 'the call policy does not allow it';
+  throw new Error(`harness refused to call tool "${name}" (${purpose}): ${why}`);
+}
+
+/** The names of a memoized list of tools (a run's listing or call plan), as a set built once: calls check them each. */
+const nameSets = new WeakMap<object, Map<string, Set<string>>>();
+function namesOf<K extends string>(o: Record<K, readonly Tool[]>, key: K): Set<string> {
+  let byKey = nameSets.get(o);
+  if (!byKey) nameSets.set(o, (byKey = new Map()));
+  let set = byKey.get(key);
+  if (!set) byKey.set(key, (set = new Set(o[key].map((t) => t.name))));
+  return set;
+}

@@ -7,13 +7,17 @@
 export const CLIENT_CAPABILITY_NAMES = ['sampling', 'elicitation', 'roots'] as const;
 export type ClientCapabilityName = (typeof CLIENT_CAPABILITY_NAMES)[number];
 
-export interface Root { uri: string; name?: string }
+export interface Root {
+  uri: string;
+  name?: string;
+}
 
 /** The roots answered to roots/list when roots is declared and no --root is given. */
 export const DEFAULT_ROOTS: Root[] = [{ uri: 'file:///mcp-conform/root', name: 'mcp-conform' }];
 
 /** The text of the canned sampling answer. */
-export const CANNED_SAMPLING_TEXT = 'This is a canned answer from mcp-conform, a conformance test client; no model was asked.';
+export const CANNED_SAMPLING_TEXT =
+  'This is a canned answer from mcp-conform, a conformance test client; no model was asked.';
 
 /** The capabilities object the harness declares (initialize, or the 2026-07-28 request _meta). */
 export function clientCapabilitiesObject(names: readonly string[]): Record<string, unknown> {
@@ -35,10 +39,18 @@ export const CAPABILITY_OF_REQUEST: Record<string, ClientCapabilityName> = {
  * The canned result for a server request of a declared capability: sampling — a fixed assistant text; elicitation —
  * decline (nothing is made up for the user); roots — the configured list.
  */
-export function cannedResult(method: string, roots: readonly Root[] = DEFAULT_ROOTS): Record<string, unknown> | undefined {
+export function cannedResult(
+  method: string,
+  roots: readonly Root[] = DEFAULT_ROOTS,
+): Record<string, unknown> | undefined {
   switch (method) {
     case 'sampling/createMessage':
-      return { role: 'assistant', content: { type: 'text', text: CANNED_SAMPLING_TEXT }, model: 'mcp-conform-canned', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: CANNED_SAMPLING_TEXT },
+        model: 'mcp-conform-canned',
+        stopReason: 'endTurn',
+      };
     case 'elicitation/create':
       return { action: 'decline' };
     case 'roots/list':

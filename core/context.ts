@@ -5,24 +5,14 @@
 import { SchemaWorkbench } from './jsonschema.js';
 import { featuresOf } from './features.js';
 import type { OptionDef, OptionValues } from './options.js';
+import { inputValue, type RunInputs } from './inputs.js';
 import { ServiceStore } from './services.js';
 import { requestAnswering } from './mrtr.js';
 import type { Session } from './session.js';
 import type { CaseContext, ExchangeRecord, InitOutcome } from './suite.js';
 import { dialectOf, specUrl, type ProtocolVersion } from './schema/versions.js';
-import { DetectingTransport } from './transport/detect.js';
-import { StreamableHttpTransport } from './transport/http.js';
-import { SseTransport } from './transport/sse.js';
+import { transportFacets } from './transport/facets.js';
 import type { Transport } from './transport/types.js';
-
-/** The transport a run speaks over, with --url's detecting wrapper looked through. */
-export function transportFacets(t: Transport): Pick<CaseContext, 'http' | 'sse'> {
-  const inner = t instanceof DetectingTransport ? t.inner : t;
-  return {
-    ...(inner instanceof StreamableHttpTransport ? { http: inner } : {}),
-    ...(inner instanceof SseTransport ? { sse: inner } : {}),
-  };
-}
 
 export interface ContextInput {
   session: Session;
@@ -35,12 +25,8 @@ export interface ContextInput {
   /** Option values by key (suite options and run options); a missing one takes its default. */
   options: OptionValues;
   caseFilter?: string[];
-  /** RunOptions.surface (surface): read from the context by the surface suite. */
-  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
-  /** RunOptions.published (registry, manifest): read from the context by those suites. */
-  published?: import('./published/types.js').PublishedRunOptions;
-  /** RunOptions.credentials: what got the run past a protected server (ctx.credentials). */
-  credentials?: import('./auth/credentials.js').Credentials;
+  /** The values given for features (RunOptions.inputs), read with ctx.input(…). */
+  inputs?: RunInputs;
 }
 
 export interface RunContext extends CaseContext {
@@ -63,9 +49,7 @@ export function makeContext(i: ContextInput): RunContext {
     capabilities: i.capabilities,
     timeoutMs: i.timeoutMs,
     forcedVersion: i.forcedVersion,
-    surface: i.surface,
-    published: i.published,
-    ...(i.credentials ? { credentials: i.credentials } : {}),
+    input: (x) => inputValue(i.inputs, x),
     workbench: new SchemaWorkbench(dialectOf(i.version) === 'draft-07' ? 'draft-07' : '2020-12'),
     services,
     currentCase: '',

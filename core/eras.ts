@@ -7,26 +7,11 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  */
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
-import { isStateless, suiteCounts, type MatrixEntry, type Negotiation } from './negotiate.js';
+import { isStateless, suiteCounts } from './negotiate.js';
 import type { LoggedMessage } from './log.js';
-import type { ProcessInfo, Report, ServerInfo, SuiteResult } from './results.js';
+import type { Era, Report, SuiteResult } from './results.js';
+export type { Era } from './results.js';
 
-/** One era of a dual-era report (report.eras): a row of the --all-versions matrix and what its run was. */
-export interface Era extends MatrixEntry {
-  /** The handshake its run opened with. */
-  handshake?: 'server/discover' | 'initialize' | 'none';
-  /** Where its messages are in report.messages (seq numbers, both included); absent when it logged none. */
-  messages?: { from: number; to: number };
-  startedAt?: string;
-  durationMs?: number;
-  /** The server as its handshake described it (the report's own `server` is the first era's). */
-  server?: ServerInfo;
-  /** The server process of its run (a fresh one over stdio, or with --start). */
-  process?: ProcessInfo;
-  negotiation?: Negotiation;
-  /** Set when its run ended early. */
-  aborted?: string;
-}
 
 /**
  * The legacy version to judge a run in, when the run spoke 2026-07-28 by default (no --protocol-version, a

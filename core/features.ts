@@ -94,7 +94,8 @@ export interface VersionFeatures {
   offlineAccessAdvice: boolean;
 }
 
-const at = (v: ProtocolVersion, from: ProtocolVersion) => PROTOCOL_VERSIONS.indexOf(v) >= PROTOCOL_VERSIONS.indexOf(from);
+const at = (v: ProtocolVersion, from: ProtocolVersion) =>
+  PROTOCOL_VERSIONS.indexOf(v) >= PROTOCOL_VERSIONS.indexOf(from);
 
 function build(v: ProtocolVersion): VersionFeatures {
   const stateless = at(v, '2026-07-28');
@@ -144,7 +145,10 @@ function build(v: ProtocolVersion): VersionFeatures {
 }
 
 export const FEATURES: Readonly<Record<ProtocolVersion, Readonly<VersionFeatures>>> = Object.freeze(
-  Object.fromEntries(PROTOCOL_VERSIONS.map((v) => [v, Object.freeze(build(v))])) as Record<ProtocolVersion, VersionFeatures>,
+  Object.fromEntries(PROTOCOL_VERSIONS.map((v) => [v, Object.freeze(build(v))])) as Record<
+    ProtocolVersion,
+    VersionFeatures
+  >,
 );
 
 export function featuresOf(v: ProtocolVersion): Readonly<VersionFeatures> {
@@ -152,7 +156,9 @@ export function featuresOf(v: ProtocolVersion): Readonly<VersionFeatures> {
 }
 
 /** The boolean features, by name: what a case may name in `requires.feature`. */
-export type FeatureFlag = { [K in keyof VersionFeatures]-?: VersionFeatures[K] extends boolean ? K : never }[keyof VersionFeatures];
+export type FeatureFlag = {
+  [K in keyof VersionFeatures]-?: VersionFeatures[K] extends boolean ? K : never;
+}[keyof VersionFeatures];
 
 /** The words a skip uses for a feature a version lacks ("protocol X has no …"). */
 export const FEATURE_WORDS: Record<FeatureFlag, string> = {
@@ -166,7 +172,8 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   sessions: 'sessions',
   getStream: 'GET stream',
   resumableStreams: 'resumable streams',
-  ssePolling: 'SSE polling (priming events and server-closed connections came in 2025-11-25; 2026-07-28 has no resumable streams)',
+  ssePolling:
+    'SSE polling (priming events and server-closed connections came in 2025-11-25; 2026-07-28 has no resumable streams)',
   requestMeta: 'per-request _meta',
   requestHeaders: 'request metadata headers (Mcp-Method)',
   notificationRefusalByStatus: 'HTTP refusal of notifications',
@@ -176,7 +183,8 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   validationAsToolError: 'SEP-1303 rule (input validation errors as tool results)',
   toolNameRule: 'tool name rule',
   resourceSubscribe: 'resources/subscribe (subscriptions/listen replaces it: see the subscriptions suite)',
-  subscriptionsListen: 'subscriptions/listen (it came in 2026-07-28; before it, resources/subscribe and the GET stream)',
+  subscriptionsListen:
+    'subscriptions/listen (it came in 2026-07-28; before it, resources/subscribe and the GET stream)',
   setLevel: 'logging/setLevel',
   completionsCapability: 'completions capability',
   completionContext: 'completion context arguments',
@@ -185,18 +193,14 @@ export const FEATURE_WORDS: Record<FeatureFlag, string> = {
   mrtr: 'input_required results (they came in 2026-07-28)',
   elicitationMust: 'MUST rule for elicitation/create',
   authorization: 'authorization specification (it came in 2025-03-26)',
-  originAuthorizationMetadata: 'authorization metadata at the MCP origin (only 2025-03-26 had it; later versions use protected-resource metadata)',
+  originAuthorizationMetadata:
+    'authorization metadata at the MCP origin (only 2025-03-26 had it; later versions use protected-resource metadata)',
   protectedResourceMetadata: 'protected-resource metadata (it came in 2025-06-18)',
   resourceMetadataEitherWay: 'choice between the challenge and the well-known URL (it came in 2025-11-25)',
   challengeScope: 'scope rules for challenges (they came in 2025-11-25)',
   s256Required: 'S256 requirement on clients (it came in 2025-11-25)',
   offlineAccessAdvice: 'offline_access and iss-parameter advice (it came in 2026-07-28)',
 };
-
-/** The first and (exclusive) last version with a boolean feature, for `list` and docs/suites.md. */
-export function versionsWith(f: FeatureFlag): ProtocolVersion[] {
-  return PROTOCOL_VERSIONS.filter((v) => FEATURES[v][f]);
-}
 
 /** Versions not before `from` and before `until`. */
 export function versionInRange(v: ProtocolVersion, from?: ProtocolVersion, until?: ProtocolVersion): boolean {

@@ -22,7 +22,12 @@ export function finalizeReport(reports: Report | Report[], o: FinalizeOptions = 
   for (const r of runs) {
     if (o.strict) r.options.strict = true;
     if (r.options.strict === true) {
-      for (const s of r.suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
+      for (const s of r.suites)
+        for (const c of s.cases)
+          if (c.verdict === 'warn') {
+            c.verdict = 'fail';
+            c.strictFromWarn = true;
+          }
     }
     // In place: a --all-versions matrix row shares its run's summary object.
     Object.assign(r.summary, summarize(r.suites, r.messages));

@@ -7,10 +7,16 @@
  * the text: it may hold a secret). */
 export function parseHeader(s: string): [string, string] {
   const i = s.indexOf(':');
-  if (i <= 0) throw new Error(`wants "Name: value" with a name before the colon (the text given is not shown: it may hold a secret)`);
+  if (i <= 0)
+    throw new Error(
+      `wants "Name: value" with a name before the colon (the text given is not shown: it may hold a secret)`,
+    );
   const name = s.slice(0, i).trim();
   const value = s.slice(i + 1).trim();
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new Error(`the text before the first colon is not a valid header name (wants "Name: value"; not shown: it may hold a secret)`);
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+    throw new Error(
+      `the text before the first colon is not a valid header name (wants "Name: value"; not shown: it may hold a secret)`,
+    );
   if (/[\r\n\0]/.test(value)) throw new Error(`the value of ${name} contains a line break or NUL`);
   return [name, value];
 }

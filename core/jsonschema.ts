@@ -46,7 +46,8 @@ export class SchemaWorkbench {
   private metaCheck(d: Dialect, s: Record<string, unknown>): { ok: boolean; errors: ErrorObject[] | null | undefined } {
     const declared = s.$schema;
     const id = META_SCHEMA_ID[d];
-    const pre = declared === undefined || declared === id || declared === `${id}#` ? precompiledMetaSchema(d) : undefined;
+    const pre =
+      declared === undefined || declared === id || declared === `${id}#` ? precompiledMetaSchema(d) : undefined;
     if (pre) {
       const ok = pre(s) as boolean;
       return { ok, errors: pre.errors };
@@ -58,7 +59,11 @@ export class SchemaWorkbench {
 
   prepare(schema: unknown): PreparedSchema {
     let key: string;
-    try { key = JSON.stringify(schema) ?? 'undefined'; } catch { key = String(Math.random()); }
+    try {
+      key = JSON.stringify(schema) ?? 'undefined';
+    } catch {
+      key = String(Math.random());
+    }
     const hit = this.cache.get(key);
     if (hit) return hit;
     const prepared = this.build(schema);
@@ -68,9 +73,23 @@ export class SchemaWorkbench {
 
   private build(schema: unknown): PreparedSchema {
     const notes: string[] = [];
-    if (typeof schema === 'boolean') return { dialect: this.defaultDialect, problems: [], notes, externalRefs: [], validate: (v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]) };
+    if (typeof schema === 'boolean')
+      return {
+        dialect: this.defaultDialect,
+        problems: [],
+        notes,
+        externalRefs: [],
+        validate: (_v) => (schema ? [] : [{ pointer: '', message: 'the schema `false` accepts nothing' }]),
+      };
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-      return { dialect: this.defaultDialect, problems: [`not a JSON Schema object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`], notes, externalRefs: [] };
+      return {
+        dialect: this.defaultDialect,
+        problems: [
+          `not a JSON Schema object (got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`,
+        ],
+        notes,
+        externalRefs: [],
+      };
     }
     let s = schema as Record<string, unknown>;
     let dialect = this.defaultDialect;
@@ -87,7 +106,10 @@ export class SchemaWorkbench {
     // A string $id stays (a $ref may name the schema by it) and is taken out of the ajv again after compiling, so that
     // another tool's schema with the same $id does not collide with it; another $id is not a usable base: dropped.
     const id = typeof s.$id === 'string' && s.$id !== '' ? s.$id : undefined;
-    if ('$id' in s && !id) { s = { ...s }; delete s.$id; }
+    if ('$id' in s && !id) {
+      s = { ...s };
+      delete s.$id;
+    }
     const problems: string[] = [];
     let metaOk: boolean;
     let metaErrors: ErrorObject[] | null | undefined;
@@ -111,7 +133,8 @@ export class SchemaWorkbench {
       } catch (e) {
         const missing = (e as { missingSchema?: unknown }).missingSchema;
         const base = id?.replace(/#.*$/, '');
-        if (typeof missing === 'string' && missing !== '' && missing !== base) externalRefs.push((e as { missingRef?: string }).missingRef ?? missing);
+        if (typeof missing === 'string' && missing !== '' && missing !== base)
+          externalRefs.push((e as { missingRef?: string }).missingRef ?? missing);
         else problems.push(`does not compile: ${(e as Error).message}`);
       } finally {
         if (id) ajv.removeSchema(id);

@@ -10,9 +10,10 @@ import type { LoggedMessage } from './log.js';
 import type { Probe } from './probe.js';
 import type { Session } from './session.js';
 import type { StreamableHttpTransport } from './transport/http.js';
+import { META } from './wire.js';
 
 /** The `_meta` key every message of a subscription carries: the JSON-RPC id of its subscriptions/listen request. */
-export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+export const SUBSCRIPTION_ID = META.subscriptionId;
 export const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 /** The notification each field of a SubscriptionFilter opts in to (2026-07-28; extensions may add fields). */
@@ -90,7 +91,16 @@ export class Subscription {
   }
 
   /** Over HTTP: the exchange of its POST (status, headers, body or SSE events), once the request was sent. */
-  get exchange(): { status?: number; statusText?: string; responseBody?: string; error?: string; ms?: number; responseHeaders?: Record<string, unknown> } | undefined {
+  get exchange():
+    | {
+        status?: number;
+        statusText?: string;
+        responseBody?: string;
+        error?: string;
+        ms?: number;
+        responseHeaders?: Record<string, unknown>;
+      }
+    | undefined {
     const n = this.request.http?.exchange;
     return n === undefined ? undefined : (this.ctx.http?.exchanges[n] as Subscription['exchange']);
   }
@@ -107,30 +117,56 @@ export class Subscription {
 
   private see(m: LoggedMessage): void {
     if (m.direction !== 'from-server') return;
-    if (m.kind !== 'notification') { for (const w of [...this.waiters]) w(); return; }
+    if (m.kind !== 'notification') {
+      for (const w of [...this.waiters]) w();
+      return;
+    }
     if (m.method === ACKNOWLEDGED) this.acks.push(m);
-    if (m.method === 'notifications/cancelled' && paramsOf(m).requestId === this.id && !this.serverCancelled) this.serverCancelled = m;
+    if (m.method === 'notifications/cancelled' && paramsOf(m).requestId === this.id && !this.serverCancelled)
+      this.serverCancelled = m;
     const exchange = this.request.http?.exchange;
     const mine = this.overHttp ? m.http?.exchange === exchange : subscriptionIdOf(m) === this.id;
     if (mine) this.messages.push(m);
-    else if (!this.overHttp && m.method !== undefined && CHANGE_NOTIFICATIONS.has(m.method) && subscriptionIdOf(m) === undefined) this.unattributed.push(m);
+    else if (
+      !this.overHttp &&
+      m.method !== undefined &&
+      CHANGE_NOTIFICATIONS.has(m.method) &&
+      subscriptionIdOf(m) === undefined
+    )
+      this.unattributed.push(m);
     for (const w of [...this.waiters]) w();
   }
 
   /** Resolves once pred() holds (true), or after ms, or when it was answered or the connection ended (pred() then). */
   until(pred: () => boolean, ms: number): Promise<boolean> {
-    const over = () => pred() || this.answer !== undefined || this.ctx.session.closed || this.streamEnded || this.serverCancelled !== undefined;
+    const over = () =>
+      pred() ||
+      this.answer !== undefined ||
+      this.ctx.session.closed ||
+      this.streamEnded ||
+      this.serverCancelled !== undefined;
     if (over()) return Promise.resolve(pred());
     return new Promise((resolve) => {
       let finished = false;
-      const done = () => { if (finished) return; finished = true; clearTimeout(timer); clearInterval(poll); this.waiters.delete(check); resolve(pred()); };
-      const check = () => { if (over()) done(); };
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters.delete(check);
+        resolve(pred());
+      };
+      const check = () => {
+        if (over()) done();
+      };
       const timer = setTimeout(done, Math.max(0, ms));
       // The end of an HTTP exchange is recorded after its last frame: looked at now and then.
       const poll = setInterval(check, 100);
       this.waiters.add(check);
       // An answer or the end of the connection wakes the probe, not the watcher.
-      void this.probe.waitForAnswers(ms).then(() => { if (!finished) check(); });
+      void this.probe.waitForAnswers(ms).then(() => {
+        if (!finished) check();
+      });
     });
   }
 
@@ -172,7 +208,14 @@ export class Subscription {
 
   /** Every message of the exchange, for messageIds: the request, its notifications, its answer, the cancellation. */
   seqs(): number[] {
-    const all = [this.request, ...this.messages, ...this.unattributed, ...(this.answer ? [this.answer] : []), ...(this.cancelled?.note ? [this.cancelled.note] : []), ...(this.serverCancelled ? [this.serverCancelled] : [])];
+    const all = [
+      this.request,
+      ...this.messages,
+      ...this.unattributed,
+      ...(this.answer ? [this.answer] : []),
+      ...(this.cancelled?.note ? [this.cancelled.note] : []),
+      ...(this.serverCancelled ? [this.serverCancelled] : []),
+    ];
     return [...new Set(all.map((m) => m.seq))].sort((a, b) => a - b);
   }
 
@@ -193,7 +236,9 @@ export class Subscription {
 export function openListen(ctx: ListenContext, filter: SubscriptionFilter): Subscription {
   const s = ctx.session;
   const id = s.newId();
-  const probe = s.probe([{ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: filter } }], { id });
+  const probe = s.probe([{ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: filter } }], {
+    id,
+  });
   return new Subscription(ctx, id, filter, probe);
 }
 
@@ -211,7 +256,11 @@ export function requested(filter: SubscriptionFilter, m: LoggedMessage): boolean
     const uris = filter.resourceSubscriptions;
     const uri = paramsOf(m).uri;
     // The spec lets the URI be a sub-resource of the one subscribed to: a prefix match is accepted.
-    return Array.isArray(uris) && typeof uri === 'string' && uris.some((u) => typeof u === 'string' && (uri === u || uri.startsWith(u)));
+    return (
+      Array.isArray(uris) &&
+      typeof uri === 'string' &&
+      uris.some((u) => typeof u === 'string' && (uri === u || uri.startsWith(u)))
+    );
   }
   return filter[field] === true;
 }

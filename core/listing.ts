@@ -25,7 +25,13 @@ export const MAX_PAGES = 1000;
  * List everything `method` lists: `key` names the array in each result (e.g. 'resources'); `isItem` tells a
  * well-formed entry from a malformed one.
  */
-export async function listAll<T>(session: Session, method: string, key: string, isItem: (v: unknown) => v is T, maxPages = MAX_PAGES): Promise<Listing<T>> {
+export async function listAll<T>(
+  session: Session,
+  method: string,
+  key: string,
+  isItem: (v: unknown) => v is T,
+  maxPages = MAX_PAGES,
+): Promise<Listing<T>> {
   const listing: Listing<T> = { items: [], pages: [], messageIds: [], malformed: [] };
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -75,5 +81,9 @@ export async function listAll<T>(session: Session, method: string, key: string, 
 
 /** An object with a string member `name` (tools, prompts, resources, templates all have one). */
 export function hasStringMember(member: string) {
-  return <T>(v: unknown): v is T => v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>)[member] === 'string';
+  return <T>(v: unknown): v is T =>
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    typeof (v as Record<string, unknown>)[member] === 'string';
 }

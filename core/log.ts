@@ -80,12 +80,23 @@ export interface HttpInfo {
   problem?: string;
 }
 
-export function classify(json: unknown): { kind: MessageKind; method?: string; id?: string | number | null; problem?: string } {
+export function classify(json: unknown): {
+  kind: MessageKind;
+  method?: string;
+  id?: string | number | null;
+  problem?: string;
+} {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    return { kind: 'invalid', problem: Array.isArray(json) ? 'a JSON array (batch), not a single JSON-RPC message' : `a JSON ${json === null ? 'null' : typeof json}, not a JSON-RPC message object` };
+    return {
+      kind: 'invalid',
+      problem: Array.isArray(json)
+        ? 'a JSON array (batch), not a single JSON-RPC message'
+        : `a JSON ${json === null ? 'null' : typeof json}, not a JSON-RPC message object`,
+    };
   }
   const m = json as Record<string, unknown>;
-  const idOk = (v: unknown): v is string | number | null => v === null || typeof v === 'string' || typeof v === 'number';
+  const idOk = (v: unknown): v is string | number | null =>
+    v === null || typeof v === 'string' || typeof v === 'number';
   const id = idOk(m.id) ? m.id : undefined;
   if (typeof m.method === 'string') {
     if ('id' in m) return { kind: 'request', method: m.method, id };
@@ -107,7 +118,11 @@ export const TRUNCATED_RAW_CHARS = 1024;
  * reporter reads it. The run itself, the other reporters and `--record` always have the whole log.
  */
 export const reportBodiesOption: OptionDef<ReportBodies> = {
-  flag: 'report-bodies', key: 'reportBodies', type: 'string', choices: ['full', 'truncated', 'none'], inReport: 'when-set',
+  flag: 'report-bodies',
+  key: 'reportBodies',
+  type: 'string',
+  choices: ['full', 'truncated', 'none'],
+  inReport: 'when-set',
   help: `What report.json keeps of each message: full (raw and json, the default); truncated (a raw line longer than ${TRUNCATED_RAW_CHARS} characters cut there, with rawChars, and its json left out); none (no raw, no json: a smaller report for huge logs)`,
 };
 
@@ -116,8 +131,16 @@ export const reportBodiesOption: OptionDef<ReportBodies> = {
  * message under truncated), else a copy without the body (none), or with raw cut and json left out (truncated; its
  * rawChars is the length of the whole line). The other members keep their order.
  */
-export function messageWithBodies(m: LoggedMessage, mode: ReportBodies | undefined): LoggedMessage | Omit<LoggedMessage, 'raw'> {
-  if (!mode || mode === 'full' || (mode === 'truncated' && (typeof m.raw !== 'string' || m.raw.length <= TRUNCATED_RAW_CHARS))) return m;
+export function messageWithBodies(
+  m: LoggedMessage,
+  mode: ReportBodies | undefined,
+): LoggedMessage | Omit<LoggedMessage, 'raw'> {
+  if (
+    !mode ||
+    mode === 'full' ||
+    (mode === 'truncated' && (typeof m.raw !== 'string' || m.raw.length <= TRUNCATED_RAW_CHARS))
+  )
+    return m;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(m)) {
     if (k === 'json') continue;

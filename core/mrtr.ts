@@ -13,10 +13,21 @@
  * exchange is reported as not exercisable. Bounded: at most MAX_INPUT_ROUNDS retries, each with the request timeout;
  * a server that keeps asking is reported, not looped. Every message goes through the session (logged, schema-checked).
  *
- * answerInputRequests is exported for other users of the canned answers (tasks/update of the tasks extension).
+ * The canned answers themselves (answerInputRequests) are in core/input-answers.ts, which tasks/update of the tasks
+ * extension uses too.
  */
-import { CAPABILITY_OF_REQUEST, CLIENT_CAPABILITY_NAMES, cannedResult, type ClientCapabilityName, type Root } from './client-capabilities.js';
+import { CLIENT_CAPABILITY_NAMES } from './client-capabilities.js';
+import { CLIENT_CAPABILITIES_FLAG, answerInputRequests, type MrtrExchange } from './input-answers.js';
+export {
+  answerInputRequests,
+  isDeclared,
+  neededCapability,
+  type CannedInputs,
+  type InputProblem,
+  type MrtrExchange,
+} from './input-answers.js';
 import { isObject as isObj } from './objects.js';
+import { ERROR_CODE } from './wire.js';
 import type { Reply, RequestOptions, Session } from './session.js';
 import type { Service } from './services.js';
 import type { CaseContext, ExchangeRecord } from './suite.js';
@@ -27,113 +38,8 @@ export const MRTR_METHODS: readonly string[] = ['tools/call', 'prompts/get', 're
 /** How many times the harness answers and sends a request again before it stops (the server keeps asking). */
 export const MAX_INPUT_ROUNDS = 3;
 
-/** The flag that declares client capabilities (for messages). */
-const FLAG = '--client-capabilities';
-
 export function isInputRequired(result: unknown): result is Record<string, unknown> {
   return isObj(result) && result.resultType === 'input_required';
-}
-
-/**
- * What an input request needs the client to have declared: the capability, and a sub-capability for an elicitation
- * in url mode (`elicitation.url`; a bare `elicitation: {}` means form only) or a sampling request with tools
- * (`sampling.tools`). undefined: not a request kind an input request may be.
- */
-export function neededCapability(request: unknown): { capability: ClientCapabilityName; sub?: string; label: string } | undefined {
-  if (!isObj(request) || typeof request.method !== 'string') return undefined;
-  const capability = CAPABILITY_OF_REQUEST[request.method];
-  if (!capability) return undefined;
-  const params = isObj(request.params) ? request.params : {};
-  if (capability === 'elicitation' && params.mode === 'url') return { capability, sub: 'url', label: 'elicitation (url mode)' };
-  if (capability === 'sampling' && (params.tools !== undefined || params.toolChoice !== undefined)) return { capability, sub: 'tools', label: 'sampling with tools' };
-  return { capability, label: capability };
-}
-
-/** Whether the declared client capabilities cover what an input request needs. */
-export function isDeclared(need: { capability: string; sub?: string }, declared: Record<string, unknown>): boolean {
-  const cap = declared[need.capability];
-  if (cap === undefined) return false;
-  if (!need.sub) return true;
-  return isObj(cap) && cap[need.sub] !== undefined;
-}
-
-export interface InputProblem {
-  key: string;
-  /** The method the input request names (absent when it names none). */
-  method?: string;
-  /** undeclared: asks for a capability the client did not declare (the server's fault); unknown: not a kind the harness answers. */
-  kind: 'undeclared' | 'unknown';
-  /** Plain words: what is missing, and the flag that would enable it where there is one. */
-  why: string;
-}
-
-export interface CannedInputs {
-  /** The InputResponses map: key → canned result. */
-  responses: Record<string, Record<string, unknown>>;
-  /** What was answered, for messages: 'key: method → decline'. */
-  answered: string[];
-  /** Input requests the harness did not answer (then it must not retry at all). */
-  problems: InputProblem[];
-}
-
-function cannedSummary(method: string, r: Record<string, unknown>): string {
-  if (method === 'elicitation/create') return `action "${String(r.action)}"`;
-  if (method === 'sampling/createMessage') return 'the canned assistant text';
-  if (method === 'roots/list') return `${Array.isArray(r.roots) ? r.roots.length : 0} root(s)`;
-  return 'a canned result';
-}
-
-/**
- * The canned InputResponses for an `inputRequests` map, given what the harness declared (the same answers it gives
- * server-to-client requests: core/client-capabilities.ts cannedResult). Requests it cannot answer are listed in
- * `problems` with the reason.
- */
-export function answerInputRequests(inputRequests: unknown, declared: Record<string, unknown>, roots?: readonly Root[]): CannedInputs {
-  const out: CannedInputs = { responses: {}, answered: [], problems: [] };
-  if (!isObj(inputRequests)) return out;
-  for (const [key, req] of Object.entries(inputRequests)) {
-    const method = isObj(req) && typeof req.method === 'string' ? req.method : undefined;
-    const need = neededCapability(req);
-    if (!need) {
-      out.problems.push({ key, ...(method ? { method } : {}), kind: 'unknown', why: `"${key}" asks for ${method ? `"${method}"` : 'no method'}, not elicitation/create, sampling/createMessage or roots/list: the harness cannot answer it` });
-      continue;
-    }
-    if (!isDeclared(need, declared)) {
-      const how = need.sub ? `the harness declares ${need.capability} without ${need.capability}.${need.sub}, so it cannot answer it` : `${FLAG} ${need.capability} declares it and answers it with a canned result`;
-      out.problems.push({ key, method, kind: 'undeclared', why: `"${key}" asks for ${need.label}, which the client did not declare (${how})` });
-      continue;
-    }
-    const canned = cannedResult(method!, roots);
-    if (!canned) {
-      out.problems.push({ key, method, kind: 'unknown', why: `"${key}" asks for "${method}": the harness has no canned answer for it` });
-      continue;
-    }
-    out.responses[key] = canned;
-    out.answered.push(`${key}: ${method} → ${cannedSummary(method!, canned)}`);
-  }
-  return out;
-}
-
-/** One request that met input_required, with every round. */
-export interface MrtrExchange {
-  method: string;
-  /** The tool or prompt name, or the resource URI. */
-  target?: string;
-  caseId?: string;
-  /** Every reply in order (the first is the original request's, the last the final one). */
-  rounds: Reply[];
-  /** What the harness answered, round by round. */
-  answered: string[][];
-  /**
-   * complete: the last reply is a result that is no longer input_required; error: a JSON-RPC error;
-   * not-exercisable: the harness could not answer (note says why); still-asking: input_required after MAX_INPUT_ROUNDS
-   * answered rounds; failure: a retry got no answer (the request's own failure says why).
-   */
-  outcome: 'complete' | 'error' | 'not-exercisable' | 'still-asking' | 'failure';
-  /** Plain words on a not-exercisable or still-asking outcome. */
-  note?: string;
-  /** Input requests the harness did not answer. */
-  problems: InputProblem[];
 }
 
 /**
@@ -158,7 +64,10 @@ export interface InputRoundsOptions {
 
 /** The RequestOptions of each round: the timeout, and the call it is pipelined behind, where given. */
 function requestOptions(opts: Pick<InputRoundsOptions, 'timeoutMs' | 'timeoutFrom'>): RequestOptions {
-  return { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}) };
+  return {
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.timeoutFrom ? { timeoutFrom: opts.timeoutFrom } : {}),
+  };
 }
 
 function targetOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
@@ -174,12 +83,23 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
  * one. A request that gets no answer rejects as session.request does (after the exchange is recorded).
  */
 export async function requestWithInput(
-  session: Session, method: string, params: Record<string, unknown> | undefined, opts: InputRoundsOptions = {},
+  session: Session,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  opts: InputRoundsOptions = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
   const ro = requestOptions(opts);
   let reply = await session.request(method, params, ro);
   if (!MRTR_METHODS.includes(method) || !isInputRequired(reply.result)) return { reply };
-  const x: MrtrExchange = { method, ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}), ...(opts.caseId ? { caseId: opts.caseId } : {}), rounds: [reply], answered: [], outcome: 'not-exercisable', problems: [] };
+  const x: MrtrExchange = {
+    method,
+    ...(targetOf(method, params) !== undefined ? { target: targetOf(method, params) } : {}),
+    ...(opts.caseId ? { caseId: opts.caseId } : {}),
+    rounds: [reply],
+    answered: [],
+    outcome: 'not-exercisable',
+    problems: [],
+  };
   opts.record?.(x);
   const declared = session.opts.clientCapabilities ?? {};
   const base: Record<string, unknown> = { ...(params ?? {}) };
@@ -190,7 +110,8 @@ export async function requestWithInput(
     const hasRequests = r.inputRequests !== undefined;
     const hasState = typeof r.requestState === 'string';
     if (!hasRequests && !hasState) {
-      x.note = 'the input_required result carries neither inputRequests nor requestState: there is nothing to answer or echo';
+      x.note =
+        'the input_required result carries neither inputRequests nor requestState: there is nothing to answer or echo';
       return { reply, mrtr: x };
     }
     if (hasRequests && !isObj(r.inputRequests)) {
@@ -225,8 +146,14 @@ export async function requestWithInput(
       throw e;
     }
     x.rounds.push(reply);
-    if (reply.error) { x.outcome = 'error'; return { reply, mrtr: x }; }
-    if (!isInputRequired(reply.result)) { x.outcome = 'complete'; return { reply, mrtr: x }; }
+    if (reply.error) {
+      x.outcome = 'error';
+      return { reply, mrtr: x };
+    }
+    if (!isInputRequired(reply.result)) {
+      x.outcome = 'complete';
+      return { reply, mrtr: x };
+    }
   }
 }
 
@@ -235,24 +162,35 @@ export async function requestWithInput(
  * mrtrExchanges. Only from 2026-07-28; before it, a plain request.
  */
 export async function requestAnswering(
-  ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string }, method: string, params: Record<string, unknown> | undefined,
+  ctx: Pick<CaseContext, 'session' | 'features' | 'service'> & { currentCase?: string },
+  method: string,
+  params: Record<string, unknown> | undefined,
   opts: Omit<InputRoundsOptions, 'record'> & { onExchange?: (x: MrtrExchange) => void } = {},
 ): Promise<{ reply: Reply; mrtr?: MrtrExchange }> {
   if (!ctx.features.mrtr) return { reply: await ctx.session.request(method, params, requestOptions(opts)) };
   const list = await ctx.service(mrtrExchanges);
   const { onExchange, ...rest } = opts;
-  return requestWithInput(ctx.session, method, params, { ...rest, ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}), record: (x) => { list.push(x); onExchange?.(x); } });
+  return requestWithInput(ctx.session, method, params, {
+    ...rest,
+    ...(ctx.currentCase ? { caseId: ctx.currentCase } : {}),
+    record: (x) => {
+      list.push(x);
+      onExchange?.(x);
+    },
+  });
 }
 
 /** The capabilities an error -32021 (MissingRequiredClientCapabilityError, 2026-07-28) names, in words. */
 function requiredCapabilitiesOf(data: unknown): string {
   const req = isObj(data) && isObj(data.requiredCapabilities) ? data.requiredCapabilities : undefined;
   if (!req) return 'a client capability (the error names none)';
-  const names = Object.entries(req).flatMap(([k, v]) => (isObj(v) && Object.keys(v).length ? Object.keys(v).map((s) => `${k}.${s}`) : [k]));
+  const names = Object.entries(req).flatMap(([k, v]) =>
+    isObj(v) && Object.keys(v).length ? Object.keys(v).map((s) => `${k}.${s}`) : [k],
+  );
   return names.length ? names.join(', ') : 'a client capability (requiredCapabilities is empty)';
 }
 
-export const MISSING_CAPABILITY_CODE = -32021;
+export const MISSING_CAPABILITY_CODE = ERROR_CODE.missingClientCapability;
 
 /**
  * A request the harness could not exercise because of client input (2026-07-28): the final answer is still
@@ -260,20 +198,34 @@ export const MISSING_CAPABILITY_CODE = -32021;
  * not declare a capability it needs. Returns the skip a case gives (never a server fault), or undefined.
  */
 export function notExercisable(
-  features: { mrtr: boolean }, reply: Reply | undefined, mrtr?: MrtrExchange,
+  features: { mrtr: boolean },
+  reply: Reply | undefined,
+  mrtr?: MrtrExchange,
 ): { verdict: 'skip'; message: string; messageIds: number[] } | undefined {
   if (!features.mrtr || !reply) return undefined;
   const messageIds = (mrtr?.rounds ?? [reply]).flatMap((r) => [r.request.seq, r.response.seq]);
   if (isInputRequired(reply.result)) {
     const why = mrtr?.note ?? 'the harness did not answer it';
     const rounds = mrtr && mrtr.rounds.length > 1 ? ` (after ${mrtr.rounds.length - 1} answered round(s))` : '';
-    return { verdict: 'skip', messageIds, message: `not exercisable: the server answered input_required${rounds} — ${why}` };
+    return {
+      verdict: 'skip',
+      messageIds,
+      message: `not exercisable: the server answered input_required${rounds} — ${why}`,
+    };
   }
   if (reply.error?.code === MISSING_CAPABILITY_CODE) {
     const caps = requiredCapabilitiesOf(reply.error.data);
-    const top = [...new Set(caps.split(', ').map((c) => c.split('.')[0]!))].filter((c) => (CLIENT_CAPABILITY_NAMES as readonly string[]).includes(c));
-    const how = top.length ? `${FLAG} ${top.join(',')} declares ${top.length > 1 ? 'them' : 'it'} and the harness answers with canned results` : `the harness cannot declare it (${FLAG} knows sampling, elicitation, roots)`;
-    return { verdict: 'skip', messageIds, message: `not exercisable: the server refused with error -32021 (missing required client capability: ${caps}); ${how}` };
+    const top = [...new Set(caps.split(', ').map((c) => c.split('.')[0]!))].filter((c) =>
+      (CLIENT_CAPABILITY_NAMES as readonly string[]).includes(c),
+    );
+    const how = top.length
+      ? `${CLIENT_CAPABILITIES_FLAG} ${top.join(',')} declares ${top.length > 1 ? 'them' : 'it'} and the harness answers with canned results`
+      : `the harness cannot declare it (${CLIENT_CAPABILITIES_FLAG} knows sampling, elicitation, roots)`;
+    return {
+      verdict: 'skip',
+      messageIds,
+      message: `not exercisable: the server refused with error -32021 (missing required client capability: ${caps}); ${how}`,
+    };
   }
   return undefined;
 }
@@ -303,7 +255,9 @@ export interface AlteredRetry {
  * purpose (its violations are the probe's, not the harness's). Rejects as session.request does when a request gets no answer.
  */
 export async function retryAltered(
-  session: Session, method: string, params: Record<string, unknown>,
+  session: Session,
+  method: string,
+  params: Record<string, unknown>,
   alter: (retry: Record<string, unknown>, first: Record<string, unknown>) => Record<string, unknown> | string,
   opts: Pick<InputRoundsOptions, 'timeoutMs'> & { expectInvalid?: string } = {},
 ): Promise<AlteredRetry> {
@@ -332,6 +286,9 @@ export async function retryAltered(
     out.note = altered;
     return out;
   }
-  out.retry = await session.request(method, altered, { ...ro, ...(opts.expectInvalid ? { expectInvalid: opts.expectInvalid } : {}) });
+  out.retry = await session.request(method, altered, {
+    ...ro,
+    ...(opts.expectInvalid ? { expectInvalid: opts.expectInvalid } : {}),
+  });
   return out;
 }

@@ -19,7 +19,10 @@ import { SessionError } from './session.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import type { Transport } from './transport/types.js';
 import { whenIdle } from './processes.js';
-import type { SuiteResult, Summary } from './results.js';
+import { cut } from './text.js';
+import type { MatrixEntry, Negotiation, NegotiationStep, SuiteResult } from './results.js';
+import { META } from './wire.js';
+export type { MatrixEntry, Negotiation, NegotiationStep } from './results.js';
 
 /** The first version without an initialize handshake (stateless, `server/discover`). */
 export const STATELESS_VERSION: ProtocolVersion = '2026-07-28';
@@ -58,43 +61,13 @@ export function isStateless(v: string | undefined): boolean {
 /** The `_meta` members every request carries in a stateless version. */
 export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }, clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': clientCapabilities,
-    'io.modelcontextprotocol/clientInfo': clientInfo,
+    [META.protocolVersion]: version,
+    [META.clientCapabilities]: clientCapabilities,
+    [META.clientInfo]: clientInfo,
   };
 }
 
-/** One step of the negotiation, as the report shows it (`report.negotiation.steps`). */
-export interface NegotiationStep {
-  method: 'server/discover' | 'initialize';
-  /** The version the step offered. */
-  offered: string;
-  outcome: 'result' | 'error' | 'timeout' | 'closed' | 'failed';
-  /** The error code of an error answer. */
-  errorCode?: number;
-  /** initialize: the version answered. server/discover: the versions listed. */
-  answered?: unknown;
-  /** What happened, in words. */
-  message: string;
-  /** The server process (or HTTP session) was restarted after this step; its messages are not in `messages`. */
-  restartedAfter?: boolean;
-  /** The messages of the step (text as sent and received, cut at 2000 characters). */
-  exchange?: { sent?: string; received?: string };
-}
 
-/** How the run arrived at its version (`report.negotiation`). */
-export interface Negotiation {
-  /** 'default': newest first with fallback; 'forced': --protocol-version. */
-  mode: 'default' | 'forced';
-  requested?: ProtocolVersion;
-  /** The handshake of the version in force: server/discover (stateless) or initialize; none when both failed. */
-  handshake: 'server/discover' | 'initialize' | 'none';
-  /** The version in force (undefined when no usable version came of it). */
-  version?: string;
-  steps: NegotiationStep[];
-  /** How many times the server was restarted during negotiation (0 or 1). */
-  restarts: number;
-}
 
 /**
  * The outcome of the handshake, as cases see it (ctx.init): the one type for it. `negotiation` is how the run got
@@ -158,13 +131,13 @@ export interface NegotiateEnv {
   restart(): Promise<{ session: Session; transport: Transport }>;
 }
 
-function cut(s: string | undefined, n = 2000): string | undefined {
-  return s === undefined ? undefined : s.length > n ? s.slice(0, n) + '…' : s;
+function cutRaw(s: string | undefined): string | undefined {
+  return s === undefined ? undefined : cut(s, 2000);
 }
 
 function exchange(r: { request?: { raw: string }; response?: { raw: string } } | undefined): NegotiationStep['exchange'] {
   if (!r) return undefined;
-  return { sent: cut(r.request?.raw), received: cut(r.response?.raw) };
+  return { sent: cutRaw(r.request?.raw), received: cutRaw(r.response?.raw) };
 }
 
 /** The newest published version before the stateless one in a list a server gave (supportedVersions, -32022 data). */
@@ -311,21 +284,6 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   return out({ version, offered: initOffer, discover, discoverFailure, reply, failure, initializedSeq, aborted });
 }
 
-/** One row of `report.matrix` (--all-versions). */
-export interface MatrixEntry {
-  protocolVersion: ProtocolVersion;
-  /** The server spoke this version when it was asked to (the handshake agreed on it). */
-  accepted: boolean;
-  /**
-   * false: the version was not tested, because the run was stopped (--max-duration, which bounds all versions
-   * together, or an interrupt) before its handshake decided, or before it started (reason says which).
-   */
-  tested?: false;
-  /** Why not, when not accepted. */
-  reason?: string;
-  summary: Summary;
-  suites: { id: string; pass: number; warn: number; fail: number; skip: number; info: number }[];
-}
 
 export function suiteCounts(s: SuiteResult): MatrixEntry['suites'][number] {
   const c = { id: s.id, pass: 0, warn: 0, fail: 0, skip: 0, info: 0 };

@@ -35,13 +35,17 @@ export type OptionValues = Readonly<Record<string, unknown>>;
 export function optionProblem(o: OptionDef, v: unknown): string | undefined {
   if (v === undefined) return undefined;
   switch (o.type) {
-    case 'integer': return Number.isInteger(v) ? undefined : 'must be an integer';
-    case 'number': return typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a number';
-    case 'boolean': return typeof v === 'boolean' ? undefined : 'must be true or false';
+    case 'integer':
+      return Number.isInteger(v) ? undefined : 'must be an integer';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a number';
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : 'must be true or false';
     case 'string':
       if (typeof v !== 'string') return 'must be a string';
       return o.choices && !o.choices.includes(v) ? `"${v}" is not one of ${o.choices.join(', ')}` : undefined;
-    case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings';
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'must be a list of strings';
   }
 }
 

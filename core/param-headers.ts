@@ -6,8 +6,7 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters
  * https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
  */
-
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+import { isObject as isObj } from './objects.js';
 
 /** A header value as the client meant it: the Base64 sentinel form `=?base64?…?=` decoded. */
 export function headerValue(v: string): string {
@@ -20,11 +19,16 @@ export function headerValue(v: string): string {
  * end and does not look like the sentinel; else the UTF-8 bytes in the Base64 sentinel form.
  */
 export function headerSafe(v: string): string {
-  return /^[\x20-\x7e\t]*$/.test(v) && v.trim() === v && !/^=\?base64\?.*\?=$/.test(v) ? v : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
+  return /^[\x20-\x7e\t]*$/.test(v) && v.trim() === v && !/^=\?base64\?.*\?=$/.test(v)
+    ? v
+    : `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
 }
 
 /** One x-mcp-header annotation: the header's name part and the chain of `properties` keys to the marked property. */
-export interface HeaderParam { name: string; path: string[] }
+export interface HeaderParam {
+  name: string;
+  path: string[];
+}
 
 /** The x-mcp-header annotations of an inputSchema reachable through `properties` chains only. */
 export function headerParams(schema: unknown, path: string[] = [], out: HeaderParam[] = []): HeaderParam[] {
@@ -40,7 +44,10 @@ export function headerParams(schema: unknown, path: string[] = [], out: HeaderPa
 /** The argument at a property path; undefined when absent or null (the header is then omitted). */
 export function argumentAt(args: unknown, path: readonly string[]): unknown {
   let v = args;
-  for (const k of path) { if (!isObj(v)) return undefined; v = v[k]; }
+  for (const k of path) {
+    if (!isObj(v)) return undefined;
+    v = v[k];
+  }
   return v === null ? undefined : v;
 }
 
@@ -71,7 +78,22 @@ export function sameParamValue(header: string, body: unknown): boolean {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Keywords holding one schema or a list of them, and keywords holding a map of schemas: a mark under them is unreachable. */
-const COMBINATORS = ['items', 'prefixItems', 'additionalProperties', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', 'contains', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames'];
+const COMBINATORS = [
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+];
 const MAPS = ['$defs', 'definitions', 'patternProperties', 'dependentSchemas'];
 
 /**
@@ -83,24 +105,40 @@ export function headerParamProblems(inputSchema: unknown): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const walk = (s: unknown, where: string, reachable: boolean): void => {
-    if (Array.isArray(s)) { s.forEach((x, i) => walk(x, `${where}/${i}`, false)); return; }
+    if (Array.isArray(s)) {
+      s.forEach((x, i) => walk(x, `${where}/${i}`, false));
+      return;
+    }
     if (!isObj(s)) return;
     const mark = s['x-mcp-header'];
     if (mark !== undefined && where !== '') {
       const at = where || '/';
-      if (typeof mark !== 'string' || !TOKEN.test(mark)) problems.push(`${at}: x-mcp-header ${JSON.stringify(mark)} is not an HTTP header-name token`);
+      if (typeof mark !== 'string' || !TOKEN.test(mark))
+        problems.push(`${at}: x-mcp-header ${JSON.stringify(mark)} is not an HTTP header-name token`);
       else {
         const key = mark.toLowerCase();
-        if (seen.has(key)) problems.push(`${at}: x-mcp-header ${JSON.stringify(mark)} repeats ${seen.get(key)} (names are compared case-insensitively)`);
+        if (seen.has(key))
+          problems.push(
+            `${at}: x-mcp-header ${JSON.stringify(mark)} repeats ${seen.get(key)} (names are compared case-insensitively)`,
+          );
         else seen.set(key, at);
       }
       if (!reachable) problems.push(`${at}: x-mcp-header on a property not reached through properties keys alone`);
       const type = s.type;
-      if (typeof type !== 'string' || !['string', 'integer', 'boolean'].includes(type)) problems.push(`${at}: x-mcp-header on a property of type ${JSON.stringify(type ?? '(none)')} (only string, integer and boolean may be marked)`);
+      if (typeof type !== 'string' || !['string', 'integer', 'boolean'].includes(type))
+        problems.push(
+          `${at}: x-mcp-header on a property of type ${JSON.stringify(type ?? '(none)')} (only string, integer and boolean may be marked)`,
+        );
     }
     for (const [k, v] of Object.entries(s)) {
-      if (k === 'properties' && isObj(v)) { for (const [p, sub] of Object.entries(v)) walk(sub, `${where}/properties/${p}`, reachable); continue; }
-      if (MAPS.includes(k) && isObj(v)) { for (const [p, sub] of Object.entries(v)) walk(sub, `${where}/${k}/${p}`, false); continue; }
+      if (k === 'properties' && isObj(v)) {
+        for (const [p, sub] of Object.entries(v)) walk(sub, `${where}/properties/${p}`, reachable);
+        continue;
+      }
+      if (MAPS.includes(k) && isObj(v)) {
+        for (const [p, sub] of Object.entries(v)) walk(sub, `${where}/${k}/${p}`, false);
+        continue;
+      }
       if (COMBINATORS.includes(k)) walk(v, `${where}/${k}`, false);
     }
   };

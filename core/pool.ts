@@ -4,7 +4,12 @@
  * tasks already started are waited for, then the first rejection is rethrown (else the results of the items that ran,
  * in order: a stopped pool gives fewer results than items).
  */
-export async function mapPool<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>, o: { stop?: AbortSignal } = {}): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+  o: { stop?: AbortSignal } = {},
+): Promise<R[]> {
   const results: (R | undefined)[] = new Array(items.length);
   const ran: boolean[] = new Array(items.length).fill(false);
   let next = 0;

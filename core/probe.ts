@@ -55,8 +55,15 @@ export class Probe {
     if (this.answers.length >= count) return Promise.resolve(true);
     if (!this.open) return Promise.resolve(false); // closed already (the connection ended, or the run was abandoned): nothing to wait for
     return new Promise((resolve) => {
-      const done = (v: boolean) => { clearTimeout(timer); this.waiters.delete(check); resolve(v); };
-      const check = () => { if (this.answers.length >= count) done(true); else if (!this.open) done(false); };
+      const done = (v: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(v);
+      };
+      const check = () => {
+        if (this.answers.length >= count) done(true);
+        else if (!this.open) done(false);
+      };
       const timer = setTimeout(() => done(false), Math.max(0, ms));
       this.waiters.add(check);
     });
@@ -66,7 +73,12 @@ export class Probe {
   whenClosed(): Promise<void> {
     if (!this.open) return Promise.resolve();
     return new Promise((resolve) => {
-      const check = () => { if (!this.open) { this.waiters.delete(check); resolve(); } };
+      const check = () => {
+        if (!this.open) {
+          this.waiters.delete(check);
+          resolve();
+        }
+      };
       this.waiters.add(check);
     });
   }
@@ -96,27 +108,45 @@ export class Probe {
 export function leadingId(raw: string, limit = 4096): string | number | undefined {
   const s = raw.length > limit ? raw.slice(0, limit) : raw;
   let i = 0;
-  const ws = () => { while (i < s.length && ' \t\r\n'.includes(s[i]!)) i++; };
+  const ws = () => {
+    while (i < s.length && ' \t\r\n'.includes(s[i]!)) i++;
+  };
   const str = (): string | undefined => {
     if (s[i] !== '"') return undefined;
     const start = i++;
     while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
     if (i >= s.length) return undefined;
     i++;
-    try { return JSON.parse(s.slice(start, i)) as string; } catch { return undefined; }
+    try {
+      return JSON.parse(s.slice(start, i)) as string;
+    } catch {
+      return undefined;
+    }
   };
   /** Skip one value; returns it when it is a string or a number, undefined otherwise (or when cut). */
   const value = (): { ok: boolean; v?: string | number } => {
     ws();
     const c = s[i];
-    if (c === '"') { const v = str(); return { ok: v !== undefined, v }; }
+    if (c === '"') {
+      const v = str();
+      return { ok: v !== undefined, v };
+    }
     if (c === '{' || c === '[') {
       let depth = 0;
       while (i < s.length) {
         const d = s[i]!;
-        if (d === '"') { if (str() === undefined) return { ok: false }; continue; }
+        if (d === '"') {
+          if (str() === undefined) return { ok: false };
+          continue;
+        }
         if (d === '{' || d === '[') depth++;
-        else if (d === '}' || d === ']') { depth--; if (depth === 0) { i++; return { ok: true }; } }
+        else if (d === '}' || d === ']') {
+          depth--;
+          if (depth === 0) {
+            i++;
+            return { ok: true };
+          }
+        }
         i++;
       }
       return { ok: false };

@@ -10,7 +10,11 @@ let hooked = false;
 
 function killAllSync(): void {
   for (const pgid of live) {
-    try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
   live.clear();
 }
@@ -76,7 +80,10 @@ let deferring = false;
 const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 function forceExit(sig: 'SIGINT' | 'SIGTERM', ms: number): NodeJS.Timeout {
-  return setTimeout(() => { killAllSync(); process.exit(CODES[sig]); }, ms).unref();
+  return setTimeout(() => {
+    killAllSync();
+    process.exit(CODES[sig]);
+  }, ms).unref();
 }
 
 export function endOwnedOnSignals(onSignal?: (signal: 'SIGINT' | 'SIGTERM') => void, forceAfterMs = 30_000): void {
@@ -173,10 +180,18 @@ function descendantsByChildren(root: number): SeenProcess[] | undefined {
   while (queue.length && out.length < 10_000) {
     const pid = queue.shift()!;
     let tasks: string[];
-    try { tasks = readdirSync(`/proc/${pid}/task`); } catch { continue; } // gone meanwhile
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    } // gone meanwhile
     for (const tid of tasks) {
       let text: string;
-      try { text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8'); } catch { continue; }
+      try {
+        text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      } catch {
+        continue;
+      }
       for (const w of text.split(' ')) {
         if (!w.trim()) continue;
         const child = Number(w);
@@ -193,7 +208,11 @@ function descendantsByChildren(root: number): SeenProcess[] | undefined {
 /** descendants() by reading the parent of every process in /proc; [] where there is no /proc. */
 function descendantsByScan(root: number): SeenProcess[] {
   let names: string[];
-  try { names = readdirSync('/proc'); } catch { return []; }
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
   const children = new Map<number, SeenProcess[]>();
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
@@ -206,7 +225,10 @@ function descendantsByScan(root: number): SeenProcess[] {
   const out: SeenProcess[] = [];
   const queue = [root];
   while (queue.length && out.length < 10_000) {
-    for (const c of children.get(queue.shift()!) ?? []) { out.push(c); queue.push(c.pid); }
+    for (const c of children.get(queue.shift()!) ?? []) {
+      out.push(c);
+      queue.push(c.pid);
+    }
   }
   return out;
 }
@@ -217,7 +239,12 @@ export function endOutsiders(seen: SeenProcess[], pgid: number): number {
   for (const p of seen) {
     const st = procStat(p.pid);
     if (!st || st.start !== p.start || st.pgid === pgid) continue;
-    try { process.kill(p.pid, 'SIGKILL'); n++; } catch { /* gone meanwhile */ }
+    try {
+      process.kill(p.pid, 'SIGKILL');
+      n++;
+    } catch {
+      /* gone meanwhile */
+    }
   }
   return n;
 }
@@ -240,8 +267,14 @@ export function spawnGroup(cmd: string, args: string[], opts: { cwd?: string; en
   const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let started = false;
   const spawned = new Promise<void>((resolve, reject) => {
-    child.once('spawn', () => { started = true; own(child); resolve(); });
-    child.on('error', (e) => { if (!started) reject(e); });
+    child.once('spawn', () => {
+      started = true;
+      own(child);
+      resolve();
+    });
+    child.on('error', (e) => {
+      if (!started) reject(e);
+    });
   });
   spawned.catch(() => undefined); // handled by the taker
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -264,8 +297,19 @@ export function earlyStart(argv: string[]): void {
 }
 
 /** The early-started process, once, if it was started with exactly this command, in the current directory, with no added environment. */
-export function takeEarlyStart(argv: string[], cwd: string | undefined, env: Record<string, string> | undefined): SpawnedGroup | undefined {
-  if (!early || cwd !== undefined || (env && Object.keys(env).length) || argv.length !== early.argv.length || argv.some((w, i) => w !== early!.argv[i])) return undefined;
+export function takeEarlyStart(
+  argv: string[],
+  cwd: string | undefined,
+  env: Record<string, string> | undefined,
+): SpawnedGroup | undefined {
+  if (
+    !early ||
+    cwd !== undefined ||
+    (env && Object.keys(env).length) ||
+    argv.length !== early.argv.length ||
+    argv.some((w, i) => w !== early!.argv[i])
+  )
+    return undefined;
   const { proc } = early;
   early = undefined;
   return proc;
@@ -283,7 +327,8 @@ export function endEarlyStart(): void {
   child.stdin?.destroy();
   child.stdout?.destroy();
   child.stderr?.destroy();
-  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+    signalGroup(child.pid, 'SIGTERM');
 }
 
 /** CPU time (clock ticks) of a process and its descendants, and whether one of them is running; undefined without /proc. */
@@ -293,7 +338,11 @@ function groupActivity(root: number): { ticks: number; running: boolean } | unde
   let seen = 0;
   for (const pid of [root, ...descendants(root).map((p) => p.pid)]) {
     let text: string;
-    try { text = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
     ticks += Number(f[11]) + Number(f[12]);
@@ -313,7 +362,15 @@ export function whenIdle(pid: number, o: { quietMs: number; maxMs: number }): { 
   let timer: NodeJS.Timeout | undefined;
   let done = false;
   let finish!: () => void;
-  const idle = new Promise<void>((resolve) => { finish = () => { if (!done) { done = true; clearTimeout(timer); resolve(); } }; });
+  const idle = new Promise<void>((resolve) => {
+    finish = () => {
+      if (!done) {
+        done = true;
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+  });
   const start = Date.now();
   let last = groupActivity(pid);
   let quietSince = Date.now();
@@ -328,6 +385,9 @@ export function whenIdle(pid: number, o: { quietMs: number; maxMs: number }): { 
     timer.unref();
   };
   if (!last) finish();
-  else { timer = setTimeout(poll, 100); timer.unref(); }
+  else {
+    timer = setTimeout(poll, 100);
+    timer.unref();
+  }
   return { idle, cancel: finish };
 }

@@ -34,7 +34,11 @@ export class Redactor {
   constructor(o: RedactOptions = {}) {
     (o.patterns ?? []).forEach((p, i) => {
       let re: RegExp;
-      try { re = new RegExp(p, 'g'); } catch (e) { throw new Error(`--redact: "${p}" is not a regular expression: ${(e as Error).message}`); }
+      try {
+        re = new RegExp(p, 'g');
+      } catch (e) {
+        throw new Error(`--redact: "${p}" is not a regular expression: ${(e as Error).message}`);
+      }
       const placeholder = `[redacted:${i + 1}]`;
       this.rules.push({ re, placeholder });
       this.notesList.push({ kind: 'regex', pattern: p, placeholder });
@@ -57,8 +61,13 @@ export class Redactor {
     const r = new Redactor();
     for (const n of notes) {
       if (n.kind === 'regex' && n.pattern && n.placeholder) {
-        try { r.rules.push({ re: new RegExp(n.pattern, 'g'), placeholder: n.placeholder }); } catch { /* ignored */ }
-      } else if (n.kind === 'env' && n.name && n.placeholder && env[n.name]) r.literals.push({ value: env[n.name]!, placeholder: n.placeholder });
+        try {
+          r.rules.push({ re: new RegExp(n.pattern, 'g'), placeholder: n.placeholder });
+        } catch {
+          /* ignored */
+        }
+      } else if (n.kind === 'env' && n.name && n.placeholder && env[n.name])
+        r.literals.push({ value: env[n.name]!, placeholder: n.placeholder });
     }
     r.literals.sort((a, b) => b.value.length - a.value.length);
     return r;
@@ -115,7 +124,10 @@ const SECRET_PATTERNS: { kind: string; re: RegExp }[] = [
   { kind: 'Slack token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
   { kind: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
   { kind: 'URL with credentials', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"]+:[^\s/@"]+@/g },
-  { kind: 'secret-named field', re: /"(?:[A-Za-z_-]*(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|cookie|credential)[A-Za-z_-]*)"\s*:\s*"(?!\[redacted)[^"]{6,}"/gi },
+  {
+    kind: 'secret-named field',
+    re: /"(?:[A-Za-z_-]*(?:password|passwd|secret|token|api[_-]?key|apikey|authorization|cookie|credential)[A-Za-z_-]*)"\s*:\s*"(?!\[redacted)[^"]{6,}"/gi,
+  },
 ];
 
 function mask(s: string): string {

@@ -1,5 +1,6 @@
 /** The result model: verdicts, cases, suites, the report. Reporters read only this. */
 import type { LoggedMessage } from './log.js';
+import type { ProtocolVersion } from './schema/versions.js';
 
 export type Verdict = 'pass' | 'warn' | 'fail' | 'skip' | 'info';
 export const VERDICTS: readonly Verdict[] = ['pass', 'warn', 'fail', 'skip', 'info'];
@@ -152,31 +153,31 @@ export interface Report {
    */
   authorization?: AuthorizationInfo;
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
-  negotiation?: import('./negotiate.js').Negotiation;
+  negotiation?: Negotiation;
   /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */
   client?: { name?: string; version?: string; protocolVersion?: string; capabilities?: Record<string, unknown> };
   /** --all-versions: one entry per published version tried (the rest of the report is the newest accepted run). */
-  matrix?: import('./negotiate.js').MatrixEntry[];
+  matrix?: MatrixEntry[];
   /**
    * A default run of a dual-era server (it answered both server/discover with 2026-07-28 and initialize): the eras it
    * was judged in, the 2026-07-28 one first (the report's own server, process, negotiation and messages up to its
    * `messages.to` are that run's). Every case then names its version (suites[].cases[].protocolVersion). Absent in a
    * run of one version. See core/eras.ts.
    */
-  eras?: import('./eras.js').Era[];
+  eras?: Era[];
 }
 
 /** report.authorization: how the run got past a protected server (or why it could not). */
 export interface AuthorizationInfo {
-  source: import('./auth/credentials.js').CredentialSource;
+  source: CredentialSource;
   /** --oauth: why getting in failed (the run then went on unauthenticated, and fails). */
   failure?: string;
   /** What --oauth learnt and did: metadata URLs, issuer, registration, grant, scope, whether a person was needed. */
-  discovered?: Omit<NonNullable<import('./auth/credentials.js').Credentials['discovered']>, 'resourceMetadata' | 'authorizationServerMetadata'>;
+  discovered?: Omit<AuthDiscovered, 'resourceMetadata' | 'authorizationServerMetadata'>;
   /** How long getting in took (ms). */
   ms?: number;
   /** The HTTP exchanges of the authorization itself, in order, secrets redacted. */
-  exchanges: readonly import('./auth/credentials.js').AuthExchange[];
+  exchanges: readonly AuthExchange[];
 }
 
 /** How the baseline applied to a run: which entries excused a failure, which are stale. */
@@ -193,6 +194,116 @@ export interface BaselineOutcome {
   /** Entries about cases this run did not check (suite or case not selected, or only skipped). */
   unchecked: string[];
 }
+
+/* How the run negotiated its version, the eras it was judged in, and how it got past a protected server: report shapes,
+ * defined here with the rest of the report (core/negotiate.ts, core/eras.ts and core/auth/credentials.ts fill them). */
+
+/** One step of the negotiation, as the report shows it (`report.negotiation.steps`). */
+export interface NegotiationStep {
+  method: 'server/discover' | 'initialize';
+  /** The version the step offered. */
+  offered: string;
+  outcome: 'result' | 'error' | 'timeout' | 'closed' | 'failed';
+  /** The error code of an error answer. */
+  errorCode?: number;
+  /** initialize: the version answered. server/discover: the versions listed. */
+  answered?: unknown;
+  /** What happened, in words. */
+  message: string;
+  /** The server process (or HTTP session) was restarted after this step; its messages are not in `messages`. */
+  restartedAfter?: boolean;
+  /** The messages of the step (text as sent and received, cut at 2000 characters). */
+  exchange?: { sent?: string; received?: string };
+}
+
+/** How the run arrived at its version (`report.negotiation`). */
+export interface Negotiation {
+  /** 'default': newest first with fallback; 'forced': --protocol-version. */
+  mode: 'default' | 'forced';
+  requested?: ProtocolVersion;
+  /** The handshake of the version in force: server/discover (stateless) or initialize; none when both failed. */
+  handshake: 'server/discover' | 'initialize' | 'none';
+  /** The version in force (undefined when no usable version came of it). */
+  version?: string;
+  steps: NegotiationStep[];
+  /** How many times the server was restarted during negotiation (0 or 1). */
+  restarts: number;
+}
+
+/** One row of `report.matrix` (--all-versions). */
+export interface MatrixEntry {
+  protocolVersion: ProtocolVersion;
+  /** The server spoke this version when it was asked to (the handshake agreed on it). */
+  accepted: boolean;
+  /**
+   * false: the version was not tested, because the run was stopped (--max-duration, which bounds all versions
+   * together, or an interrupt) before its handshake decided, or before it started (reason says which).
+   */
+  tested?: false;
+  /** Why not, when not accepted. */
+  reason?: string;
+  summary: Summary;
+  suites: { id: string; pass: number; warn: number; fail: number; skip: number; info: number }[];
+}
+
+/** One era of a dual-era report (report.eras): a row of the --all-versions matrix and what its run was. */
+export interface Era extends MatrixEntry {
+  /** The handshake its run opened with. */
+  handshake?: 'server/discover' | 'initialize' | 'none';
+  /** Where its messages are in report.messages (seq numbers, both included); absent when it logged none. */
+  messages?: { from: number; to: number };
+  startedAt?: string;
+  durationMs?: number;
+  /** The server as its handshake described it (the report's own `server` is the first era's). */
+  server?: ServerInfo;
+  /** The server process of its run (a fresh one over stdio, or with --start). */
+  process?: ProcessInfo;
+  negotiation?: Negotiation;
+  /** Set when its run ended early. */
+  aborted?: string;
+}
+
+/** Where the run's token came from. */
+export type CredentialSource = 'header' | 'oauth' | 'auth-server';
+
+/** One HTTP exchange of the authorization itself (discovery, registration, token request), secrets redacted. */
+export interface AuthExchange {
+  /** What the exchange was for, in plain words ("protected-resource metadata (from the challenge)"). */
+  purpose: string;
+  method: string;
+  /** The URL asked, with secret-looking query parameters redacted. */
+  url: string;
+  /** HTTP status, or undefined when no answer came (then `error` says why). */
+  status?: number;
+  /** Response headers that matter to grading (www-authenticate, content-type, access-control-*). */
+  headers?: Record<string, string>;
+  /** The response body as text (cut to a few kB), with token-like members redacted. */
+  body?: string;
+  error?: string;
+  /** ms since the run's start. */
+  t: number;
+}
+
+/** What getting in learnt (Credentials.discovered; in the report without the metadata documents). */
+export interface AuthDiscovered {
+    resourceMetadataUrl?: string;
+    resourceMetadata?: Record<string, unknown>;
+    authorizationServerMetadataUrl?: string;
+    authorizationServerMetadata?: Record<string, unknown>;
+    /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
+    registration?: string;
+    scope?: string;
+    /** --oauth: the issuer of the authorization server used. */
+    issuer?: string;
+    /** --oauth: the grant that got the token ('authorization_code' | 'client_credentials'). */
+    grant?: string;
+    /** --oauth: how the token endpoint authenticated the client ('none' | 'client_secret_post' | 'client_secret_basic'). */
+    tokenEndpointAuthMethod?: string;
+    /** --oauth: the authorization needed a person (its URL was printed), else it was approved at once. */
+    interactive?: boolean;
+    /** --oauth: the server had no protected-resource metadata, so the 2025-03-26 way was taken (the MCP URL's origin). */
+    legacy?: boolean;
+  }
 
 export function summarize(suites: SuiteResult[], messages: LoggedMessage[]): Summary {
   const s: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };

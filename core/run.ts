@@ -19,13 +19,15 @@ import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
 import { maxInFlightOption } from './tools.js';
 import { authRequiredReason } from './auth/required.js';
-import { credentialsReport } from './auth/credentials.js';
+import { credentialsInput, credentialsReport } from './auth/credentials.js';
+import { inputValue, withInput, type RunInputs } from './inputs.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
 import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
+import { META } from './wire.js';
 
 export { caseWanted } from './run-cases.js';
 
@@ -53,10 +55,11 @@ export interface RunOptions {
   optionValues?: Record<string, unknown>;
   /** @deprecated the unknown-tool suite's option: optionValues.unknownToolCode. */
   unknownToolCode?: number;
-  /** Surface snapshot and baseline snapshot (suite `surface`). */
-  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
-  /** The server.json / MCPB manifest the server was started from (suites registry and manifest). */
-  published?: import('./published/types.js').PublishedRunOptions;
+  /**
+   * Values for features the engine carries without knowing them (core/inputs.ts): the surface snapshot options
+   * (surfaceInput), the published file the server was started from (publishedInput)… Cases read them with ctx.input.
+   */
+  inputs?: RunInputs;
   /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
   clientCapabilities?: string[];
   /** --root: the roots answered to roots/list when roots is declared. */
@@ -97,7 +100,7 @@ export interface RunOptions {
   schema?: { file: string; document: Record<string, unknown>; dialect: 'draft-07' | '2020-12' };
   /**
    * HTTP: what gets the run past a protected (OAuth) server. Its token goes on every request of the run (the
-   * transports' POST, GET, DELETE, the SSE stream); cases read it as ctx.credentials. Never written anywhere.
+   * transports' POST, GET, DELETE, the SSE stream); cases read it as ctx.input(credentialsInput). Never written anywhere.
    */
   credentials?: import('./auth/credentials.js').Credentials;
   /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */
@@ -122,7 +125,27 @@ interface RunGuard {
 const closings = new WeakMap<Transport, Promise<void>>();
 /** Whether a suite runs: named by --suite, else by default on this transport (and when its own condition holds). */
 function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind'], run?: { transport: Transport; init: InitOutcome }): boolean {
-  return opts.suiteFilter?.length ? opts.suiteFilter.includes(s.id) : (!s.transports || s.transports.includes(kind)) && (!s.selectedWhen || s.selectedWhen(opts, run));
+  if (opts.suiteFilter?.length) return opts.suiteFilter.includes(s.id);
+  if (s.transports && !s.transports.includes(kind)) return false;
+  if (!s.selectedWhen) return true;
+  const values = optionValues(opts);
+  const inputs = inputsOf(opts);
+  return s.selectedWhen({ option: (o) => (values[o.key] === undefined ? o.default : values[o.key]) as never, input: (i) => inputValue(inputs, i) }, run);
+}
+
+/** The values given for features, with the run's credentials among them (what cases read as ctx.input(credentialsInput)). */
+function inputsOf(opts: RunOptions): RunInputs | undefined {
+  return opts.credentials ? withInput(opts.inputs, credentialsInput, opts.credentials) : opts.inputs;
+}
+
+/** Whether a value given for a feature keeps the run in one era (a surface snapshot compares one version's answers). */
+function inputsWantOneEra(inputs: RunInputs | undefined): boolean {
+  return [...(inputs ?? new Map())].some(([i, v]) => i.oneEra?.(v) === true);
+}
+
+/** The report.options entries the values given for features add. */
+function inputsReportOptions(inputs: RunInputs | undefined): Record<string, unknown> {
+  return Object.assign({}, ...[...(inputs ?? new Map())].map(([i, v]) => i.reportOptions?.(v) ?? {}));
 }
 
 function closeOnce(t: Transport): Promise<void> {
@@ -343,7 +366,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, surface: opts.surface, published: opts.published, credentials: opts.credentials });
+  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, inputs: inputsOf(opts) });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).
@@ -400,7 +423,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
 
   const suites = selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
-  const metaInfo = (r._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'];
+  const metaInfo = (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo];
   const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
   const report: Report = {
     tool: { name: 'mcp-conform', version: VERSION },
@@ -429,7 +452,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
       timeoutMs,
       strict: !!opts.strict,
       ...reportedOptions(declaredOptions(opts.suites), values),
-      ...(opts.surface?.baseline ? { baselineSnapshot: opts.surface.baseline.file } : {}),
+      ...inputsReportOptions(opts.inputs),
       clientCapabilities: opts.clientCapabilities ?? [],
       ...(opts.roots ? { roots: opts.roots } : {}),
       suites: selectedSuites.map((s) => s.id),
@@ -558,14 +581,15 @@ function boundedRuns(opts: RunOptions): { run(o: RunOptions): Promise<Report>; s
  * A default run (the `run` command, runConformance): one run, and for a dual-era server — it spoke 2026-07-28 by
  * default and answers initialize too — a second run forced to its newest legacy version on a fresh server, merged into
  * one report (core/eras.ts: report.eras, each case's protocolVersion). --protocol-version picks one version (one run);
- * so do --schema (a schema file is one version's) and a surface snapshot or baseline (they compare one version). A
+ * so do --schema (a schema file is one version's) and an input that asks for one era (a surface snapshot or
+ * baseline compares one version: RunInput.oneEra). A
  * server that refuses initialize is judged in 2026-07-28 only (report.eras says why). --max-duration bounds both runs.
  * `eras: false`: the first run alone (a run that writes files from the server's answers: lib/conformance.ts).
  */
 export async function runEras(opts: RunOptions, o: { eras?: boolean } = {}): Promise<Report> {
   const bounded = boundedRuns(opts);
   const first = await bounded.run(opts);
-  const legacy = o.eras === false || opts.protocolVersion || opts.schema || opts.surface?.onSnapshot || opts.surface?.baseline ? undefined : legacyEraOf(first);
+  const legacy = o.eras === false || opts.protocolVersion || opts.schema || inputsWantOneEra(opts.inputs) ? undefined : legacyEraOf(first);
   // Only when a case selected can apply there (`--suite protocol-2026` alone has nothing to judge in a legacy version).
   const applies = (v: ProtocolVersion) => opts.suites.some((s) => (!opts.suiteFilter?.length || opts.suiteFilter.includes(s.id)) && s.cases.some((c) => caseWanted(c, opts.caseFilter) && versionsOfCase(c).includes(v)));
   if (!legacy || !applies(legacy) || bounded.stopped()) return first;

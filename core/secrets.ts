@@ -28,13 +28,20 @@ export function redactHeaders(h: Record<string, string> | undefined): Record<str
 
 /** "a=1&api_key=x" with the values of secret-looking parameters replaced. */
 function redactParams(q: string): string {
-  return q.split('&').map((part) => {
-    const eq = part.indexOf('=');
-    const raw = eq < 0 ? part : part.slice(0, eq);
-    let name = raw;
-    try { name = decodeURIComponent(raw.replace(/\+/g, ' ')); } catch { /* keep it raw */ }
-    return eq >= 0 && isSecretName(name) ? `${raw}=[redacted]` : part;
-  }).join('&');
+  return q
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const raw = eq < 0 ? part : part.slice(0, eq);
+      let name = raw;
+      try {
+        name = decodeURIComponent(raw.replace(/\+/g, ' '));
+      } catch {
+        /* keep it raw */
+      }
+      return eq >= 0 && isSecretName(name) ? `${raw}=[redacted]` : part;
+    })
+    .join('&');
 }
 
 /**
@@ -45,9 +52,15 @@ function redactParams(q: string): string {
 export function redactUrl(u: string | URL): string {
   const s = typeof u === 'string' ? u : u.href;
   let url: URL;
-  try { url = new URL(s); } catch {
+  try {
+    url = new URL(s);
+  } catch {
     // Not a URL: still hide what looks like userinfo and secret parameters.
-    return s.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1[redacted]@').replace(/([?&#])([^=&#]*)=([^&#]*)/g, (m, sep: string, k: string) => (isSecretName(k) ? `${sep}${k}=[redacted]` : m));
+    return s
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1[redacted]@')
+      .replace(/([?&#])([^=&#]*)=([^&#]*)/g, (m, sep: string, k: string) =>
+        isSecretName(k) ? `${sep}${k}=[redacted]` : m,
+      );
   }
   if (!url.username && !url.password && !url.search && !url.hash) return url.href;
   const user = url.password ? `${url.username}:[redacted]@` : url.username ? '[redacted]@' : '';
@@ -65,7 +78,8 @@ const MIN_SECRET_VALUE = 8;
  * issuer URL `run --auth-server` hands to the server it starts (MCP_CONFORM_AUTH_ISSUER: "auth" in the name). Their values
  * (paths, mostly) would otherwise be hidden wherever they appear — in every command line and file path of a report.
  */
-const ENV_NOT_SECRET = /^(OLD)?PWD$|^MCP_CONFORM_AUTH_ISSUER$|_SOCK$|^XAUTHORITY$|^DBUS_SESSION_BUS_ADDRESS$|^XDG_SESSION_|^SESSION_MANAGER$|^DESKTOP_SESSION$|^TERM_SESSION_ID$|^KEYTIMEOUT$|^GNOME_KEYRING_CONTROL$/;
+const ENV_NOT_SECRET =
+  /^(OLD)?PWD$|^MCP_CONFORM_AUTH_ISSUER$|_SOCK$|^XAUTHORITY$|^DBUS_SESSION_BUS_ADDRESS$|^XDG_SESSION_|^SESSION_MANAGER$|^DESKTOP_SESSION$|^TERM_SESSION_ID$|^KEYTIMEOUT$|^GNOME_KEYRING_CONTROL$/;
 const envSecret = (name: string) => isSecretName(name) && !ENV_NOT_SECRET.test(name);
 /** The environment given to servers the harness started (--env / env): their secret values are redacted too. */
 const serverEnvs = new Map<string, Set<string>>();
@@ -99,7 +113,8 @@ export function redactHeldSecrets(text: string): string {
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const escHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /**
  * Hides environment secrets in text about to be written (report.json, report.html, a cassette): the value of every

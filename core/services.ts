@@ -4,19 +4,9 @@
  * by name: a service is a value with an id and a produce function, and may contribute fields to the report.
  */
 import type { Report } from './results.js';
-import type { CaseContext } from './suite.js';
+import type { CaseContext, Service } from './suite.js';
 
-export interface Service<T> {
-  /** Unique name (for messages and debugging). */
-  id: string;
-  /** Produce the fact; called at most once per run, on first use. */
-  produce(ctx: CaseContext): Promise<T>;
-  /**
-   * Fields the service adds to the report once the run ended: `value` is undefined when no case asked for it (or
-   * producing it failed). Add fields, never remove the contract's.
-   */
-  report?(report: Report, value: T | undefined): void;
-}
+export type { Service } from './suite.js';
 
 interface Entry {
   promise: Promise<unknown>;
@@ -28,7 +18,10 @@ interface Entry {
 export class ServiceStore {
   private readonly entries = new Map<Service<unknown>, Entry>();
   /** whenProduced() calls made before anything asked for their service: settled as its production settles. */
-  private readonly waiting = new Map<Service<unknown>, { promise: Promise<unknown>; settle: (p: Promise<unknown>) => void }>();
+  private readonly waiting = new Map<
+    Service<unknown>,
+    { promise: Promise<unknown>; settle: (p: Promise<unknown>) => void }
+  >();
   /** Services whose report hook runs even when nothing used them (the run's own, and those suites declare). */
   private readonly declared = new Set<Service<unknown>>();
 
@@ -41,7 +34,11 @@ export class ServiceStore {
     let e = this.entries.get(key);
     if (!e) {
       const entry: Entry = { promise: Promise.resolve(), done: false };
-      entry.promise = s.produce(ctx).then((v) => { entry.value = v; entry.done = true; return v; });
+      entry.promise = s.produce(ctx).then((v) => {
+        entry.value = v;
+        entry.done = true;
+        return v;
+      });
       this.entries.set(key, entry);
       e = entry;
       this.waiting.get(key)?.settle(entry.promise);
@@ -58,7 +55,9 @@ export class ServiceStore {
     let w = this.waiting.get(key);
     if (!w) {
       let settle!: (p: Promise<unknown>) => void;
-      const promise = new Promise<unknown>((resolve) => { settle = resolve; });
+      const promise = new Promise<unknown>((resolve) => {
+        settle = resolve;
+      });
       w = { promise, settle };
       this.waiting.set(key, w);
     }

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
 import type { IncomingFrame, Transport, TransportClosed } from './transport/types.js';
-import { requestDeclaresTasks } from './tasks.js';
+import { requestDeclaresTasks } from './wire.js';
 import { leadingId, Probe, type ProbeOptions } from './probe.js';
 
 export interface JsonRpcError {

@@ -30,7 +30,10 @@ export function parseShard(spec: string): ShardSpec {
   const count = Number(m[2]);
   if (count < 1) throw new ShardError(`--shard ${spec}: the number of shards must be at least 1`);
   if (index < 1) throw new ShardError(`--shard ${spec}: shards count from 1 (1/${count} … ${count}/${count})`);
-  if (index > count) throw new ShardError(`--shard ${spec}: there ${count === 1 ? 'is only 1 shard' : `are only ${count} shards`} (1/${count} … ${count}/${count})`);
+  if (index > count)
+    throw new ShardError(
+      `--shard ${spec}: there ${count === 1 ? 'is only 1 shard' : `are only ${count} shards`} (1/${count} … ${count}/${count})`,
+    );
   return { index, count };
 }
 
@@ -51,11 +54,17 @@ export function shardOf(identity: string, count: number): number {
 }
 
 /** The targets of one shard, with their positions in the config. */
-export function selectShard<T extends { name?: string; argv: Record<string, unknown> }>(targets: T[], spec: ShardSpec): { targets: T[]; info: ShardInfo } {
+export function selectShard<T extends { name?: string; argv: Record<string, unknown> }>(
+  targets: T[],
+  spec: ShardSpec,
+): { targets: T[]; info: ShardInfo } {
   const picked: T[] = [];
   const positions: number[] = [];
   targets.forEach((t, i) => {
-    if (shardOf(targetIdentity(t), spec.count) === spec.index) { picked.push(t); positions.push(i); }
+    if (shardOf(targetIdentity(t), spec.count) === spec.index) {
+      picked.push(t);
+      positions.push(i);
+    }
   });
   return { targets: picked, info: { ...spec, of: targets.length, targets: positions } };
 }

@@ -21,7 +21,11 @@ export function shellWords(line: string): string[] {
       let closed = false;
       while (i < line.length) {
         const d = line[i]!;
-        if (d === '"') { closed = true; i++; break; }
+        if (d === '"') {
+          closed = true;
+          i++;
+          break;
+        }
         if (d === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1]!)) {
           if (line[i + 1] !== '\n') word += line[i + 1];
           i += 2;
@@ -34,13 +38,20 @@ export function shellWords(line: string): string[] {
       inWord = true;
     } else if (c === '\\') {
       if (i + 1 < line.length) {
-        if (line[i + 1] !== '\n') { word += line[i + 1]; inWord = true; }
+        if (line[i + 1] !== '\n') {
+          word += line[i + 1];
+          inWord = true;
+        }
         i += 2;
       } else {
         i++;
       }
     } else if (c === ' ' || c === '\t' || c === '\n') {
-      if (inWord) { words.push(word); word = ''; inWord = false; }
+      if (inWord) {
+        words.push(word);
+        word = '';
+        inWord = false;
+      }
       i++;
     } else {
       word += c;

@@ -64,7 +64,12 @@ export class ServerProcess {
     const [cmd, ...args] = this.spec.argv;
     if (!cmd) throw new Error('--start: the command is empty');
     noteServerEnv(this.spec.env); // its secret values are redacted from what the harness writes
-    const child = spawn(cmd, args, { cwd: this.spec.cwd, env: { ...process.env, ...this.spec.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, {
+      cwd: this.spec.cwd,
+      env: { ...process.env, ...this.spec.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     this.child = child;
     child.stdin!.on('error', () => undefined);
     // stdout is not a protocol channel here: both streams are kept as the server's log.
@@ -77,17 +82,28 @@ export class ServerProcess {
         disown(child.pid);
         if (!this.stopping) {
           this.shutdownHow ??= 'already-exited';
-          const reason = code === null ? `the server started with --start was ended by ${signal}` : `the server started with --start exited with code ${code}`;
+          const reason =
+            code === null
+              ? `the server started with --start was ended by ${signal}`
+              : `the server started with --start exited with code ${code}`;
           for (const fn of this.exitListeners) fn(reason);
         }
         resolve();
       });
     });
     await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => { own(child); resolve(); });
+      child.once('spawn', () => {
+        own(child);
+        resolve();
+      });
       child.once('error', (e: NodeJS.ErrnoException) => {
         this.shutdownHow = 'not-started';
-        const why = e.code === 'ENOENT' ? `command not found: ${cmd}` : e.code === 'EACCES' ? `permission denied: ${cmd}` : e.message;
+        const why =
+          e.code === 'ENOENT'
+            ? `command not found: ${cmd}`
+            : e.code === 'EACCES'
+              ? `permission denied: ${cmd}`
+              : e.message;
         reject(new Error(`--start: could not start ${this.spec.command}: ${why}`));
       });
     });
@@ -96,7 +112,9 @@ export class ServerProcess {
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const until = Date.now() + bound;
     let gone = false;
-    void this.exited.then(() => { gone = true; });
+    void this.exited.then(() => {
+      gone = true;
+    });
     while (Date.now() < until) {
       if (gone) break;
       if (await canConnect(host, port, Math.min(1000, Math.max(50, until - Date.now())))) return;
@@ -111,18 +129,27 @@ export class ServerProcess {
       throw new Error(`--start: the server ${how} before ${host}:${port} accepted connections${tailText}`);
     }
     await this.stop();
-    throw new Error(`--start: ${host}:${port} did not accept connections within ${bound} ms (--start-timeout); the server was stopped${tailText}`);
+    throw new Error(
+      `--start: ${host}:${port} did not accept connections within ${bound} ms (--start-timeout); the server was stopped${tailText}`,
+    );
   }
 
   /** Stop: close stdin, wait; SIGTERM the group, wait; SIGKILL the group. Then end whatever is left of the group. */
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.pid === undefined) { this.shutdownHow ??= 'not-started'; return; }
-    if (this.stopping) { await this.exited; return; }
+    if (!child || child.pid === undefined) {
+      this.shutdownHow ??= 'not-started';
+      return;
+    }
+    if (this.stopping) {
+      await this.exited;
+      return;
+    }
     this.stopping = true;
     const pgid = child.pid;
     const grace = this.spec.shutdownGraceMs ?? 2000;
-    if (this.exitCode !== undefined || child.exitCode !== null || child.signalCode !== null) this.shutdownHow ??= 'already-exited';
+    if (this.exitCode !== undefined || child.exitCode !== null || child.signalCode !== null)
+      this.shutdownHow ??= 'already-exited';
     else {
       child.stdin?.end();
       if (await this.waitExit(grace)) this.shutdownHow = 'exited';
@@ -145,7 +172,12 @@ export class ServerProcess {
   private async waitExit(ms: number): Promise<boolean> {
     if (!this.exited) return true;
     let timer: NodeJS.Timeout | undefined;
-    const r = await Promise.race([this.exited.then(() => true), new Promise<boolean>((res) => { timer = setTimeout(() => res(false), ms); })]);
+    const r = await Promise.race([
+      this.exited.then(() => true),
+      new Promise<boolean>((res) => {
+        timer = setTimeout(() => res(false), ms);
+      }),
+    ]);
     clearTimeout(timer);
     return r;
   }
@@ -153,19 +185,29 @@ export class ServerProcess {
   private take(b: Buffer): void {
     const parts = (this.partial + b.toString('utf8')).split('\n');
     this.partial = parts.pop() ?? '';
-    if (this.partial.length > 8192) { parts.push(this.partial.slice(0, 8192) + ' …'); this.partial = ''; }
+    if (this.partial.length > 8192) {
+      parts.push(this.partial.slice(0, 8192) + ' …');
+      this.partial = '';
+    }
     for (const l of parts) {
       const line = l.replace(/\r$/, '');
       this.lines.push(line.length > 8192 ? line.slice(0, 8192) + ' …' : line);
     }
-    if (this.lines.length > MAX_LINES) { this.lines.splice(0, this.lines.length - MAX_LINES); this.truncated = true; }
+    if (this.lines.length > MAX_LINES) {
+      this.lines.splice(0, this.lines.length - MAX_LINES);
+      this.truncated = true;
+    }
   }
 }
 
 function canConnect(host: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host, port });
-    const done = (ok: boolean) => { clearTimeout(timer); s.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(ok);
+    };
     const timer = setTimeout(() => done(false), timeoutMs);
     s.once('connect', () => done(true));
     s.once('error', () => done(false));

@@ -2,16 +2,15 @@
  * What a suite is: a list of cases, each a value with an id, the requirement it checks, the spec section and a run
  * function that reads the session (and its log) and returns a verdict with the evidence.
  */
-import type { Level, Verdict } from './results.js';
+import type { Level, Report, Verdict } from './results.js';
+import type { RunInput } from './inputs.js';
 import type { Reply, Session } from './session.js';
 import { SessionError } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import type { SchemaWorkbench } from './jsonschema.js';
 import type { Transport } from './transport/types.js';
 import type { Handshake } from './negotiate.js';
-import type { Service } from './services.js';
 import type { OptionDef } from './options.js';
-export type { CallToolsPolicy } from './call-policy.js';
 import type { FeatureFlag, VersionFeatures } from './features.js';
 import type { StreamableHttpTransport } from './transport/http.js';
 import type { SseTransport } from './transport/sse.js';
@@ -128,6 +127,24 @@ export interface CaseDef {
   sawLoss?(ctx: CaseContext): boolean;
 }
 
+export interface Service<T> {
+  /** Unique name (for messages and debugging). */
+  id: string;
+  /** Produce the fact; called at most once per run, on first use. */
+  produce(ctx: CaseContext): Promise<T>;
+  /**
+   * Fields the service adds to the report once the run ended: `value` is undefined when no case asked for it (or
+   * producing it failed). Add fields, never remove the contract's.
+   */
+  report?(report: Report, value: T | undefined): void;
+}
+
+/** What a suite's selectedWhen reads of a run before it starts: its option values and the values given for features. */
+export interface RunSelection {
+  option<T>(o: OptionDef<T>): T;
+  input<T>(i: RunInput<T>): T | undefined;
+}
+
 export interface Suite {
   id: string;
   title: string;
@@ -147,7 +164,7 @@ export interface Suite {
    * the handshake is over, what it met (`run`: the transport and the handshake's outcome; absent while the server
    * starts, when suites warm up). Named with --suite, it runs anyway.
    */
-  selectedWhen?: (opts: import('./run.js').RunOptions, run?: Pick<CaseContext, 'transport' | 'init'>) => boolean;
+  selectedWhen?: (run: RunSelection, met?: Pick<CaseContext, 'transport' | 'init'>) => boolean;
   /**
    * Called once as a run that will run one of the suite's cases starts, while the server starts and before its first
    * answer (the harness waits then): begin loading what the cases will need (quality: the tokenizer), so that work
@@ -174,7 +191,7 @@ export interface ExchangeRecord {
   reply?: Reply;
   failure?: Error;
   /** 2026-07-28: the request met input_required; every round, and what the harness answered (core/mrtr.ts). reply is the final one. */
-  mrtr?: import('./mrtr.js').MrtrExchange;
+  mrtr?: import('./input-answers.js').MrtrExchange;
 }
 
 /** A tools/call exchange (core/tools.ts callTool). */
@@ -198,15 +215,11 @@ export interface CaseContext {
   capabilities: Record<string, unknown>;
   timeoutMs: number;
   forcedVersion?: ProtocolVersion;
-  /** What the run does about the surface snapshot (run --snapshot / --baseline-snapshot); absent: nothing. */
-  surface?: import('./surface/snapshot.js').SurfaceRunOptions;
-  /** The server.json / MCPB manifest the server was started from (run --server-json, --manifest); absent: none. */
-  published?: import('./published/types.js').PublishedRunOptions;
   /**
-   * What gets the run past a protected server (--header "Authorization: Bearer …", --oauth, --auth-server): the
-   * transports already put its token on every request; the `auth` suite reads it for the checks that need a token.
+   * The value the run was given for a feature (core/inputs.ts): e.g. ctx.input(surfaceInput) for the surface
+   * snapshot options, ctx.input(credentialsInput) for what got the run past a protected server. undefined: none.
    */
-  credentials?: import('./auth/credentials.js').Credentials;
+  input<T>(i: RunInput<T>): T | undefined;
   workbench: SchemaWorkbench;
   /** A run service's value (produced once per run on first use, then shared): e.g. ctx.service(tools). */
   service<T>(s: Service<T>): Promise<T>;

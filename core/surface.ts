@@ -7,20 +7,54 @@
 import { hasStringMember, listAll, type Listing } from './listing.js';
 import type { Service } from './services.js';
 
-export interface Resource { uri: string; name?: string; mimeType?: string; [k: string]: unknown }
-export interface ResourceTemplate { uriTemplate: string; name?: string; mimeType?: string; [k: string]: unknown }
-export interface PromptArgument { name: string; required?: boolean; description?: string; [k: string]: unknown }
-export interface Prompt { name: string; arguments?: PromptArgument[]; [k: string]: unknown }
+export interface Resource {
+  uri: string;
+  name?: string;
+  mimeType?: string;
+  [k: string]: unknown;
+}
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name?: string;
+  mimeType?: string;
+  [k: string]: unknown;
+}
+export interface PromptArgument {
+  name: string;
+  required?: boolean;
+  description?: string;
+  [k: string]: unknown;
+}
+export interface Prompt {
+  name: string;
+  arguments?: PromptArgument[];
+  [k: string]: unknown;
+}
 
 /** A listing as a run service: listed once per run, on first use, and shared by the suites that read it. */
-function listingService<T>(id: string, method: string, key: string, valid: (x: unknown) => x is T): Service<Listing<T>> {
+function listingService<T>(
+  id: string,
+  method: string,
+  key: string,
+  valid: (x: unknown) => x is T,
+): Service<Listing<T>> {
   return { id, produce: (ctx) => listAll<T>(ctx.session, method, key, valid) };
 }
 
 /** resources/list, every page (run service: ctx.service(resourceListing)). */
-export const resourceListing = listingService<Resource>('resources', 'resources/list', 'resources', hasStringMember('uri'));
+export const resourceListing = listingService<Resource>(
+  'resources',
+  'resources/list',
+  'resources',
+  hasStringMember('uri'),
+);
 /** resources/templates/list, every page (run service). */
-export const resourceTemplateListing = listingService<ResourceTemplate>('resource-templates', 'resources/templates/list', 'resourceTemplates', hasStringMember('uriTemplate'));
+export const resourceTemplateListing = listingService<ResourceTemplate>(
+  'resource-templates',
+  'resources/templates/list',
+  'resourceTemplates',
+  hasStringMember('uriTemplate'),
+);
 /** prompts/list, every page (run service). */
 export const promptListing = listingService<Prompt>('prompts', 'prompts/list', 'prompts', hasStringMember('name'));
 
@@ -35,7 +69,10 @@ export function uriTemplateProblem(t: string): string | undefined {
   while (i < t.length) {
     const c = t[i]!;
     if (c === '}') return `"}" at position ${i} closes no expression`;
-    if (c !== '{') { i++; continue; }
+    if (c !== '{') {
+      i++;
+      continue;
+    }
     const end = t.indexOf('}', i + 1);
     if (end < 0) return `"{" at position ${i} is never closed`;
     let body = t.slice(i + 1, end);
@@ -47,7 +84,8 @@ export function uriTemplateProblem(t: string): string | undefined {
       const m = /^(.*?)(?::([0-9]+)|\*)?$/.exec(spec)!;
       const name = m[1]!;
       if (!varname.test(name)) return `"${spec}" in the expression at position ${i} is not a valid variable name`;
-      if (m[2] !== undefined && (m[2].startsWith('0') || Number(m[2]) > 9999)) return `prefix ":${m[2]}" at position ${i} is not 1–9999`;
+      if (m[2] !== undefined && (m[2].startsWith('0') || Number(m[2]) > 9999))
+        return `prefix ":${m[2]}" at position ${i} is not 1–9999`;
     }
     i = end + 1;
   }
@@ -69,7 +107,10 @@ export function templateVariables(t: string): string[] {
 
 /** Whether a URI could be an expansion of the template (a loose match: each expression matches anything). */
 export function templateMatches(t: string, uri: string): boolean {
-  const re = t.split(/\{[^}]*\}/).map((lit) => lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const re = t
+    .split(/\{[^}]*\}/)
+    .map((lit) => lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${re}$`, 's').test(uri);
 }
 

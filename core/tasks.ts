@@ -20,19 +20,26 @@
 import type { Reply, Session } from './session.js';
 import type { ProtocolVersion } from './schema/versions.js';
 import { featuresOf } from './features.js';
-import { isObject } from './objects.js';
-import { answerInputRequests } from './mrtr.js';
+import { asObject as obj } from './objects.js';
+import { META, TASKS_EXTENSION, requestDeclaresTasks } from './wire.js';
+export { TASKS_EXTENSION, requestDeclaresTasks };
+import { answerInputRequests } from './input-answers.js';
 
 export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
 /** Why tools cannot be called as tasks on this server, in plain words; undefined when they can. */
-export function taskCallsUnsupported(version: ProtocolVersion, capabilities: Record<string, unknown>): string | undefined {
+export function taskCallsUnsupported(
+  version: ProtocolVersion,
+  capabilities: Record<string, unknown>,
+): string | undefined {
   const kind = featuresOf(version).tasks;
   if (!kind) return `protocol ${version} has no tasks (they came in 2025-11-25)`;
-  if (kind === 'extension') return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, where the server decides per call whether to answer with a task (no tool is called as a task up front)`;
+  if (kind === 'extension')
+    return `in ${version} tasks are the io.modelcontextprotocol/tasks extension, where the server decides per call whether to answer with a task (no tool is called as a task up front)`;
   const tasks = obj(capabilities.tasks);
   const call = obj(obj(obj(tasks?.requests)?.tools)?.call);
-  if (!call) return 'the server does not declare capabilities.tasks.requests.tools.call, so it cannot be called as a task';
+  if (!call)
+    return 'the server does not declare capabilities.tasks.requests.tools.call, so it cannot be called as a task';
   return undefined;
 }
 
@@ -75,12 +82,20 @@ export interface TaskCall {
 }
 
 /** Calls a tool as a task and follows it to its result, within opts.timeoutMs. Never throws for a server's answer. */
-export async function callToolAsTask(session: Session, name: string, args: unknown, opts: TaskCallOptions): Promise<TaskCall> {
+export async function callToolAsTask(
+  session: Session,
+  name: string,
+  args: unknown,
+  opts: TaskCallOptions,
+): Promise<TaskCall> {
   const t0 = performance.now();
   const deadline = t0 + opts.timeoutMs;
   const out: TaskCall = { polls: [], messageIds: [], durationMs: 0 };
   const note = (r: Reply) => out.messageIds.push(r.request.seq, r.response.seq);
-  const done = () => { out.durationMs = Math.round(performance.now() - t0); return out; };
+  const done = () => {
+    out.durationMs = Math.round(performance.now() - t0);
+    return out;
+  };
   try {
     const ttl = opts.ttlMs ?? opts.timeoutMs + 60_000;
     out.create = await session.request('tools/call', { ...opts.params, name, arguments: args, task: { ttl } });
@@ -118,9 +133,15 @@ export async function callToolAsTask(session: Session, name: string, args: unkno
       out.problem = `the task ${out.taskId} was still "${out.status}" when the bound of ${opts.timeoutMs} ms ran out`;
       if (opts.cancelOnTimeout) {
         try {
-          out.cancel = await session.request('tasks/cancel', { taskId: out.taskId }, { timeoutMs: Math.min(opts.timeoutMs, 5000) });
+          out.cancel = await session.request(
+            'tasks/cancel',
+            { taskId: out.taskId },
+            { timeoutMs: Math.min(opts.timeoutMs, 5000) },
+          );
           note(out.cancel);
-        } catch { /* the problem is already said */ }
+        } catch {
+          /* the problem is already said */
+        }
       }
       return done();
     }
@@ -146,10 +167,6 @@ function pollInterval(task: Record<string, unknown>, fallback = 200): number {
   return typeof p === 'number' && Number.isFinite(p) ? Math.min(2000, Math.max(50, p)) : fallback;
 }
 
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return isObject(v) ? v : undefined;
-}
-
 /* ------------------------------------------------------------------------------------------------------------------
  * 2026-07-28: the io.modelcontextprotocol/tasks extension.
  * https://modelcontextprotocol.github.io/ext-tasks/specification/2026-07-28/tasks.html
@@ -163,8 +180,6 @@ function obj(v: unknown): Record<string, unknown> | undefined {
  * `tasks/cancel { taskId }` (an empty acknowledgement). There is no tasks/result and no tasks/list.
  * ------------------------------------------------------------------------------------------------------------------ */
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
 /**
@@ -173,14 +188,8 @@ export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed'
  * win over the session's request meta (core/session.ts withRequestMeta), the others (version, clientInfo) stay.
  */
 export function tasksExtensionMeta(session: Session): Record<string, unknown> {
-  const base = obj(session.opts.requestMeta?.[CLIENT_CAPABILITIES]) ?? session.opts.clientCapabilities ?? {};
-  return { [CLIENT_CAPABILITIES]: { ...base, extensions: { ...obj(base.extensions), [TASKS_EXTENSION]: {} } } };
-}
-
-/** Whether a request declares the tasks extension in its own client capabilities (params._meta). */
-export function requestDeclaresTasks(json: unknown): boolean {
-  const params = obj(obj(json)?.params);
-  return obj(obj(obj(obj(params?._meta)?.[CLIENT_CAPABILITIES])?.extensions)?.[TASKS_EXTENSION]) !== undefined;
+  const base = obj(session.opts.requestMeta?.[META.clientCapabilities]) ?? session.opts.clientCapabilities ?? {};
+  return { [META.clientCapabilities]: { ...base, extensions: { ...obj(base.extensions), [TASKS_EXTENSION]: {} } } };
 }
 
 /** A result that is a task handle (resultType "task"). */
@@ -196,26 +205,41 @@ export function isTaskHandle(result: unknown): boolean {
 export function taskShapeProblems(task: Record<string, unknown>, expect: 'task' | 'complete'): string[] {
   const out: string[] = [];
   if (task.resultType !== expect) out.push(`resultType is ${show(task.resultType)}, not "${expect}"`);
-  if (typeof task.taskId !== 'string' || task.taskId === '') out.push(`taskId is ${show(task.taskId)}, not a non-empty string`);
-  if (!(TASK_STATUSES as readonly unknown[]).includes(task.status)) out.push(`status is ${show(task.status)}, not one of ${TASK_STATUSES.join(', ')}`);
+  if (typeof task.taskId !== 'string' || task.taskId === '')
+    out.push(`taskId is ${show(task.taskId)}, not a non-empty string`);
+  if (!(TASK_STATUSES as readonly unknown[]).includes(task.status))
+    out.push(`status is ${show(task.status)}, not one of ${TASK_STATUSES.join(', ')}`);
   for (const k of ['createdAt', 'lastUpdatedAt']) {
     if (typeof task[k] !== 'string') out.push(`${k} is ${show(task[k])}, not an ISO 8601 timestamp string`);
   }
   if (!('ttlMs' in task)) out.push('ttlMs is missing (an integer number of milliseconds, or null for unlimited)');
-  else if (task.ttlMs !== null && !Number.isInteger(task.ttlMs)) out.push(`ttlMs is ${show(task.ttlMs)}, not an integer or null`);
-  if ('pollIntervalMs' in task && !Number.isInteger(task.pollIntervalMs)) out.push(`pollIntervalMs is ${show(task.pollIntervalMs)}, not an integer`);
-  if ('statusMessage' in task && typeof task.statusMessage !== 'string') out.push(`statusMessage is ${show(task.statusMessage)}, not a string`);
+  else if (task.ttlMs !== null && !Number.isInteger(task.ttlMs))
+    out.push(`ttlMs is ${show(task.ttlMs)}, not an integer or null`);
+  if ('pollIntervalMs' in task && !Number.isInteger(task.pollIntervalMs))
+    out.push(`pollIntervalMs is ${show(task.pollIntervalMs)}, not an integer`);
+  if ('statusMessage' in task && typeof task.statusMessage !== 'string')
+    out.push(`statusMessage is ${show(task.statusMessage)}, not a string`);
   if (expect === 'task') return out;
   // tasks/get: the fields of the status.
   if (task.status === 'completed') {
     const r = obj(task.result);
-    if (!r) out.push(`the task is "completed" but its result field is ${show(task.result)}, not the tool's result object`);
-    else if (!Array.isArray(r.content)) out.push(`the task is "completed" but its result is no CallToolResult (content is ${show(r.content)}, not an array)`);
+    if (!r)
+      out.push(`the task is "completed" but its result field is ${show(task.result)}, not the tool's result object`);
+    else if (!Array.isArray(r.content))
+      out.push(
+        `the task is "completed" but its result is no CallToolResult (content is ${show(r.content)}, not an array)`,
+      );
   } else if (task.status === 'failed') {
     const e = obj(task.error);
-    if (!e || !Number.isInteger(e.code) || typeof e.message !== 'string') out.push(`the task is "failed" but its error field is ${show(task.error)}, not a JSON-RPC error (integer code, string message)`);
+    if (!e || !Number.isInteger(e.code) || typeof e.message !== 'string')
+      out.push(
+        `the task is "failed" but its error field is ${show(task.error)}, not a JSON-RPC error (integer code, string message)`,
+      );
   } else if (task.status === 'input_required') {
-    if (!obj(task.inputRequests)) out.push(`the task is "input_required" but its inputRequests field is ${show(task.inputRequests)}, not an object`);
+    if (!obj(task.inputRequests))
+      out.push(
+        `the task is "input_required" but its inputRequests field is ${show(task.inputRequests)}, not an object`,
+      );
   }
   return out;
 }
@@ -259,11 +283,24 @@ export interface ExtensionTask {
  * input_required task is answered with tasks/update carrying the harness's canned client answers (core/mrtr.ts), up
  * to MAX_TASK_UPDATES times; input it cannot give is reported in `unfinished`. Never throws for a server's answer.
  */
-export async function followExtensionTask(session: Session, handle: Record<string, unknown>, opts: ExtensionTaskOptions): Promise<ExtensionTask> {
+export async function followExtensionTask(
+  session: Session,
+  handle: Record<string, unknown>,
+  opts: ExtensionTaskOptions,
+): Promise<ExtensionTask> {
   const t0 = performance.now();
   const deadline = t0 + opts.timeoutMs;
   const taskId = String(handle.taskId);
-  const out: ExtensionTask = { taskId, polls: [], last: handle, problems: [], waits: [], updates: [], messageIds: [], durationMs: 0 };
+  const out: ExtensionTask = {
+    taskId,
+    polls: [],
+    last: handle,
+    problems: [],
+    waits: [],
+    updates: [],
+    messageIds: [],
+    durationMs: 0,
+  };
   if (typeof handle.status === 'string') out.status = handle.status;
   const meta = tasksExtensionMeta(session);
   let interval = extensionPollInterval(handle, opts.pollMs);
@@ -280,21 +317,28 @@ export async function followExtensionTask(session: Session, handle: Record<strin
       out.polls.push(poll);
       out.messageIds.push(poll.request.seq, poll.response.seq);
       if (poll.error) {
-        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) was answered with error ${poll.error.code} "${poll.error.message}"${out.polls.length === 1 ? ': a server may answer a task handle only once tasks/get resolves the task' : ''}`);
+        out.problems.push(
+          `tasks/get of task ${taskId} (poll ${out.polls.length}) was answered with error ${poll.error.code} "${poll.error.message}"${out.polls.length === 1 ? ': a server may answer a task handle only once tasks/get resolves the task' : ''}`,
+        );
         break;
       }
       const task = poll.result ?? {};
       out.last = task;
       const bad = taskShapeProblems(task, 'complete');
-      if (task.taskId !== undefined && task.taskId !== taskId) bad.push(`taskId is ${show(task.taskId)}, not the ${show(taskId)} asked for`);
+      if (task.taskId !== undefined && task.taskId !== taskId)
+        bad.push(`taskId is ${show(task.taskId)}, not the ${show(taskId)} asked for`);
       if (bad.length) {
-        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) answered a malformed task: ${bad.join('; ')}`);
+        out.problems.push(
+          `tasks/get of task ${taskId} (poll ${out.polls.length}) answered a malformed task: ${bad.join('; ')}`,
+        );
         break;
       }
       out.status = String(task.status);
       const reused = reusedKeys(seenRequests, task.inputRequests);
       if (reused.length) {
-        out.problems.push(`tasks/get of task ${taskId} (poll ${out.polls.length}) names a different request under input request key(s) ${reused.map((k) => `"${k}"`).join(', ')} than an earlier poll did: a key names one request over the task's whole lifetime`);
+        out.problems.push(
+          `tasks/get of task ${taskId} (poll ${out.polls.length}) names a different request under input request key(s) ${reused.map((k) => `"${k}"`).join(', ')} than an earlier poll did: a key names one request over the task's whole lifetime`,
+        );
         break;
       }
       if ((TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status)) break;
@@ -302,7 +346,11 @@ export async function followExtensionTask(session: Session, handle: Record<strin
         // Answered with the harness's canned client answers (core/mrtr.ts: the --client-capabilities it declared), at
         // most MAX_TASK_UPDATES times; what it cannot answer leaves the task not exercisable, never a server fault.
         const keys = Object.keys(obj(task.inputRequests) ?? {}).join(', ') || 'none';
-        const canned = answerInputRequests(task.inputRequests, session.opts.clientCapabilities ?? {}, session.opts.roots);
+        const canned = answerInputRequests(
+          task.inputRequests,
+          session.opts.clientCapabilities ?? {},
+          session.opts.roots,
+        );
         if (canned.problems.length || !canned.answered.length) {
           out.unfinished = `the task asked for input (status "input_required", inputRequests ${keys}) the harness cannot give: ${canned.problems.map((p) => p.why).join('; ') || 'no input request to answer'}`;
           break;
@@ -315,23 +363,37 @@ export async function followExtensionTask(session: Session, handle: Record<strin
         out.updates.push({ reply: update, answered: canned.answered });
         out.messageIds.push(update.request.seq, update.response.seq);
         if (update.error) {
-          out.problems.push(`tasks/update of task ${taskId} with the input it asked for (${canned.answered.join('; ')}) was answered with error ${update.error.code} "${update.error.message}"`);
+          out.problems.push(
+            `tasks/update of task ${taskId} with the input it asked for (${canned.answered.join('; ')}) was answered with error ${update.error.code} "${update.error.message}"`,
+          );
           break;
         }
         if (update.result?.resultType !== undefined && update.result.resultType !== 'complete') {
-          out.problems.push(`tasks/update of task ${taskId} was answered with resultType ${show(update.result.resultType)}, not "complete"`);
+          out.problems.push(
+            `tasks/update of task ${taskId} was answered with resultType ${show(update.result.resultType)}, not "complete"`,
+          );
           break;
         }
       }
       interval = extensionPollInterval(task, opts.pollMs);
     }
-    if (!out.problems.length && !out.unfinished && !(TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status ?? '')) {
+    if (
+      !out.problems.length &&
+      !out.unfinished &&
+      !(TERMINAL_TASK_STATUSES as readonly string[]).includes(out.status ?? '')
+    ) {
       out.unfinished = `the task ${taskId} was still "${out.status}" when the bound of ${opts.timeoutMs} ms ran out (after ${out.polls.length} tasks/get)`;
       if (opts.cancelOnTimeout) {
         try {
-          out.cancel = await session.request('tasks/cancel', { taskId, _meta: meta }, { timeoutMs: Math.min(opts.timeoutMs, 5000) });
+          out.cancel = await session.request(
+            'tasks/cancel',
+            { taskId, _meta: meta },
+            { timeoutMs: Math.min(opts.timeoutMs, 5000) },
+          );
           out.messageIds.push(out.cancel.request.seq, out.cancel.response.seq);
-        } catch { /* the bound already says enough */ }
+        } catch {
+          /* the bound already says enough */
+        }
       }
     }
   } catch (e) {

@@ -7,7 +7,9 @@ export const VERSION: string = (() => {
     try {
       const pkg = require(p) as { name?: string; version?: string };
       if (pkg.name === 'mcp-conform' && pkg.version) return pkg.version;
-    } catch { /* try the next */ }
+    } catch {
+      /* try the next */
+    }
   }
   return '0.0.0';
 })();

@@ -10,7 +10,7 @@ import { MessageValidator } from '../core/schema/validator.js';
 import { isObject as isObj } from '../core/objects.js';
 import { schemaDocumentFor } from '../core/schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from '../core/schema/versions.js';
-import { requestDeclaresTasks } from '../core/tasks.js';
+import { requestDeclaresTasks } from '../core/wire.js';
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
 export class InputError extends Error {}

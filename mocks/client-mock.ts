@@ -9,7 +9,15 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorResponse, parseJson, sleep, type MockSession, type MockSource, type Outgoing, type ReceiveContext } from './engine.js';
+import {
+  errorResponse,
+  parseJson,
+  sleep,
+  type MockSession,
+  type MockSource,
+  type Outgoing,
+  type ReceiveContext,
+} from './engine.js';
 import { EraSource, isModernRequest, META, type EraSession } from './era.js';
 import { FAIL_MESSAGE } from './faults.js';
 import { readFixture, type Fixture } from '../core/formats/fixture.js';
@@ -17,6 +25,7 @@ import { FixtureSource } from './fixture.js';
 import { StreamableHttpMock, type PlainRequest, type PlainResponse } from './http.js';
 import { AUTH_SCENARIOS } from './auth/scenarios.js';
 import { remoteRefTool, schemaTool } from './schema-tools.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export type ClientTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -34,18 +43,80 @@ export interface ScenarioDef {
 const ALL: ClientTransport[] = ['stdio', 'streamable-http', 'sse'];
 
 export const SCENARIOS: ScenarioDef[] = [
-  { name: 'pages', description: 'serves the fixture as it is: tools listed a page at a time (nextCursor), a resource, a prompt', transports: ALL },
-  { name: 'ping', description: 'sends the client a ping (with its answer to the first request after initialization) and waits for the answer', transports: ALL },
-  { name: 'list-changed', description: 'declares tools.listChanged and sends notifications/tools/list_changed with the last page of the first listing', transports: ALL },
-  { name: 'unknown-tool', description: 'answers every tools/call with the JSON-RPC error of an unknown tool (-32602)', transports: ALL },
-  { name: 'session-expired', description: 'expires the first session after two requests (initialize included): everything after gets HTTP 404; a fresh session lives', transports: ['streamable-http'] },
-  { name: 'server-error', description: 'fails the first tools/list: HTTP 503 over Streamable HTTP, a JSON-RPC -32603 error over stdio and SSE (as serve --fail-rate does)', transports: ALL, optIn: true },
-  { name: 'dropped-answer', description: 'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled', transports: ALL, optIn: true },
-  { name: 'server-requests', description: 'asks the client for what it declared (roots/list, sampling/createMessage, elicitation/create in form and url mode) at its first tools/call: before 2026-07-28 as requests of the mock, in 2026-07-28 as an input_required answer (inputRequests, requestState) to retry', transports: ALL },
-  { name: 'tool-schemas', description: 'lists one more tool, plot, whose inputSchema and outputSchema use JSON Schema 2020-12 keywords ($defs reached by a pointer and by an $anchor, prefixItems, dependentRequired, if/then/else, unevaluatedProperties); a call gets structuredContent valid under its outputSchema', transports: ALL },
-  { name: 'remote-ref', description: 'lists one more tool, locate, whose inputSchema and outputSchema $ref a schema at an http:// URL on 127.0.0.1 (a listener of the mock that records every request it gets); a call gets structuredContent', transports: ALL },
-  { name: 'stream-resume', description: 'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID', transports: ['streamable-http'] },
-  ...AUTH_SCENARIOS.map((a): ScenarioDef => ({ name: a.name, description: a.description, transports: ['streamable-http', 'sse'], auth: true })),
+  {
+    name: 'pages',
+    description: 'serves the fixture as it is: tools listed a page at a time (nextCursor), a resource, a prompt',
+    transports: ALL,
+  },
+  {
+    name: 'ping',
+    description:
+      'sends the client a ping (with its answer to the first request after initialization) and waits for the answer',
+    transports: ALL,
+  },
+  {
+    name: 'list-changed',
+    description:
+      'declares tools.listChanged and sends notifications/tools/list_changed with the last page of the first listing',
+    transports: ALL,
+  },
+  {
+    name: 'unknown-tool',
+    description: 'answers every tools/call with the JSON-RPC error of an unknown tool (-32602)',
+    transports: ALL,
+  },
+  {
+    name: 'session-expired',
+    description:
+      'expires the first session after two requests (initialize included): everything after gets HTTP 404; a fresh session lives',
+    transports: ['streamable-http'],
+  },
+  {
+    name: 'server-error',
+    description:
+      'fails the first tools/list: HTTP 503 over Streamable HTTP, a JSON-RPC -32603 error over stdio and SSE (as serve --fail-rate does)',
+    transports: ALL,
+    optIn: true,
+  },
+  {
+    name: 'dropped-answer',
+    description:
+      'never answers the first tools/call (as serve --drop does); a client should time out and send notifications/cancelled',
+    transports: ALL,
+    optIn: true,
+  },
+  {
+    name: 'server-requests',
+    description:
+      'asks the client for what it declared (roots/list, sampling/createMessage, elicitation/create in form and url mode) at its first tools/call: before 2026-07-28 as requests of the mock, in 2026-07-28 as an input_required answer (inputRequests, requestState) to retry',
+    transports: ALL,
+  },
+  {
+    name: 'tool-schemas',
+    description:
+      'lists one more tool, plot, whose inputSchema and outputSchema use JSON Schema 2020-12 keywords ($defs reached by a pointer and by an $anchor, prefixItems, dependentRequired, if/then/else, unevaluatedProperties); a call gets structuredContent valid under its outputSchema',
+    transports: ALL,
+  },
+  {
+    name: 'remote-ref',
+    description:
+      'lists one more tool, locate, whose inputSchema and outputSchema $ref a schema at an http:// URL on 127.0.0.1 (a listener of the mock that records every request it gets); a call gets structuredContent',
+    transports: ALL,
+  },
+  {
+    name: 'stream-resume',
+    description:
+      'ends the SSE stream of the first request after initialization early, after an event with an id and before the answer; the answer waits for a GET with Last-Event-ID',
+    transports: ['streamable-http'],
+  },
+  ...AUTH_SCENARIOS.map(
+    (a): ScenarioDef => ({
+      name: a.name,
+      description: a.description,
+      transports: ['streamable-http', 'sse'],
+      auth: true,
+    }),
+  ),
 ];
 
 /**
@@ -53,7 +124,9 @@ export const SCENARIOS: ScenarioDef[] = [
  * that applies; auth: the client-auth ones (played with --suite client-auth).
  */
 export function scenariosFor(t: ClientTransport, all = false, auth = false): string[] {
-  return SCENARIOS.filter((s) => s.transports.includes(t) && (auth ? s.auth : all || (!s.optIn && !s.auth))).map((s) => s.name);
+  return SCENARIOS.filter((s) => s.transports.includes(t) && (auth ? s.auth : all || (!s.optIn && !s.auth))).map(
+    (s) => s.name,
+  );
 }
 
 /** The id of the ping the mock sends (scenario ping). */
@@ -102,7 +175,16 @@ export interface ClientExchange {
 export const RESUME_RETRY_MS = 1000;
 
 /** Graded headers; Authorization is never kept, only whether it came and its scheme (`authorization`: 'Bearer …' → 'Bearer [redacted]'). */
-const GRADED_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'origin', 'mcp-method', 'mcp-name'];
+const GRADED_HEADERS = [
+  'accept',
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'origin',
+  'mcp-method',
+  'mcp-name',
+];
 
 export class ClientRecorder {
   readonly entries: RecordedEntry[] = [];
@@ -112,23 +194,46 @@ export class ClientRecorder {
   constructor(private readonly file?: string) {}
 
   add(dir: RecordedEntry['dir'], raw: string, ex?: number, session?: string, t = Date.now()): void {
-    const e: RecordedEntry = { t, dir, raw, ...(ex !== undefined ? { ex } : {}), ...(session !== undefined ? { s: session } : {}) };
+    const e: RecordedEntry = {
+      t,
+      dir,
+      raw,
+      ...(ex !== undefined ? { ex } : {}),
+      ...(session !== undefined ? { s: session } : {}),
+    };
     this.entries.push(e);
     if (this.file) {
-      try { appendFileSync(this.file, JSON.stringify(e) + '\n'); } catch { /* the grader reports a missing log */ }
+      try {
+        appendFileSync(this.file, JSON.stringify(e) + '\n');
+      } catch {
+        /* the grader reports a missing log */
+      }
     }
   }
 
   exchange(req: PlainRequest): ClientExchange {
     const headers: Record<string, string> = {};
-    for (const h of GRADED_HEADERS) { const v = req.header(h); if (v !== undefined) headers[h] = v; }
-    for (const h of req.headerNames?.() ?? []) { const v = req.header(h); if (h.startsWith('mcp-param-') && v !== undefined) headers[h] = v; }
+    for (const h of GRADED_HEADERS) {
+      const v = req.header(h);
+      if (v !== undefined) headers[h] = v;
+    }
+    for (const h of req.headerNames?.() ?? []) {
+      const v = req.header(h);
+      if (h.startsWith('mcp-param-') && v !== undefined) headers[h] = v;
+    }
     const auth = req.header('authorization');
     if (auth !== undefined) headers.authorization = `${auth.split(' ')[0]} [redacted]`;
     const p = req.method === 'POST' ? parseJson(req.body) : { ok: false as const };
-    const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
+    const m =
+      p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value)
+        ? (p.value as Record<string, unknown>)
+        : undefined;
     const ex: ClientExchange = {
-      n: this.exchanges.length, t: Date.now(), method: req.method, url: req.url.href, headers,
+      n: this.exchanges.length,
+      t: Date.now(),
+      method: req.method,
+      url: req.url.href,
+      headers,
       ...(typeof m?.method === 'string' ? { rpcMethod: m.method } : {}),
       ...(typeof m?.id === 'string' || typeof m?.id === 'number' ? { rpcId: m.id } : {}),
     };
@@ -142,18 +247,22 @@ export function readRecording(text: string): RecordedEntry[] {
   const out: RecordedEntry[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    try { out.push(JSON.parse(line) as RecordedEntry); } catch { /* a line cut short */ }
+    try {
+      out.push(JSON.parse(line) as RecordedEntry);
+    } catch {
+      /* a line cut short */
+    }
   }
   return out;
 }
 
 /** The built-in fixture (from dist/mocks/ when built, from mocks/ when the sources run). */
 export function defaultFixtureFile(): string {
-  const candidates = ['../../fixtures/mocks/client-default.yaml', '../fixtures/mocks/client-default.yaml'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = ['../../fixtures/mocks/client-default.yaml', '../fixtures/mocks/client-default.yaml'].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
 }
-
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /**
  * The fixture served for a scenario (list-changed declares tools.listChanged; tool-schemas and remote-ref list one more
@@ -161,27 +270,72 @@ const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 
  */
 export function scenarioFixture(f: Fixture, scenario: string, refUrl?: string): Fixture {
   if (scenario === 'tool-schemas') return { ...f, tools: [...(f.tools ?? []), schemaTool()] };
-  if (scenario === 'remote-ref') return { ...f, tools: [...(f.tools ?? []), remoteRefTool(refUrl ?? 'http://127.0.0.1:9/mcp-conform/schemas/point.json')] };
+  if (scenario === 'remote-ref')
+    return {
+      ...f,
+      tools: [...(f.tools ?? []), remoteRefTool(refUrl ?? 'http://127.0.0.1:9/mcp-conform/schemas/point.json')],
+    };
   if (scenario !== 'list-changed') return f;
   const caps = f.capabilities ?? {};
   return { ...f, capabilities: { ...caps, tools: { ...(isObj(caps.tools) ? caps.tools : {}), listChanged: true } } };
 }
 
 /** The id the mock gives its server-to-client requests (scenario server-requests), by method. */
-export const MOCK_REQUEST_IDS: Record<string, string> = { 'roots/list': 'mcp-conform-roots-1', 'sampling/createMessage': 'mcp-conform-sampling-1', 'elicitation/create': 'mcp-conform-elicit-1', 'elicitation/create url': 'mcp-conform-elicit-url-1' };
+export const MOCK_REQUEST_IDS: Record<string, string> = {
+  'roots/list': 'mcp-conform-roots-1',
+  'sampling/createMessage': 'mcp-conform-sampling-1',
+  'elicitation/create': 'mcp-conform-elicit-1',
+  'elicitation/create url': 'mcp-conform-elicit-url-1',
+};
 /** The requestState of the mock's input_required answer (scenario server-requests, 2026-07-28). */
 export const MOCK_REQUEST_STATE = 'mcp-conform-state-1';
 
 /** The server-to-client requests the mock makes of a client that declared these capabilities (any version). */
-export function serverRequestsFor(caps: Record<string, unknown>): { key: string; method: string; params: Record<string, unknown> }[] {
+export function serverRequestsFor(
+  caps: Record<string, unknown>,
+): { key: string; method: string; params: Record<string, unknown> }[] {
   const out: { key: string; method: string; params: Record<string, unknown> }[] = [];
   if (caps.roots !== undefined) out.push({ key: 'roots', method: 'roots/list', params: {} });
-  if (caps.sampling !== undefined) out.push({ key: 'sampling', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say "ok" (a request of the mcp-conform mock).' } }], maxTokens: 20 } });
+  if (caps.sampling !== undefined)
+    out.push({
+      key: 'sampling',
+      method: 'sampling/createMessage',
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'Say "ok" (a request of the mcp-conform mock).' } }],
+        maxTokens: 20,
+      },
+    });
   if (caps.elicitation !== undefined) {
     const e = isObj(caps.elicitation) ? caps.elicitation : {};
     const form = Object.keys(e).length === 0 || e.form !== undefined;
-    if (form) out.push({ key: 'elicitation', method: 'elicitation/create', params: { mode: 'form', message: 'Your name, please (a request of the mcp-conform mock).', requestedSchema: { type: 'object', properties: { name: { type: 'string', default: 'mock user' }, color: { type: 'string', enum: ['red', 'green'], default: 'red' } }, required: ['name'] } } });
-    if (e.url !== undefined) out.push({ key: 'elicitation-url', method: 'elicitation/create', params: { mode: 'url', message: 'Open this page (a request of the mcp-conform mock; nothing is there).', url: 'http://127.0.0.1:9/mcp-conform-elicitation', elicitationId: 'mcp-conform-elicitation-1' } });
+    if (form)
+      out.push({
+        key: 'elicitation',
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Your name, please (a request of the mcp-conform mock).',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', default: 'mock user' },
+              color: { type: 'string', enum: ['red', 'green'], default: 'red' },
+            },
+            required: ['name'],
+          },
+        },
+      });
+    if (e.url !== undefined)
+      out.push({
+        key: 'elicitation-url',
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          message: 'Open this page (a request of the mcp-conform mock; nothing is there).',
+          url: 'http://127.0.0.1:9/mcp-conform-elicitation',
+          elicitationId: 'mcp-conform-elicitation-1',
+        },
+      });
   }
   return out;
 }
@@ -202,7 +356,15 @@ export class ScenarioSource implements MockSource {
   readonly httpLayer: boolean;
 
   /** refUrl: where the remote-ref scenario's schemas point (the listener of mocks/schema-tools.ts). */
-  constructor(fixture: Fixture, readonly scenario: string, readonly recorder: ClientRecorder, httpLayer = false, file?: string, protocolVersion?: string, refUrl?: string) {
+  constructor(
+    fixture: Fixture,
+    readonly scenario: string,
+    readonly recorder: ClientRecorder,
+    httpLayer = false,
+    file?: string,
+    protocolVersion?: string,
+    refUrl?: string,
+  ) {
     this.httpLayer = httpLayer;
     this.eras = new EraSource(new FixtureSource(scenarioFixture(fixture, scenario, refUrl), file), protocolVersion);
     this.label = `${this.eras.label}, scenario ${scenario}`;
@@ -210,7 +372,14 @@ export class ScenarioSource implements MockSource {
     this.era = this.eras.era;
   }
 
-  static fromFile(file: string | undefined, scenario: string, recorder: ClientRecorder, httpLayer = false, protocolVersion?: string, refUrl?: string): ScenarioSource {
+  static fromFile(
+    file: string | undefined,
+    scenario: string,
+    recorder: ClientRecorder,
+    httpLayer = false,
+    protocolVersion?: string,
+    refUrl?: string,
+  ): ScenarioSource {
     const f = file ?? defaultFixtureFile();
     return new ScenarioSource(readFixture(f), scenario, recorder, httpLayer, f, protocolVersion, refUrl);
   }
@@ -229,7 +398,11 @@ export class ScenarioSession implements MockSession {
   /** Client capabilities: declared in initialize (legacy) or in the _meta of each request (2026-07-28). */
   private legacyCaps: Record<string, unknown> = {};
 
-  constructor(private readonly inner: EraSession, private readonly src: ScenarioSource, readonly key: string) {}
+  constructor(
+    private readonly inner: EraSession,
+    private readonly src: ScenarioSource,
+    readonly key: string,
+  ) {}
 
   closeListen(id: unknown): void {
     this.inner.closeListen(id);
@@ -244,7 +417,10 @@ export class ScenarioSession implements MockSession {
     const ex = ctx?.http?.exchange;
     rec.add('to-server', raw, ex, this.key);
     if (ex !== undefined && rec.exchanges[ex]) rec.exchanges[ex]!.session = this.key;
-    const out = (m: Outgoing) => { rec.add('from-server', JSON.stringify(m), undefined, this.key); emit(m); };
+    const out = (m: Outgoing) => {
+      rec.add('from-server', JSON.stringify(m), undefined, this.key);
+      emit(m);
+    };
     const p = parseJson(raw);
     const m = p.ok && isObj(p.value) ? p.value : undefined;
     const method = typeof m?.method === 'string' ? m.method : undefined;
@@ -258,7 +434,15 @@ export class ScenarioSession implements MockSession {
     }
     const modern = this.inner.era === 'modern' || (!!m && isModernRequest(m));
     const scenario = this.src.scenario;
-    if (isRequest && this.initialized && !modern && method !== 'ping' && method !== 'initialize' && scenario === 'ping' && !this.pingSent) {
+    if (
+      isRequest &&
+      this.initialized &&
+      !modern &&
+      method !== 'ping' &&
+      method !== 'initialize' &&
+      scenario === 'ping' &&
+      !this.pingSent
+    ) {
       this.pingSent = true;
       out({ jsonrpc: '2.0', id: MOCK_PING_ID, method: 'ping' });
     }
@@ -273,7 +457,13 @@ export class ScenarioSession implements MockSession {
     }
     if (isRequest && method === 'tools/call' && scenario === 'unknown-tool') {
       const name = params.name;
-      out(errorResponse(m!.id, -32602, `Unknown tool: ${typeof name === 'string' ? name : JSON.stringify(name)} (the mock answers every call this way: scenario unknown-tool)`));
+      out(
+        errorResponse(
+          m!.id,
+          -32602,
+          `Unknown tool: ${typeof name === 'string' ? name : JSON.stringify(name)} (the mock answers every call this way: scenario unknown-tool)`,
+        ),
+      );
       return;
     }
     if (isRequest && method === 'tools/call' && scenario === 'server-requests' && !this.asked) {
@@ -281,13 +471,31 @@ export class ScenarioSession implements MockSession {
       if (modern) {
         // 2026-07-28: the first call is answered with input_required; the retry (inputResponses, requestState) is served.
         const meta = isObj(params._meta) ? params._meta : {};
-        const caps = isObj(meta[META.clientCapabilities]) ? meta[META.clientCapabilities] as Record<string, unknown> : {};
-        const inputRequests = Object.fromEntries(serverRequestsFor(caps).map((r) => [r.key, { method: r.method, params: r.params }]));
-        out({ jsonrpc: '2.0', id: m!.id, result: { resultType: 'input_required', ...(Object.keys(inputRequests).length ? { inputRequests } : {}), requestState: MOCK_REQUEST_STATE } });
+        const caps = isObj(meta[META.clientCapabilities])
+          ? (meta[META.clientCapabilities] as Record<string, unknown>)
+          : {};
+        const inputRequests = Object.fromEntries(
+          serverRequestsFor(caps).map((r) => [r.key, { method: r.method, params: r.params }]),
+        );
+        out({
+          jsonrpc: '2.0',
+          id: m!.id,
+          result: {
+            resultType: 'input_required',
+            ...(Object.keys(inputRequests).length ? { inputRequests } : {}),
+            requestState: MOCK_REQUEST_STATE,
+          },
+        });
         return;
       }
       // Before 2026-07-28: requests of their own, sent with the call's answer (which does not wait for theirs).
-      for (const r of serverRequestsFor(this.legacyCaps)) out({ jsonrpc: '2.0', id: MOCK_REQUEST_IDS[r.key === 'elicitation-url' ? 'elicitation/create url' : r.method], method: r.method, params: r.params });
+      for (const r of serverRequestsFor(this.legacyCaps))
+        out({
+          jsonrpc: '2.0',
+          id: MOCK_REQUEST_IDS[r.key === 'elicitation-url' ? 'elicitation/create url' : r.method],
+          method: r.method,
+          params: r.params,
+        });
     }
     if (isRequest && method === 'tools/list' && scenario === 'list-changed' && !this.listChangedSent) {
       const held: Outgoing[] = [];
@@ -339,7 +547,14 @@ export class ClientHttpMock {
     const lastEventId = req.header('last-event-id');
     // session-expired: the first session that makes more than EXPIRE_AFTER requests expires (the one the client works
     // in, not a probe session it opened and left); a fresh one then lives.
-    if (this.source.scenario === 'session-expired' && sid && !this.expired && ex.rpcId !== undefined && ex.rpcMethod !== undefined && this.counts.has(sid)) {
+    if (
+      this.source.scenario === 'session-expired' &&
+      sid &&
+      !this.expired &&
+      ex.rpcId !== undefined &&
+      ex.rpcMethod !== undefined &&
+      this.counts.has(sid)
+    ) {
       const n = this.counts.get(sid)! + 1;
       this.counts.set(sid, n);
       if (n > EXPIRE_AFTER) this.expired = sid;
@@ -348,19 +563,47 @@ export class ClientHttpMock {
       const s = sid ? this.stash.get(sid) : undefined;
       if (s && s.primeId === lastEventId) {
         this.stash.delete(sid!);
-        r = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: s.body };
+        r = {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+          body: s.body,
+        };
         ex.fault = 'stream resumed: the rest of the ended stream sent';
       } else {
-        r = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(null, -32001, `no stream to resume from event ${lastEventId}`)) };
+        r = {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(errorResponse(null, -32001, `no stream to resume from event ${lastEventId}`)),
+        };
       }
     } else if (this.source.scenario === 'session-expired' && sid && sid === this.expired) {
-      r = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorResponse(ex.rpcId ?? null, -32001, 'Session not found (expired on purpose: scenario session-expired)')) };
+      r = {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(
+          errorResponse(ex.rpcId ?? null, -32001, 'Session not found (expired on purpose: scenario session-expired)'),
+        ),
+      };
       ex.fault = 'session expired on purpose';
-    } else if (this.source.scenario === 'server-error' && !this.faulted && ex.rpcMethod === 'tools/list' && ex.rpcId !== undefined) {
+    } else if (
+      this.source.scenario === 'server-error' &&
+      !this.faulted &&
+      ex.rpcMethod === 'tools/list' &&
+      ex.rpcId !== undefined
+    ) {
       this.faulted = true;
-      r = { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: JSON.stringify(errorResponse(ex.rpcId, -32603, `Service Unavailable: ${FAIL_MESSAGE}`)) };
+      r = {
+        status: 503,
+        headers: { 'content-type': 'application/json', 'retry-after': '0' },
+        body: JSON.stringify(errorResponse(ex.rpcId, -32603, `Service Unavailable: ${FAIL_MESSAGE}`)),
+      };
       ex.fault = 'failed on purpose: HTTP 503';
-    } else if (this.source.scenario === 'dropped-answer' && !this.faulted && ex.rpcMethod === 'tools/call' && ex.rpcId !== undefined) {
+    } else if (
+      this.source.scenario === 'dropped-answer' &&
+      !this.faulted &&
+      ex.rpcMethod === 'tools/call' &&
+      ex.rpcId !== undefined
+    ) {
       this.faulted = true;
       ex.fault = 'never answered on purpose';
       ex.session = sid ? this.keys.get(sid) : undefined;
@@ -371,20 +614,49 @@ export class ClientHttpMock {
       if (r.headers['mcp-session-id']) this.counts.set(r.headers['mcp-session-id'], 1);
     }
     if (r.headers['mcp-session-id'] && ex.session) this.keys.set(r.headers['mcp-session-id'], ex.session);
-    if (sid && !ex.session) { const k = this.keys.get(sid); if (k) ex.session = k; }
+    if (sid && !ex.session) {
+      const k = this.keys.get(sid);
+      if (k) ex.session = k;
+    }
     // A POST no session saw (refused by the HTTP layer, or failed on purpose) is recorded here.
-    if (req.method === 'POST' && !rec.entries.some((e) => e.ex === ex.n)) rec.add('to-server', req.body, ex.n, ex.session, ex.t);
+    if (req.method === 'POST' && !rec.entries.some((e) => e.ex === ex.n))
+      rec.add('to-server', req.body, ex.n, ex.session, ex.t);
     if (ex.rpcMethod === 'notifications/initialized' && sid) this.initialized.add(sid);
-    if (this.source.scenario === 'stream-resume' && !this.cut && req.method === 'POST' && sid && this.initialized.has(sid)
-      && ex.rpcId !== undefined && ex.rpcMethod !== 'ping' && r.status === 200 && r.body) {
+    if (
+      this.source.scenario === 'stream-resume' &&
+      !this.cut &&
+      req.method === 'POST' &&
+      sid &&
+      this.initialized.has(sid) &&
+      ex.rpcId !== undefined &&
+      ex.rpcMethod !== 'ping' &&
+      r.status === 200 &&
+      r.body
+    ) {
       this.cut = true;
-      const events = r.headers['content-type']?.startsWith('text/event-stream') ? r.body : `event: message\ndata: ${r.body}\n\n`;
+      const events = r.headers['content-type']?.startsWith('text/event-stream')
+        ? r.body
+        : `event: message\ndata: ${r.body}\n\n`;
       const primeId = `resume-${ex.n}`;
       // Ids of the rest: after the priming event's.
       let k = 0;
-      const body = events.split('\n\n').filter((e) => e.trim()).map((e) => `${e.split('\n').filter((l) => !l.startsWith('id:')).join('\n')}\nid: ${primeId}-${++k}\n\n`).join('');
+      const body = events
+        .split('\n\n')
+        .filter((e) => e.trim())
+        .map(
+          (e) =>
+            `${e
+              .split('\n')
+              .filter((l) => !l.startsWith('id:'))
+              .join('\n')}\nid: ${primeId}-${++k}\n\n`,
+        )
+        .join('');
       this.stash.set(sid, { primeId, body });
-      r = { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: `id: ${primeId}\nretry: ${RESUME_RETRY_MS}\ndata: \n\n` };
+      r = {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+        body: `id: ${primeId}\nretry: ${RESUME_RETRY_MS}\ndata: \n\n`,
+      };
       ex.fault = 'stream ended early after a priming event with an id, before the answer';
     }
     ex.status = r.status;

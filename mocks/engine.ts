@@ -2,6 +2,8 @@
  * What every mock answers with, whatever carries it (stdio, Streamable HTTP, HTTP+SSE, msw): a source makes one
  * session per client connection; a session takes each message the client sends and emits what the server sends back.
  */
+import { isObject as isObj } from '../core/objects.js';
+import { brief as textBrief } from '../core/text.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Outgoing = Record<string, unknown>;
@@ -34,12 +36,16 @@ export interface MockSource {
 }
 
 /** JSON with object keys sorted: two values are equal when their canonical texts are. */
-export function canonical(v: unknown): string {
+export function canonicalJson(v: unknown): string {
   if (v === undefined) return 'null';
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
 }
 
 /** Params as matched: without `_meta`, and `{}` the same as none. */
@@ -53,15 +59,15 @@ export function matchParams(params: unknown): unknown {
 
 /** Where two values first differ, in words ('/arguments/b: recorded 2, got 3'). */
 export function firstDifference(recorded: unknown, got: unknown, path = ''): string | undefined {
-  if (canonical(recorded) === canonical(got)) return undefined;
-  const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+  if (canonicalJson(recorded) === canonicalJson(got)) return undefined;
   if (isObj(recorded) && isObj(got)) {
     for (const k of Object.keys(recorded).sort()) {
       if (!(k in got)) return `${path}/${k}: recorded ${brief(recorded[k])}, missing in the request`;
       const d = firstDifference(recorded[k], got[k], `${path}/${k}`);
       if (d) return d;
     }
-    for (const k of Object.keys(got).sort()) if (!(k in recorded)) return `${path}/${k}: not in the recording (got ${brief(got[k])})`;
+    for (const k of Object.keys(got).sort())
+      if (!(k in recorded)) return `${path}/${k}: not in the recording (got ${brief(got[k])})`;
   }
   if (Array.isArray(recorded) && Array.isArray(got)) {
     if (recorded.length !== got.length) return `${path || '/'}: recorded ${recorded.length} items, got ${got.length}`;
@@ -75,8 +81,7 @@ export function firstDifference(recorded: unknown, got: unknown, path = ''): str
 
 /** A count of differing leaves, to rank recordings by nearness. */
 export function distance(a: unknown, b: unknown): number {
-  if (canonical(a) === canonical(b)) return 0;
-  const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+  if (canonicalJson(a) === canonicalJson(b)) return 0;
   if (isObj(a) && isObj(b)) {
     let n = 0;
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) n += k in a && k in b ? distance(a[k], b[k]) : 1;
@@ -90,14 +95,17 @@ export function distance(a: unknown, b: unknown): number {
   return 1;
 }
 
+/** A value as short JSON text, for replay-miss messages. */
 export function brief(v: unknown, max = 60): string {
-  let s: string;
-  try { s = JSON.stringify(v) ?? 'undefined'; } catch { s = String(v); }
-  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+  return textBrief(v, max);
 }
 
 export function errorResponse(id: unknown, code: number, message: string, data?: unknown): Outgoing {
-  return { jsonrpc: '2.0', id: id === undefined ? null : id, error: { code, message, ...(data !== undefined ? { data } : {}) } };
+  return {
+    jsonrpc: '2.0',
+    id: id === undefined ? null : id,
+    error: { code, message, ...(data !== undefined ? { data } : {}) },
+  };
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -106,5 +114,9 @@ export function sleep(ms: number): Promise<void> {
 
 /** Parses a client message; null when it is not JSON. */
 export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try { return { ok: true, value: JSON.parse(raw) }; } catch { return { ok: false }; }
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
 }

@@ -12,26 +12,38 @@
  * unknown method, no sessions) are in http.ts, which asks `modern` of the source.
  */
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
+import { isObject as isObj } from '../core/objects.js';
+import { ERROR_CODE, META } from '../core/wire.js';
 
 export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-export const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
+export { META };
 
 /** 2026-07-28 error codes (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes). */
-export const HEADER_MISMATCH = -32020;
-export const MISSING_CLIENT_CAPABILITY = -32021;
-export const UNSUPPORTED_VERSION = -32022;
+export const HEADER_MISMATCH = ERROR_CODE.headerMismatch;
+export const UNSUPPORTED_VERSION = ERROR_CODE.unsupportedVersion;
 
 /** Results that carry cache hints (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching). */
-const CACHEABLE = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
+const CACHEABLE = [
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+];
 /** Methods of the legacy era that 2026-07-28 no longer has. */
-const REMOVED = ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'];
+const REMOVED = [
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+];
 /** The change notifications a subscriptions/listen filter can ask for, and the capability each needs. */
 const FILTERS: Record<string, { method: string; cap: string }> = {
   toolsListChanged: { method: 'notifications/tools/list_changed', cap: 'tools' },
@@ -40,8 +52,6 @@ const FILTERS: Record<string, { method: string; cap: string }> = {
 };
 /** How long a client may keep a cacheable result fresh (ms), the hint the mock gives. */
 export const CACHE_TTL_MS = 60_000;
-
-const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** What http.ts needs to know of a source's eras. */
 export interface EraInfo {
@@ -61,11 +71,16 @@ export function isModernRequest(m: Record<string, unknown>): boolean {
 }
 
 /** What `--protocol-version V` makes of the eras: undefined = dual-era. A usage problem is thrown as Error. */
-export function erasOf(protocolVersion: string | undefined, legacyVersions: string[]): { legacy: string[]; modern: string[] } {
+export function erasOf(
+  protocolVersion: string | undefined,
+  legacyVersions: string[],
+): { legacy: string[]; modern: string[] } {
   if (protocolVersion === undefined) return { legacy: legacyVersions, modern: [MODERN_VERSION] };
   if (protocolVersion === MODERN_VERSION) return { legacy: [], modern: [MODERN_VERSION] };
   if (LEGACY_VERSIONS.includes(protocolVersion)) return { legacy: [protocolVersion], modern: [] };
-  throw new Error(`--protocol-version: ${protocolVersion} is not a protocol version the mock speaks (${[MODERN_VERSION, ...LEGACY_VERSIONS].join(', ')})`);
+  throw new Error(
+    `--protocol-version: ${protocolVersion} is not a protocol version the mock speaks (${[MODERN_VERSION, ...LEGACY_VERSIONS].join(', ')})`,
+  );
 }
 
 export class EraSource implements MockSource {
@@ -77,13 +92,20 @@ export class EraSource implements MockSource {
   private toolList?: Promise<Record<string, unknown>[]>;
 
   /** protocolVersion: one version only (`--protocol-version`); absent: every version (dual-era). */
-  constructor(readonly inner: MockSource, protocolVersion?: string) {
-    const legacyOfInner = inner.protocolVersions.length ? inner.protocolVersions.filter((v) => LEGACY_VERSIONS.includes(v)) : LEGACY_VERSIONS;
+  constructor(
+    readonly inner: MockSource,
+    protocolVersion?: string,
+  ) {
+    const legacyOfInner = inner.protocolVersions.length
+      ? inner.protocolVersions.filter((v) => LEGACY_VERSIONS.includes(v))
+      : LEGACY_VERSIONS;
     const eras = erasOf(protocolVersion, legacyOfInner.length ? legacyOfInner : LEGACY_VERSIONS);
     this.legacyVersions = eras.legacy;
     this.modernVersions = eras.modern;
     this.protocolVersions = [...eras.modern, ...eras.legacy];
-    const speaks = protocolVersion ? `protocol ${protocolVersion} only` : `dual-era (${MODERN_VERSION} and ${this.legacyVersions[0] ?? '-'} …)`;
+    const speaks = protocolVersion
+      ? `protocol ${protocolVersion} only`
+      : `dual-era (${MODERN_VERSION} and ${this.legacyVersions[0] ?? '-'} …)`;
     this.label = `${inner.label}, ${speaks}`;
     this.era = { legacy: eras.legacy.length > 0, modernVersions: eras.modern, tools: () => this.tools() };
   }
@@ -100,7 +122,23 @@ export class EraSource implements MockSource {
       let cursor: unknown;
       for (let page = 0; page < 100; page++) {
         let answer: Outgoing | undefined;
-        await s.receive(JSON.stringify({ jsonrpc: '2.0', id: `mcp-conform-tools-${page}`, method: 'tools/list', params: { ...(cursor ? { cursor } : {}), _meta: { [META.protocolVersion]: this.modernVersions[0] ?? MODERN_VERSION, [META.clientCapabilities]: {} } } }), (m) => { if ('result' in m || 'error' in m) answer = m; });
+        await s.receive(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: `mcp-conform-tools-${page}`,
+            method: 'tools/list',
+            params: {
+              ...(cursor ? { cursor } : {}),
+              _meta: {
+                [META.protocolVersion]: this.modernVersions[0] ?? MODERN_VERSION,
+                [META.clientCapabilities]: {},
+              },
+            },
+          }),
+          (m) => {
+            if ('result' in m || 'error' in m) answer = m;
+          },
+        );
         const r = answer && isObj(answer.result) ? answer.result : undefined;
         if (!r || !Array.isArray(r.tools)) break;
         out.push(...r.tools.filter(isObj));
@@ -137,7 +175,17 @@ export class EraSession implements MockSession {
       const session = this.src.inner.newSession();
       let init: Record<string, unknown> = {};
       const version = this.src.inner.protocolVersions.find((v) => LEGACY_VERSIONS.includes(v)) ?? LEGACY_VERSIONS[0];
-      await session.receive(JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-era-init', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform-era', version: '1' } } }), (m) => { if (isObj(m.result)) init = m.result; });
+      await session.receive(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'mcp-conform-era-init',
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform-era', version: '1' } },
+        }),
+        (m) => {
+          if (isObj(m.result)) init = m.result;
+        },
+      );
       await session.receive(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), () => undefined);
       return { session, init };
     })();
@@ -183,22 +231,34 @@ export class EraSession implements MockSession {
     if (method === 'initialize' && isRequest) {
       if (!this.src.legacyVersions.length) {
         const asked = isObj(m.params) ? m.params.protocolVersion : undefined;
-        emit(errorResponse(m.id, UNSUPPORTED_VERSION, `Unsupported protocol version: this server speaks ${this.src.modernVersions.join(', ')} only (no initialize handshake; send requests with _meta)`, { supported: this.src.modernVersions, requested: typeof asked === 'string' ? asked : String(asked) }));
+        emit(
+          errorResponse(
+            m.id,
+            UNSUPPORTED_VERSION,
+            `Unsupported protocol version: this server speaks ${this.src.modernVersions.join(', ')} only (no initialize handshake; send requests with _meta)`,
+            { supported: this.src.modernVersions, requested: typeof asked === 'string' ? asked : String(asked) },
+          ),
+        );
         return;
       }
       this.era = 'legacy';
       const pinned = this.src.legacyVersions.length === 1 ? this.src.legacyVersions[0] : undefined;
-      const forwarded = pinned && isObj(m.params) ? JSON.stringify({ ...m, params: { ...m.params, protocolVersion: pinned } }) : raw;
+      const forwarded =
+        pinned && isObj(m.params) ? JSON.stringify({ ...m, params: { ...m.params, protocolVersion: pinned } }) : raw;
       return this.legacy().receive(forwarded, emit);
     }
     const modern = isModernRequest(m) || (this.era === 'modern' && method === 'notifications/cancelled');
-    if (this.era === 'legacy' || !this.src.modernVersions.length || (!modern && this.src.legacyVersions.length)) return this.legacy().receive(raw, emit);
+    if (this.era === 'legacy' || !this.src.modernVersions.length || (!modern && this.src.legacyVersions.length))
+      return this.legacy().receive(raw, emit);
     if (!isRequest) {
       // notifications/cancelled on stdio ends a request or a subscription.
       if (method === 'notifications/cancelled' && isObj(m.params)) {
         const key = JSON.stringify(m.params.requestId);
         const l = this.listens.get(key);
-        if (l) { this.listens.delete(key); return; }
+        if (l) {
+          this.listens.delete(key);
+          return;
+        }
       }
       return (await this.modern()).session.receive(raw, emit);
     }
@@ -206,26 +266,55 @@ export class EraSession implements MockSession {
     return this.modernRequest(m, method, raw, emit);
   }
 
-  private async modernRequest(m: Record<string, unknown>, method: string, raw: string, emit: (m: Outgoing) => void): Promise<void> {
+  private async modernRequest(
+    m: Record<string, unknown>,
+    method: string,
+    raw: string,
+    emit: (m: Outgoing) => void,
+  ): Promise<void> {
     const id = m.id;
     const params = isObj(m.params) ? m.params : {};
     const meta = isObj(params._meta) ? params._meta : {};
     const v = meta[META.protocolVersion];
-    if (typeof v !== 'string') return emit(errorResponse(id, -32602, `Invalid params: _meta["${META.protocolVersion}"] is required on every request`));
+    if (typeof v !== 'string')
+      return emit(
+        errorResponse(id, -32602, `Invalid params: _meta["${META.protocolVersion}"] is required on every request`),
+      );
     if (!this.src.modernVersions.includes(v)) {
-      return emit(errorResponse(id, UNSUPPORTED_VERSION, `Unsupported protocol version ${v}`, { supported: this.src.protocolVersions, requested: v }));
+      return emit(
+        errorResponse(id, UNSUPPORTED_VERSION, `Unsupported protocol version ${v}`, {
+          supported: this.src.protocolVersions,
+          requested: v,
+        }),
+      );
     }
-    if (!isObj(meta[META.clientCapabilities])) return emit(errorResponse(id, -32602, `Invalid params: _meta["${META.clientCapabilities}"] (an object) is required on every request`));
+    if (!isObj(meta[META.clientCapabilities]))
+      return emit(
+        errorResponse(
+          id,
+          -32602,
+          `Invalid params: _meta["${META.clientCapabilities}"] (an object) is required on every request`,
+        ),
+      );
     if (method === 'server/discover') {
       const { init } = await this.modern();
       const serverInfo = isObj(init.serverInfo) ? init.serverInfo : { name: 'mcp-conform-mock', version: '0' };
-      return emit({ jsonrpc: '2.0', id, result: {
-        resultType: 'complete', supportedVersions: this.src.protocolVersions, capabilities: await this.capabilities(),
-        ...(typeof init.instructions === 'string' ? { instructions: init.instructions } : {}),
-        _meta: { [META.serverInfo]: serverInfo }, ttlMs: CACHE_TTL_MS, cacheScope: 'public',
-      } });
+      return emit({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          supportedVersions: this.src.protocolVersions,
+          capabilities: await this.capabilities(),
+          ...(typeof init.instructions === 'string' ? { instructions: init.instructions } : {}),
+          _meta: { [META.serverInfo]: serverInfo },
+          ttlMs: CACHE_TTL_MS,
+          cacheScope: 'public',
+        },
+      });
     }
-    if (REMOVED.includes(method)) return emit(errorResponse(id, -32601, `Method not found: ${method} (not part of protocol ${v})`));
+    if (REMOVED.includes(method))
+      return emit(errorResponse(id, -32601, `Method not found: ${method} (not part of protocol ${v})`));
     if (method === 'subscriptions/listen') return this.listen(id, params, emit);
     const { session } = await this.modern();
     await session.receive(raw, (o) => emit(reshape(o, method, id)));
@@ -236,10 +325,21 @@ export class EraSession implements MockSession {
     const asked = isObj(params.notifications) ? params.notifications : {};
     const agreed: Record<string, unknown> = {};
     const methods: string[] = [];
-    for (const [k, f] of Object.entries(FILTERS)) if (asked[k] === true && caps[f.cap] !== undefined) { agreed[k] = true; methods.push(f.method); }
-    if (Array.isArray(asked.resourceSubscriptions) && caps.resources !== undefined) { agreed.resourceSubscriptions = asked.resourceSubscriptions.filter((u) => typeof u === 'string'); methods.push('notifications/resources/updated'); }
+    for (const [k, f] of Object.entries(FILTERS))
+      if (asked[k] === true && caps[f.cap] !== undefined) {
+        agreed[k] = true;
+        methods.push(f.method);
+      }
+    if (Array.isArray(asked.resourceSubscriptions) && caps.resources !== undefined) {
+      agreed.resourceSubscriptions = asked.resourceSubscriptions.filter((u) => typeof u === 'string');
+      methods.push('notifications/resources/updated');
+    }
     this.listens.set(JSON.stringify(id), { id, methods, emit });
-    emit({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META.subscriptionId]: id }, notifications: agreed } });
+    emit({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { [META.subscriptionId]: id }, notifications: agreed },
+    });
     // No response: the stream stays open until the client cancels it or the connection ends.
   }
 }
@@ -250,7 +350,10 @@ export function reshape(o: Outgoing, method: string, id: unknown): Outgoing {
   if (isObj(o.result)) {
     const r: Record<string, unknown> = { ...o.result };
     r.resultType ??= 'complete';
-    if (CACHEABLE.includes(method) && r.resultType === 'complete') { r.ttlMs ??= CACHE_TTL_MS; r.cacheScope ??= 'public'; }
+    if (CACHEABLE.includes(method) && r.resultType === 'complete') {
+      r.ttlMs ??= CACHE_TTL_MS;
+      r.cacheScope ??= 'public';
+    }
     return { ...o, result: r };
   }
   if (isObj(o.error) && o.error.code === -32002) return { ...o, error: { ...o.error, code: -32602 } };

@@ -61,7 +61,8 @@ export function faultProblem(o: FaultOptions): string | undefined {
   const count = (v: number | undefined) => v === undefined || (Number.isInteger(v) && v >= 0);
   if (!nonNeg(o.latency)) return '--latency: a number of milliseconds (0 or more)';
   if (!nonNeg(o.jitter)) return '--jitter: a number of milliseconds (0 or more)';
-  if (o.failRate !== undefined && !(Number.isFinite(o.failRate) && o.failRate >= 0 && o.failRate <= 1)) return '--fail-rate: a share between 0 and 1 (0.25 = a quarter of the requests)';
+  if (o.failRate !== undefined && !(Number.isFinite(o.failRate) && o.failRate >= 0 && o.failRate <= 1))
+    return '--fail-rate: a share between 0 and 1 (0.25 = a quarter of the requests)';
   if (o.seed !== undefined && !Number.isInteger(o.seed)) return '--seed: an integer';
   if (!count(o.disconnectAfter)) return '--disconnect-after: a whole number of requests';
   if (!count(o.expireSessionAfter)) return '--expire-session-after: a whole number of requests';
@@ -69,7 +70,14 @@ export function faultProblem(o: FaultOptions): string | undefined {
 }
 
 export function hasFaults(o: FaultOptions): boolean {
-  return !!(o.latency || o.jitter || o.drop?.length || o.failRate || o.disconnectAfter !== undefined || o.expireSessionAfter !== undefined);
+  return !!(
+    o.latency ||
+    o.jitter ||
+    o.drop?.length ||
+    o.failRate ||
+    o.disconnectAfter !== undefined ||
+    o.expireSessionAfter !== undefined
+  );
 }
 
 /** One plan per served mock: its counters span every session and connection. */
@@ -106,7 +114,9 @@ export class FaultPlan {
     const n = this.options.disconnectAfter;
     if (this.disconnected || (n !== undefined && this.taken >= n)) return { action: 'drop' };
     this.taken++;
-    const delayMs = (this.options.latency ?? 0) + (this.options.jitter ? Math.floor(this.jitterDraw() * (this.options.jitter + 1)) : 0);
+    const delayMs =
+      (this.options.latency ?? 0) +
+      (this.options.jitter ? Math.floor(this.jitterDraw() * (this.options.jitter + 1)) : 0);
     return fail ? { action: 'fail', delayMs } : { action: 'answer', delayMs };
   }
 
@@ -132,7 +142,8 @@ export class FaultPlan {
 
   /** Runs when the mock is closed (dropped requests give up then). */
   whenClosed(f: () => void): void {
-    if (this.closed) f(); else this.onClose.add(f);
+    if (this.closed) f();
+    else this.onClose.add(f);
   }
 
   close(): void {
@@ -172,7 +183,10 @@ export function requestMethod(raw: string): { method: string; id: string | numbe
  * request answered -32603. `httpFail`: failures are the transport's (HTTP 503), the session only answers normally.
  */
 export class FaultySession implements MockSession {
-  constructor(private readonly inner: MockSession, private readonly plan: FaultPlan, private readonly o: { decided?: FaultDecision } = {}) {}
+  constructor(
+    private readonly inner: MockSession,
+    private readonly plan: FaultPlan,
+  ) {}
 
   async receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {
     const req = requestMethod(raw);
@@ -191,7 +205,13 @@ export class FaultySession implements MockSession {
  * Carries out a decision for a JSON-RPC answer: waits the delay, then answers (or fails with -32603); a dropped request
  * is never answered (the inner session does not see it).
  */
-export async function applyDecision(d: FaultDecision, id: string | number, answer: () => Promise<void>, emit: (m: Outgoing) => void, plan: FaultPlan): Promise<void> {
+export async function applyDecision(
+  d: FaultDecision,
+  id: string | number,
+  answer: () => Promise<void>,
+  emit: (m: Outgoing) => void,
+  plan: FaultPlan,
+): Promise<void> {
   if (d.action === 'drop') return;
   if (d.delayMs) await sleep(d.delayMs);
   if (plan.disconnected) return;

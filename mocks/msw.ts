@@ -47,10 +47,16 @@ export interface McpHandlerOptions extends HttpMockOptions, FaultOptions {
    * page) are served on the same origin. true: the set-up of scenario auth-basic; or name another scenario
    * (docs/client-auth.md). `onAuth` gets the resource and authorization server (what they saw: `requests`).
    */
-  auth?: boolean | { scenario?: string; consent?: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void };
+  auth?:
+    | boolean
+    | { scenario?: string; consent?: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void };
 }
 
-function authOf(o: McpHandlerOptions): { def: AuthScenarioDef; consent: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void } | undefined {
+function authOf(
+  o: McpHandlerOptions,
+):
+  | { def: AuthScenarioDef; consent: boolean; onAuth?: (a: { protected: ProtectedResource; as: AuthServer }) => void }
+  | undefined {
   if (!o.auth) return undefined;
   const a = o.auth === true ? {} : o.auth;
   const def = authScenario(a.scenario ?? 'auth-basic');
@@ -65,11 +71,19 @@ function guardHandlers(url: string, o: McpHandlerOptions, paths?: string[]): Htt
   const g = authGuardFor(url, a.def, a.consent, paths);
   a.onAuth?.({ protected: g.protected, as: g.as });
   const origin = new URL(url).origin;
-  return [http.all(`${origin}/*`, async ({ request }) => {
-    const body = request.method === 'POST' ? await request.clone().text() : '';
-    const r = await g.guard({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, headerNames: () => [...request.headers.keys()], body });
-    return r ? toResponse(r) : undefined;
-  })];
+  return [
+    http.all(`${origin}/*`, async ({ request }) => {
+      const body = request.method === 'POST' ? await request.clone().text() : '';
+      const r = await g.guard({
+        method: request.method,
+        url: new URL(request.url),
+        header: (n) => request.headers.get(n) ?? undefined,
+        headerNames: () => [...request.headers.keys()],
+        body,
+      });
+      return r ? toResponse(r) : undefined;
+    }),
+  ];
 }
 
 function sourceOf(o: McpHandlerOptions): MockSource {
@@ -80,7 +94,10 @@ function sourceOf(o: McpHandlerOptions): MockSource {
     const replay = typeof o.cassette === 'string' ? ReplaySource.fromFile(o.cassette) : new ReplaySource(o.cassette);
     return withEras(replay, o.protocolVersion, cassetteSpeaksModern(replay.cassette));
   }
-  return withEras(typeof o.fixture === 'string' ? FixtureSource.fromFile(o.fixture) : new FixtureSource(o.fixture!), o.protocolVersion);
+  return withEras(
+    typeof o.fixture === 'string' ? FixtureSource.fromFile(o.fixture) : new FixtureSource(o.fixture!),
+    o.protocolVersion,
+  );
 }
 
 function toResponse(r: PlainResponse): Response {
@@ -93,9 +110,17 @@ function toResponse(r: PlainResponse): Response {
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         if (r.body) c.enqueue(enc.encode(r.body));
-        stop = r.stream!((chunk) => { try { c.enqueue(enc.encode(chunk)); } catch { /* closed */ } });
+        stop = r.stream!((chunk) => {
+          try {
+            c.enqueue(enc.encode(chunk));
+          } catch {
+            /* closed */
+          }
+        });
       },
-      cancel() { stop?.(); },
+      cancel() {
+        stop?.();
+      },
     });
     r.sent?.();
     return new HttpResponse(body, { status: r.status, headers: r.headers });
@@ -107,7 +132,15 @@ function toResponse(r: PlainResponse): Response {
 
 function faultsOf(o: McpHandlerOptions): FaultPlan | undefined {
   if (o.faults) return o.faults instanceof FaultPlan ? o.faults : new FaultPlan(o.faults);
-  const f: FaultOptions = { latency: o.latency, jitter: o.jitter, drop: o.drop, failRate: o.failRate, seed: o.seed, disconnectAfter: o.disconnectAfter, expireSessionAfter: o.expireSessionAfter };
+  const f: FaultOptions = {
+    latency: o.latency,
+    jitter: o.jitter,
+    drop: o.drop,
+    failRate: o.failRate,
+    seed: o.seed,
+    disconnectAfter: o.disconnectAfter,
+    expireSessionAfter: o.expireSessionAfter,
+  };
   return hasFaults(f) ? new FaultPlan(f) : undefined;
 }
 
@@ -120,33 +153,74 @@ function faultsOf(o: McpHandlerOptions): FaultPlan | undefined {
  */
 export function mcpSseHandlers(url: string, options: McpHandlerOptions & { messageUrl?: string }): HttpHandler[] {
   const messageUrl = new URL(options.messageUrl ?? '/message', url);
-  const mock = new SseMock(sourceOf(options), { ...options, faults: faultsOf(options), messagePath: messageUrl.pathname });
+  const mock = new SseMock(sourceOf(options), {
+    ...options,
+    faults: faultsOf(options),
+    messagePath: messageUrl.pathname,
+  });
   const encoder = new TextEncoder();
-  const plain = (request: Request, body: string) => ({ method: request.method, url: new URL(request.url), header: (n: string) => request.headers.get(n) ?? undefined, body });
+  const plain = (request: Request, body: string) => ({
+    method: request.method,
+    url: new URL(request.url),
+    header: (n: string) => request.headers.get(n) ?? undefined,
+    body,
+  });
   const open = ({ request }: { request: Request }) => {
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let closed = false;
     const early: string[] = [];
     let endLater: (() => void) | undefined;
-    const r = mock.open(plain(request, ''), (chunk) => {
-      if (closed) return;
-      if (!controller) { early.push(chunk); return; }
-      try { controller.enqueue(encoder.encode(chunk)); } catch { closed = true; }
-    }, () => endLater?.());
+    const r = mock.open(
+      plain(request, ''),
+      (chunk) => {
+        if (closed) return;
+        if (!controller) {
+          early.push(chunk);
+          return;
+        }
+        try {
+          controller.enqueue(encoder.encode(chunk));
+        } catch {
+          closed = true;
+        }
+      },
+      () => endLater?.(),
+    );
     if (r.status === 0) return HttpResponse.error();
     if (r.status !== 200 || !r.sessionId) return new HttpResponse(null, { status: r.status, headers: r.headers });
     const id = r.sessionId;
-    const end = () => { if (!closed) { closed = true; mock.closeStream(id); try { controller?.close(); } catch { /* already closed */ } } };
+    const end = () => {
+      if (!closed) {
+        closed = true;
+        mock.closeStream(id);
+        try {
+          controller?.close();
+        } catch {
+          /* already closed */
+        }
+      }
+    };
     endLater = end;
     request.signal?.addEventListener('abort', end, { once: true });
     const stream = new ReadableStream<Uint8Array>({
-      start(c) { controller = c; for (const e of early.splice(0)) c.enqueue(encoder.encode(e)); },
-      cancel() { closed = true; mock.closeStream(id); },
+      start(c) {
+        controller = c;
+        for (const e of early.splice(0)) c.enqueue(encoder.encode(e));
+      },
+      cancel() {
+        closed = true;
+        mock.closeStream(id);
+      },
     });
     return new HttpResponse(stream, { status: 200, headers: r.headers });
   };
-  const post = async ({ request }: { request: Request }) => toResponse(await mock.post(plain(request, await request.text())));
-  return [...guardHandlers(url, options, [new URL(url).pathname, messageUrl.pathname]), http.get(url, open), http.post(messageUrl.href, post)];
+  const post = async ({ request }: { request: Request }) =>
+    toResponse(await mock.post(plain(request, await request.text())));
+  return [
+    ...guardHandlers(url, options, [new URL(url).pathname, messageUrl.pathname]),
+    http.get(url, open),
+    http.post(messageUrl.href, post),
+  ];
 }
 
 /** Handlers for one MCP endpoint (POST, GET, DELETE at `url`). Each call makes an independent mock server. */
@@ -154,7 +228,13 @@ export function mcpHandlers(url: string, options: McpHandlerOptions): HttpHandle
   const mock = new StreamableHttpMock(sourceOf(options), { ...options, faults: faultsOf(options) });
   const resolve = async ({ request }: { request: Request }) => {
     const body = request.method === 'POST' ? await request.text() : '';
-    const r = await mock.handle({ method: request.method, url: new URL(request.url), header: (n) => request.headers.get(n) ?? undefined, headerNames: () => [...request.headers.keys()], body });
+    const r = await mock.handle({
+      method: request.method,
+      url: new URL(request.url),
+      header: (n) => request.headers.get(n) ?? undefined,
+      headerNames: () => [...request.headers.keys()],
+      body,
+    });
     return toResponse(r);
   };
   return [...guardHandlers(url, options), http.post(url, resolve), http.get(url, resolve), http.delete(url, resolve)];

@@ -8,11 +8,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { messageLine, newHeader, describeFromMessages, writeCassette, type Cassette, type CassetteHeader } from '../core/formats/cassette.js';
+import {
+  messageLine,
+  newHeader,
+  describeFromMessages,
+  writeCassette,
+  type Cassette,
+  type CassetteHeader,
+} from '../core/formats/cassette.js';
 import { errorResponse, parseJson, type MockSession, type MockSource, type Outgoing } from './engine.js';
 import { shellWords } from '../core/shell-words.js';
 import { noteServerEnv } from '../core/secrets.js';
-import { Redactor } from '../core/redact.js';
+import type { Redactor } from '../core/redact.js';
 import { ReplaySource } from './replay.js';
 
 /** Collects messages and keeps the cassette file current (atomic rewrites, at most every `everyMs`). */
@@ -22,8 +29,17 @@ export class CassetteRecorder {
   private timer: NodeJS.Timeout | undefined;
   private nextConn = 0;
 
-  constructor(readonly file: string, mode: string, transport: CassetteHeader['transport'], readonly redactor: Redactor, existing?: Cassette, private readonly everyMs = 200) {
-    this.cassette = existing ? { header: existing.header, messages: [...existing.messages] } : { header: newHeader(mode, transport, redactor), messages: [] };
+  constructor(
+    readonly file: string,
+    mode: string,
+    transport: CassetteHeader['transport'],
+    readonly redactor: Redactor,
+    existing?: Cassette,
+    private readonly everyMs = 200,
+  ) {
+    this.cassette = existing
+      ? { header: existing.header, messages: [...existing.messages] }
+      : { header: newHeader(mode, transport, redactor), messages: [] };
   }
 
   connection(): number {
@@ -31,12 +47,20 @@ export class CassetteRecorder {
   }
 
   add(dir: 'to-server' | 'from-server', text: string, conn: number): void {
-    this.cassette.messages.push(messageLine(dir, performance.now() - this.t0, text, this.redactor, conn ? { conn } : {}));
-    this.timer ??= setTimeout(() => { this.timer = undefined; this.flush(); }, this.everyMs);
+    this.cassette.messages.push(
+      messageLine(dir, performance.now() - this.t0, text, this.redactor, conn ? { conn } : {}),
+    );
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.everyMs);
   }
 
   flush(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     describeFromMessages(this.cassette);
     writeCassette(this.file, this.cassette);
   }
@@ -80,7 +104,10 @@ class ProxySession implements MockSession {
   private gone: string | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly up: Upstream, private readonly recorder?: CassetteRecorder) {
+  constructor(
+    private readonly up: Upstream,
+    private readonly recorder?: CassetteRecorder,
+  ) {
     this.connNo = recorder?.connection() ?? 0;
   }
 
@@ -92,7 +119,12 @@ class ProxySession implements MockSession {
     const m = p.value as Outgoing;
     const key = m.method === undefined && ('result' in m || 'error' in m) ? JSON.stringify(m.id) : undefined;
     const w = key !== undefined ? this.take(key) : undefined;
-    if (w) { clearTimeout(w.timer); w.emit(m); w.done(); return; }
+    if (w) {
+      clearTimeout(w.timer);
+      w.emit(m);
+      w.done();
+      return;
+    }
     this.lastEmit?.(m);
   }
 
@@ -108,7 +140,13 @@ class ProxySession implements MockSession {
 
   private open(): UpstreamConn {
     if (this.conn) return this.conn;
-    this.conn = /^https?:\/\//.test(this.up.spec) ? httpUpstream(this.up, (t) => this.fromUpstream(t)) : stdioUpstream(this.up, (t) => this.fromUpstream(t), (why) => this.fail(why));
+    this.conn = /^https?:\/\//.test(this.up.spec)
+      ? httpUpstream(this.up, (t) => this.fromUpstream(t))
+      : stdioUpstream(
+          this.up,
+          (t) => this.fromUpstream(t),
+          (why) => this.fail(why),
+        );
     return this.conn;
   }
 
@@ -117,14 +155,22 @@ class ProxySession implements MockSession {
     this.gone ??= why;
     const all = [...this.pending];
     this.pending.clear();
-    for (const [key, list] of all) for (const w of list) { clearTimeout(w.timer); w.emit(errorResponse(JSON.parse(key), -32603, `upstream: ${why}`)); w.done(); }
+    for (const [key, list] of all)
+      for (const w of list) {
+        clearTimeout(w.timer);
+        w.emit(errorResponse(JSON.parse(key), -32603, `upstream: ${why}`));
+        w.done();
+      }
   }
 
   receive(raw: string, emit: (m: Outgoing) => void): Promise<void> {
     this.lastEmit = emit;
     this.recorder?.add('to-server', raw, this.connNo);
     const p = parseJson(raw);
-    const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? (p.value as Record<string, unknown>) : undefined;
+    const m =
+      p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value)
+        ? (p.value as Record<string, unknown>)
+        : undefined;
     const isRequest = !!m && typeof m.method === 'string' && 'id' in m;
     if (this.gone !== undefined) {
       // Nothing will answer: say so at once instead of waiting for the timeout.
@@ -132,7 +178,10 @@ class ProxySession implements MockSession {
       return Promise.resolve();
     }
     const conn = this.open();
-    if (!isRequest) { conn.send(raw); return Promise.resolve(); }
+    if (!isRequest) {
+      conn.send(raw);
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const key = JSON.stringify(m!.id);
       const w: Waiter = {
@@ -145,7 +194,8 @@ class ProxySession implements MockSession {
         }, this.up.timeoutMs ?? 30_000),
       };
       const list = this.pending.get(key);
-      if (list) list.push(w); else this.pending.set(key, [w]);
+      if (list) list.push(w);
+      else this.pending.set(key, [w]);
       conn.send(raw);
     });
   }
@@ -161,7 +211,9 @@ class ProxySession implements MockSession {
 
   /** Ends the upstream (bounded) and answers whatever still waits. Idempotent. */
   close(): Promise<void> {
-    this.closing ??= (this.conn ? this.conn.close() : Promise.resolve()).then(() => this.fail('the proxy is shutting down'));
+    this.closing ??= (this.conn ? this.conn.close() : Promise.resolve()).then(() =>
+      this.fail('the proxy is shutting down'),
+    );
     return this.closing;
   }
 }
@@ -171,15 +223,26 @@ const children = new Set<ChildProcess>();
 function stdioUpstream(up: Upstream, onLine: (t: string) => void, onGone: (why: string) => void): UpstreamConn {
   const argv = up.argv ?? shellWords(up.spec);
   noteServerEnv(up.env); // its secret values are redacted from the cassette
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: up.cwd, env: { ...process.env, ...up.env }, stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: up.cwd,
+    env: { ...process.env, ...up.env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
+  });
   children.add(child);
   child.on('error', (e) => onGone(`could not start ${argv[0]}: ${e.message}`));
   // Gone once what it wrote before exiting has been read (bounded: a grandchild may hold its stdout open).
-  child.on('exit', (code, sig) => { children.delete(child); void stdoutDrained(child, 200).then(() => onGone(`the server exited (${sig ?? `code ${code}`})`)); });
+  child.on('exit', (code, sig) => {
+    children.delete(child);
+    void stdoutDrained(child, 200).then(() => onGone(`the server exited (${sig ?? `code ${code}`})`));
+  });
   child.stdin!.on('error', () => undefined);
   createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', onLine);
   return {
-    send: (raw) => { if (child.stdin!.writable) child.stdin!.write(raw.replace(/\n/g, ' ') + '\n'); else onGone('its stdin is closed'); },
+    send: (raw) => {
+      if (child.stdin!.writable) child.stdin!.write(raw.replace(/\n/g, ' ') + '\n');
+      else onGone('its stdin is closed');
+    },
     close: () => endChild(child),
   };
 }
@@ -187,7 +250,15 @@ function stdioUpstream(up: Upstream, onLine: (t: string) => void, onGone: (why: 
 const ending = new WeakMap<ChildProcess, Promise<void>>();
 
 function signalChild(child: ChildProcess, sig: NodeJS.Signals): void {
-  try { process.kill(-child.pid!, sig); } catch { try { child.kill(sig); } catch { /* gone */ } }
+  try {
+    process.kill(-child.pid!, sig);
+  } catch {
+    try {
+      child.kill(sig);
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /** Waits (at most ms) for the child's stdout to be read to its end, so that its last lines are passed on and recorded. */
@@ -196,8 +267,13 @@ function stdoutDrained(child: ChildProcess, ms: number): Promise<void> {
   if (!out || out.destroyed || out.readableEnded) return Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
-    once(out, 'close').then(() => undefined, () => undefined),
-    new Promise<void>((r) => { timer = setTimeout(r, ms); }),
+    once(out, 'close').then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => {
+      timer = setTimeout(r, ms);
+    }),
   ]).finally(() => clearTimeout(timer));
 }
 
@@ -209,12 +285,21 @@ export function endChild(child: ChildProcess, graceMs = 1500): Promise<void> {
   let p = ending.get(child);
   if (p) return p;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
-  p = exited() ? stdoutDrained(child, 200) : new Promise<void>((resolve) => {
-    const t1 = setTimeout(() => signalChild(child, 'SIGTERM'), graceMs);
-    const t2 = setTimeout(() => { signalChild(child, 'SIGKILL'); resolve(); }, graceMs * 2);
-    child.once('exit', () => { clearTimeout(t1); clearTimeout(t2); void stdoutDrained(child, 200).then(resolve); });
-    child.stdin?.end();
-  });
+  p = exited()
+    ? stdoutDrained(child, 200)
+    : new Promise<void>((resolve) => {
+        const t1 = setTimeout(() => signalChild(child, 'SIGTERM'), graceMs);
+        const t2 = setTimeout(() => {
+          signalChild(child, 'SIGKILL');
+          resolve();
+        }, graceMs * 2);
+        child.once('exit', () => {
+          clearTimeout(t1);
+          clearTimeout(t2);
+          void stdoutDrained(child, 200).then(resolve);
+        });
+        child.stdin?.end();
+      });
   ending.set(child, p);
   return p;
 }
@@ -234,7 +319,11 @@ function httpUpstream(up: Upstream, onMessage: (t: string) => void): UpstreamCon
   let protocolVersion: string | undefined;
   let chain = Promise.resolve();
   const post = async (raw: string) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...up.headers };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...up.headers,
+    };
     if (sessionId) headers['mcp-session-id'] = sessionId;
     if (protocolVersion) headers['mcp-protocol-version'] = protocolVersion;
     const ctl = new AbortController();
@@ -243,18 +332,26 @@ function httpUpstream(up: Upstream, onMessage: (t: string) => void): UpstreamCon
       const r = await fetch(up.spec, { method: 'POST', headers, body: raw, signal: ctl.signal });
       sessionId = r.headers.get('mcp-session-id') ?? sessionId;
       const type = r.headers.get('content-type') ?? '';
-      if (r.status === 202 || !r.body) { await r.body?.cancel().catch(() => undefined); return; }
+      if (r.status === 202 || !r.body) {
+        await r.body?.cancel().catch(() => undefined);
+        return;
+      }
       const text = await r.text();
       if (type.includes('text/event-stream')) {
         for (const block of text.split(/\r?\n\r?\n/)) {
-          const data = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+          const data = block
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).replace(/^ /, ''))
+            .join('\n');
           if (data) deliver(data);
         }
       } else if (text.trim()) deliver(text);
     } catch (e) {
       const p = parseJson(raw);
       const id = p.ok && p.value && typeof p.value === 'object' ? (p.value as { id?: unknown }).id : undefined;
-      if (id !== undefined) onMessage(JSON.stringify(errorResponse(id, -32603, `upstream ${up.spec}: ${(e as Error).message}`)));
+      if (id !== undefined)
+        onMessage(JSON.stringify(errorResponse(id, -32603, `upstream ${up.spec}: ${(e as Error).message}`)));
     } finally {
       clearTimeout(timer);
     }
@@ -269,10 +366,24 @@ function httpUpstream(up: Upstream, onMessage: (t: string) => void): UpstreamCon
   };
   return {
     // Requests in order (the initialize answer carries the session id every later POST needs).
-    send: (raw) => { chain = chain.then(() => post(raw)); },
+    send: (raw) => {
+      chain = chain.then(() => post(raw));
+    },
     close: () => {
       if (!sessionId) return Promise.resolve();
-      return fetch(up.spec, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...up.headers }, signal: AbortSignal.timeout(1000) }).then((r) => r.body?.cancel(), () => undefined).then(() => undefined, () => undefined);
+      return fetch(up.spec, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': sessionId, ...up.headers },
+        signal: AbortSignal.timeout(1000),
+      })
+        .then(
+          (r) => r.body?.cancel(),
+          () => undefined,
+        )
+        .then(
+          () => undefined,
+          () => undefined,
+        );
     },
   };
 }
@@ -282,7 +393,10 @@ export class ProxySource implements MockSource {
   readonly protocolVersions: string[] = [];
   private readonly sessions: ProxySession[] = [];
 
-  constructor(private readonly up: Upstream, private readonly recorder?: CassetteRecorder) {
+  constructor(
+    private readonly up: Upstream,
+    private readonly recorder?: CassetteRecorder,
+  ) {
     this.label = `upstream ${up.spec}`;
   }
 
@@ -308,7 +422,7 @@ export class RecordMissingSource implements MockSource {
   private readonly replay: ReplaySource;
   private readonly proxy: ProxySource;
 
-  constructor(cassette: Cassette, private readonly file: string, up: Upstream, redactor: Redactor) {
+  constructor(cassette: Cassette, file: string, up: Upstream, redactor: Redactor) {
     this.replay = new ReplaySource(cassette);
     this.label = `${this.replay.label} + ${up.spec}`;
     this.protocolVersions = this.replay.protocolVersions;
@@ -324,16 +438,27 @@ export class RecordMissingSource implements MockSource {
     const recorder = this.recorder;
     const conn = recorder.connection() + 1000; // new recordings: their own connection numbers
     return {
-      end() { proxy.end?.(); },
+      end() {
+        proxy.end?.();
+      },
       async receive(raw, emit) {
         const fromCassette: Outgoing[] = [];
         await replay.receive(raw, (m) => fromCassette.push(m));
-        const miss = fromCassette.some((m) => { const e = m.error as { data?: { replay?: unknown } } | undefined; return !!e?.data?.replay; });
+        const miss = fromCassette.some((m) => {
+          const e = m.error as { data?: { replay?: unknown } } | undefined;
+          return !!e?.data?.replay;
+        });
         const fromUpstream: Outgoing[] = [];
         await proxy.receive(raw, (m) => fromUpstream.push(m));
-        if (!miss) { fromCassette.forEach(emit); return; }
+        if (!miss) {
+          fromCassette.forEach(emit);
+          return;
+        }
         recorder.add('to-server', raw, conn);
-        for (const m of fromUpstream) { recorder.add('from-server', JSON.stringify(m), conn); emit(m); }
+        for (const m of fromUpstream) {
+          recorder.add('from-server', JSON.stringify(m), conn);
+          emit(m);
+        }
       },
     };
   }

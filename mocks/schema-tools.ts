@@ -22,12 +22,6 @@ export const REMOTE_REF_TOOL = 'locate';
 /** Where the listener serves the referenced schema (the path of the URL in `locate`'s schemas). */
 export const REF_PATH = '/mcp-conform/schemas/point.json';
 
-/** Arguments valid for each tool (what a driver that calls it sends; the README of fixtures/clients says so). */
-export const VALID_ARGUMENTS: Record<string, Record<string, unknown>> = {
-  [SCHEMA_TOOL]: { point: [1, 2], unit: 'mm', scale: 2 },
-  [REMOTE_REF_TOOL]: { where: { x: 1, y: 2 } },
-};
-
 const point2020 = {
   $defs: {
     coord: { $anchor: 'coord', type: 'number' },
@@ -39,7 +33,8 @@ const point2020 = {
 export function schemaTool(): FixtureTool {
   return {
     name: SCHEMA_TOOL,
-    description: 'Plots a point (its schemas use JSON Schema 2020-12 keywords: $defs, $anchor, prefixItems, dependentRequired, if/then/else, unevaluatedProperties).',
+    description:
+      'Plots a point (its schemas use JSON Schema 2020-12 keywords: $defs, $anchor, prefixItems, dependentRequired, if/then/else, unevaluatedProperties).',
     inputSchema: {
       type: 'object',
       ...point2020,
@@ -67,7 +62,8 @@ export function schemaTool(): FixtureTool {
 export function remoteRefTool(refUrl: string): FixtureTool {
   return {
     name: REMOTE_REF_TOOL,
-    description: 'Locates a point (its schemas $ref a schema at a network URL, which a client must not fetch by itself).',
+    description:
+      'Locates a point (its schemas $ref a schema at a network URL, which a client must not fetch by itself).',
     inputSchema: { type: 'object', properties: { where: { $ref: refUrl } }, required: ['where'] },
     outputSchema: { type: 'object', properties: { where: { $ref: refUrl } }, required: ['where'] },
     annotations: { readOnlyHint: true },
@@ -76,28 +72,58 @@ export function remoteRefTool(refUrl: string): FixtureTool {
 }
 
 /** The schema served at REF_PATH (what `locate` refers to). */
-export const REFERENCED_SCHEMA = { $id: 'point.json', type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] };
+export const REFERENCED_SCHEMA = {
+  $id: 'point.json',
+  type: 'object',
+  properties: { x: { type: 'number' }, y: { type: 'number' } },
+  required: ['x', 'y'],
+};
 
 /** One request the listener got. */
-export interface RefFetch { t: number; method: string; url: string; userAgent?: string }
+export interface RefFetch {
+  t: number;
+  method: string;
+  url: string;
+  userAgent?: string;
+}
 
-export interface RunningRefHost { url: string; fetches: RefFetch[]; close(): Promise<void> }
+export interface RunningRefHost {
+  url: string;
+  fetches: RefFetch[];
+  close(): Promise<void>;
+}
 
 /** The listener of scenario remote-ref: 127.0.0.1, a free port; every request recorded, the schema served at REF_PATH. */
 export async function startRefHost(): Promise<RunningRefHost> {
   const fetches: RefFetch[] = [];
   const server = createServer((req, res) => {
-    fetches.push({ t: Date.now(), method: req.method ?? 'GET', url: req.url ?? '/', ...(req.headers['user-agent'] ? { userAgent: String(req.headers['user-agent']) } : {}) });
+    fetches.push({
+      t: Date.now(),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      ...(req.headers['user-agent'] ? { userAgent: String(req.headers['user-agent']) } : {}),
+    });
     req.resume();
     const found = new URL(req.url ?? '/', 'http://127.0.0.1').pathname === REF_PATH;
     res.writeHead(found ? 200 : 404, { 'content-type': found ? 'application/schema+json' : 'text/plain' });
     res.end(found ? JSON.stringify(REFERENCED_SCHEMA) : 'not found');
   });
   server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => { server.off('error', reject); resolve(); }); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}${REF_PATH}`, fetches,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    url: `http://127.0.0.1:${port}${REF_PATH}`,
+    fetches,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

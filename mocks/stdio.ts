@@ -14,18 +14,26 @@ export interface ServeStdioOptions {
   signal?: AbortSignal;
 }
 
-export function serveStdio(source: MockSource, input: Readable = process.stdin, output: Writable = process.stdout, opts: ServeStdioOptions = {}): Promise<void> {
+export function serveStdio(
+  source: MockSource,
+  input: Readable = process.stdin,
+  output: Writable = process.stdout,
+  opts: ServeStdioOptions = {},
+): Promise<void> {
   const session = source.newSession();
   const rl = createInterface({ input, crlfDelay: Infinity });
   const pending = new Set<Promise<void>>();
-  const write = (m: unknown) => { if (!output.destroyed && output.writable) output.write(JSON.stringify(m) + '\n'); };
+  const write = (m: unknown) => {
+    if (!output.destroyed && output.writable) output.write(JSON.stringify(m) + '\n');
+  };
   // A client that goes away mid-replay must not take the mock down.
   output.on('error', () => undefined);
   rl.on('line', (line) => {
     if (!line.trim()) return;
     const p = session.receive(line, write).catch((e: Error) => {
       const parsed = parseJson(line);
-      const id = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { id?: unknown }).id : null;
+      const id =
+        parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { id?: unknown }).id : null;
       write(errorResponse(id ?? null, -32603, `mock server error: ${e.message}`));
     });
     pending.add(p);
@@ -41,8 +49,15 @@ export function serveStdio(source: MockSource, input: Readable = process.stdin, 
       opts.signal?.removeEventListener('abort', onAbort);
       resolve();
     };
-    const onAbort = () => { finish(); rl.close(); session.end?.(); };
-    if (opts.signal?.aborted) { onAbort(); return; }
+    const onAbort = () => {
+      finish();
+      rl.close();
+      session.end?.();
+    };
+    if (opts.signal?.aborted) {
+      onAbort();
+      return;
+    }
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     rl.on('close', () => {
       if (done) return;

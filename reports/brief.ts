@@ -75,11 +75,15 @@ export function foldEras(cases: CaseResult[], eras: number): { cases: CaseResult
   for (const c of cases) {
     const key = `${c.id}\u0000${c.verdict}\u0000${c.baselined ? 1 : 0}\u0000${c.message}`;
     const had = seen.get(key);
-    if (had) { had.versions.add(c.protocolVersion ?? ''); continue; }
+    if (had) {
+      had.versions.add(c.protocolVersion ?? '');
+      continue;
+    }
     seen.set(key, { first: c, versions: new Set([c.protocolVersion ?? '']) });
     out.push(c);
   }
-  for (const { first, versions } of seen.values()) if (versions.size < eras && first.protocolVersion) eraOf.set(first, first.protocolVersion);
+  for (const { first, versions } of seen.values())
+    if (versions.size < eras && first.protocolVersion) eraOf.set(first, first.protocolVersion);
   return { cases: out, eraOf };
 }
 
@@ -93,7 +97,10 @@ export function listSuite(suite: SuiteResult, perStem = GROUPS_PER_STEM, eras = 
     if (c.verdict === 'pass' || (c.verdict === 'skip' && c.notApplicable)) continue;
     const stem = stemOf(c);
     // Results of a case with one result are never grouped; per-item results by verdict, baseline and message.
-    const key = c.item === undefined ? `case\u0000${c.id}\u0000${groups.size}` : `item\u0000${stem}\u0000${c.verdict}\u0000${c.baselined ? 1 : 0}\u0000${messageShape(c)}`;
+    const key =
+      c.item === undefined
+        ? `case\u0000${c.id}\u0000${groups.size}`
+        : `item\u0000${stem}\u0000${c.verdict}\u0000${c.baselined ? 1 : 0}\u0000${messageShape(c)}`;
     const g = groups.get(key);
     if (g) g.cases.push(c);
     else groups.set(key, { verdict: c.verdict, stem, cases: [c] });
@@ -106,7 +113,10 @@ export function listSuite(suite: SuiteResult, perStem = GROUPS_PER_STEM, eras = 
     const kind = `${g.stem}\u0000${g.verdict}`;
     const n = (perKind.get(kind) ?? 0) + 1;
     perKind.set(kind, n);
-    if (!item || g.verdict === 'fail' || n <= perStem) { shown.push(g); continue; }
+    if (!item || g.verdict === 'fail' || n <= perStem) {
+      shown.push(g);
+      continue;
+    }
     const o = omitted.get(kind) ?? { stem: g.stem, verdict: g.verdict, groups: 0, cases: 0 };
     o.groups++;
     o.cases += g.cases.length;

@@ -39,7 +39,7 @@ export function sharedCauses(r: Report, min = MIN_SHARED): SharedCause[] {
       const sigs = new Map<string, number[]>();
       for (const seq of c.messageIds ?? []) {
         const m = bySeq.get(seq);
-        if (!m || m.direction !== 'from-server' || !m.schema.checked || m.schema.valid || m.schema.expectedInvalid) continue;
+        if (m?.direction !== 'from-server' || !m.schema.checked || m.schema.valid || m.schema.expectedInvalid) continue;
         for (const v of m.schema.violations) {
           const sig = `${v.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}\u0000${v.message}`;
           if (!order.includes(sig)) order.push(sig);
@@ -58,7 +58,10 @@ export function sharedCauses(r: Report, min = MIN_SHARED): SharedCause[] {
     for (const sig of order) {
       let n = 0;
       for (const sigs of found.values()) if (sigs.has(sig)) n++;
-      if (n > bestN) { best = sig; bestN = n; }
+      if (n > bestN) {
+        best = sig;
+        bestN = n;
+      }
     }
     if (!best || bestN < min) break;
     const cases = [...found.keys()].filter((c) => found.get(c)!.has(best!));
@@ -84,7 +87,10 @@ export function sharedCauses(r: Report, min = MIN_SHARED): SharedCause[] {
 export function partialNewest(r: Report, causes: SharedCause[]): { version: string; older: string[] } | undefined {
   const version = r.negotiation?.version ?? r.server.protocolVersion;
   if (version !== NEWEST || r.matrix || !causes.some((c) => c.methods.length >= 2)) return undefined;
-  const listed = r.negotiation?.steps.filter((s) => s.method === 'server/discover' && Array.isArray(s.answered)).flatMap((s) => s.answered as unknown[]) ?? [];
+  const listed =
+    r.negotiation?.steps
+      .filter((s) => s.method === 'server/discover' && Array.isArray(s.answered))
+      .flatMap((s) => s.answered as unknown[]) ?? [];
   // A report of two eras (a dual-era server) judged its newest legacy version already: only the others are suggested.
   const judged = (r.eras ?? []).filter((e) => e.accepted).map((e) => e.protocolVersion as string);
   const older = PROTOCOL_VERSIONS.filter((v) => v !== NEWEST && listed.includes(v) && !judged.includes(v)).reverse();

@@ -48,17 +48,38 @@ export function renderAnnotations(set: ReportSet): string[] {
     for (const s of r.suites) {
       for (const c of s.cases) {
         const body = `${bounded(c.message, 4000)}\n${c.level} · ${c.spec}`;
-        if (c.verdict === 'fail' && c.baselined) add('notice', `mcp-conform: ${pre}${caseName(c)} (known failure, baselined)`, `${c.baselineReason ? `baseline: ${c.baselineReason}\n` : ''}${body}`);
-        else if (c.verdict === 'fail') add('error', `mcp-conform: ${pre}${caseName(c)} (${c.level})`, `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${body}`);
+        if (c.verdict === 'fail' && c.baselined)
+          add(
+            'notice',
+            `mcp-conform: ${pre}${caseName(c)} (known failure, baselined)`,
+            `${c.baselineReason ? `baseline: ${c.baselineReason}\n` : ''}${body}`,
+          );
+        else if (c.verdict === 'fail')
+          add(
+            'error',
+            `mcp-conform: ${pre}${caseName(c)} (${c.level})`,
+            `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${body}`,
+          );
         else if (c.verdict === 'warn') add('warning', `mcp-conform: ${pre}${caseName(c)} (${c.level})`, body);
       }
     }
     for (const st of r.baseline?.stale ?? []) {
-      add(r.options.strict === true ? 'error' : 'warning', `mcp-conform: ${pre}stale baseline entry ${st.entry}`, `${st.why}: remove it from ${r.baseline!.file}`);
+      add(
+        r.options.strict === true ? 'error' : 'warning',
+        `mcp-conform: ${pre}stale baseline entry ${st.entry}`,
+        `${st.why}: remove it from ${r.baseline!.file}`,
+      );
     }
   });
   for (const k of ['error', 'warning', 'notice'] as const) {
-    if (n[k] > MAX_ANNOTATIONS_PER_KIND) out.push(command('notice', 'mcp-conform', `${n[k] - MAX_ANNOTATIONS_PER_KIND} more ${k} annotations left out: see the step summary and the report files`));
+    if (n[k] > MAX_ANNOTATIONS_PER_KIND)
+      out.push(
+        command(
+          'notice',
+          'mcp-conform',
+          `${n[k] - MAX_ANNOTATIONS_PER_KIND} more ${k} annotations left out: see the step summary and the report files`,
+        ),
+      );
   }
   return out;
 }
@@ -66,7 +87,11 @@ export function renderAnnotations(set: ReportSet): string[] {
 /** Markdown text from the server: no HTML, no table breaks, no links or emphasis it did not mean. */
 export function md(s: string, max = 300): string {
   const one = bounded(s.replace(/\s+/g, ' ').trim(), max);
-  return one.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*_[\]|#!~])/g, '\\$1');
+  return one
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|#!~])/g, '\\$1');
 }
 
 function countsLine(s: Summary): string {
@@ -101,15 +126,38 @@ export function renderStepSummary(set: ReportSet, files: string[] = []): string 
   const fail = sum.fail - (sum.baselined ?? 0);
   const out: string[] = [];
   const name = multi ? `${runs.length} targets` : md(runLabel(runs[0]), 120);
-  out.push(`## ${exit === 0 ? '✅' : '❌'} mcp-conform: ${name} — ${exit === 0 ? 'no failures' : fail ? `${fail} failing case${fail === 1 ? '' : 's'}` : 'failed'}`, '');
-  out.push('| fail | warn | pass | skip | info | baselined | total |', '|---:|---:|---:|---:|---:|---:|---:|', countsLine(sum), '');
+  out.push(
+    `## ${exit === 0 ? '✅' : '❌'} mcp-conform: ${name} — ${exit === 0 ? 'no failures' : fail ? `${fail} failing case${fail === 1 ? '' : 's'}` : 'failed'}`,
+    '',
+  );
+  out.push(
+    '| fail | warn | pass | skip | info | baselined | total |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    countsLine(sum),
+    '',
+  );
   runs.forEach((r, i) => {
-    if (multi) out.push(`### ${r.exitCode === 0 ? '✅' : '❌'} ${md(runLabel(r, i), 120)}`, '', '| fail | warn | pass | skip | info | baselined | total |', '|---:|---:|---:|---:|---:|---:|---:|', countsLine(r.summary), '');
+    if (multi)
+      out.push(
+        `### ${r.exitCode === 0 ? '✅' : '❌'} ${md(runLabel(r, i), 120)}`,
+        '',
+        '| fail | warn | pass | skip | info | baselined | total |',
+        '|---:|---:|---:|---:|---:|---:|---:|',
+        countsLine(r.summary),
+        '',
+      );
     const s = r.server;
-    out.push(`Server: **${md(s.name ?? '(no serverInfo)', 120)}${s.version ? ` ${md(s.version, 60)}` : ''}** over ${r.target.transport}${s.protocolVersion ? `, protocol ${md(s.protocolVersion, 40)}` : ''}, ${(r.durationMs / 1000).toFixed(1)} s.`, '');
+    out.push(
+      `Server: **${md(s.name ?? '(no serverInfo)', 120)}${s.version ? ` ${md(s.version, 60)}` : ''}** over ${r.target.transport}${s.protocolVersion ? `, protocol ${md(s.protocolVersion, 40)}` : ''}, ${(r.durationMs / 1000).toFixed(1)} s.`,
+      '',
+    );
     if (r.aborted) out.push(`> **Run ended early:** ${md(r.aborted, 600)}`, '');
     const cases = r.suites.flatMap((x) => x.cases);
-    const shown = [...cases.filter((c) => c.verdict === 'fail' && !c.baselined), ...cases.filter((c) => c.verdict === 'warn'), ...cases.filter((c) => c.verdict === 'fail' && c.baselined)];
+    const shown = [
+      ...cases.filter((c) => c.verdict === 'fail' && !c.baselined),
+      ...cases.filter((c) => c.verdict === 'warn'),
+      ...cases.filter((c) => c.verdict === 'fail' && c.baselined),
+    ];
     if (shown.length) {
       out.push('| verdict | case | level | message |', '|---|---|---|---|');
       for (const c of shown.slice(0, 200)) out.push(caseRow(c));
@@ -120,7 +168,10 @@ export function renderStepSummary(set: ReportSet, files: string[] = []): string 
     if (surface) out.push(surface);
     const stale = r.baseline?.stale ?? [];
     if (stale.length) {
-      out.push(`**Stale baseline entries** (no failure matches them any more; remove them from ${code(r.baseline!.file)}):`, '');
+      out.push(
+        `**Stale baseline entries** (no failure matches them any more; remove them from ${code(r.baseline!.file)}):`,
+        '',
+      );
       for (const st of stale) out.push(`- ${code(st.entry)}: ${md(st.why)}`);
       out.push('');
     }

@@ -38,7 +38,7 @@ export function esc(v: unknown): string {
   return String(v).replace(/[&<>"']/g, (c) => ESC[c]).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD');
 }
 
-function cut(s: string, n: number): string {
+function cutForPage(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters in report.json)` : s;
 }
 
@@ -79,7 +79,7 @@ function jsonHtml(v: unknown, ptr: string, indent: string, depth: number, ctx: J
     let text: string;
     try { text = JSON.stringify(v); } catch { text = '…'; }
     ctx.budget -= text.length;
-    body = esc(cut(text, 2000));
+    body = esc(cutForPage(text, 2000));
   } else if (Array.isArray(v)) {
     if (!v.length) body = '[]';
     else {
@@ -138,7 +138,7 @@ function messageHtml(m: LoggedMessage, runIdx: number): string {
   const head = `<div class="msg-head"><a href="#r${runIdx}-m${m.seq}">#${m.seq}</a> ${dir} · ${esc(what)} · ${esc(m.t.toFixed(1))} ms${http} · ${schema}</div>`;
   let body: string;
   if (m.json !== undefined) body = `<pre class="json">${messageJsonHtml(m.json, sc.violations, !!sc.expectedInvalid)}</pre>`;
-  else body = `<pre class="raw">${esc(cut(m.raw, HTML_LIMITS.jsonChars))}</pre>`;
+  else body = `<pre class="raw">${esc(cutForPage(m.raw, HTML_LIMITS.jsonChars))}</pre>`;
   const problem = m.problem ? `<div class="problem">${esc(m.problem)}</div>` : '';
   const viol = sc.violations.length
     ? `<ul class="violations${sc.expectedInvalid ? ' expected' : ''}">${sc.violations.slice(0, 50).map((v) => `<li><code>${esc(v.pointer || '(the whole message)')}</code> ${esc(v.message)}${v.keyword ? ` <span class="dim">[${esc(v.keyword)}]</span>` : ''}</li>`).join('')}${sc.violations.length > 50 ? `<li>… ${sc.violations.length - 50} more</li>` : ''}</ul>`
@@ -172,7 +172,7 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
   const rows: string[] = [];
   if (c.requirement) rows.push(`<dt>Requirement</dt><dd>${esc(c.requirement)}</dd>`);
   rows.push(`<dt>Level</dt><dd>${esc(c.level)}</dd>`, `<dt>Spec</dt><dd>${spec}</dd>`);
-  rows.push(`<dt>Verdict</dt><dd class="message">${esc(cut(c.message, HTML_LIMITS.messageChars))}</dd>`);
+  rows.push(`<dt>Verdict</dt><dd class="message">${esc(cutForPage(c.message, HTML_LIMITS.messageChars))}</dd>`);
   if (cause) rows.push(`<dt>Shared cause</dt><dd><a href="#r${runIdx}-cause-${cause}">cause ${cause}</a>: other failing cases rest on answers with the same schema violation</dd>`);
   if (c.strictFromWarn) rows.push('<dt>Strict</dt><dd>a warn, made a fail by --strict</dd>');
   if (c.baselined) rows.push(`<dt>Baseline</dt><dd>known failure (entry <code>${esc(c.baselineEntry ?? c.id)}</code>)${c.baselineReason ? `: ${esc(c.baselineReason)}` : ''}</dd>`);
@@ -252,7 +252,7 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   const log = r.messages.slice(0, HTML_LIMITS.logMessages).map((m) => {
     const arrow = m.direction === 'to-server' ? '→' : '←';
     const bad = m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid ? ' bad' : !m.schema.checked ? ' bad' : '';
-    return `<div class="logline${bad}" id="r${runIdx}-m${m.seq}"><span class="dim">#${m.seq} ${esc(m.t.toFixed(1))} ms ${arrow}</span> <code>${esc(cut(m.raw, HTML_LIMITS.rawChars))}</code></div>`;
+    return `<div class="logline${bad}" id="r${runIdx}-m${m.seq}"><span class="dim">#${m.seq} ${esc(m.t.toFixed(1))} ms ${arrow}</span> <code>${esc(cutForPage(m.raw, HTML_LIMITS.rawChars))}</code></div>`;
   }).join('');
   const more = r.messages.length > HTML_LIMITS.logMessages ? `<p class="dim">… ${r.messages.length - HTML_LIMITS.logMessages} more in report.json</p>` : '';
   out.push(`<details class="ref"><summary>Message log (${r.messages.length} message${r.messages.length === 1 ? '' : 's'}, ${r.summary.messagesValidated} validated)</summary><div class="log">${log}${more}</div></details>`);

@@ -78,7 +78,14 @@ export function prerenderMessages(messages: readonly object[]): void {
     const until = performance.now() + PRERENDER_STEP_MS;
     while (i < todo.length && performance.now() < until) {
       const m = todo[i++]!;
-      if (m === null || typeof m !== 'object' || 'http' in m || typeof (m as { toJSON?: unknown }).toJSON === 'function' || ready.has(m)) continue;
+      if (
+        m === null ||
+        typeof m !== 'object' ||
+        'http' in m ||
+        typeof (m as { toJSON?: unknown }).toJSON === 'function' ||
+        ready.has(m)
+      )
+        continue;
       ready.set(m, { indent: MESSAGE_INDENT, fields: fieldsOf(m), text: stringifyAt(m, MESSAGE_INDENT) });
     }
     if (i < todo.length) setImmediate(step);
@@ -191,7 +198,7 @@ class PieceWalker {
     if (Array.isArray(v)) return depth < 2 || v.length > LONG_ARRAY;
     if (depth < 2) return true;
     for (const k in v) {
-      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      if (!Object.hasOwn(v, k)) continue;
       const x = (v as Record<string, unknown>)[k];
       if (Array.isArray(x) && x.length > LONG_ARRAY) return true;
     }
@@ -201,9 +208,12 @@ class PieceWalker {
   private container(v: object, indent: string, depth: number): void {
     const inner = indent + '  ';
     if (Array.isArray(v)) {
-      if (!v.length) { this.put('[]'); return; }
+      if (!v.length) {
+        this.put('[]');
+        return;
+      }
       this.put('[');
-      for (let i = 0; i < v.length;) i = this.items(v, i, indent, depth + 1);
+      for (let i = 0; i < v.length; ) i = this.items(v, i, indent, depth + 1);
       this.put('\n' + indent + ']');
       return;
     }
@@ -247,7 +257,10 @@ class PieceWalker {
   async containerAsync(v: object, indent: string, between: () => Promise<void>): Promise<void> {
     const inner = indent + '  ';
     if (Array.isArray(v)) {
-      if (!v.length) { this.put('[]'); return; }
+      if (!v.length) {
+        this.put('[]');
+        return;
+      }
       this.put('[');
       for (let i = 0; i < v.length; i++) {
         await between();
@@ -270,13 +283,23 @@ class PieceWalker {
   }
 
   /** An array item or member one level below the top: a long array there (the message log) is walked with awaits. */
-  private async itemAsync(item: unknown, indent: string, between: () => Promise<void>, missing?: string): Promise<void> {
-    if (missing !== undefined && (item === undefined || typeof item === 'function' || typeof item === 'symbol')) { this.put(missing); return; }
+  private async itemAsync(
+    item: unknown,
+    indent: string,
+    between: () => Promise<void>,
+    missing?: string,
+  ): Promise<void> {
+    if (missing !== undefined && (item === undefined || typeof item === 'function' || typeof item === 'symbol')) {
+      this.put(missing);
+      return;
+    }
     if (Array.isArray(item) && item.length) {
-      const inner = indent + '  ';
       this.put('[');
-      for (let i = 0, next = 0; i < item.length;) {
-        if (i >= next) { await between(); next = i + 64; }
+      for (let i = 0, next = 0; i < item.length; ) {
+        if (i >= next) {
+          await between();
+          next = i + 64;
+        }
         i = this.items(item, i, indent, 2);
       }
       this.put('\n' + indent + ']');
@@ -309,8 +332,12 @@ function stringifyAt(v: unknown, indent: string): string {
   const levels = indent.length >> 1;
   let w = wrappers.get(indent);
   if (!w) {
-    let pre = 0; let post = 0;
-    for (let k = 1; k <= levels; k++) { pre += 2 + 2 * k; post += 2 + 2 * (k - 1); }
+    let pre = 0;
+    let post = 0;
+    for (let k = 1; k <= levels; k++) {
+      pre += 2 + 2 * k;
+      post += 2 + 2 * (k - 1);
+    }
     w = { pre, post };
     wrappers.set(indent, w);
   }
@@ -344,12 +371,16 @@ function batchEnd(a: unknown[], i: number, depth: number, walks: (v: object) => 
     const x = a[j];
     if (typeof x === 'bigint') break;
     if (x !== null && typeof x === 'object') {
-      if (typeof (x as { toJSON?: unknown }).toJSON === 'function' || isBoxed(x) || (depth < MAX_DEPTH && walks(x))) break;
+      if (typeof (x as { toJSON?: unknown }).toJSON === 'function' || isBoxed(x) || (depth < MAX_DEPTH && walks(x)))
+        break;
       if (j > i && prerendered(x, indent) !== undefined) break; // written as it was rendered
       const r = (x as { raw?: unknown }).raw;
       if (typeof r === 'string') {
         raw += r.length;
-        if (raw > BATCH_RAW_CHARS) { if (j === i) j++; break; }
+        if (raw > BATCH_RAW_CHARS) {
+          if (j === i) j++;
+          break;
+        }
       }
     }
   }
@@ -361,7 +392,8 @@ function isBoxed(v: object): boolean {
 }
 
 function toJsonValue(v: unknown, key: string): unknown {
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') return (v as { toJSON(k: string): unknown }).toJSON(key);
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    return (v as { toJSON(k: string): unknown }).toJSON(key);
   if (typeof v === 'bigint') return JSON.stringify(v); // throws as JSON.stringify does
   return v;
 }

@@ -21,9 +21,13 @@ import { runLabel, totalSummary, type Reporter, type ReportSet } from './types.j
 
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 cannot hold at all are dropped; the five specials are escaped.
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** For attribute values: line breaks and tabs kept as character references (parsers turn raw ones into spaces). */
@@ -43,14 +47,24 @@ function testcase(c: CaseResult, classname: string): string[] {
     `<property name="spec" value="${attr(c.spec)}"/>`,
   ];
   if (c.strictFromWarn) props.push('<property name="strictFromWarn" value="true"/>');
-  if (c.baselined) props.push('<property name="baselined" value="true"/>', `<property name="baselineReason" value="${attr(c.baselineReason ?? '')}"/>`);
+  if (c.baselined)
+    props.push(
+      '<property name="baselined" value="true"/>',
+      `<property name="baselineReason" value="${attr(c.baselineReason ?? '')}"/>`,
+    );
   lines.push(`      <properties>${props.join('')}</properties>`);
   const text = `${c.title}\n${c.message}\nspec: ${c.spec}`;
   if (c.verdict === 'fail' && c.baselined) {
-    lines.push(`      <skipped message="${attr(`known failure (baseline${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`.slice(0, 1000))}"/>`);
-    lines.push(`      <system-out>${xmlEscape(`fail (baselined${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`)}</system-out>`);
+    lines.push(
+      `      <skipped message="${attr(`known failure (baseline${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`.slice(0, 1000))}"/>`,
+    );
+    lines.push(
+      `      <system-out>${xmlEscape(`fail (baselined${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`)}</system-out>`,
+    );
   } else if (c.verdict === 'fail') {
-    lines.push(`      <failure message="${attr(c.message.slice(0, 1000))}" type="${c.level}">${xmlEscape(c.strictFromWarn ? `[warn made a fail by --strict]\n${text}` : text)}</failure>`);
+    lines.push(
+      `      <failure message="${attr(c.message.slice(0, 1000))}" type="${c.level}">${xmlEscape(c.strictFromWarn ? `[warn made a fail by --strict]\n${text}` : text)}</failure>`,
+    );
   } else if (c.verdict === 'skip') {
     lines.push(`      <skipped message="${attr(c.message.slice(0, 1000))}"/>`);
   } else {
@@ -68,8 +82,12 @@ export function renderJunit(input: Report | ReportSet): string {
   const skipped = s.skip + s.baselined;
   const ms = set.runs.reduce((a, r) => a + r.durationMs, 0);
   const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const name = multi ? `mcp-conform (${set.runs.length} targets)` : `mcp-conform ${set.runs[0].server.name ?? set.runs[0].target.command ?? ''}`.trim();
-  lines.push(`<testsuites name="${attr(name)}" tests="${s.total}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(ms)}">`);
+  const name = multi
+    ? `mcp-conform (${set.runs.length} targets)`
+    : `mcp-conform ${set.runs[0].server.name ?? set.runs[0].target.command ?? ''}`.trim();
+  lines.push(
+    `<testsuites name="${attr(name)}" tests="${s.total}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(ms)}">`,
+  );
   set.runs.forEach((report, i) => {
     const label = runLabel(report, i);
     for (const suite of report.suites) {
@@ -77,7 +95,9 @@ export function renderJunit(input: Report | ReportSet): string {
       const k = suite.cases.filter((c) => c.verdict === 'skip' || (c.verdict === 'fail' && c.baselined)).length;
       const suiteName = multi ? `${label} · ${suite.id}` : suite.id;
       const classname = multi ? `mcp-conform.${slug(label)}.${suite.id}` : `mcp-conform.${suite.id}`;
-      lines.push(`  <testsuite name="${attr(suiteName)}" tests="${suite.cases.length}" failures="${f}" errors="0" skipped="${k}" time="${secs(suite.durationMs)}" timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">`);
+      lines.push(
+        `  <testsuite name="${attr(suiteName)}" tests="${suite.cases.length}" failures="${f}" errors="0" skipped="${k}" time="${secs(suite.durationMs)}" timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">`,
+      );
       for (const c of suite.cases) lines.push(...testcase(c, classname));
       lines.push('  </testsuite>');
     }

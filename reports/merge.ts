@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import { exitCodeOf, type Report } from '../core/results.js';
 import type { ShardInfo } from '../core/shard.js';
 import type { CombinedReport, ReportSet } from './types.js';
+import { isObject as isObj } from '../core/objects.js';
 
 export class MergeError extends Error {}
 
@@ -26,25 +27,44 @@ interface Piece {
   configFile?: string;
 }
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
 /** One report.json as runs (a one-target report is its run; a combined one has runs). */
 export async function readReportFile(file: string, version: string): Promise<Piece> {
   const abs = resolve(file);
   let text: string;
-  try { text = await readFile(abs, 'utf8'); } catch (e) { throw new MergeError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (e) {
+    throw new MergeError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { throw new MergeError(`${file} is not a report: not JSON (${(e as Error).message.split('\n')[0]})`); }
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new MergeError(`${file} is not a report: not JSON (${(e as Error).message.split('\n')[0]})`);
+  }
   const tool = isObj(doc) && isObj(doc.tool) ? doc.tool : undefined;
   if (!isObj(doc) || tool?.name !== 'mcp-conform' || !(Array.isArray(doc.runs) || Array.isArray(doc.suites))) {
-    throw new MergeError(`${file} is not a report: not a report.json of mcp-conform (no tool "mcp-conform" with runs or suites)`);
+    throw new MergeError(
+      `${file} is not a report: not a report.json of mcp-conform (no tool "mcp-conform" with runs or suites)`,
+    );
   }
-  if (doc.reportVersion !== 1) throw new MergeError(`${file} has report version ${JSON.stringify(doc.reportVersion)}; this mcp-conform reads version 1`);
-  if (tool.version !== version) throw new MergeError(`${file} was written by mcp-conform ${String(tool.version)}; this is mcp-conform ${version}: merge the reports of one version (run every shard with the same version)`);
+  if (doc.reportVersion !== 1)
+    throw new MergeError(
+      `${file} has report version ${JSON.stringify(doc.reportVersion)}; this mcp-conform reads version 1`,
+    );
+  if (tool.version !== version)
+    throw new MergeError(
+      `${file} was written by mcp-conform ${String(tool.version)}; this is mcp-conform ${version}: merge the reports of one version (run every shard with the same version)`,
+    );
   if (Array.isArray(doc.runs)) {
     const c = doc as unknown as CombinedReport;
-    for (const r of c.runs) if (!isObj(r) || !Array.isArray((r as { suites?: unknown }).suites)) throw new MergeError(`${file} is not a report: an entry of runs has no suites`);
-    if (c.shard && (!Array.isArray(c.shard.targets) || c.shard.targets.length !== c.runs.length)) throw new MergeError(`${file}: its shard lists ${c.shard.targets?.length ?? 'no'} target positions for ${c.runs.length} runs`);
+    for (const r of c.runs)
+      if (!isObj(r) || !Array.isArray((r as { suites?: unknown }).suites))
+        throw new MergeError(`${file} is not a report: an entry of runs has no suites`);
+    if (c.shard && (!Array.isArray(c.shard.targets) || c.shard.targets.length !== c.runs.length))
+      throw new MergeError(
+        `${file}: its shard lists ${c.shard.targets?.length ?? 'no'} target positions for ${c.runs.length} runs`,
+      );
     return { file, runs: c.runs, shard: c.shard, configFile: c.configFile };
   }
   return { file, runs: [doc as unknown as Report] };
@@ -56,7 +76,9 @@ export function joinReports(pieces: Piece[]): ReportSet {
   const sharded = pieces.filter((p) => p.shard);
   if (sharded.length && sharded.length < pieces.length) {
     const plain = pieces.find((p) => !p.shard)!;
-    throw new MergeError(`${plain.file} is not the report of a shard (run --shard i/n), unlike ${sharded[0].file}: merge the shards of one split`);
+    throw new MergeError(
+      `${plain.file} is not the report of a shard (run --shard i/n), unlike ${sharded[0].file}: merge the shards of one split`,
+    );
   }
   let runs: Report[];
   if (sharded.length) {
@@ -64,13 +86,19 @@ export function joinReports(pieces: Piece[]): ReportSet {
     const byIndex = new Map<number, Piece>();
     for (const p of sharded) {
       const s = p.shard!;
-      if (s.count !== count || s.of !== of) throw new MergeError(`${p.file} is shard ${s.index}/${s.count} of ${s.of} targets, ${sharded[0].file} shard ${sharded[0].shard!.index}/${count} of ${of}: not the same split`);
+      if (s.count !== count || s.of !== of)
+        throw new MergeError(
+          `${p.file} is shard ${s.index}/${s.count} of ${s.of} targets, ${sharded[0].file} shard ${sharded[0].shard!.index}/${count} of ${of}: not the same split`,
+        );
       const twice = byIndex.get(s.index);
       if (twice) throw new MergeError(`${twice.file} and ${p.file} are both shard ${s.index}/${count}`);
       byIndex.set(s.index, p);
     }
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-    if (missing.length) throw new MergeError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give the report.json of every shard`);
+    if (missing.length)
+      throw new MergeError(
+        `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give the report.json of every shard`,
+      );
     const placed: { at: number; run: Report }[] = [];
     for (const p of sharded) p.runs.forEach((run, i) => placed.push({ at: p.shard!.targets[i], run }));
     placed.sort((a, b) => a.at - b.at);

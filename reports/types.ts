@@ -62,7 +62,10 @@ export interface Reporter {
   /** A target's run is done and its report finalized (the invocation's baseline is applied after the last run). */
   onRunDone?(report: Report): void;
   /** Every target has run and the reports are final: write or print them. Returns the file(s) written, if any. */
-  onFinished?(set: ReportSet, ctx: FinishContext): Promise<string | string[] | undefined> | string | string[] | undefined;
+  onFinished?(
+    set: ReportSet,
+    ctx: FinishContext,
+  ): Promise<string | string[] | undefined> | string | string[] | undefined;
 }
 
 /** What reporters that print need: where to print, colours, and the environment (GITHUB_ACTIONS…). */
@@ -96,7 +99,17 @@ export interface CombinedReport {
 
 /** Sums of the runs' summaries. */
 export function totalSummary(runs: Report[]): Summary {
-  const t: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };
+  const t: Summary = {
+    pass: 0,
+    warn: 0,
+    fail: 0,
+    skip: 0,
+    info: 0,
+    total: 0,
+    messagesValidated: 0,
+    strayLines: 0,
+    baselined: 0,
+  };
   for (const r of runs) for (const k of Object.keys(t) as (keyof Summary)[]) t[k] += r.summary[k] ?? 0;
   return t;
 }
@@ -120,5 +133,11 @@ export function combine(set: ReportSet): CombinedReport {
 
 /** How a run is named in reports: the config target's name, else the server's name, else its command or URL. */
 export function runLabel(r: Report, i?: number): string {
-  return r.target.name ?? r.server.name ?? r.target.command ?? r.target.url ?? (i === undefined ? 'server' : `target ${i + 1}`);
+  return (
+    r.target.name ??
+    r.server.name ??
+    r.target.command ??
+    r.target.url ??
+    (i === undefined ? 'server' : `target ${i + 1}`)
+  );
 }

@@ -35,7 +35,8 @@ const yargsLocales = {
     b.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/, namespace: 'file' }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const from = "resolve(__dirname, '../../../locales')";
-      if (!text.includes(from)) throw new Error(`${args.path}: yargs no longer reads its locales from ${from}: update scripts/bundle.mjs`);
+      if (!text.includes(from))
+        throw new Error(`${args.path}: yargs no longer reads its locales from ${from}: update scripts/bundle.mjs`);
       return { contents: text.replace(from, "resolve(dirname(__dirname), 'yargs-locales')"), loader: 'js' };
     });
   },
@@ -53,10 +54,15 @@ const lazyStringWidth = {
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, (args) => {
       if (args.namespace === 'lazy-string-width') return undefined; // the stand-in's own require: the real module
-      return { path: relative(root, args.importer), namespace: 'lazy-string-width', pluginData: { resolveDir: args.resolveDir } };
+      return {
+        path: relative(root, args.importer),
+        namespace: 'lazy-string-width',
+        pluginData: { resolveDir: args.resolveDir },
+      };
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
-      contents: "let real;\nexport default function stringWidth(string, options) {\n  real ??= require('string-width').default;\n  return real(string, options);\n}\n",
+      contents:
+        "let real;\nexport default function stringWidth(string, options) {\n  real ??= require('string-width').default;\n  return real(string, options);\n}\n",
       resolveDir: args.pluginData.resolveDir,
       loader: 'js',
     }));
@@ -64,7 +70,8 @@ const lazyStringWidth = {
 };
 
 /** Gives a chunk the `require` its bundled CommonJS code calls (see dropUnusedBanners). */
-const BANNER = "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);";
+const BANNER =
+  "import { createRequire as __mcpConformRequire } from 'node:module'; const require = __mcpConformRequire(import.meta.url);";
 
 /**
  * esbuild puts the banner on every chunk; a chunk whose code never names `require` does without (each createRequire
@@ -77,14 +84,16 @@ function dropUnusedBanners(dir) {
     const file = join(dir, name);
     const text = readFileSync(file, 'utf8');
     const hashbang = /^#!.*\n/.exec(text)?.[0] ?? '';
-    if (!text.startsWith(BANNER, hashbang.length)) throw new Error(`${file} does not start with the banner: update scripts/bundle.mjs`);
+    if (!text.startsWith(BANNER, hashbang.length))
+      throw new Error(`${file} does not start with the banner: update scripts/bundle.mjs`);
     const rest = text.slice(hashbang.length + BANNER.length);
     if (!/(?<![\w$.])require(?![\w$])/.test(rest)) writeFileSync(file, hashbang + rest.replace(/^\n/, ''));
   }
 }
 
 const source = readFileSync(entry, 'utf8');
-if (!source.includes('function main(')) throw new Error(`${entry} is not tsc's output of bin/mcp-conform.ts: run tsc first`);
+if (!source.includes('function main('))
+  throw new Error(`${entry} is not tsc's output of bin/mcp-conform.ts: run tsc first`);
 rmSync(outdir, { recursive: true, force: true });
 
 const cliModule = join(root, 'dist', 'bin', 'cli.js');
@@ -150,7 +159,11 @@ await build({
   // The function the loader calls, written round the code here (the loader would otherwise copy 1.3 MB to wrap it).
   banner: { js: `(function (${CLI_PARAMS}) {` },
   footer: { js: '})' },
-  define: { ...common.define, 'import.meta.url': '__mcpImportMetaUrl', 'import.meta.resolve': '__mcpImportMetaResolve' },
+  define: {
+    ...common.define,
+    'import.meta.url': '__mcpImportMetaUrl',
+    'import.meta.resolve': '__mcpImportMetaResolve',
+  },
   // import() becomes require() (of an ES module too: Node ≥ 20.19): code compiled from a V8 code cache loses the
   // dynamic-import callback a vm.Script is given (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
   supported: { 'dynamic-import': false },
@@ -162,7 +175,10 @@ const cliFile = join(outdir, 'cli.cjs');
 const cliCode = readFileSync(cliFile, 'utf8');
 // The only file of the bundle cli.cjs requires is the shared ES module the loader hands it (see cli-loader.js below).
 for (const [, spec] of cliCode.matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
-  if (spec !== './processes.js') throw new Error(`dist/cli/cli.cjs requires ${spec}: the loader hands it only ./processes.js: update scripts/bundle.mjs`);
+  if (spec !== './processes.js')
+    throw new Error(
+      `dist/cli/cli.cjs requires ${spec}: the loader hands it only ./processes.js: update scripts/bundle.mjs`,
+    );
 }
 // Tagged with a hash of its text, which names its code cache: cli.cjs.<tag>.v8-cache (dist/core/schema/code-cache.js).
 const { tagSource, codeCachePath } = await import(pathToFileURL(codeCacheModule).href);
@@ -178,7 +194,9 @@ const cacheFile = codeCachePath(cliFile, readFileSync(cliFile, 'utf8'));
  * The ES module cli.cjs shares with the entry (./processes.js) is imported here and handed to cli.cjs through its
  * `require`, so that nothing depends on Node's require() of ES modules (off with --no-experimental-require-module).
  */
-writeFileSync(join(outdir, 'cli-loader.js'), `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
+writeFileSync(
+  join(outdir, 'cli-loader.js'),
+  `// Loads cli.cjs, the commands bundled by scripts/bundle.mjs (source: bin/cli.ts), with its V8 code cache.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -200,7 +218,8 @@ export const { dispatch, UsageError } = module.exports;
 export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache of what has been compiled so far (scripts/bundle.mjs writes it after a warm-up). */
 export const codeCache = () => script.createCachedData();
-`);
+`,
+);
 cpSync(join(yargsDir, 'locales'), join(outdir, 'yargs-locales'), { recursive: true });
 // The code cache: cli.cjs compiled in a fresh node with default V8 flags (NODE_OPTIONS cleared, no exec flags: V8
 // accepts a cache only from the same flags, and the CLI normally runs without any), then the commands' set-up and
@@ -216,7 +235,12 @@ delete warmEnv.NODE_OPTIONS;
 const warmOut = mkdtempSync(join(tmpdir(), 'mcp-conform-warm-up-'));
 const warmMock = join(root, 'fixtures', 'mocks', 'calc.yaml');
 const warmServer = [process.execPath, entry, 'serve', '--fixture', warmMock].map((a) => JSON.stringify(a)).join(' ');
-const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
+const warm = spawnSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `
   import { existsSync, writeFileSync } from 'node:fs';
   const cli = await import(${JSON.stringify(pathToFileURL(join(outdir, 'cli-loader.js')).href)});
   await cli.dispatch(['run', '--stdio', 'true', '--suite', 'no-such-suite'], () => true);
@@ -225,13 +249,22 @@ const warm = spawnSync(process.execPath, ['--input-type=module', '-e', `
     await cli.dispatch(['run', '--stdio', ${JSON.stringify(warmServer)}, '--call-tools', 'all', '--out-dir', ${JSON.stringify(warmOut)}], () => true);
   }
   writeFileSync(${JSON.stringify(cacheFile)}, cli.codeCache());
-`], { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: WARM_UP_TIMEOUT_MS });
+`,
+  ],
+  { cwd: outdir, env: warmEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: WARM_UP_TIMEOUT_MS },
+);
 rmSync(warmOut, { recursive: true, force: true });
 // Only a speed-up: without it the CLI compiles cli.cjs at every start (test/cli-bundle.test.ts checks it is made).
 // A warm-up that fails or does not end within WARM_UP_TIMEOUT_MS (ended then with SIGTERM) leaves no cache, not half of one.
 if (warm.status !== 0) {
   rmSync(cacheFile, { force: true });
-  const why = warm.error?.code === 'ETIMEDOUT' ? `it did not end within ${WARM_UP_TIMEOUT_MS / 1000} s` : warm.error?.message ?? (warm.stderr.trim() || `exit ${warm.status ?? warm.signal}`);
+  const why =
+    warm.error?.code === 'ETIMEDOUT'
+      ? `it did not end within ${WARM_UP_TIMEOUT_MS / 1000} s`
+      : (warm.error?.message ?? (warm.stderr.trim() || `exit ${warm.status ?? warm.signal}`));
   process.stderr.write(`scripts/bundle.mjs: no code cache for dist/cli/cli.cjs (the warm-up failed: ${why})\n`);
 }
-writeFileSync(entry, "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n");
+writeFileSync(
+  entry,
+  "#!/usr/bin/env node\n// The CLI, bundled by scripts/bundle.mjs (source: bin/mcp-conform.ts).\nimport '../cli/mcp-conform.js';\n",
+);

@@ -17,7 +17,8 @@ export const REGENERATE = 'npm run docs:generate';
 const producers = {
   cases: () => cliOutput(['list', '--format', 'markdown']),
   rules: () => cliOutput(['list', '--rules', '--format', 'markdown']),
-  'surface-rules': async () => (await import(pathToFileURL(join(ROOT, 'dist', 'core', 'surface', 'rules.js')).href)).rulesMarkdown(),
+  'surface-rules': async () =>
+    (await import(pathToFileURL(join(ROOT, 'dist', 'core', 'surface', 'rules.js')).href)).rulesMarkdown(),
 };
 
 async function produce(name) {
@@ -30,7 +31,9 @@ async function produce(name) {
 export async function generate() {
   const dir = join(ROOT, 'docs');
   const out = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.md')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.md'))
+    .sort()) {
     const file = join(dir, f);
     const text = readFileSync(file, 'utf8');
     const re = /(<!-- ([a-z][\w:-]*):start[^>]*-->\n)([\s\S]*?)(<!-- \2:end -->)/g;

@@ -10,7 +10,11 @@ export const CLI = join(ROOT, 'dist', 'bin', 'mcp-conform.js');
 
 /** What `node dist/bin/mcp-conform.js …args` prints on stdout (NO_COLOR, no terminal: yargs wraps at 110). */
 export function cliOutput(args) {
-  return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+  return execFileSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 }
 
 /**
@@ -28,22 +32,25 @@ export function helpOptions(help) {
     if (m) blocks.push({ name: m[1], text: m[2] });
     else if (blocks.length) blocks[blocks.length - 1].text += ' ' + line.trim();
   }
-  return blocks.filter((b) => b.name !== 'version' && b.name !== 'help').map(({ name, text }) => {
-    const tags = {};
-    let rest = text.replace(/\s+/g, ' ').trim();
-    // Tags are at the end, each in brackets; a description may itself end in a bracket, so take only known tags.
-    for (;;) {
-      const t = /\s*\[(string|number|boolean|array|count|required|default: (?:"[^"]*"|[^\]]*)|choices: [^\]]*)\]$/.exec(rest);
-      if (!t) break;
-      const tag = t[1];
-      if (tag.startsWith('default: ')) tags.default = tag.slice(9).replace(/^"(.*)"$/, '$1');
-      else if (tag.startsWith('choices: ')) tags.choices = [...tag.slice(9).matchAll(/"([^"]*)"/g)].map((c) => c[1]);
-      else if (tag === 'required') tags.required = true;
-      else tags.type = tag;
-      rest = rest.slice(0, t.index);
-    }
-    return { name, description: rest.trim(), ...tags };
-  });
+  return blocks
+    .filter((b) => b.name !== 'version' && b.name !== 'help')
+    .map(({ name, text }) => {
+      const tags = {};
+      let rest = text.replace(/\s+/g, ' ').trim();
+      // Tags are at the end, each in brackets; a description may itself end in a bracket, so take only known tags.
+      for (;;) {
+        const t =
+          /\s*\[(string|number|boolean|array|count|required|default: (?:"[^"]*"|[^\]]*)|choices: [^\]]*)\]$/.exec(rest);
+        if (!t) break;
+        const tag = t[1];
+        if (tag.startsWith('default: ')) tags.default = tag.slice(9).replace(/^"(.*)"$/, '$1');
+        else if (tag.startsWith('choices: ')) tags.choices = [...tag.slice(9).matchAll(/"([^"]*)"/g)].map((c) => c[1]);
+        else if (tag === 'required') tags.required = true;
+        else tags.type = tag;
+        rest = rest.slice(0, t.index);
+      }
+      return { name, description: rest.trim(), ...tags };
+    });
 }
 
 /** The options of `mcp-conform <command> --help`. */
@@ -56,8 +63,21 @@ const cell = (s) => s.replace(/\|/g, '\\|');
 /** The options of a command as the docs' table: option (with its value), meaning (the --help description), default. */
 export function optionsTable(options) {
   const rows = options.map((o) => {
-    const value = o.choices ? ` ${o.choices.join('|')}` : o.type === 'number' ? ' <n>' : o.type === 'string' || o.type === 'array' ? ' <value>' : '';
-    const dflt = o.default === undefined ? (o.required ? 'required' : '') : o.type === 'boolean' && o.default === 'false' ? 'off' : `\`${o.default}\``;
+    const value = o.choices
+      ? ` ${o.choices.join('|')}`
+      : o.type === 'number'
+        ? ' <n>'
+        : o.type === 'string' || o.type === 'array'
+          ? ' <value>'
+          : '';
+    const dflt =
+      o.default === undefined
+        ? o.required
+          ? 'required'
+          : ''
+        : o.type === 'boolean' && o.default === 'false'
+          ? 'off'
+          : `\`${o.default}\``;
     return `| \`--${cell(o.name + value)}\` | ${cell(o.description)} | ${dflt} |`;
   });
   return ['| option | meaning | default |', '|---|---|---|', ...rows].join('\n') + '\n';

@@ -12,7 +12,7 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization
  */
 import type { CaseContext, CaseDef, Outcome, Requires, Suite } from '../core/suite.js';
-import type { TokenVariant } from '../core/auth/credentials.js';
+import { credentialsInput, type TokenVariant } from '../core/auth/credentials.js';
 import { authRefusal } from '../core/auth/required.js';
 import { brief } from './helpers.js';
 import { authorizationServerMetadata, evidence, mcpProbe, mcpRequest, resourceMetadata, sseSession, unauthenticated, whenProtected, withToken, type MetadataFetch } from './auth/facts.js';
@@ -40,7 +40,7 @@ async function validAccepted(ctx: CaseContext): Promise<ProbeAnswer | Outcome> {
   const p = withToken(ctx, 'valid');
   if (!p) return { verdict: 'skip', message: `not run: ${NO_TOKEN}` };
   const a = await p;
-  if (!ok(a.status)) return { verdict: 'skip', message: `not run: the server refuses the run's own token too (${said(a)}), so a refusal here would prove nothing${ctx.credentials?.source === 'auth-server' ? ' — does the server trust the issuer it was handed (MCP_CONFORM_AUTH_ISSUER)?' : ''}`, details: evidence(a) };
+  if (!ok(a.status)) return { verdict: 'skip', message: `not run: the server refuses the run's own token too (${said(a)}), so a refusal here would prove nothing${ctx.input(credentialsInput)?.source === 'auth-server' ? ' — does the server trust the issuer it was handed (MCP_CONFORM_AUTH_ISSUER)?' : ''}`, details: evidence(a) };
   return a;
 }
 
@@ -51,7 +51,7 @@ async function validAccepted(ctx: CaseContext): Promise<ProbeAnswer | Outcome> {
 async function mintedAnswer(ctx: CaseContext, variant: TokenVariant): Promise<{ valid: ProbeAnswer; a: ProbeAnswer } | Outcome> {
   const u = await whenProtected(ctx);
   if ('verdict' in u) return u;
-  if (!ctx.credentials?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
+  if (!ctx.input(credentialsInput)?.mint) return { verdict: 'skip', message: `not run: ${NO_MINT}` };
   const valid = await validAccepted(ctx);
   if ('verdict' in valid) return valid;
   return { valid, a: (await withToken(ctx, variant))! };
@@ -95,7 +95,7 @@ export const authSuite: Suite = {
   description: '401 and its Bearer challenge, protected-resource and authorization-server metadata, token validation (with --auth-server: expired, wrong audience, wrong issuer, bad signature, scope), CORS',
   transports: [...HTTP],
   // In a run by default when the run holds credentials or the server refused the handshake with 401.
-  selectedWhen: (opts, run) => !!opts.credentials || (!!run && authRefusal(run.transport) !== undefined),
+  selectedWhen: (sel, run) => !!sel.input(credentialsInput) || (!!run && authRefusal(run.transport) !== undefined),
   services: [],
   cases: [
     {
@@ -144,7 +144,7 @@ export const authSuite: Suite = {
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
-        const token = await ctx.credentials?.accessToken();
+        const token = await ctx.input(credentialsInput)?.accessToken();
         const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
         let sid = 'mcp-conform-made-up-session';
         let init: ProbeAnswer | undefined;
@@ -452,8 +452,8 @@ export const authSuite: Suite = {
         const p = withToken(ctx, 'valid');
         if (!p) return { verdict: 'skip', message: `not run: ${NO_TOKEN}` };
         const a = await p;
-        if (ok(a.status)) return { verdict: 'pass', message: `the ${a.probe.method} with the run's token (${ctx.credentials!.source}): HTTP ${a.status}`, details: evidence(a) };
-        return { verdict: 'fail', message: `the run's token (${ctx.credentials!.source}) was refused: ${said(a)}${ctx.credentials!.source === 'auth-server' ? ' — the server must trust the issuer it is handed (MCP_CONFORM_AUTH_ISSUER, {issuer} in --start) and accept its tokens for the MCP URL' : ''}`, details: evidence(a) };
+        if (ok(a.status)) return { verdict: 'pass', message: `the ${a.probe.method} with the run's token (${ctx.input(credentialsInput)!.source}): HTTP ${a.status}`, details: evidence(a) };
+        return { verdict: 'fail', message: `the run's token (${ctx.input(credentialsInput)!.source}) was refused: ${said(a)}${ctx.input(credentialsInput)!.source === 'auth-server' ? ' — the server must trust the issuer it is handed (MCP_CONFORM_AUTH_ISSUER, {issuer} in --start) and accept its tokens for the MCP URL' : ''}`, details: evidence(a) };
       },
     },
     {
@@ -484,7 +484,7 @@ export const authSuite: Suite = {
       async run(ctx) {
         const u = await whenProtected(ctx);
         if ('verdict' in u) return u;
-        const token = await ctx.credentials?.accessToken();
+        const token = await ctx.input(credentialsInput)?.accessToken();
         const a = await mcpProbe(ctx, 'the MCP request with Basic credentials', { Authorization: `Basic ${Buffer.from(`mcp-conform:${token ?? 'not-a-password'}`).toString('base64')}` });
         if (ok(a.status)) return { verdict: 'fail', message: `Authorization: Basic … was accepted: ${said(a)}`, details: evidence(a) };
         if (a.probe.error) return { verdict: 'fail', message: `Authorization: Basic …: ${said(a)}`, details: evidence(a) };
@@ -504,7 +504,7 @@ export const authSuite: Suite = {
         const valid = await validAccepted(ctx);
         if ('verdict' in valid) return valid;
         const url = new URL(u.url);
-        url.searchParams.set('access_token', (await ctx.credentials!.accessToken())!);
+        url.searchParams.set('access_token', (await ctx.input(credentialsInput)!.accessToken())!);
         const a = await mcpProbe(ctx, 'the MCP request with the token in the query string', {}, url.href);
         if (ok(a.status)) return { verdict: 'fail', message: `the token in the query string (?access_token=…) was accepted: ${said(a)}`, details: evidence(valid, a) };
         return { verdict: 'pass', message: `?access_token=… without a header: ${said(a)}`, details: evidence(valid, a) };
@@ -522,7 +522,7 @@ export const authSuite: Suite = {
         if ('verdict' in u) return u;
         const valid = await validAccepted(ctx);
         if ('verdict' in valid) return valid;
-        const token = (await ctx.credentials!.accessToken())!;
+        const token = (await ctx.input(credentialsInput)!.accessToken())!;
         const r = mcpRequest(ctx);
         const init = await send('initialize with the run\'s token', u.url, r.method, { ...r.headers, Authorization: `Bearer ${token}` }, r.body, ctx.timeoutMs);
         const sid = init.headers['mcp-session-id'];
@@ -547,7 +547,7 @@ export const authSuite: Suite = {
         if ('verdict' in u) return u;
         const valid = await validAccepted(ctx);
         if ('verdict' in valid) return valid;
-        const stream = await sseSession(ctx, u.url, (await ctx.credentials!.accessToken())!);
+        const stream = await sseSession(ctx, u.url, (await ctx.input(credentialsInput)!.accessToken())!);
         try {
           if (!stream.postUrl) return { verdict: 'skip', message: `the stream opened with the run's token named no endpoint (${stream.probe.error ?? `HTTP ${stream.probe.status}`}): nothing to POST to`, details: { exchanges: [stream.probe] } };
           const a = await send('a message to that session without the token', stream.postUrl, 'POST', { 'Content-Type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-auth-session', method: 'ping' }), ctx.timeoutMs);

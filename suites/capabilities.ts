@@ -87,7 +87,6 @@ export const capabilities: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle#capability-negotiation',
       requirement: 'A server that declares tools, resources, prompts, completions or logging serves that feature: its method (tools/list, resources/list, prompts/list, completion/complete, logging/setLevel) is never answered -32601 (method not found).',
-      // applies: always (each declared capability is looked at)
       async run(ctx) {
         const declared = probesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] !== undefined);
         if (!declared.length) return { verdict: 'skip', message: 'the server declared none of tools, resources, prompts, completions, logging' };
@@ -110,7 +109,6 @@ export const capabilities: Suite = {
       level: 'SHOULD',
       spec: 'basic/lifecycle#operation',
       requirement: 'Both sides use only the capabilities negotiated: a server that did not declare tools, resources, prompts, completions or logging answers every method of that feature a client might still send (tools/list, tools/call; resources/list, resources/templates/list, resources/read, resources/subscribe; prompts/list, prompts/get; completion/complete; logging/setLevel) with -32601 (method not found) — the names probed exist nowhere, so serving one acts on nothing; serving it anyway (a result, even {"result": null}) is a warn, no answer within 5 s a fail.',
-      // applies: always (each undeclared capability is probed)
       async run(ctx) {
         const undeclared = undeclaredProbesFor(ctx.features).filter((p) => ctx.capabilities[p.capability] === undefined);
         if (!undeclared.length) return { verdict: 'skip', message: 'the server declared every capability this case probes' };
@@ -145,7 +143,6 @@ export const capabilities: Suite = {
       level: 'SHOULD',
       spec: 'basic/lifecycle#capability-negotiation',
       requirement: 'notifications/tools|resources|prompts/list_changed come only from a server that declared listChanged: true for that capability.',
-      // applies: always (reads the log)
       requires: { needs: 'log' },
       async run(ctx) {
         const sent = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'notification' && m.method !== undefined && LIST_CHANGED[m.method]);

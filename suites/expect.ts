@@ -162,7 +162,7 @@ export const expectSuite: Suite = {
   title: 'Expectations',
   description: 'the server answers as the user\'s expectation files say (run --expect FILE)',
   options: [expectOption as OptionDef, updateExpectOption as OptionDef],
-  selectedWhen: (opts) => ((opts.optionValues?.[expectOption.key] as string[] | undefined)?.length ?? 0) > 0,
+  selectedWhen: (sel) => (sel.option(expectOption)?.length ?? 0) > 0,
   cases: [
     {
       id: 'expect',

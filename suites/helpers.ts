@@ -4,6 +4,7 @@ import type { LoggedMessage } from '../core/log.js';
 import { SessionError, type JsonRpcError } from '../core/session.js';
 import type { CaseContext, Outcome } from '../core/suite.js';
 import { tools, type Tool } from '../core/tools.js';
+import { brief as textBrief } from '../core/text.js';
 export { unanswered } from '../core/suite.js';
 export { isObject };
 
@@ -68,11 +69,9 @@ export function callDuration(rec: { reply?: { request: LoggedMessage; response: 
   return rec.failure instanceof SessionError ? rec.failure.waitedMs : undefined;
 }
 
-/** Cut a JSON rendering of a value to a readable length. */
+/** Cut a JSON rendering of a value to a readable length (core/text.ts brief, 160 characters unless told). */
 export function brief(v: unknown, max = 160): string {
-  let s: string;
-  try { s = JSON.stringify(v) ?? String(v); } catch { s = String(v); }
-  return s.length > max ? s.slice(0, max) + '…' : s;
+  return textBrief(v, max);
 }
 
 /** Names of content block types in a CallToolResult, e.g. "text, image". */

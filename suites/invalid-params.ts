@@ -6,7 +6,8 @@
 import { notExercisable, roundIds } from '../core/mrtr.js';
 import { generateArguments, missingRequiredArguments, wrongTypeArguments, type InvalidArguments } from '../core/args/index.js';
 import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '../core/suite.js';
-import { callTool, firstToolCall, maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { firstToolCall, maxInFlightOption, notJudgedAfterCrash, pipelined, tools, type Tool } from '../core/tools.js';
+import { callTool } from '../core/call-policy.js';
 import { callPlan } from '../core/call-policy.js';
 import { unanswered, brief, describeError, ids, callDuration } from './helpers.js';
 import { classifyAnswer, quote, singlesOut, type Answer } from './tool-answers.js';

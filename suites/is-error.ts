@@ -16,12 +16,14 @@ export const isError: Suite = {
       title: 'every isError result explains the error in its content',
       level: 'MUST',
       spec: 'server/tools#error-handling',
-      requirement: 'A result with isError: true carries a non-empty content array with text that tells what went wrong, so the model can act on it.',
+      requirement:
+        'A result with isError: true carries a non-empty content array with text that tells what went wrong, so the model can act on it.',
       requires: { capability: 'tools' },
       async run(ctx) {
         const calls = toolCallsOf(ctx);
         const seen = calls.filter((c) => c.reply?.result?.isError === true);
-        if (!seen.length) return { verdict: 'skip', message: `no result with isError: true was seen in ${calls.length} tool calls` };
+        if (!seen.length)
+          return { verdict: 'skip', message: `no result with isError: true was seen in ${calls.length} tool calls` };
         const empty: string[] = [];
         const textless: string[] = [];
         const mids: number[] = [];
@@ -30,11 +32,29 @@ export const isError: Suite = {
           mids.push(...ids(c.reply!.response));
           const label = `${c.tool || '(no name)'} [${c.purpose}]`;
           if (!Array.isArray(content) || content.length === 0) empty.push(label);
-          else if (!content.some((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')) textless.push(`${label}: ${brief(content, 80)}`);
+          else if (
+            !content.some((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')
+          )
+            textless.push(`${label}: ${brief(content, 80)}`);
         }
-        if (empty.length) return { verdict: 'fail', message: `${empty.length} of ${seen.length} isError results have no content to explain the error: ${empty.slice(0, 5).join(', ')}`, messageIds: mids };
-        if (textless.length) return { verdict: 'warn', level: 'SHOULD', message: `${textless.length} of ${seen.length} isError results have no text explaining the error: ${textless.slice(0, 3).join('; ')}`, messageIds: mids };
-        return { verdict: 'pass', message: `all ${seen.length} isError results explain the error in text`, messageIds: mids };
+        if (empty.length)
+          return {
+            verdict: 'fail',
+            message: `${empty.length} of ${seen.length} isError results have no content to explain the error: ${empty.slice(0, 5).join(', ')}`,
+            messageIds: mids,
+          };
+        if (textless.length)
+          return {
+            verdict: 'warn',
+            level: 'SHOULD',
+            message: `${textless.length} of ${seen.length} isError results have no text explaining the error: ${textless.slice(0, 3).join('; ')}`,
+            messageIds: mids,
+          };
+        return {
+          verdict: 'pass',
+          message: `all ${seen.length} isError results explain the error in text`,
+          messageIds: mids,
+        };
       },
     },
   ],

@@ -9,6 +9,7 @@ import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion } from '../core/schema/versions.js';
 import { isStateless } from '../core/negotiate.js';
 import { describeError, ids, isObject } from './helpers.js';
+import { META } from '../core/wire.js';
 
 /** The negotiation steps in a sentence (what was tried before the version in force). */
 function stepsText(ctx: CaseContext): string {
@@ -29,7 +30,7 @@ function discoverCheck(ctx: CaseContext): Outcome {
   if (!isObject(r.capabilities)) problems.push('no capabilities object');
   if (typeof r.resultType !== 'string') problems.push('no resultType');
   const meta = isObject(r._meta) ? r._meta : {};
-  const si = meta['io.modelcontextprotocol/serverInfo'] ?? r.serverInfo;
+  const si = meta[META.serverInfo] ?? r.serverInfo;
   if (problems.length) return { verdict: 'fail', message: `server/discover result is incomplete: ${problems.join('; ')}`, messageIds: mids };
   const caps = Object.keys(r.capabilities as object);
   const name = isObject(si) ? `${String(si.name)} ${String(si.version)}` : 'the server';

@@ -21,7 +21,6 @@ export const logging: Suite = {
       level: 'MUST',
       spec: 'server/utilities/logging#setting-log-level',
       requirement: `A server that declares logging answers logging/setLevel with an empty result for each of the eight levels (${LOG_LEVELS.join(', ')}); the harness sets them in turn, leaves the level at "${FINAL_LEVEL}" and sends a ping.`,
-      // applies: capability logging, until 2025-11-25 (2026-07-28 has no logging/setLevel)
       requires: { capability: 'logging', feature: 'setLevel' },
       async run(ctx) {
         const ids: number[] = [];
@@ -35,7 +34,12 @@ export const logging: Suite = {
             return { ...u, messageIds: [...ids, ...(u.messageIds ?? [])] };
           }
           ids.push(reply.request.seq, reply.response.seq);
-          if (reply.error) return { verdict: 'fail', messageIds: ids, message: `logging/setLevel "${level}" answered with error ${describeError(reply.error)} although the server declared logging` };
+          if (reply.error)
+            return {
+              verdict: 'fail',
+              messageIds: ids,
+              message: `logging/setLevel "${level}" answered with error ${describeError(reply.error)} although the server declared logging`,
+            };
           const keys = Object.keys(reply.result ?? {}).filter((k) => k !== '_meta' && k !== 'resultType');
           if (keys.length) odd.push(`"${level}" → members ${keys.join(', ')}`);
         }
@@ -43,10 +47,21 @@ export const logging: Suite = {
         try {
           const settle = await ctx.session.request('ping');
           ids.push(settle.request.seq, settle.response.seq);
-        } catch { /* judged by lifecycle/ping; nothing to say here */ }
+        } catch {
+          /* judged by lifecycle/ping; nothing to say here */
+        }
         // The spec's answer is an empty result; extra members break nothing a client relies on: noted, not graded.
-        if (odd.length) return { verdict: 'info', messageIds: ids, message: `logging/setLevel answered every level, with results that are not empty: ${odd.slice(0, 3).join('; ')}` };
-        return { verdict: 'pass', messageIds: ids, message: `logging/setLevel answered {} for all ${LOG_LEVELS.length} levels (left at "${FINAL_LEVEL}")` };
+        if (odd.length)
+          return {
+            verdict: 'info',
+            messageIds: ids,
+            message: `logging/setLevel answered every level, with results that are not empty: ${odd.slice(0, 3).join('; ')}`,
+          };
+        return {
+          verdict: 'pass',
+          messageIds: ids,
+          message: `logging/setLevel answered {} for all ${LOG_LEVELS.length} levels (left at "${FINAL_LEVEL}")`,
+        };
       },
     },
     {
@@ -55,28 +70,47 @@ export const logging: Suite = {
       level: 'SHOULD',
       spec: 'server/utilities/logging#log-levels',
       requirement: `After logging/setLevel "${FINAL_LEVEL}" is answered, the server sends notifications/message only at that level or more severe.`,
-      // applies: capability logging, until 2025-11-25 (reads the log)
       requires: { capability: 'logging', feature: 'setLevel', needs: 'log' },
       async run(ctx) {
         const log = ctx.session.log;
-        const set = log.filter((m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'logging/setLevel');
+        const set = log.filter(
+          (m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'logging/setLevel',
+        );
         const last = set.at(-1);
-        const params = isObject(last?.json) && isObject((last!.json as Record<string, unknown>).params) ? ((last!.json as Record<string, unknown>).params as Record<string, unknown>) : undefined;
-        if (!last || params?.level !== FINAL_LEVEL) return { verdict: 'skip', message: `logging/setLevel "${FINAL_LEVEL}" was never sent (logging/set-level did not run or did not finish)` };
+        const params =
+          isObject(last?.json) && isObject((last!.json as Record<string, unknown>).params)
+            ? ((last!.json as Record<string, unknown>).params as Record<string, unknown>)
+            : undefined;
+        if (!last || params?.level !== FINAL_LEVEL)
+          return {
+            verdict: 'skip',
+            message: `logging/setLevel "${FINAL_LEVEL}" was never sent (logging/set-level did not run or did not finish)`,
+          };
         const answer = log.find((m) => m.direction === 'from-server' && m.inReplyTo === last.seq);
-        if (!answer || answer.kind !== 'response') return { verdict: 'skip', message: `logging/setLevel "${FINAL_LEVEL}" got no result` };
+        if (answer?.kind !== 'response')
+          return { verdict: 'skip', message: `logging/setLevel "${FINAL_LEVEL}" got no result` };
         const floor = LOG_LEVELS.indexOf(FINAL_LEVEL);
-        const after = log.filter((m) => m.seq > answer.seq && m.direction === 'from-server' && m.method === 'notifications/message');
+        const after = log.filter(
+          (m) => m.seq > answer.seq && m.direction === 'from-server' && m.method === 'notifications/message',
+        );
         const below = after.filter((m) => {
-          const lv = ((m.json as { params?: { level?: unknown } }).params?.level);
+          const lv = (m.json as { params?: { level?: unknown } }).params?.level;
           const i = LOG_LEVELS.indexOf(lv as (typeof LOG_LEVELS)[number]);
           return i >= 0 && i < floor;
         });
         if (below.length) {
           const lv = (below[0]!.json as { params: { level: string } }).params.level;
-          return { verdict: 'warn', messageIds: [answer.seq, ...below.slice(0, 10).map((m) => m.seq)], message: `${below.length} notifications/message below "${FINAL_LEVEL}" came after the level was set (the first at level "${lv}")` };
+          return {
+            verdict: 'warn',
+            messageIds: [answer.seq, ...below.slice(0, 10).map((m) => m.seq)],
+            message: `${below.length} notifications/message below "${FINAL_LEVEL}" came after the level was set (the first at level "${lv}")`,
+          };
         }
-        return { verdict: 'pass', messageIds: [answer.seq], message: `${after.length} notifications/message after the level was set to "${FINAL_LEVEL}", none below it` };
+        return {
+          verdict: 'pass',
+          messageIds: [answer.seq],
+          message: `${after.length} notifications/message after the level was set to "${FINAL_LEVEL}", none below it`,
+        };
       },
     },
   ],

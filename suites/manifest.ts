@@ -4,6 +4,7 @@
  * are the ones the server lists — each missing or undeclared one named. Only in runs given a manifest.
  * Manifest format: https://github.com/modelcontextprotocol/mcpb/blob/main/MANIFEST.md
  */
+import { publishedInput } from '../core/published/types.js';
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { promptListing } from '../core/surface.js';
 import { tools } from '../core/tools.js';
@@ -48,7 +49,7 @@ function parityCase(kind: 'tool' | 'prompt'): Suite['cases'][number] {
     spec: MANIFEST_SPEC,
     requirement: `An MCPB manifest's "${kind}s" names what the bundled server offers: each declared ${kind} is listed by the server (${kind === 'tool' ? 'tools/list' : 'prompts/list'}), and the server lists none the manifest leaves out unless "${kind}s_generated" is true.`,
     async run(ctx) {
-      const m = ctx.published?.manifest;
+      const m = ctx.input(publishedInput)?.manifest;
       if (!m) return { verdict: 'skip', message: 'no --manifest given' };
       const declared = kind === 'tool' ? m.tools : m.prompts;
       const l = await listedNames(ctx, kind);
@@ -66,7 +67,7 @@ export const manifestSuite: Suite = {
   id: 'manifest',
   title: 'MCPB manifest',
   description: 'An MCPB bundle\'s manifest.json (--manifest): its schema, and the tools and prompts it declares against those the server lists',
-  selectedWhen: (opts) => !!opts.published?.manifest,
+  selectedWhen: (sel) => !!sel.input(publishedInput)?.manifest,
   cases: [
     {
       id: 'manifest/schema',
@@ -76,7 +77,7 @@ export const manifestSuite: Suite = {
       requirement: 'manifest.json is valid against the JSON Schema the MCPB project publishes for the manifest_version it declares (required fields, server.mcp_config, user_config entries, tools and prompts).',
       // The file, not the server: judged even when the server never answered (it is read after the run).
       requires: { needs: 'log' },
-      run: async (ctx) => publishedSchemaOutcome(ctx.published?.manifest, '--manifest'),
+      run: async (ctx) => publishedSchemaOutcome(ctx.input(publishedInput)?.manifest, '--manifest'),
     },
     parityCase('tool'),
     parityCase('prompt'),

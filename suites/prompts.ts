@@ -22,9 +22,11 @@ export function promptMessageProblems(m: unknown, i: number): string[] {
   const at = `messages[${i}]`;
   if (!isObject(m)) return [`${at} is ${brief(m, 60)}, not an object`];
   const out: string[] = [];
-  if (m.role !== 'user' && m.role !== 'assistant') out.push(`${at}.role is ${brief(m.role, 40)}, not "user" or "assistant"`);
+  if (m.role !== 'user' && m.role !== 'assistant')
+    out.push(`${at}.role is ${brief(m.role, 40)}, not "user" or "assistant"`);
   const c = m.content;
-  if (!isObject(c) || typeof c.type !== 'string') return [...out, `${at}.content is ${brief(c, 60)}, not a content block with a type`];
+  if (!isObject(c) || typeof c.type !== 'string')
+    return [...out, `${at}.content is ${brief(c, 60)}, not a content block with a type`];
   switch (c.type) {
     case 'text':
       if (typeof c.text !== 'string') out.push(`${at}.content.text is not a string`);
@@ -37,11 +39,13 @@ export function promptMessageProblems(m: unknown, i: number): string[] {
     case 'resource': {
       const r = c.resource;
       if (!isObject(r) || typeof r.uri !== 'string') out.push(`${at}.content.resource has no uri`);
-      else if (typeof r.text !== 'string' && (typeof r.blob !== 'string' || !isBase64(r.blob))) out.push(`${at}.content.resource has neither a text string nor a base64 blob`);
+      else if (typeof r.text !== 'string' && (typeof r.blob !== 'string' || !isBase64(r.blob)))
+        out.push(`${at}.content.resource has neither a text string nor a base64 blob`);
       break;
     }
     case 'resource_link':
-      if (typeof c.uri !== 'string' || typeof c.name !== 'string') out.push(`${at}.content (resource_link) needs a uri and a name`);
+      if (typeof c.uri !== 'string' || typeof c.name !== 'string')
+        out.push(`${at}.content (resource_link) needs a uri and a name`);
       break;
     default:
       out.push(`${at}.content.type ${JSON.stringify(c.type)} is not a content block type`);
@@ -58,7 +62,11 @@ export function mayMakeUpArguments(ctx: CaseContext): boolean {
 }
 
 /** Values for the required arguments: the first completion the server offers, else ARGUMENT_VALUE. */
-async function argumentsFor(ctx: CaseContext, p: Prompt, skip?: string): Promise<{ args: Record<string, string>; from: string[]; madeUp: string[] }> {
+async function argumentsFor(
+  ctx: CaseContext,
+  p: Prompt,
+  skip?: string,
+): Promise<{ args: Record<string, string>; from: string[]; madeUp: string[] }> {
   const args: Record<string, string> = {};
   const from: string[] = [];
   const madeUp: string[] = [];
@@ -67,10 +75,18 @@ async function argumentsFor(ctx: CaseContext, p: Prompt, skip?: string): Promise
     let value = ARGUMENT_VALUE;
     if (ctx.capabilities.completions !== undefined) {
       try {
-        const r = await ctx.session.request('completion/complete', { ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
+        const r = await ctx.session.request('completion/complete', {
+          ref: { type: 'ref/prompt', name: p.name },
+          argument: { name: a.name, value: '' },
+        });
         const v = (r.result?.completion as { values?: unknown } | undefined)?.values;
-        if (Array.isArray(v) && typeof v[0] === 'string') { value = v[0]; from.push(a.name); }
-      } catch { /* a plain value then */ }
+        if (Array.isArray(v) && typeof v[0] === 'string') {
+          value = v[0];
+          from.push(a.name);
+        }
+      } catch {
+        /* a plain value then */
+      }
     }
     args[a.name] = value;
     if (!from.includes(a.name)) madeUp.push(a.name);
@@ -82,12 +98,19 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
   const item = p.name;
   const { args, from, madeUp: invented } = await argumentsFor(ctx, p);
   if (invented.length && !mayMakeUpArguments(ctx)) {
-    return { item, verdict: 'skip', message: `not fetched: required argument${invented.length === 1 ? '' : 's'} ${invented.map((a) => `"${a}"`).join(', ')} ${invented.length === 1 ? 'has' : 'have'} no value the server offers (completion), and made-up values are sent only with --call-tools all (a prompt may act on its arguments)` };
+    return {
+      item,
+      verdict: 'skip',
+      message: `not fetched: required argument${invented.length === 1 ? '' : 's'} ${invented.map((a) => `"${a}"`).join(', ')} ${invented.length === 1 ? 'has' : 'have'} no value the server offers (completion), and made-up values are sent only with --call-tools all (a prompt may act on its arguments)`,
+    };
   }
   let reply, mrtr;
   try {
     // 2026-07-28: an input_required answer is answered with canned input and sent again (core/mrtr.ts).
-    ({ reply, mrtr } = await requestAnswering(ctx, 'prompts/get', { name: p.name, ...(Object.keys(args).length ? { arguments: args } : {}) }));
+    ({ reply, mrtr } = await requestAnswering(ctx, 'prompts/get', {
+      name: p.name,
+      ...(Object.keys(args).length ? { arguments: args } : {}),
+    }));
   } catch (e) {
     return { item, ...unanswered(e as Error) };
   }
@@ -104,29 +127,61 @@ async function getOne(ctx: CaseContext, p: Prompt): Promise<ItemOutcome> {
       return { item, ...unanswered(e as Error) };
     }
   }
-  const messageIds = mrtr && reply === mrtr.rounds.at(-1) ? roundIds({ reply, mrtr }) : [reply.request.seq, reply.response.seq];
+  const messageIds =
+    mrtr && reply === mrtr.rounds.at(-1) ? roundIds({ reply, mrtr }) : [reply.request.seq, reply.response.seq];
   const sent = `prompts/get ${JSON.stringify(p.name)} with ${Object.keys(args).length ? `arguments ${brief(args, 120)}${from.length ? ` (from completion: ${from.join(', ')})` : ''}` : 'no arguments'}`;
   if (reply.error) {
     // The values were made up: a refusal may be about them, not a fault of the server.
-    if (Object.keys(args).length && reply.error.code !== -32601) return { item, verdict: 'info', messageIds, message: `${sent} answered with error ${describeError(reply.error)}: the argument values were made up, so this is not judged` };
+    if (Object.keys(args).length && reply.error.code !== -32601)
+      return {
+        item,
+        verdict: 'info',
+        messageIds,
+        message: `${sent} answered with error ${describeError(reply.error)}: the argument values were made up, so this is not judged`,
+      };
     // No argument was sent: the field was left out, as GetPromptRequest allows. A server that serves "arguments": {}
     // only mishandles the omitted field, which the message says (what to fix); a client that omits it still fails.
-    const withEmpty = Object.keys(args).length ? undefined : await ctx.session.request('prompts/get', { name: p.name, arguments: {} }).catch(() => undefined);
+    const withEmpty = Object.keys(args).length
+      ? undefined
+      : await ctx.session.request('prompts/get', { name: p.name, arguments: {} }).catch(() => undefined);
     if (withEmpty && !withEmpty.error) {
-      return { item, verdict: 'fail', messageIds: [...messageIds, withEmpty.request.seq, withEmpty.response.seq], message: `${sent} answered with error ${describeError(reply.error)}, though with "arguments": {} it is served: the server refuses a request that leaves out the optional arguments field (as a client with no argument to send writes it), so a listed prompt that needs no made-up value cannot be fetched` };
+      return {
+        item,
+        verdict: 'fail',
+        messageIds: [...messageIds, withEmpty.request.seq, withEmpty.response.seq],
+        message: `${sent} answered with error ${describeError(reply.error)}, though with "arguments": {} it is served: the server refuses a request that leaves out the optional arguments field (as a client with no argument to send writes it), so a listed prompt that needs no made-up value cannot be fetched`,
+      };
     }
-    return { item, verdict: 'fail', messageIds, message: `${sent} answered with error ${describeError(reply.error)}: a listed prompt that needs no made-up value cannot be fetched` };
+    return {
+      item,
+      verdict: 'fail',
+      messageIds,
+      message: `${sent} answered with error ${describeError(reply.error)}: a listed prompt that needs no made-up value cannot be fetched`,
+    };
   }
   const msgs = reply.result?.messages;
-  if (!Array.isArray(msgs)) return { item, verdict: 'fail', messageIds, message: `${sent}: the result has no messages array (got ${brief(msgs, 80)})` };
+  if (!Array.isArray(msgs))
+    return {
+      item,
+      verdict: 'fail',
+      messageIds,
+      message: `${sent}: the result has no messages array (got ${brief(msgs, 80)})`,
+    };
   const problems = msgs.flatMap((m, i) => promptMessageProblems(m, i));
-  if (problems.length) return { item, verdict: 'fail', messageIds, message: `${sent}: ${problems.slice(0, 5).join('; ')}` };
-  return { item, verdict: 'pass', messageIds, message: `${sent}: ${msgs.length} message${msgs.length === 1 ? '' : 's'} (${[...new Set(msgs.map((m) => (m as { role: string }).role))].join(', ') || 'none'})` };
+  if (problems.length)
+    return { item, verdict: 'fail', messageIds, message: `${sent}: ${problems.slice(0, 5).join('; ')}` };
+  return {
+    item,
+    verdict: 'pass',
+    messageIds,
+    message: `${sent}: ${msgs.length} message${msgs.length === 1 ? '' : 's'} (${[...new Set(msgs.map((m) => (m as { role: string }).role))].join(', ') || 'none'})`,
+  };
 }
 
 async function prompts(ctx: CaseContext): Promise<Outcome | Prompt[]> {
   const l = await ctx.service(promptListing);
-  if (l.problem && !l.items.length) return { verdict: 'skip', message: `no prompts to look at: ${l.problem}`, messageIds: l.messageIds };
+  if (l.problem && !l.items.length)
+    return { verdict: 'skip', message: `no prompts to look at: ${l.problem}`, messageIds: l.messageIds };
   return l.items;
 }
 
@@ -141,18 +196,32 @@ export const promptsSuite: Suite = {
       title: 'prompts/list is answered, and every page can be followed to the end',
       level: 'MUST',
       spec: 'server/prompts#listing-prompts',
-      requirement: 'A server that declares prompts answers prompts/list with a prompts array of objects with a name; pages are followed to the end (a cursor that comes back is a loop).',
-      // applies: capability prompts
+      requirement:
+        'A server that declares prompts answers prompts/list with a prompts array of objects with a name; pages are followed to the end (a cursor that comes back is a loop).',
       requires: { capability: 'prompts' },
       async run(ctx) {
         const l = await ctx.service(promptListing);
         if (l.problem) return listingProblem(l, 'prompts/list');
-        if (l.malformed.length) return { verdict: 'fail', messageIds: l.messageIds, message: `${l.malformed.length} entries of prompts are not prompt objects with a string name, e.g. ${brief(l.malformed[0]!.value)}` };
+        if (l.malformed.length)
+          return {
+            verdict: 'fail',
+            messageIds: l.messageIds,
+            message: `${l.malformed.length} entries of prompts are not prompt objects with a string name, e.g. ${brief(l.malformed[0]!.value)}`,
+          };
         const names = new Map<string, number>();
         for (const p of l.items) names.set(p.name, (names.get(p.name) ?? 0) + 1);
         const dup = [...names].filter(([, n]) => n > 1);
-        if (dup.length) return { verdict: 'fail', messageIds: l.messageIds, message: `prompt names listed more than once: ${dup.map(([n, k]) => `"${n}" ×${k}`).join(', ')}` };
-        return { verdict: 'pass', messageIds: l.messageIds, message: `${l.items.length} prompt${l.items.length === 1 ? '' : 's'} in ${l.pages.length} page${l.pages.length === 1 ? '' : 's'}` };
+        if (dup.length)
+          return {
+            verdict: 'fail',
+            messageIds: l.messageIds,
+            message: `prompt names listed more than once: ${dup.map(([n, k]) => `"${n}" ×${k}`).join(', ')}`,
+          };
+        return {
+          verdict: 'pass',
+          messageIds: l.messageIds,
+          message: `${l.items.length} prompt${l.items.length === 1 ? '' : 's'} in ${l.pages.length} page${l.pages.length === 1 ? '' : 's'}`,
+        };
       },
     },
     {
@@ -162,15 +231,20 @@ export const promptsSuite: Suite = {
       spec: 'server/prompts#getting-a-prompt',
       requirement: `prompts/get of a listed prompt, its required arguments filled (with a value completion offers; with --call-tools all, else "${ARGUMENT_VALUE}", and "${ARGUMENT_NUMBER}" when that is refused — by default a prompt that needs a made-up value is not fetched), answers a messages array; each message has role "user" or "assistant" and one content block (text, image, audio, embedded resource, resource link) that is well-formed. An error when made-up values were sent is info. At most ${MAX_PROMPT_GETS} prompts.`,
       perItem: 'prompt',
-      // applies: capability prompts
       requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
         if (!Array.isArray(ps)) return ps;
         if (!ps.length) return { verdict: 'skip', message: 'the server lists no prompts' };
         const out: ItemOutcome[] = [];
-        for (const p of ps.slice(0, MAX_PROMPT_GETS)) if (ctx.selected(`prompts/get/${p.name}`)) out.push(await getOne(ctx, p));
-        if (ps.length > MAX_PROMPT_GETS) out.push({ item: 'beyond-bound', verdict: 'skip', message: `${ps.length - MAX_PROMPT_GETS} more prompts not fetched: at most ${MAX_PROMPT_GETS}` });
+        for (const p of ps.slice(0, MAX_PROMPT_GETS))
+          if (ctx.selected(`prompts/get/${p.name}`)) out.push(await getOne(ctx, p));
+        if (ps.length > MAX_PROMPT_GETS)
+          out.push({
+            item: 'beyond-bound',
+            verdict: 'skip',
+            message: `${ps.length - MAX_PROMPT_GETS} more prompts not fetched: at most ${MAX_PROMPT_GETS}`,
+          });
         return out;
       },
     },
@@ -179,17 +253,25 @@ export const promptsSuite: Suite = {
       title: 'a prompts/get without a required argument is refused with -32602',
       level: 'SHOULD',
       spec: 'server/prompts#error-handling',
-      requirement: 'prompts/get that leaves out a required argument should be answered with error -32602 (invalid params).',
-      // applies: capability prompts
+      requirement:
+        'prompts/get that leaves out a required argument should be answered with error -32602 (invalid params).',
       requires: { capability: 'prompts' },
       async run(ctx) {
         const ps = await prompts(ctx);
         if (!Array.isArray(ps)) return ps;
-        const p = ps.find((x) => Array.isArray(x.arguments) && x.arguments.some((a) => isObject(a) && a.required === true && typeof a.name === 'string'));
+        const p = ps.find(
+          (x) =>
+            Array.isArray(x.arguments) &&
+            x.arguments.some((a) => isObject(a) && a.required === true && typeof a.name === 'string'),
+        );
         if (!p) return { verdict: 'skip', message: 'no prompt declares a required argument' };
         const left = p.arguments!.find((a) => isObject(a) && a.required === true)!.name;
         const { args, madeUp } = await argumentsFor(ctx, p, left);
-        if (madeUp.length && !mayMakeUpArguments(ctx)) return { verdict: 'skip', message: `not probed: prompt "${p.name}" has other required arguments (${madeUp.join(', ')}) with no value the server offers, and made-up values are sent only with --call-tools all` };
+        if (madeUp.length && !mayMakeUpArguments(ctx))
+          return {
+            verdict: 'skip',
+            message: `not probed: prompt "${p.name}" has other required arguments (${madeUp.join(', ')}) with no value the server offers, and made-up values are sent only with --call-tools all`,
+          };
         let reply, mrtr;
         try {
           // 2026-07-28: a server may ask for input first (input_required): answered with canned input, then judged.
@@ -199,7 +281,10 @@ export const promptsSuite: Suite = {
         }
         const blocked = notExercisable(ctx.features, reply, mrtr);
         if (blocked) return blocked;
-        return expectInvalidParams(`prompts/get ${JSON.stringify(p.name)} without its required argument "${left}"`, reply);
+        return expectInvalidParams(
+          `prompts/get ${JSON.stringify(p.name)} without its required argument "${left}"`,
+          reply,
+        );
       },
     },
     {
@@ -207,8 +292,8 @@ export const promptsSuite: Suite = {
       title: 'a prompts/get of an unknown prompt is refused with -32602',
       level: 'SHOULD',
       spec: 'server/prompts#error-handling',
-      requirement: 'prompts/get of a name the server does not list should be answered with error -32602 (invalid params).',
-      // applies: capability prompts
+      requirement:
+        'prompts/get of a name the server does not list should be answered with error -32602 (invalid params).',
       requires: { capability: 'prompts' },
       async run(ctx) {
         let reply;

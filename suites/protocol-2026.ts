@@ -16,13 +16,14 @@ import { brief, describeError, isObject } from './helpers.js';
 import { LOG_LEVELS } from './logging.js';
 import { callPlan } from '../core/call-policy.js';
 import { generateArguments } from '../core/args/arguments.js';
-import { assertCallAllowed } from '../core/tools.js';
+import { assertCallAllowed } from '../core/call-policy.js';
 import { headerSafe, paramHeaders } from '../core/param-headers.js';
+import { META } from '../core/wire.js';
 
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+const META_VERSION = META.protocolVersion;
+const META_CLIENT_INFO = META.clientInfo;
+const META_SERVER_INFO = META.serverInfo;
+const META_LOG_LEVEL = META.logLevel;
 /** A version no server serves. */
 const UNSERVED_VERSION = '1999-01-01';
 /** How long a probe waits for its answer. */

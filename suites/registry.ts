@@ -3,6 +3,7 @@
  * The server itself was started (or reached) from the entry the run chose; the other suites test it. Only in runs
  * given a server.json. Format: the published schema (SERVER_JSON_SCHEMA_URL).
  */
+import { publishedInput } from '../core/published/types.js';
 import type { Suite } from '../core/suite.js';
 import { SERVER_JSON_SCHEMA_URL } from '../core/published/server-json-schema.js';
 import { publishedSchemaOutcome } from './helpers.js';
@@ -11,7 +12,7 @@ export const registrySuite: Suite = {
   id: 'registry',
   title: 'MCP registry server.json',
   description: 'The server.json the server was started from (--server-json) against the registry\'s published schema',
-  selectedWhen: (opts) => !!opts.published?.serverJson,
+  selectedWhen: (sel) => !!sel.input(publishedInput)?.serverJson,
   cases: [
     {
       id: 'registry/server-json',
@@ -22,7 +23,7 @@ export const registrySuite: Suite = {
       // The file, not the server: judged even when the server never answered (it is read after the run).
       requires: { needs: 'log' },
       run: async (ctx) => {
-        const s = ctx.published?.serverJson;
+        const s = ctx.input(publishedInput)?.serverJson;
         const o = publishedSchemaOutcome(s, '--server-json');
         return s && o.verdict !== 'skip' ? { ...o, message: `${o.message}; tested ${s.entry}: ${s.how}` } : o;
       },

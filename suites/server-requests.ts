@@ -33,7 +33,6 @@ export const serverRequestsSuite: Suite = {
       level: 'MUST',
       spec: 'basic/lifecycle#operation',
       requirement: 'A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing; elicitation form mode only, sampling without tools). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle\'s SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).',
-      // applies: always (reads the log)
       requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
@@ -63,7 +62,6 @@ export const serverRequestsSuite: Suite = {
       level: 'MAY',
       spec: 'client/sampling',
       requirement: 'With --client-capabilities, the server\'s sampling/createMessage, elicitation/create and roots/list requests are answered (a fixed assistant text; decline; the --root list): which ones came is reported (info).',
-      // applies: always (reads the log)
       requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};

@@ -8,7 +8,14 @@
  */
 import type { CaseContext, Outcome, Suite } from '../core/suite.js';
 import { resourceListing } from '../core/surface.js';
-import { ACKNOWLEDGED, openListen, requested, subscriptionIdOf, type Subscription, type SubscriptionFilter } from '../core/listen.js';
+import {
+  ACKNOWLEDGED,
+  openListen,
+  requested,
+  subscriptionIdOf,
+  type Subscription,
+  type SubscriptionFilter,
+} from '../core/listen.js';
 import type { LoggedMessage } from '../core/log.js';
 import { brief, describeError, isObject } from './helpers.js';
 import { MISSING_URI } from './resources.js';
@@ -46,7 +53,8 @@ function what(m: LoggedMessage): string {
 /** The answer to a listen, in words. */
 function answerText(a: LoggedMessage): string {
   const j = a.json as { result?: unknown; error?: { code?: number; message?: string } } | undefined;
-  if (a.kind === 'error' && j?.error) return `error ${describeError({ code: Number(j.error.code), message: String(j.error.message ?? '') })}`;
+  if (a.kind === 'error' && j?.error)
+    return `error ${describeError({ code: Number(j.error.code), message: String(j.error.message ?? '') })}`;
   return `a result ${brief(j?.result, 120)}`;
 }
 
@@ -67,7 +75,12 @@ interface Exercise {
  * Open a subscription with this filter, wait (bounded) for its acknowledgement, watch it, end it. The subscription is
  * always ended and closed before this returns.
  */
-async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: string, how: { watchMs: number; afterCancel: boolean }): Promise<Exercise> {
+async function exercise(
+  ctx: CaseContext,
+  filter: SubscriptionFilter,
+  why: string,
+  how: { watchMs: number; afterCancel: boolean },
+): Promise<Exercise> {
   const sub = openListen(ctx, filter);
   const sent = `subscriptions/listen (id ${sub.id}) with notifications ${JSON.stringify(filter)}${why}`;
   const ex: Exercise = { sub, sent };
@@ -79,10 +92,13 @@ async function exercise(ctx: CaseContext, filter: SubscriptionFilter, why: strin
     }
     ex.ackMs = Math.round(sub.ack!.t - sub.request.t);
     if (!sub.answer && !ctx.session.closed) await sub.watchFor(Math.min(how.watchMs, ctx.timeoutMs));
-    if (sub.answer) ex.endedEarly = `it answered ${answerText(sub.answer)} ${Math.round(sub.answer.t - sub.ack!.t)} ms after acknowledging, ending the subscription before the client cancelled it`;
+    if (sub.answer)
+      ex.endedEarly = `it answered ${answerText(sub.answer)} ${Math.round(sub.answer.t - sub.ack!.t)} ms after acknowledging, ending the subscription before the client cancelled it`;
     else if (sub.streamEnded) ex.endedEarly = 'its response stream ended before the harness closed it';
-    else if (sub.serverCancelled) ex.endedEarly = `it sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) ${Math.round(sub.serverCancelled.t - sub.ack!.t)} ms after acknowledging`;
-    else if (ctx.session.closed) ex.endedEarly = `the connection ended (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`;
+    else if (sub.serverCancelled)
+      ex.endedEarly = `it sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) ${Math.round(sub.serverCancelled.t - sub.ack!.t)} ms after acknowledging`;
+    else if (ctx.session.closed)
+      ex.endedEarly = `the connection ended (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`;
     else {
       const c = sub.cancel('mcp-conform: the subscription has been checked');
       if (c.streamWasOpen === false) ex.endedEarly = 'its response stream had ended before the harness closed it';
@@ -112,12 +128,38 @@ function noAckOutcome(ctx: CaseContext, sub: Subscription, sent: string): Outcom
   const messageIds = sub.seqs();
   const a = sub.answer;
   const others = sub.acks.filter((m) => subscriptionIdOf(m) !== sub.id);
-  const otherText = others.length ? `; a ${ACKNOWLEDGED} came with ${subscriptionIdOf(others[0]!) === undefined ? 'no subscriptionId' : `subscriptionId ${JSON.stringify(subscriptionIdOf(others[0]!))}`} instead of ${sub.id} (message ${others[0]!.seq})` : '';
-  if (a) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent} was answered with ${answerText(a)} and no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before it${otherText}` };
-  if (ctx.session.closed) return { verdict: 'fail', messageIds, message: `${sent}: the connection ended before any ${ACKNOWLEDGED} (${ctx.session.transport.closeInfo?.reason ?? 'closed'})` };
-  if (sub.serverCancelled) return { verdict: 'fail', messageIds, message: `${sent}: the server sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) without any ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} before it${otherText}` };
-  if (sub.streamEnded) return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before the POST ended${postText(sub)}${otherText}` };
-  return { verdict: 'fail', messageIds: [...messageIds, ...others.map((m) => m.seq)], message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} within ${ctx.timeoutMs} ms${postText(sub)}${otherText}` };
+  const otherText = others.length
+    ? `; a ${ACKNOWLEDGED} came with ${subscriptionIdOf(others[0]!) === undefined ? 'no subscriptionId' : `subscriptionId ${JSON.stringify(subscriptionIdOf(others[0]!))}`} instead of ${sub.id} (message ${others[0]!.seq})`
+    : '';
+  if (a)
+    return {
+      verdict: 'fail',
+      messageIds: [...messageIds, ...others.map((m) => m.seq)],
+      message: `${sent} was answered with ${answerText(a)} and no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before it${otherText}`,
+    };
+  if (ctx.session.closed)
+    return {
+      verdict: 'fail',
+      messageIds,
+      message: `${sent}: the connection ended before any ${ACKNOWLEDGED} (${ctx.session.transport.closeInfo?.reason ?? 'closed'})`,
+    };
+  if (sub.serverCancelled)
+    return {
+      verdict: 'fail',
+      messageIds,
+      message: `${sent}: the server sent notifications/cancelled for it (message ${sub.serverCancelled.seq}) without any ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} before it${otherText}`,
+    };
+  if (sub.streamEnded)
+    return {
+      verdict: 'fail',
+      messageIds: [...messageIds, ...others.map((m) => m.seq)],
+      message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} came before the POST ended${postText(sub)}${otherText}`,
+    };
+  return {
+    verdict: 'fail',
+    messageIds: [...messageIds, ...others.map((m) => m.seq)],
+    message: `${sent}: no ${ACKNOWLEDGED} carrying subscriptionId ${sub.id} within ${ctx.timeoutMs} ms${postText(sub)}${otherText}`,
+  };
 }
 
 /** What the notifications of a subscription did wrong (MUST rules), in words. */
@@ -126,15 +168,24 @@ function streamProblems(ex: Exercise): string[] {
   const out: string[] = [];
   const ack = sub.ack!;
   const first = sub.messages[0];
-  if (first && first !== ack) out.push(`${what(first)} came on the subscription before its acknowledgement (message ${ack.seq}): the acknowledgement must come first`);
+  if (first && first !== ack)
+    out.push(
+      `${what(first)} came on the subscription before its acknowledgement (message ${ack.seq}): the acknowledgement must come first`,
+    );
   for (const m of sub.messages) {
     if (m === ack) continue;
     const sid = subscriptionIdOf(m);
     if (sid !== sub.id) out.push(`${what(m)} came on the listen response stream without subscriptionId ${sub.id}`);
     else if (m.method === ACKNOWLEDGED) out.push(`a second acknowledgement came (message ${m.seq})`);
-    else if (!requested(sub.filter, m)) out.push(`${what(m)} is a notification the filter did not ask for${m.method === 'notifications/resources/updated' ? ` (uri ${brief((m.json as { params?: { uri?: unknown } }).params?.uri, 80)})` : ''}`);
+    else if (!requested(sub.filter, m))
+      out.push(
+        `${what(m)} is a notification the filter did not ask for${m.method === 'notifications/resources/updated' ? ` (uri ${brief((m.json as { params?: { uri?: unknown } }).params?.uri, 80)})` : ''}`,
+      );
   }
-  for (const m of sub.unattributed) out.push(`${what(m)} came while the subscription was open, carrying no subscriptionId: in 2026-07-28 a change notification travels only on a subscription that asked for it`);
+  for (const m of sub.unattributed)
+    out.push(
+      `${what(m)} came while the subscription was open, carrying no subscriptionId: in 2026-07-28 a change notification travels only on a subscription that asked for it`,
+    );
   return out;
 }
 
@@ -161,7 +212,8 @@ function endingText(ex: Exercise): string {
 export const subscriptions: Suite = {
   id: 'subscriptions',
   title: 'Subscriptions (subscriptions/listen)',
-  description: '2026-07-28: subscriptions/listen acknowledged, carries only what was asked for, ends when the client cancels',
+  description:
+    '2026-07-28: subscriptions/listen acknowledged, carries only what was asked for, ends when the client cancels',
   cases: [
     {
       id: 'subscriptions/listen',
@@ -180,19 +232,33 @@ export const subscriptions: Suite = {
           if (!declared(caps, cap, flag)) continue;
           if (field === 'resourceSubscriptions') {
             const first = (await ctx.service(resourceListing)).items[0];
-            if (!first) { reasons.push('resources.subscribe is declared but no resource is listed to subscribe to'); continue; }
+            if (!first) {
+              reasons.push('resources.subscribe is declared but no resource is listed to subscribe to');
+              continue;
+            }
             filter.resourceSubscriptions = [first.uri];
           } else filter[field] = true;
         }
         if (!Object.keys(filter).length) {
-          return { verdict: 'skip', message: `the server did not declare tools.listChanged, prompts.listChanged, resources.listChanged or resources.subscribe: no notification to listen for${reasons.length ? ` (${reasons.join('; ')})` : ''}` };
+          return {
+            verdict: 'skip',
+            message: `the server did not declare tools.listChanged, prompts.listChanged, resources.listChanged or resources.subscribe: no notification to listen for${reasons.length ? ` (${reasons.join('; ')})` : ''}`,
+          };
         }
-        const ex = await exercise(ctx, filter, ' (the types the server declares)', { watchMs: LISTEN_WATCH_MS, afterCancel: true });
+        const ex = await exercise(ctx, filter, ' (the types the server declares)', {
+          watchMs: LISTEN_WATCH_MS,
+          afterCancel: true,
+        });
         if (ex.noAck) {
           const a = ex.sub.answer;
           if (a?.kind === 'error' && (a.json as { error?: { code?: unknown } }).error?.code === -32601) {
-            const decl = DECLARES.filter(([c, f]) => declared(caps, c, f)).map(([c, f]) => `${c}.${f}`).join(', ');
-            return { ...ex.noAck, message: `${ex.noAck.message}: the server declares ${decl}, whose notifications travel only on subscriptions/listen in ${ctx.version}` };
+            const decl = DECLARES.filter(([c, f]) => declared(caps, c, f))
+              .map(([c, f]) => `${c}.${f}`)
+              .join(', ');
+            return {
+              ...ex.noAck,
+              message: `${ex.noAck.message}: the server declares ${decl}, whose notifications travel only on subscriptions/listen in ${ctx.version}`,
+            };
           }
           return ex.noAck;
         }
@@ -201,16 +267,40 @@ export const subscriptions: Suite = {
         const problems = streamProblems(ex);
         const acked = sub.acknowledged() ?? {};
         const details = { filter, acknowledged: acked, notifications: sub.messages.map((m) => m.seq) };
-        if (problems.length) return { verdict: 'fail', messageIds, details, message: `${ex.sent}: ${problems.slice(0, 4).join('; ')}` };
+        if (problems.length)
+          return { verdict: 'fail', messageIds, details, message: `${ex.sent}: ${problems.slice(0, 4).join('; ')}` };
         const ackText = `acknowledged in ${ex.ackMs} ms with ${show(acked)}`;
         const extra = beyondRequest(filter, acked);
-        if (extra.length) return { verdict: 'warn', level: 'SHOULD', messageIds, details, message: `${ex.sent} was ${ackText}: the acknowledgement lists ${extra.join(', ')}, which were not asked for (it is the subset of the requested types the server will send)` };
-        if (ex.endedEarly) return { verdict: 'warn', level: 'SHOULD', messageIds, details, message: `${ex.sent} was ${ackText}, but ${ex.endedEarly}: a subscription stays open until the client cancels it` };
-        if (ex.answeredAfterCancel) return { verdict: 'warn', level: 'SHOULD', messageIds, details, message: `${ex.sent} was ${ackText}; after notifications/cancelled it was answered with ${answerText(ex.answeredAfterCancel)} (message ${ex.answeredAfterCancel.seq}): a cancelled request should get no answer` };
+        if (extra.length)
+          return {
+            verdict: 'warn',
+            level: 'SHOULD',
+            messageIds,
+            details,
+            message: `${ex.sent} was ${ackText}: the acknowledgement lists ${extra.join(', ')}, which were not asked for (it is the subset of the requested types the server will send)`,
+          };
+        if (ex.endedEarly)
+          return {
+            verdict: 'warn',
+            level: 'SHOULD',
+            messageIds,
+            details,
+            message: `${ex.sent} was ${ackText}, but ${ex.endedEarly}: a subscription stays open until the client cancels it`,
+          };
+        if (ex.answeredAfterCancel)
+          return {
+            verdict: 'warn',
+            level: 'SHOULD',
+            messageIds,
+            details,
+            message: `${ex.sent} was ${ackText}; after notifications/cancelled it was answered with ${answerText(ex.answeredAfterCancel)} (message ${ex.answeredAfterCancel.seq}): a cancelled request should get no answer`,
+          };
         const more = sub.messages.length - 1;
         const omitted = Object.keys(filter).filter((k) => acked[k] === undefined);
         return {
-          verdict: 'pass', messageIds, details,
+          verdict: 'pass',
+          messageIds,
+          details,
           message: `${ex.sent} was ${ackText}${omitted.length ? ` (not honoured: ${omitted.join(', ')})` : ''}; ${more ? `${more} further notification${more === 1 ? '' : 's'}, each asked for and carrying subscriptionId ${sub.id}` : 'nothing else came'} in the ${LISTEN_WATCH_MS} ms it was watched, ${endingText(ex)}`,
         };
       },
@@ -233,30 +323,67 @@ export const subscriptions: Suite = {
           because[field] = `${cap}.${flag} not declared`;
         }
         // Worded as the other cases that probe undeclared capabilities say it (a skip that says nothing of the server).
-        if (!Object.keys(filter).length) return { verdict: 'skip', message: 'the server declared every capability this case probes', details: { declared: DECLARES.map(([c, f]) => `${c}.${f}`) } };
-        const ex = await exercise(ctx, filter, ` (${Object.values(because).join(', ')})`, { watchMs: UNSUPPORTED_WATCH_MS, afterCancel: false });
+        if (!Object.keys(filter).length)
+          return {
+            verdict: 'skip',
+            message: 'the server declared every capability this case probes',
+            details: { declared: DECLARES.map(([c, f]) => `${c}.${f}`) },
+          };
+        const ex = await exercise(ctx, filter, ` (${Object.values(because).join(', ')})`, {
+          watchMs: UNSUPPORTED_WATCH_MS,
+          afterCancel: false,
+        });
         if (ex.noAck) {
           // A server that declares no notification type at all has nothing to deliver on a subscription: refusing the
           // request (-32601, as for the methods of a capability it does not declare) is no fault.
           const none = DECLARES.every(([c, f]) => !declared(caps, c, f));
-          if (none && ex.sub.answer?.kind === 'error') return { ...ex.noAck, verdict: 'info', message: `${ex.noAck.message}; the server declares no notification type a subscription could carry, so refusing subscriptions/listen is not judged` };
-          return { ...ex.noAck, verdict: 'warn', level: 'SHOULD', message: `${ex.noAck.message}; unsupported types are to be left out of the acknowledgement, not refused` };
+          if (none && ex.sub.answer?.kind === 'error')
+            return {
+              ...ex.noAck,
+              verdict: 'info',
+              message: `${ex.noAck.message}; the server declares no notification type a subscription could carry, so refusing subscriptions/listen is not judged`,
+            };
+          return {
+            ...ex.noAck,
+            verdict: 'warn',
+            level: 'SHOULD',
+            message: `${ex.noAck.message}; unsupported types are to be left out of the acknowledgement, not refused`,
+          };
         }
         const { sub } = ex;
         const messageIds = sub.seqs();
         const problems = streamProblems(ex);
         const acked = sub.acknowledged() ?? {};
         const details = { filter, acknowledged: acked };
-        if (problems.length) return { verdict: 'fail', level: 'MUST', messageIds, details, message: `${ex.sent}: ${problems.slice(0, 4).join('; ')}` };
-        const listed = Object.keys(filter).filter((k) => { const v = acked[k]; return v !== undefined && v !== false && !(Array.isArray(v) && !v.length); });
+        if (problems.length)
+          return {
+            verdict: 'fail',
+            level: 'MUST',
+            messageIds,
+            details,
+            message: `${ex.sent}: ${problems.slice(0, 4).join('; ')}`,
+          };
+        const listed = Object.keys(filter).filter((k) => {
+          const v = acked[k];
+          return v !== undefined && v !== false && !(Array.isArray(v) && !v.length);
+        });
         const extra = beyondRequest(filter, acked);
         if (listed.length || extra.length) {
           const bits = [...listed.map((k) => `${k} (${because[k]})`), ...extra.map((e) => `${e} (not asked for)`)];
-          return { verdict: 'warn', messageIds, details, message: `${ex.sent} was acknowledged with ${show(acked)}: it lists ${bits.join(', ')}; the acknowledgement should leave out the types the server does not support` };
+          return {
+            verdict: 'warn',
+            messageIds,
+            details,
+            message: `${ex.sent} was acknowledged with ${show(acked)}: it lists ${bits.join(', ')}; the acknowledgement should leave out the types the server does not support`,
+          };
         }
-        return { verdict: 'pass', messageIds, details, message: `${ex.sent} was acknowledged in ${ex.ackMs} ms with ${show(acked)}: every unsupported type left out, ${endingText(ex)}` };
+        return {
+          verdict: 'pass',
+          messageIds,
+          details,
+          message: `${ex.sent} was acknowledged in ${ex.ackMs} ms with ${show(acked)}: every unsupported type left out, ${endingText(ex)}`,
+        };
       },
     },
   ],
 };
-

@@ -19,16 +19,28 @@ describe('ajvCheck', () => {
   });
 
   it('a declared dialect is read alone', () => {
-    expect(ajvCheck({ ...tuple, $schema: 'http://json-schema.org/draft-07/schema#' }, { a: ['x'] })).toEqual({ valid: true });
-    expect(ajvCheck({ ...tuple, $schema: 'https://json-schema.org/draft/2020-12/schema' }, { a: ['x'] })?.valid).toBe(false);
+    expect(ajvCheck({ ...tuple, $schema: 'http://json-schema.org/draft-07/schema#' }, { a: ['x'] })).toEqual({
+      valid: true,
+    });
+    expect(ajvCheck({ ...tuple, $schema: 'https://json-schema.org/draft/2020-12/schema' }, { a: ['x'] })?.valid).toBe(
+      false,
+    );
   });
 
   it('leaves to the generator what ajv reads differently or cannot compile', () => {
-    const draft04 = { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { n: { type: 'number', minimum: 0, exclusiveMinimum: true } } };
+    const draft04 = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      type: 'object',
+      properties: { n: { type: 'number', minimum: 0, exclusiveMinimum: true } },
+    };
     expect(ajvCheck(draft04, { n: 1 })).toBeUndefined();
     expect(ajvCheck(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'), {})).toBeUndefined();
-    expect(ajvCheck({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, { a: 1 })).toBeUndefined();
-    expect(ajvCheck({ type: 'object', properties: { a: { type: 'string', pattern: '(' } } }, { a: 'x' })).toBeUndefined();
+    expect(
+      ajvCheck({ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, { a: 1 }),
+    ).toBeUndefined();
+    expect(
+      ajvCheck({ type: 'object', properties: { a: { type: 'string', pattern: '(' } } }, { a: 'x' }),
+    ).toBeUndefined();
   });
 
   it('required means an own property (a name like "constructor" is not inherited)', () => {

@@ -23,12 +23,21 @@ describe('missingRequiredArguments', () => {
   it('leaves out one required property, and only that is wrong', () => {
     const schema = obj({ a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'boolean' } }, ['a', 'b']);
     const r = missingRequiredArguments(schema);
-    expect(r).toEqual({ value: { b: 'example', c: false }, description: 'argument "a" left out (required)', property: 'a' });
+    expect(r).toEqual({
+      value: { b: 'example', c: false },
+      description: 'argument "a" left out (required)',
+      property: 'a',
+    });
     expectFailsOnlyOn(schema, r!.value, 'a');
   });
 
   it('finds required properties through allOf and $ref', () => {
-    const schema = { type: 'object', $defs: { base: { required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } }, allOf: [{ $ref: '#/$defs/base' }], properties: { x: { type: 'integer' } } };
+    const schema = {
+      type: 'object',
+      $defs: { base: { required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } },
+      allOf: [{ $ref: '#/$defs/base' }],
+      properties: { x: { type: 'integer' } },
+    };
     const r = missingRequiredArguments(schema);
     expect(r?.property).toBe('id');
     expect(r?.value).toEqual({ x: 1 });
@@ -39,17 +48,62 @@ describe('missingRequiredArguments', () => {
 describe('wrongTypeArguments', () => {
   const single = (schema: Schema) => obj({ p: schema, q: { type: 'string' } }, ['p', 'q']);
   const cases: [string, Schema, unknown, string][] = [
-    ['number', { type: 'number' }, 'not-a-number', 'argument "p" sent as string "not-a-number" where the schema wants number'],
-    ['integer', { type: 'integer', minimum: 0 }, 'not-a-number', 'argument "p" sent as string "not-a-number" where the schema wants integer'],
+    [
+      'number',
+      { type: 'number' },
+      'not-a-number',
+      'argument "p" sent as string "not-a-number" where the schema wants number',
+    ],
+    [
+      'integer',
+      { type: 'integer', minimum: 0 },
+      'not-a-number',
+      'argument "p" sent as string "not-a-number" where the schema wants integer',
+    ],
     ['string', { type: 'string' }, 42, 'argument "p" sent as number 42 where the schema wants string'],
-    ['boolean', { type: 'boolean' }, 'not-a-boolean', 'argument "p" sent as string "not-a-boolean" where the schema wants boolean'],
-    ['object', { type: 'object' }, 'not-an-object', 'argument "p" sent as string "not-an-object" where the schema wants object'],
-    ['array', { type: 'array', items: { type: 'string' } }, 'not-an-array', 'argument "p" sent as string "not-an-array" where the schema wants array'],
-    ['string or null', { type: ['string', 'null'] }, 42, 'argument "p" sent as number 42 where the schema wants string or null'],
-    ['string or number', { type: ['string', 'number'] }, true, 'argument "p" sent as boolean true where the schema wants string or number'],
+    [
+      'boolean',
+      { type: 'boolean' },
+      'not-a-boolean',
+      'argument "p" sent as string "not-a-boolean" where the schema wants boolean',
+    ],
+    [
+      'object',
+      { type: 'object' },
+      'not-an-object',
+      'argument "p" sent as string "not-an-object" where the schema wants object',
+    ],
+    [
+      'array',
+      { type: 'array', items: { type: 'string' } },
+      'not-an-array',
+      'argument "p" sent as string "not-an-array" where the schema wants array',
+    ],
+    [
+      'string or null',
+      { type: ['string', 'null'] },
+      42,
+      'argument "p" sent as number 42 where the schema wants string or null',
+    ],
+    [
+      'string or number',
+      { type: ['string', 'number'] },
+      true,
+      'argument "p" sent as boolean true where the schema wants string or number',
+    ],
     ['enum of strings', { enum: ['a', 'b'] }, 42, 'argument "p" sent as number 42 where the schema wants string'],
-    ['const integer', { const: 3 }, 'not-a-number', 'argument "p" sent as string "not-a-number" where the schema wants integer'],
-    ['$ref', { $ref: '#/$defs/n' }, 'not-a-number', 'argument "p" sent as string "not-a-number" where the schema wants number'],
+    [
+      'const integer',
+      { const: 3 },
+      'not-a-number',
+      'argument "p" sent as string "not-a-number" where the schema wants integer',
+    ],
+    [
+      '$ref',
+      { $ref: '#/$defs/n' },
+      'not-a-number',
+      'argument "p" sent as string "not-a-number" where the schema wants number',
+    ],
   ];
   for (const [name, propSchema, wrong, description] of cases) {
     it(name, () => {
@@ -63,7 +117,14 @@ describe('wrongTypeArguments', () => {
   }
 
   it('prefers a required property, and skips properties without a definite type', () => {
-    const schema = obj({ opt: { type: 'integer' }, loose: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, req: { type: 'boolean' } }, ['loose', 'req']);
+    const schema = obj(
+      {
+        opt: { type: 'integer' },
+        loose: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        req: { type: 'boolean' },
+      },
+      ['loose', 'req'],
+    );
     const r = wrongTypeArguments(schema);
     expect(r?.property).toBe('req');
     expectFailsOnlyOn(schema, r!.value, 'req');
@@ -77,7 +138,9 @@ describe('wrongTypeArguments', () => {
   });
 
   it('undefined without a definitely typed property', () => {
-    expect(wrongTypeArguments(obj({ a: {}, b: { anyOf: [{ type: 'string' }, { type: 'number' }] } }, ['a']))).toBeUndefined();
+    expect(
+      wrongTypeArguments(obj({ a: {}, b: { anyOf: [{ type: 'string' }, { type: 'number' }] } }, ['a'])),
+    ).toBeUndefined();
     expect(wrongTypeArguments({ type: 'object' })).toBeUndefined();
     expect(wrongTypeArguments('nope')).toBeUndefined();
   });
@@ -101,10 +164,16 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'mcp-conform-args-'));
   servers.everything = { command: bin('mcp-server-everything'), args: ['stdio'] };
   servers.filesystem = { command: bin('mcp-server-filesystem'), args: [scratch] };
-  servers.memory = { command: bin('mcp-server-memory'), args: [], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } };
+  servers.memory = {
+    command: bin('mcp-server-memory'),
+    args: [],
+    env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') },
+  };
   await Promise.all(
     Object.entries(servers).map(async ([name, s]) => {
-      const env = Object.fromEntries(Object.entries({ ...process.env, ...s.env }).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const env = Object.fromEntries(
+        Object.entries({ ...process.env, ...s.env }).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
       const transport = new StdioClientTransport({ command: s.command, args: s.args, env, stderr: 'ignore' });
       const client = new Client({ name: 'mcp-conform-args-test', version: '0.0.0' });
       await client.connect(transport);
@@ -170,7 +239,11 @@ describe.each(['everything', 'filesystem', 'memory'])('real server: %s', (server
 
 describe('generated arguments are remembered by schema', () => {
   it('gives equal results for equal schemas, each caller its own copy', () => {
-    const schema = () => ({ type: 'object', properties: { q: { type: 'string', minLength: 3 }, n: { type: 'integer', minimum: 2 } }, required: ['q', 'n'] });
+    const schema = () => ({
+      type: 'object',
+      properties: { q: { type: 'string', minLength: 3 }, n: { type: 'integer', minimum: 2 } },
+      required: ['q', 'n'],
+    });
     const a = generateArguments(schema());
     a.value.q = 'changed';
     a.notes.push('changed');
@@ -186,12 +259,28 @@ describe('generated arguments are remembered by schema', () => {
   });
 
   it('does not confuse schemas that only look alike as JSON text', () => {
-    const withUndefined = generateArguments({ type: 'object', properties: { a: { type: 'string', minLength: undefined } }, required: ['a'] });
+    const withUndefined = generateArguments({
+      type: 'object',
+      properties: { a: { type: 'string', minLength: undefined } },
+      required: ['a'],
+    });
     const plain = generateArguments({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
     expect(withUndefined).toEqual(plain); // (undefined members are absent to the generator as well)
-    const nan = generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: NaN } }, required: ['a'] });
-    const nul = generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: null } }, required: ['a'] });
-    expect(nan).toEqual(generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: NaN } }, required: ['a'] }));
-    expect(nul).toEqual(generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: null } }, required: ['a'] }));
+    const nan = generateArguments({
+      type: 'object',
+      properties: { a: { type: 'number', minimum: NaN } },
+      required: ['a'],
+    });
+    const nul = generateArguments({
+      type: 'object',
+      properties: { a: { type: 'number', minimum: null } },
+      required: ['a'],
+    });
+    expect(nan).toEqual(
+      generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: NaN } }, required: ['a'] }),
+    );
+    expect(nul).toEqual(
+      generateArguments({ type: 'object', properties: { a: { type: 'number', minimum: null } }, required: ['a'] }),
+    );
   });
 });

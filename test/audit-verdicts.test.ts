@@ -18,11 +18,16 @@ describe('2026-07-28 statelessness: a notification must not change how requests 
     expect(big.message).toMatch(/^inconclusive: .*and so was the small server\/discover request after it/);
     // The probes after it say that the heartbeat was an error answer, not that the server "still answers"; those
     // before it (in 2026-07-28 the notification goes out at its turn) met the server as it was.
-    expect(r.c('robustness/duplicate-id').message).toMatch(/still answers server\/discover, though with error code -32601/);
+    expect(r.c('robustness/duplicate-id').message).toMatch(
+      /still answers server\/discover, though with error code -32601/,
+    );
     expect(r.c('robustness/invalid-json').message).toMatch(/the server still answers server\/discover$/);
     // The same defect, probed on a fresh connection by the protocol-2026 suite.
     const fresh = await run(py('broken/legacy-after-notification.py'), ['--suite', 'lifecycle,protocol-2026']);
-    expect(fresh.c('protocol-2026/stateless-after-notification')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/second server\/discover got error code -32601/) });
+    expect(fresh.c('protocol-2026/stateless-after-notification')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/second server\/discover got error code -32601/),
+    });
   }, 60_000);
 });
 
@@ -31,7 +36,9 @@ describe('a size limit: a 1 MiB request refused with HTTP 413', () => {
     const r = await runBroken('size-limit', 'lifecycle,robustness');
     const big = r.c('robustness/large-request');
     expect(big.verdict, big.message).toBe('info');
-    expect(big.message).toMatch(/^a ping request of 10\d{5} bytes \(id .*\) was refused with HTTP 413.*the small ping request after it was answered.*limits a request's size/);
+    expect(big.message).toMatch(
+      /^a ping request of 10\d{5} bytes \(id .*\) was refused with HTTP 413.*the small ping request after it was answered.*limits a request's size/,
+    );
     expect(r.c('robustness/unknown-notification').verdict).toBe('pass');
   }, 60_000);
 });
@@ -63,39 +70,78 @@ describe('a listing refused because the environment lacks something', () => {
 describe('HTTP+SSE: the Origin of the stream request', () => {
   const sseHttp = join(FIXTURES, 'http', 'sse_http.py');
   it('a stream opened for any Origin fails sse/origin (as http/origin fails the same server over Streamable HTTP); a 403 passes', async () => {
-    for (const [mode, verdict] of [['any-origin', 'fail'], ['good', 'pass']] as const) {
+    for (const [mode, verdict] of [
+      ['any-origin', 'fail'],
+      ['good', 'pass'],
+    ] as const) {
       const s = await startServer(['python3', sseHttp, mode]);
       try {
-        const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse'], { timeoutMs: 60_000 });
+        const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse'], {
+          timeoutMs: 60_000,
+        });
         const c = r.c('sse/origin');
         expect(c.verdict, c.message).toBe(verdict);
-        expect(c.message).toMatch(verdict === 'fail' ? /Origin: http:\/\/mcp-conform-foreign\.invalid opened a stream .*first event "endpoint".*DNS rebinding/ : /→ 403/);
-        const ex = (r.report.http!.exchanges as { purpose: string; method: string; requestHeaders: Record<string, string> }[]).filter((x) => x.purpose === 'probe' && x.method === 'GET');
+        expect(c.message).toMatch(
+          verdict === 'fail'
+            ? /Origin: http:\/\/mcp-conform-foreign\.invalid opened a stream .*first event "endpoint".*DNS rebinding/
+            : /→ 403/,
+        );
+        const ex = (
+          r.report.http!.exchanges as { purpose: string; method: string; requestHeaders: Record<string, string> }[]
+        ).filter((x) => x.purpose === 'probe' && x.method === 'GET');
         expect(ex.map((x) => x.requestHeaders.Origin)).toEqual(['http://mcp-conform-foreign.invalid']);
-      } finally { await s.stop(); }
+      } finally {
+        await s.stop();
+      }
     }
   }, 90_000);
 });
 
 describe('read-only tools that reach the outside world', () => {
   const openWorld = py('safety/open-world.py');
-  const called = (r: Awaited<ReturnType<typeof run>>) => [...new Set(r.report.messages
-    .filter((m) => m.direction === 'to-server' && m.method === 'tools/call')
-    .map((m) => ((m.json as { params?: { name?: unknown } }).params ?? {}).name)
-    .filter((n): n is string => typeof n === 'string' && ['lookup_local', 'web_search', 'fetch_url', 'note'].includes(n)))].sort();
+  const called = (r: Awaited<ReturnType<typeof run>>) =>
+    [
+      ...new Set(
+        r.report.messages
+          .filter((m) => m.direction === 'to-server' && m.method === 'tools/call')
+          .map((m) => (m.json as { params?: { name?: unknown } }).params?.name)
+          .filter(
+            (n): n is string =>
+              typeof n === 'string' && ['lookup_local', 'web_search', 'fetch_url', 'note'].includes(n),
+          ),
+      ),
+    ].sort();
 
   it('the default run says how many it calls (calling/open-world, info; report.openWorldTools); --call-tools safe-closed calls only those annotated openWorldHint: false', async () => {
-    const [safe, closed] = await Promise.all([run(openWorld, ['--suite', 'calling,invalid-params']), run(openWorld, ['--suite', 'calling,invalid-params', '--call-tools', 'safe-closed'])]);
+    const [safe, closed] = await Promise.all([
+      run(openWorld, ['--suite', 'calling,invalid-params']),
+      run(openWorld, ['--suite', 'calling,invalid-params', '--call-tools', 'safe-closed']),
+    ]);
     expect(called(safe)).toEqual(['fetch_url', 'lookup_local', 'web_search']);
-    expect(safe.c('calling/open-world')).toMatchObject({ verdict: 'info', message: expect.stringMatching(/^2 of the 3 tools the run calls may reach the outside world .*web_search, fetch_url.*--call-tools safe-closed/) });
+    expect(safe.c('calling/open-world')).toMatchObject({
+      verdict: 'info',
+      message: expect.stringMatching(
+        /^2 of the 3 tools the run calls may reach the outside world .*web_search, fetch_url.*--call-tools safe-closed/,
+      ),
+    });
     expect(safe.report.openWorldTools).toEqual(['web_search', 'fetch_url']);
 
     expect(called(closed)).toEqual(['lookup_local']);
     expect(closed.report.options.callTools).toBe('safe-closed');
-    expect(closed.c('calling/tool/web_search')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/--call-tools safe-closed calls only read-only tools annotated openWorldHint: false; no openWorldHint \(it defaults to true/) });
+    expect(closed.c('calling/tool/web_search')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(
+        /--call-tools safe-closed calls only read-only tools annotated openWorldHint: false; no openWorldHint \(it defaults to true/,
+      ),
+    });
     expect(closed.c('calling/tool/fetch_url').message).toMatch(/openWorldHint is true/);
-    expect(closed.c('calling/tool/note').message).toMatch(/--call-tools safe-closed calls only tools annotated readOnlyHint: true \(and openWorldHint: false\); no annotations/);
-    expect(closed.c('calling/open-world')).toMatchObject({ verdict: 'pass', message: 'none of the 1 tool the run calls may reach the outside world: each is annotated openWorldHint: false' });
+    expect(closed.c('calling/tool/note').message).toMatch(
+      /--call-tools safe-closed calls only tools annotated readOnlyHint: true \(and openWorldHint: false\); no annotations/,
+    );
+    expect(closed.c('calling/open-world')).toMatchObject({
+      verdict: 'pass',
+      message: 'none of the 1 tool the run calls may reach the outside world: each is annotated openWorldHint: false',
+    });
     expect(closed.report.openWorldTools).toBeUndefined();
     expect(closed.code).toBe(0);
   }, 60_000);
@@ -114,8 +160,20 @@ describe('capabilities/undeclared-refused probes every method of an undeclared c
     expect(c.verdict, c.message).toBe('warn');
     expect(c.message).toMatch(/completion\/complete \(completions not declared\) answered a result: null/);
     expect(c.message).toMatch(/prompts\/get \(prompts not declared\) answered a result/);
-    const sent = r.report.messages.filter((m) => m.direction === 'to-server' && m.kind === 'request').map((m) => m.method);
-    for (const m of ['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel']) expect(sent).toContain(m);
+    const sent = r.report.messages
+      .filter((m) => m.direction === 'to-server' && m.kind === 'request')
+      .map((m) => m.method);
+    for (const m of [
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'resources/subscribe',
+      'prompts/list',
+      'prompts/get',
+      'completion/complete',
+      'logging/setLevel',
+    ])
+      expect(sent).toContain(m);
   }, 60_000);
 });
 
@@ -123,11 +181,18 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
   it('a loose 2026-only server: -32602 for an unserved version, a request without _meta served, clientInfo required, no serverInfo, unrequested log messages, any logLevel accepted', async () => {
     const r = await run(py('broken/loose-2026.py'), ['--suite', 'lifecycle,listing,protocol-2026']);
     expect(r.verdicts('protocol-2026/')).toEqual({
-      'protocol-2026/unsupported-version': 'fail', 'protocol-2026/missing-meta': 'fail', 'protocol-2026/client-info-optional': 'fail',
-      'protocol-2026/server-info': 'warn', 'protocol-2026/log-unrequested': 'fail', 'protocol-2026/log-level-unknown': 'warn', 'protocol-2026/log-level-floor': 'warn',
+      'protocol-2026/unsupported-version': 'fail',
+      'protocol-2026/missing-meta': 'fail',
+      'protocol-2026/client-info-optional': 'fail',
+      'protocol-2026/server-info': 'warn',
+      'protocol-2026/log-unrequested': 'fail',
+      'protocol-2026/log-level-unknown': 'warn',
+      'protocol-2026/log-level-floor': 'warn',
       'protocol-2026/stateless-after-notification': 'pass',
     });
-    expect(r.c('protocol-2026/unsupported-version').message).toMatch(/"1999-01-01": error code -32602 "bad version"; expected error -32022/);
+    expect(r.c('protocol-2026/unsupported-version').message).toMatch(
+      /"1999-01-01": error code -32602 "bad version"; expected error -32022/,
+    );
     expect(r.c('protocol-2026/client-info-optional').message).toMatch(/clientInfo is required/);
     // each probe went to a fresh process, with exactly the _meta the case meant
     const sent = (r.c('protocol-2026/missing-meta').details as { secondConnection: string[] }).secondConnection[0]!;
@@ -136,7 +201,13 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
 
   it('a conformant dual-era server (calc-all.py): -32022 with data.supported; a request without _meta served as a legacy one is a warn, not a fail', async () => {
     const r = await run(py('calc-all.py'), ['--suite', 'lifecycle,protocol-2026']);
-    expect(r.verdicts('protocol-2026/')).toMatchObject({ 'protocol-2026/unsupported-version': 'pass', 'protocol-2026/missing-meta': 'warn', 'protocol-2026/client-info-optional': 'pass', 'protocol-2026/server-info': 'pass', 'protocol-2026/log-unrequested': 'pass' });
+    expect(r.verdicts('protocol-2026/')).toMatchObject({
+      'protocol-2026/unsupported-version': 'pass',
+      'protocol-2026/missing-meta': 'warn',
+      'protocol-2026/client-info-optional': 'pass',
+      'protocol-2026/server-info': 'pass',
+      'protocol-2026/log-unrequested': 'pass',
+    });
     expect(r.c('protocol-2026/unsupported-version').message).toMatch(/-32022 .*data\.supported \[.*"2026-07-28"\]/);
     expect(r.c('protocol-2026/missing-meta').message).toMatch(/also serves 2024-11-05, .*legacy client's request/);
   }, 90_000);
@@ -145,13 +216,21 @@ describe('2026-07-28 requests and results (protocol-2026 suite)', () => {
 describe('tools that fail offline: the run called them, they gave no result', () => {
   it('quality/result-size says the calls were answered with JSON-RPC errors, not that no tool was called; a "progressive" chart is no long-running tool (a chart server offline)', async () => {
     const r = await run(py('broken/offline-api.py'), ['--suite', 'calling,progress,quality']);
-    expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/JSON-RPC error code -32603 "Failed to generate chart/) });
+    expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({
+      verdict: 'warn',
+      message: expect.stringMatching(/JSON-RPC error code -32603 "Failed to generate chart/),
+    });
     const size = r.c('quality/result-size');
     expect(size.verdict, size.message).toBe('skip');
-    expect(size.message).toBe('no tool result was seen (the 3 calls of 3 tools the run made got no result: 3 answered with a JSON-RPC error; see calling/tool/<tool>)');
+    expect(size.message).toBe(
+      'no tool result was seen (the 3 calls of 3 tools the run made got no result: 3 answered with a JSON-RPC error; see calling/tool/<tool>)',
+    );
     expect(size.message).not.toMatch(/no tool was called/);
     // "the progressive reduction of data" (a funnel chart) does not make a tool look long-running.
-    expect(r.c('progress/notifications')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^no callable tool looks long-running/) });
+    expect(r.c('progress/notifications')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^no callable tool looks long-running/),
+    });
     // A run that calls nothing still says so.
     const none = await run(py('broken/offline-api.py'), ['--suite', 'calling,quality', '--call-tools', 'none']);
     expect(none.c('quality/result-size').message).toMatch(/\(no tool was called: see --call-tools \/ --call-tool\)$/);
@@ -163,9 +242,16 @@ describe('prompts/get without the optional arguments field', () => {
     const r = await run(py('broken/prompt-args-omitted.py'), ['--suite', 'prompts']);
     const w = r.c('prompts/get/wrapup');
     expect(w.verdict, w.message).toBe('fail');
-    expect(w.message).toMatch(/^prompts\/get "wrapup" with no arguments answered with error code -32602 .*though with "arguments": \{\} it is served: the server refuses a request that leaves out the optional arguments field/);
+    expect(w.message).toMatch(
+      /^prompts\/get "wrapup" with no arguments answered with error code -32602 .*though with "arguments": \{\} it is served: the server refuses a request that leaves out the optional arguments field/,
+    );
     // The request the verdict rests on left the field out; the second one sent {}.
-    const gets = r.report.messages.filter((m) => m.direction === 'to-server' && (m.json as { method?: string }).method === 'prompts/get' && (m.json as { params: { name: string } }).params.name === 'wrapup');
+    const gets = r.report.messages.filter(
+      (m) =>
+        m.direction === 'to-server' &&
+        (m.json as { method?: string }).method === 'prompts/get' &&
+        (m.json as { params: { name: string } }).params.name === 'wrapup',
+    );
     expect(gets.map((m) => (m.json as { params: Record<string, unknown> }).params.arguments)).toEqual([undefined, {}]);
     expect(r.c('prompts/get/greet').verdict).toBe('pass');
   }, 60_000);
@@ -176,7 +262,9 @@ describe('Streamable HTTP: a request without the session id answered with a serv
     const r = await runBroken('session-500', 'lifecycle,http');
     const c = r.c('http/session-id/required');
     expect(c.verdict, c.message).toBe('warn');
-    expect(c.message).toMatch(/^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/);
+    expect(c.message).toMatch(
+      /^a ping without Mcp-Session-Id got a server error, not a refusal: HTTP 500 .*the spec asks for 400$/,
+    );
     expect(c.message).not.toContain('was not refused');
   }, 60_000);
 });

@@ -17,10 +17,17 @@ import type { HttpExchange } from '../core/transport/http.js';
 
 const exchangesOf = (r: { http?: { exchanges: unknown[] } }) => (r.http?.exchanges ?? []) as HttpExchange[];
 
-interface Seen { method: string; path: string; authorization?: string }
+interface Seen {
+  method: string;
+  path: string;
+  authorization?: string;
+}
 
 /** An SDK server (Streamable HTTP at /mcp, or HTTP+SSE at /sse + /message) that wants `Bearer <good>` on every request. */
-async function gated(kind: 'streamable' | 'sse', gate: (auth: string | undefined) => { status: number; challenge?: string } | undefined): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+async function gated(
+  kind: 'streamable' | 'sse',
+  gate: (auth: string | undefined) => { status: number; challenge?: string } | undefined,
+): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
   const mcp = () => new McpServer({ name: 'gated', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -40,15 +47,25 @@ async function gated(kind: 'streamable' | 'sse', gate: (auth: string | undefined
           await mcp().connect(t);
           return;
         }
-        const t = sessions.get(new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '') as SSEServerTransport | undefined;
-        if (!t) { res.writeHead(404).end(); return; }
+        const t = sessions.get(new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '') as
+          | SSEServerTransport
+          | undefined;
+        if (!t) {
+          res.writeHead(404).end();
+          return;
+        }
         await t.handlePostMessage(req, res);
         return;
       }
       const sid = req.headers['mcp-session-id'];
-      let t = typeof sid === 'string' ? sessions.get(sid) as StreamableHTTPServerTransport | undefined : undefined;
+      let t = typeof sid === 'string' ? (sessions.get(sid) as StreamableHTTPServerTransport | undefined) : undefined;
       if (!t) {
-        const nt: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => { sessions.set(id, nt); } });
+        const nt: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            sessions.set(id, nt);
+          },
+        });
         await mcp().connect(nt);
         t = nt;
       }
@@ -60,15 +77,23 @@ async function gated(kind: 'streamable' | 'sse', gate: (auth: string | undefined
   return {
     url: kind === 'sse' ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`,
     seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 let open: { close(): Promise<void> }[] = [];
-afterEach(async () => { for (const s of open) await s.close(); open = []; });
+afterEach(async () => {
+  for (const s of open) await s.close();
+  open = [];
+});
 
 const GOOD = 'tok-good-5f1c0a9e7d';
-const wantGood = (a: string | undefined) => (a === `Bearer ${GOOD}` ? undefined : { status: 401, challenge: 'Bearer error="invalid_token"' });
+const wantGood = (a: string | undefined) =>
+  a === `Bearer ${GOOD}` ? undefined : { status: 401, challenge: 'Bearer error="invalid_token"' };
 
 describe('credentials on every request', () => {
   it('Streamable HTTP: POST, GET stream and DELETE carry the token; a 401 renews it once and the run goes on', async () => {
@@ -79,7 +104,11 @@ describe('credentials on every request', () => {
     const credentials: Credentials = {
       source: 'oauth',
       accessToken: async () => current,
-      onUnauthorized: async (www) => { renewals.push(www); current = GOOD; return current; },
+      onUnauthorized: async (www) => {
+        renewals.push(www);
+        current = GOOD;
+        return current;
+      },
       exchanges: [],
     };
     const report = await runConformance({ http: s.url, credentials, suites: ['lifecycle'] });
@@ -101,7 +130,11 @@ describe('credentials on every request', () => {
   it('HTTP+SSE: the stream and every POST carry the token', async () => {
     const s = await gated('sse', wantGood);
     open.push(s);
-    const report = await runConformance({ sse: s.url, credentials: { source: 'oauth', accessToken: async () => GOOD, exchanges: [] }, suites: ['lifecycle'] });
+    const report = await runConformance({
+      sse: s.url,
+      credentials: { source: 'oauth', accessToken: async () => GOOD, exchanges: [] },
+      suites: ['lifecycle'],
+    });
     expect(report.summary.fail).toBe(0);
     expect(s.seen.some((x) => x.method === 'GET' && x.path === '/sse')).toBe(true);
     expect(s.seen.some((x) => x.method === 'POST' && x.path === '/message')).toBe(true);
@@ -111,7 +144,11 @@ describe('credentials on every request', () => {
   it('--url detection probes carry the token too', async () => {
     const s = await gated('streamable', wantGood);
     open.push(s);
-    const report = await runConformance({ url: s.url, credentials: { source: 'oauth', accessToken: async () => GOOD, exchanges: [] }, suites: ['lifecycle'] });
+    const report = await runConformance({
+      url: s.url,
+      credentials: { source: 'oauth', accessToken: async () => GOOD, exchanges: [] },
+      suites: ['lifecycle'],
+    });
     expect(report.target.transport).toBe('streamable-http');
     expect(report.summary.fail).toBe(0);
     for (const x of s.seen) expect(x.authorization).toBe(`Bearer ${GOOD}`);
@@ -119,14 +156,24 @@ describe('credentials on every request', () => {
 
   it('403 insufficient_scope steps up once, then the request is sent again', async () => {
     const BIG = 'tok-wide-scope-77aa31';
-    const s = await gated('streamable', (a) => (a === `Bearer ${BIG}` ? undefined : a === `Bearer ${GOOD}` ? { status: 403, challenge: 'Bearer error="insufficient_scope", scope="mcp:all"' } : { status: 401 }));
+    const s = await gated('streamable', (a) =>
+      a === `Bearer ${BIG}`
+        ? undefined
+        : a === `Bearer ${GOOD}`
+          ? { status: 403, challenge: 'Bearer error="insufficient_scope", scope="mcp:all"' }
+          : { status: 401 },
+    );
     open.push(s);
     let current = GOOD;
     const stepped: string[] = [];
     const credentials: Credentials = {
       source: 'oauth',
       accessToken: async () => current,
-      onInsufficientScope: async (www) => { stepped.push(www); current = BIG; return current; },
+      onInsufficientScope: async (www) => {
+        stepped.push(www);
+        current = BIG;
+        return current;
+      },
       exchanges: [],
     };
     const report = await runConformance({ http: s.url, credentials, suites: ['lifecycle'] });
@@ -140,8 +187,23 @@ describe('credentials on every request', () => {
     const s = await gated('streamable', () => ({ status: 401, challenge: 'Bearer' }));
     open.push(s);
     let calls = 0;
-    const report = await runConformance({ http: s.url, credentials: { source: 'oauth', accessToken: async () => 'tok-never-good-1234', onUnauthorized: async () => { calls++; return undefined; }, exchanges: [] }, suites: ['lifecycle'], timeout: 5000 });
-    expect(report.aborted).toMatch(/^the server requires authorization and refused the run's token \(oauth\): HTTP 401 to POST \(WWW-Authenticate: Bearer\)/);
+    const report = await runConformance({
+      http: s.url,
+      credentials: {
+        source: 'oauth',
+        accessToken: async () => 'tok-never-good-1234',
+        onUnauthorized: async () => {
+          calls++;
+          return undefined;
+        },
+        exchanges: [],
+      },
+      suites: ['lifecycle'],
+      timeout: 5000,
+    });
+    expect(report.aborted).toMatch(
+      /^the server requires authorization and refused the run's token \(oauth\): HTTP 401 to POST \(WWW-Authenticate: Bearer\)/,
+    );
     expect(report.exitCode).toBe(1);
     // One call per request refused, never a second try of the same request.
     expect(calls).toBeLessThanOrEqual(s.seen.length);
@@ -151,7 +213,11 @@ describe('credentials on every request', () => {
   it('--header "Authorization: Bearer X" becomes credentials (source header); the header stays redacted in the report', async () => {
     const s = await gated('streamable', wantGood);
     open.push(s);
-    const report = await runConformance({ http: s.url, headers: [`Authorization: Bearer ${GOOD}`], suites: ['lifecycle'] });
+    const report = await runConformance({
+      http: s.url,
+      headers: [`Authorization: Bearer ${GOOD}`],
+      suites: ['lifecycle'],
+    });
     expect(report.summary.fail).toBe(0);
     for (const x of s.seen) expect(x.authorization).toBe(`Bearer ${GOOD}`);
     expect(report.target.headers).toEqual({ Authorization: '[redacted]' });

@@ -18,7 +18,10 @@ describe('baselines from the command line', () => {
     const first = await cli(['run', '--stdio', broken, '--out-dir', join(dir, 'one'), '--update-baseline', file]);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const written = parseBaseline(readFileSync(file, 'utf8'), file);
-    const failing = readReport(join(dir, 'one')).suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail').map((c) => c.id);
+    const failing = readReport(join(dir, 'one'))
+      .suites.flatMap((s) => s.cases)
+      .filter((c) => c.verdict === 'fail')
+      .map((c) => c.id);
     expect(failing.length).toBeGreaterThan(0);
     expect(written.entries.map((e) => e.id).sort()).toEqual([...failing].sort());
     expect(first.stdout).toContain(`Reports: `);
@@ -26,14 +29,17 @@ describe('baselines from the command line', () => {
 
     const second = await cli(['run', '--stdio', broken, '--out-dir', join(dir, 'two'), '--baseline', file]);
     expect(second.code, second.stdout + second.stderr).toBe(0);
-    expect(second.stdout).toMatch(new RegExp(`Result: no failures \\(${failing.length} known failures? in the baseline\\)`));
+    expect(second.stdout).toMatch(
+      new RegExp(`Result: no failures \\(${failing.length} known failures? in the baseline\\)`),
+    );
     expect(second.stdout).toContain('~ fail  schema/from-server/tools/list');
     const r2 = readReport(join(dir, 'two'));
     expect(r2.exitCode).toBe(0);
     expect(r2.summary.baselined).toBe(failing.length);
     expect(r2.summary.fail).toBe(failing.length);
     expect(r2.baseline).toMatchObject({ file, format: 'mcp-conform', stale: [] });
-    for (const c of r2.suites.flatMap((s) => s.cases).filter((x) => x.verdict === 'fail')) expect(c.baselined).toBe(true);
+    for (const c of r2.suites.flatMap((s) => s.cases).filter((x) => x.verdict === 'fail'))
+      expect(c.baselined).toBe(true);
 
     // The same baseline on a server that passes: exit 0, every entry reported stale.
     const third = await cli(['run', '--stdio', py('calc.py'), '--out-dir', join(dir, 'three'), '--baseline', file]);
@@ -44,14 +50,39 @@ describe('baselines from the command line', () => {
     expect(r3.baseline!.stale.map((s) => s.entry).sort()).toEqual([...failing].sort());
 
     // Under --strict a stale entry fails the run.
-    const strict = await cli(['run', '--stdio', py('calc.py'), '--out-dir', join(dir, 'four'), '--baseline', file, '--strict', '--suite', 'lifecycle,listing,schema', '--quiet']);
+    const strict = await cli([
+      'run',
+      '--stdio',
+      py('calc.py'),
+      '--out-dir',
+      join(dir, 'four'),
+      '--baseline',
+      file,
+      '--strict',
+      '--suite',
+      'lifecycle,listing,schema',
+      '--quiet',
+    ]);
     expect(strict.code).toBe(1);
   });
 
   it('accepts the official expected-failures shape', async () => {
     const ef = join(dir, 'expected-failures.yaml');
-    writeFileSync(ef, 'server:\n  - stdio:stdout-only-messages\n  - tools-call-with-progress\nclient:\n  - sse-retry\n');
-    const r = await cli(['run', '--stdio', py('broken/stray-stdout.py'), '--out-dir', join(dir, 'ef'), '--baseline', ef, '--suite', 'lifecycle,stdio']);
+    writeFileSync(
+      ef,
+      'server:\n  - stdio:stdout-only-messages\n  - tools-call-with-progress\nclient:\n  - sse-retry\n',
+    );
+    const r = await cli([
+      'run',
+      '--stdio',
+      py('broken/stray-stdout.py'),
+      '--out-dir',
+      join(dir, 'ef'),
+      '--baseline',
+      ef,
+      '--suite',
+      'lifecycle,stdio',
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const rep = readReport(join(dir, 'ef'));
     expect(rep.baseline!.format).toBe('expected-failures');

@@ -6,23 +6,39 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { CLI, cli, py, ROOT } from './helpers/cli.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+};
 
 describe('mcp-conform CLI', () => {
   it('a reader that stops early (| head) ends the command quietly with its own exit code, not an internal error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-epipe-'));
     const file = join(dir, 'tools.json');
-    const tools = Array.from({ length: 400 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing ${i}.`, inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(300) } } } }));
+    const tools = Array.from({ length: 400 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Does thing ${i}.`,
+      inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(300) } } },
+    }));
     writeFileSync(file, JSON.stringify({ tools }));
-    for (const args of [['tools', '--format', 'gemini', '--file', file], ['list', '--format', 'json']]) {
+    for (const args of [
+      ['tools', '--format', 'gemini', '--file', file],
+      ['list', '--format', 'json'],
+    ]) {
       const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       // Like `head -3`: read the first chunk, then close the pipe.
       child.stdout.once('data', () => child.stdout.destroy());
       const code = await new Promise<number | null | string>((r) => {
-        const t = setTimeout(() => { child.kill('SIGKILL'); r('still running'); }, 30_000);
-        child.on('close', (c) => { clearTimeout(t); r(c); });
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          r('still running');
+        }, 30_000);
+        child.on('close', (c) => {
+          clearTimeout(t);
+          r(c);
+        });
       });
       expect(stderr, args.join(' ')).not.toMatch(/internal error|EPIPE/);
       // The code the command gives when its output is read to the end.
@@ -45,7 +61,22 @@ describe('mcp-conform CLI', () => {
   it('run --help lists the flags with examples', async () => {
     const r = await cli(['run', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--stdio', '--cwd', '--env', '--suite', '--case', '--timeout', '--strict', '--call-tools', '--call-tool', '--unknown-tool-code', '--reporter', '--out-dir', '--protocol-version', '--quiet']) {
+    for (const flag of [
+      '--stdio',
+      '--cwd',
+      '--env',
+      '--suite',
+      '--case',
+      '--timeout',
+      '--strict',
+      '--call-tools',
+      '--call-tool',
+      '--unknown-tool-code',
+      '--reporter',
+      '--out-dir',
+      '--protocol-version',
+      '--quiet',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('Examples:');
@@ -83,7 +114,17 @@ describe('mcp-conform CLI', () => {
   it('list prints every suite and case with level and spec link', async () => {
     const r = await cli(['list']);
     expect(r.code).toBe(0);
-    for (const id of ['lifecycle/initialize', 'lifecycle/shutdown', 'listing/tools-list', 'calling/tool/<tool>', 'unknown-tool/call', 'invalid-params/malformed-call', 'is-error/well-formed', 'stdio/stdout-only-messages', 'schema/from-server/<method>']) {
+    for (const id of [
+      'lifecycle/initialize',
+      'lifecycle/shutdown',
+      'listing/tools-list',
+      'calling/tool/<tool>',
+      'unknown-tool/call',
+      'invalid-params/malformed-call',
+      'is-error/well-formed',
+      'stdio/stdout-only-messages',
+      'schema/from-server/<method>',
+    ]) {
       expect(r.stdout).toContain(id);
     }
     expect(r.stdout).toContain('https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping');
@@ -93,7 +134,9 @@ describe('mcp-conform CLI', () => {
   it('list --format json names the spec of the version asked for', async () => {
     const r = await cli(['list', '--format', 'json', '--protocol-version', '2025-06-18']);
     expect(r.code).toBe(0);
-    const cat = JSON.parse(r.stdout) as { suites: { id: string; cases: { id: string; spec: string; level: string }[] }[] };
+    const cat = JSON.parse(r.stdout) as {
+      suites: { id: string; cases: { id: string; spec: string; level: string }[] }[];
+    };
     // The core suites, in the order a run takes them (other suites may stand between them).
     const core = ['lifecycle', 'listing', 'calling', 'unknown-tool', 'invalid-params', 'is-error', 'stdio', 'schema'];
     expect(cat.suites.map((s) => s.id).filter((id) => core.includes(id))).toEqual(core);

@@ -12,7 +12,8 @@ import { node22Peers } from './helpers/node22-peers.js';
 import { unledgered } from './helpers/client-ledger.js';
 
 const node22 = await node22Peers();
-const I = (v: string, kind: string) => `${node22.node} ${join(ROOT, 'fixtures/clients/node22/inspector-client.mjs')} ${v} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
+const I = (v: string, kind: string) =>
+  `${node22.node} ${join(ROOT, 'fixtures/clients/node22/inspector-client.mjs')} ${v} ${kind} ${kind === 'stdio' ? '{server}' : '{url}'}`;
 const env = ['--env', `NODE22_MODULES=${node22.modules}`];
 
 describe.skipIf(!node22.node)(`the MCP Inspector CLI${node22.node ? '' : ` (skipped: ${node22.reason})`}`, () => {
@@ -23,12 +24,18 @@ describe.skipIf(!node22.node)(`the MCP Inspector CLI${node22.node ? '' : ` (skip
       expect(runs.flatMap((r, i) => unledgered(`Inspector CLI ${v}`, r).map((x) => `${kinds[i]}: ${x}`))).toEqual([]);
       for (const r of runs) {
         // One process per method: two sessions, each opened with initialize.
-        expect(r.verdict('pages', 'client-lifecycle/initialize-first')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/session 1 of 2: .*session 2 of 2: /) });
+        expect(r.verdict('pages', 'client-lifecycle/initialize-first')).toMatchObject({
+          verdict: 'pass',
+          message: expect.stringMatching(/session 1 of 2: .*session 2 of 2: /),
+        });
         expect(r.verdict('pages', 'client-process/exit').verdict).toBe('pass');
         expect(r.verdict('pages', 'client-requests/tool-arguments').verdict).toBe('pass');
       }
       // A one-shot CLI: after a 404 for its session it reports the error and exits, no new session (ledger: fail).
-      expect(runs[1]!.verdict('session-expired', 'client-http/reinitialize-after-404')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/got 404 for session .*the client sent nothing more/) });
+      expect(runs[1]!.verdict('session-expired', 'client-http/reinitialize-after-404')).toMatchObject({
+        verdict: 'fail',
+        message: expect.stringMatching(/got 404 for session .*the client sent nothing more/),
+      });
       expect(runs[1]!.verdict('pages', 'client-http/delete-session').verdict).toBe('warn');
     }, 900_000);
   }

@@ -17,14 +17,29 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 function evilReport() {
   const raw = `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"${EVIL}"}]}}`;
-  const res = message(5, { x: 1 }, {
-    raw, problem: 'bad \x9b31m C1 CSI',
-    schema: { checked: true, valid: false, violations: [{ pointer: '/result/tools/0/name', message: 'must match \x1b]8;;http://x\x07link' }] },
-  });
-  const r = makeReport([
-    kase('lifecycle/initialize', 'pass', { message: `${EVIL} 1.0 answered initialize` }),
-    kase('calling/tool/t', 'fail', { message: 'answered "boom \x1b[8mhidden\x1b[0m\r\nspoofed line"', messageIds: [5] }),
-  ], { server: { name: EVIL, version: '1\x1b[1A' }, messages: [res] });
+  const res = message(
+    5,
+    { x: 1 },
+    {
+      raw,
+      problem: 'bad \x9b31m C1 CSI',
+      schema: {
+        checked: true,
+        valid: false,
+        violations: [{ pointer: '/result/tools/0/name', message: 'must match \x1b]8;;http://x\x07link' }],
+      },
+    },
+  );
+  const r = makeReport(
+    [
+      kase('lifecycle/initialize', 'pass', { message: `${EVIL} 1.0 answered initialize` }),
+      kase('calling/tool/t', 'fail', {
+        message: 'answered "boom \x1b[8mhidden\x1b[0m\r\nspoofed line"',
+        messageIds: [5],
+      }),
+    ],
+    { server: { name: EVIL, version: '1\x1b[1A' }, messages: [res] },
+  );
   r.process.stderr = ['stderr-line \x1b[31mRED\x1b[0m', 'tab\tstays', 'bidi \u202egnp.exe'];
   r.skippedTools = [{ name: 'rm\x1bc', reason: 'destructive' } as never];
   r.aborted = 'the server said \x1b[?1049h';
@@ -70,8 +85,22 @@ describe('console report of a hostile server', () => {
   });
 
   it('grouped findings and shared causes: item names and violations from the server are escaped', () => {
-    const bad = (seq: number) => message(seq, { x: 1 }, { method: 'tools/\x1b[2Jcall', schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: 'missing \x1b]0;t\x07 "resultType"' }] } });
-    const items = ['a\x1b[2J', 'b\u202e', 'c\x9b1m'].map((item, i) => kase(`quality/tool/${item}`, 'info', { item, message: `tool "${item}" has no description` , messageIds: [] }));
+    const bad = (seq: number) =>
+      message(
+        seq,
+        { x: 1 },
+        {
+          method: 'tools/\x1b[2Jcall',
+          schema: {
+            checked: true,
+            valid: false,
+            violations: [{ pointer: '/result', message: 'missing \x1b]0;t\x07 "resultType"' }],
+          },
+        },
+      );
+    const items = ['a\x1b[2J', 'b\u202e', 'c\x9b1m'].map((item) =>
+      kase(`quality/tool/${item}`, 'info', { item, message: `tool "${item}" has no description`, messageIds: [] }),
+    );
     const fails = [1, 2, 3].map((seq) => kase(`schema/from-server/m${seq}`, 'fail', { messageIds: [seq] }));
     const r = makeReport([...items, ...fails], { messages: [bad(1), bad(2), bad(3)] });
     for (const color of [false, true]) {

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { commandOptions } from '../scripts/docs-options.mjs';
 import { ROOT } from './helpers/cli.js';
 
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** The text outside fenced code blocks, line by line (a fence's lines become empty: line numbers stay right). */
@@ -30,7 +35,11 @@ export function slug(heading: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // links and images: their text
     .replace(/<[^>]+>/g, '') // inline HTML
     .replace(/[`*~]/g, '');
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors of a page: one per heading, a repeated one numbered as GitHub numbers it (-1, -2…). */
@@ -48,7 +57,11 @@ function anchors(file: string): Set<string> {
   return out;
 }
 
-interface Link { file: string; line: number; target: string }
+interface Link {
+  file: string;
+  line: number;
+  target: string;
+}
 
 /** Every Markdown link of a page whose target is not a URL (inline code and code blocks left out). */
 function relativeLinks(file: string): Link[] {
@@ -67,7 +80,9 @@ describe('links in README.md and docs/*.md', () => {
     expect(slug('`run` options')).toBe('run-options');
     expect(slug('Report contract (`report.json`)')).toBe('report-contract-reportjson');
     expect(slug('`validate`: offline checks of a recorded log')).toBe('validate-offline-checks-of-a-recorded-log');
-    expect(slug('Provider compatibility, quality and context cost')).toBe('provider-compatibility-quality-and-context-cost');
+    expect(slug('Provider compatibility, quality and context cost')).toBe(
+      'provider-compatibility-quality-and-context-cost',
+    );
     expect(slug('Multi round-trip requests (2026-07-28)')).toBe('multi-round-trip-requests-2026-07-28');
     expect(relativeLinks('README.md').map((l) => l.target)).toContain('docs/run.md');
   });
@@ -81,8 +96,10 @@ describe('links in README.md and docs/*.md', () => {
         const where = `${l.file}:${l.line}: (${l.target})`;
         if (!existsSync(join(ROOT, target))) broken.push(`${where}: no file ${target}`);
         else if (anchor !== undefined) {
-          if (!statSync(join(ROOT, target)).isFile() || !target.endsWith('.md')) broken.push(`${where}: an anchor into ${target}, which is no Markdown page`);
-          else if (!anchors(target).has(anchor)) broken.push(`${where}: ${target} has no heading with the anchor #${anchor}`);
+          if (!statSync(join(ROOT, target)).isFile() || !target.endsWith('.md'))
+            broken.push(`${where}: an anchor into ${target}, which is no Markdown page`);
+          else if (!anchors(target).has(anchor))
+            broken.push(`${where}: ${target} has no heading with the anchor #${anchor}`);
         }
       }
     }
@@ -93,7 +110,10 @@ describe('links in README.md and docs/*.md', () => {
     const linked = new Set(relativeLinks('README.md').map((l) => l.target.split('#')[0]));
     const pages = PAGES.filter((p) => p.startsWith('docs/'));
     expect(pages.length).toBeGreaterThan(10);
-    expect(pages.filter((p) => !linked.has(p)), 'docs pages the README does not link').toEqual([]);
+    expect(
+      pages.filter((p) => !linked.has(p)),
+      'docs pages the README does not link',
+    ).toEqual([]);
   });
 
   it('the README is the page a newcomer needs: at most 400 lines, with the set-up commands and npm test', () => {
@@ -106,7 +126,10 @@ describe('links in README.md and docs/*.md', () => {
 
 describe('generated tables of the docs pages', () => {
   it('are what the built CLI prints now (regenerate with: npm run docs:generate)', () => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'docs-generate.mjs'), '--check'], { encoding: 'utf8', timeout: 150_000 });
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'docs-generate.mjs'), '--check'], {
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
   }, 160_000); // a dozen runs of the CLI, one after another: on a loaded machine ~2 s each
 });
@@ -116,10 +139,17 @@ function tableOptions(file: string, heading: string): Map<string, string> {
   const text = read(file);
   const at = text.indexOf(`\n${heading}\n`);
   expect(at, `${file} has a heading "${heading}"`).toBeGreaterThan(0);
-  const rows = text.slice(at).split('\n').slice(2).filter((l, i, a) => l.startsWith('|') && a.slice(0, i).every((x) => x.startsWith('|') || x === ''));
+  const rows = text
+    .slice(at)
+    .split('\n')
+    .slice(2)
+    .filter((l, i, a) => l.startsWith('|') && a.slice(0, i).every((x) => x.startsWith('|') || x === ''));
   const out = new Map<string, string>();
   for (const row of rows.slice(2)) {
-    const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = row
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const flag = /`--([a-z][a-z0-9-]*)/.exec(cells[0] ?? '');
     if (flag) out.set(flag[1], cells[2] ?? '');
   }
@@ -128,7 +158,20 @@ function tableOptions(file: string, heading: string): Map<string, string> {
 
 describe('options tables of the docs and --help', () => {
   it('every option that heads a row of a docs table (the faults of serve, say) is an option of a command', () => {
-    const COMMANDS = ['run', 'list', 'validate', 'lint', 'tools', 'serve', 'client', 'record', 'snapshot', 'diff', 'expect', 'merge'];
+    const COMMANDS = [
+      'run',
+      'list',
+      'validate',
+      'lint',
+      'tools',
+      'serve',
+      'client',
+      'record',
+      'snapshot',
+      'diff',
+      'expect',
+      'merge',
+    ];
     const known = new Set(COMMANDS.flatMap((c) => commandOptions(c).map((o) => o.name)));
     const unknown: string[] = [];
     let rows = 0;
@@ -152,15 +195,30 @@ describe('docs/run.md and `run --help`', () => {
     expect(help.length).toBeGreaterThan(30);
     const missing = help.map((o) => o.name).filter((n) => !table.has(n));
     const extra = [...table.keys()].filter((n) => !help.some((o) => o.name === n));
-    expect(missing, `options of run --help without a row in docs/run.md's table: ${missing.map((n) => `--${n}`).join(', ')}`).toEqual([]);
-    expect(extra, `rows of docs/run.md's table that run --help does not know: ${extra.map((n) => `--${n}`).join(', ')}`).toEqual([]);
+    expect(
+      missing,
+      `options of run --help without a row in docs/run.md's table: ${missing.map((n) => `--${n}`).join(', ')}`,
+    ).toEqual([]);
+    expect(
+      extra,
+      `rows of docs/run.md's table that run --help does not know: ${extra.map((n) => `--${n}`).join(', ')}`,
+    ).toEqual([]);
   });
 
   it('where --help shows a default, the table shows the same', () => {
-    const wrong = help.filter((o) => o.default !== undefined).filter((o) => {
-      const cell = table.get(o.name) ?? '';
-      return o.default === 'false' ? !/\boff\b/.test(cell) : !cell.replace(/`/g, '').split(/[\s,()]+/).includes(o.default!);
-    });
-    expect(wrong.map((o) => `--${o.name}: --help says ${o.default}, docs/run.md says "${table.get(o.name)}"`)).toEqual([]);
+    const wrong = help
+      .filter((o) => o.default !== undefined)
+      .filter((o) => {
+        const cell = table.get(o.name) ?? '';
+        return o.default === 'false'
+          ? !/\boff\b/.test(cell)
+          : !cell
+              .replace(/`/g, '')
+              .split(/[\s,()]+/)
+              .includes(o.default!);
+      });
+    expect(wrong.map((o) => `--${o.name}: --help says ${o.default}, docs/run.md says "${table.get(o.name)}"`)).toEqual(
+      [],
+    );
   });
 });

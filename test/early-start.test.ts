@@ -16,7 +16,14 @@ import type { Report } from '../core/results.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-conform-early-'));
 /** A server command that appends its pid and start time (ns) to file, then becomes `then`. */
 const logged = (file: string, then: string) => `sh -c 'echo "$$ $(date +%s%N)" >> ${file}; exec ${then}'`;
-const starts = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number]) : []);
+const starts = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ').map(Number) as [number, number])
+    : [];
 
 async function gone(pid: number, ms = 5000): Promise<boolean> {
   const until = Date.now() + ms;
@@ -54,7 +61,11 @@ describe('early start of the stdio server', () => {
   it('SIGTERM while the harness is starting: the run stops as it begins, writes its report, ends the server (exit 143)', async () => {
     const file = join(tmp(), 'starts');
     const outDir = tmp();
-    const child = spawn(process.execPath, [CLI, 'run', '--stdio', logged(file, 'sleep 30'), '--quiet', '--reporter', 'json', '--out-dir', outDir], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--stdio', logged(file, 'sleep 30'), '--quiet', '--reporter', 'json', '--out-dir', outDir],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
     const until = Date.now() + 20_000;
     while (!starts(file).length && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGTERM'); // the server has just started: the harness is still loading its modules (or, on a slow machine, already running)
@@ -73,13 +84,27 @@ describe('early start of the stdio server', () => {
   it('starts early only a plain `run --stdio CMD` without a config file, --cwd, --env or another target', async () => {
     const dir = tmp();
     expect(EARLY_CONFIG_NAMES).toEqual(CONFIG_FILE_NAMES);
-    expect(await earlyStdioArgv(['run', '--stdio', 'python3 "my server.py" -v', '--quiet'], dir)).toEqual(['python3', 'my server.py', '-v']);
+    expect(await earlyStdioArgv(['run', '--stdio', 'python3 "my server.py" -v', '--quiet'], dir)).toEqual([
+      'python3',
+      'my server.py',
+      '-v',
+    ]);
     expect(await earlyStdioArgv(['run', '--suite', 'lifecycle', '--stdio=node s.js'], dir)).toEqual(['node', 's.js']);
     for (const args of [
-      ['list'], ['run'], ['run', '--http', 'http://127.0.0.1:1/mcp'], ['run', '--stdio', 'a', '--stdio', 'b'], ['run', '--stdio', 'a', '--cwd', '/'],
-      ['run', '--stdio', 'a', '--env', 'K=V'], ['run', '--stdio', 'a', '--config', 'c.yaml'], ['run', '--stdio', 'a', '--help'], ['run', '--stdio', 'a', '-h'],
-      ['run', '--stdio', 'a', '--version'], ['run', '--stdio', '"unclosed'], ['run', '--stdio', '  '],
-    ]) expect(await earlyStdioArgv(args, dir), args.join(' ')).toBeUndefined();
+      ['list'],
+      ['run'],
+      ['run', '--http', 'http://127.0.0.1:1/mcp'],
+      ['run', '--stdio', 'a', '--stdio', 'b'],
+      ['run', '--stdio', 'a', '--cwd', '/'],
+      ['run', '--stdio', 'a', '--env', 'K=V'],
+      ['run', '--stdio', 'a', '--config', 'c.yaml'],
+      ['run', '--stdio', 'a', '--help'],
+      ['run', '--stdio', 'a', '-h'],
+      ['run', '--stdio', 'a', '--version'],
+      ['run', '--stdio', '"unclosed'],
+      ['run', '--stdio', '  '],
+    ])
+      expect(await earlyStdioArgv(args, dir), args.join(' ')).toBeUndefined();
     writeFileSync(join(dir, 'mcp-conform.config.yaml'), 'timeout: 1000\n');
     expect(await earlyStdioArgv(['run', '--stdio', 'a'], dir)).toBeUndefined();
   });

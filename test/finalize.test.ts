@@ -77,7 +77,9 @@ describe('finalizeInvocation (run and client: --update-baseline, then the baseli
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     const c = makeReport([kase('stdio/utf8', 'fail')]);
     // Under a file, not a folder: cannot be written.
-    expect(await finalizeInvocation([c], { updateBaseline: join(file, 'b.yaml') })).toMatch(/could not write the baseline/);
+    expect(await finalizeInvocation([c], { updateBaseline: join(file, 'b.yaml') })).toMatch(
+      /could not write the baseline/,
+    );
     // Without a baseline the failure stands.
     expect(await finalizeInvocation([c], {})).toBeUndefined();
     expect(c.exitCode).toBe(1);

@@ -20,7 +20,10 @@ export function freePort(): Promise<number> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }
@@ -32,16 +35,28 @@ export interface Started {
 }
 
 /** Start a server (own process group) on a free port and wait (bounded) until it accepts connections. */
-export async function startServer(argv: string[], opts: { env?: Record<string, string>; portArg?: boolean } = {}): Promise<Started> {
+export async function startServer(
+  argv: string[],
+  opts: { env?: Record<string, string>; portArg?: boolean } = {},
+): Promise<Started> {
   const port = await freePort();
   const args = opts.portArg === false ? argv.slice(1) : [...argv.slice(1), String(port)];
-  const child = spawn(argv[0]!, args, { cwd: ROOT, env: { ...process.env, PORT: String(port), ...opts.env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(argv[0]!, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), ...opts.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr!.on('data', (b) => (stderr += b));
   const until = Date.now() + 15_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > until) {
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       throw new Error(`${argv.join(' ')} did not open port ${port}: ${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -50,13 +65,25 @@ export async function startServer(argv: string[], opts: { env?: Record<string, s
     port,
     child,
     async stop() {
-      try { process.kill(-child.pid!, 'SIGTERM'); } catch { return; }
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return;
+      }
       const end = Date.now() + 3000;
       while (Date.now() < end) {
-        try { process.kill(-child.pid!, 0); } catch { return; }
+        try {
+          process.kill(-child.pid!, 0);
+        } catch {
+          return;
+        }
         await new Promise((r) => setTimeout(r, 50));
       }
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     },
   };
 }
@@ -70,10 +97,21 @@ export const brokenHttp = join(FIXTURES, 'http', 'broken_http.py');
 /** A run of the given suites against broken_http.py in `mode` (on a free port), the server stopped after it. */
 export async function runBroken(mode: string, suites: string, extra: string[] = []): Promise<RunResult> {
   const s = await startServer(['python3', brokenHttp, mode]);
-  try { return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites, ...extra], { timeoutMs: 60_000 }); } finally { await s.stop(); }
+  try {
+    return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites, ...extra], {
+      timeoutMs: 60_000,
+    });
+  } finally {
+    await s.stop();
+  }
 }
 
 /** true while any process of the group exists. */
 export function groupAlive(pgid: number): boolean {
-  try { process.kill(-pgid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

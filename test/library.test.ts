@@ -7,7 +7,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createReporter, OptionsError, parseBaseline, runConformance, type Reporter, type Report, type Suite } from 'mcp-conform';
+import {
+  createReporter,
+  OptionsError,
+  parseBaseline,
+  runConformance,
+  type Reporter,
+  type Report,
+  type Suite,
+} from 'mcp-conform';
 import { py, ROOT, runArgs } from './helpers/cli.js';
 
 const cases = (r: Report) => r.suites.flatMap((s) => s.cases);
@@ -46,7 +54,9 @@ describe('runConformance', () => {
     expect(cases(plain).find((c) => c.id === 'listing/unique-names')?.verdict).toBe('fail');
     expect(plain.exitCode).toBe(1);
     const excused = await runConformance({
-      stdio: py('broken/duplicate-tools.py'), suites: ['listing'], timeout: 5000,
+      stdio: py('broken/duplicate-tools.py'),
+      suites: ['listing'],
+      timeout: 5000,
       baseline: parseBaseline('- id: listing/unique-names\n  reason: tracked upstream\n', 'inline.yaml'),
     });
     const c = cases(excused).find((x) => x.id === 'listing/unique-names');
@@ -57,7 +67,12 @@ describe('runConformance', () => {
   });
 
   it('strict: a warn becomes a fail and fails the run', async () => {
-    const r = await runConformance({ stdio: py('broken/unknown-tool-iserror.py'), suites: ['unknown-tool'], strict: true, timeout: 5000 });
+    const r = await runConformance({
+      stdio: py('broken/unknown-tool-iserror.py'),
+      suites: ['unknown-tool'],
+      strict: true,
+      timeout: 5000,
+    });
     expect(cases(r).find((c) => c.id === 'unknown-tool/call')).toMatchObject({ verdict: 'fail', strictFromWarn: true });
     expect(r.exitCode).toBe(1);
   });
@@ -67,14 +82,24 @@ describe('runConformance', () => {
       id: 'mine',
       title: 'My cases',
       description: 'A case written outside mcp-conform',
-      cases: [{
-        id: 'mine/has-add', title: 'The server has an add tool', level: 'MUST', spec: 'server/tools', requirement: 'tools/list lists "add"',
-        async run(ctx) {
-          const reply = await ctx.session.request('tools/list', {});
-          const names = ((reply.result?.tools ?? []) as { name: string }[]).map((t) => t.name);
-          return { verdict: names.includes('add') ? 'pass' : 'fail', message: `tools/list answered ${names.join(', ')}`, messageIds: [reply.request.seq, reply.response.seq] };
+      cases: [
+        {
+          id: 'mine/has-add',
+          title: 'The server has an add tool',
+          level: 'MUST',
+          spec: 'server/tools',
+          requirement: 'tools/list lists "add"',
+          async run(ctx) {
+            const reply = await ctx.session.request('tools/list', {});
+            const names = ((reply.result?.tools ?? []) as { name: string }[]).map((t) => t.name);
+            return {
+              verdict: names.includes('add') ? 'pass' : 'fail',
+              message: `tools/list answered ${names.join(', ')}`,
+              messageIds: [reply.request.seq, reply.response.seq],
+            };
+          },
         },
-      }],
+      ],
     };
     const r = await runConformance({ stdio: py('calc.py'), suites: ['lifecycle', mine], timeout: 5000 });
     expect(r.suites.map((s) => s.id)).toEqual(['lifecycle', 'mine']);
@@ -89,7 +114,10 @@ describe('runConformance', () => {
     const r = await runConformance({ stdio: py('calc.py'), signal: AbortSignal.abort('SIGINT') });
     expect(r.aborted).toMatch(/interrupted \(SIGINT\)/);
     expect(r.exitCode).toBe(130);
-    expect(cases(r).find((c) => c.id === 'lifecycle/ping')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/interrupted \(SIGINT\)/) });
+    expect(cases(r).find((c) => c.id === 'lifecycle/ping')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/interrupted \(SIGINT\)/),
+    });
     const t = await runConformance({ stdio: py('calc.py'), signal: AbortSignal.abort('SIGTERM') });
     expect(t.exitCode).toBe(143);
   });
@@ -102,15 +130,37 @@ describe('runConformance', () => {
       onRunStart: ({ label }) => seen.push(`start ${label}`),
       onSuiteDone: (suite, phase, added) => seen.push(`${suite.id} ${phase} ${added.length}`),
       onRunDone: (r) => seen.push(`done ${r.exitCode}`),
-      onFinished: (set, ctx) => { seen.push(`finished ${set.runs.length} ${ctx.written.map((f) => f.slice(outDir.length)).join(',')}`); return undefined; },
+      onFinished: (set, ctx) => {
+        seen.push(`finished ${set.runs.length} ${ctx.written.map((f) => f.slice(outDir.length)).join(',')}`);
+        return undefined;
+      },
     };
     let err = '';
     let out = '';
-    const console = createReporter('console', { stdout: async (s) => { out += s; }, stderr: (s) => { err += s; }, env: {}, color: false, progress: { color: false } });
-    const r = await runConformance({ stdio: py('calc.py'), name: 'calc', suites: ['lifecycle', 'schema'], reporters: ['json', mine, console], outDir });
+    const console = createReporter('console', {
+      stdout: async (s) => {
+        out += s;
+      },
+      stderr: (s) => {
+        err += s;
+      },
+      env: {},
+      color: false,
+      progress: { color: false },
+    });
+    const r = await runConformance({
+      stdio: py('calc.py'),
+      name: 'calc',
+      suites: ['lifecycle', 'schema'],
+      reporters: ['json', mine, console],
+      outDir,
+    });
     expect(seen[0]).toBe('start calc');
     expect(seen[1]).toMatch(/^lifecycle session [1-9]\d*$/);
-    expect(seen.filter((x) => x.startsWith('schema '))).toEqual([expect.stringMatching(/^schema session \d+$/), expect.stringMatching(/^schema after-shutdown [1-9]\d*$/)]);
+    expect(seen.filter((x) => x.startsWith('schema '))).toEqual([
+      expect.stringMatching(/^schema session \d+$/),
+      expect.stringMatching(/^schema after-shutdown [1-9]\d*$/),
+    ]);
     expect(seen.slice(-2)).toEqual(['done 0', 'finished 1 /report.json']);
     expect(JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(r)));
     // The console reporter: progress on stderr while the run goes, the report on stdout at the end.
@@ -122,17 +172,30 @@ describe('runConformance', () => {
 
   it('rejects wrong options with an OptionsError that names the option', async () => {
     const wrong = async (o: Parameters<typeof runConformance>[0]) => {
-      const e = await runConformance(o).then(() => undefined, (x: unknown) => x);
+      const e = await runConformance(o).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(OptionsError);
       return (e as Error).message;
     };
     expect(await wrong({})).toMatch(/needs a server: stdio/);
-    expect(await wrong({ stdio: 'python3 x.py', http: 'http://127.0.0.1:1/mcp' })).toBe('give only one of stdio, http, sse, url (got stdio, http)');
+    expect(await wrong({ stdio: 'python3 x.py', http: 'http://127.0.0.1:1/mcp' })).toBe(
+      'give only one of stdio, http, sse, url (got stdio, http)',
+    );
     expect(await wrong({ http: 'not a url' })).toMatch(/^http: "not a url" is not a URL/);
     expect(await wrong({ stdio: 'python3 x.py', timeout: -1 })).toMatch(/^timeout must be a positive number/);
-    expect(await wrong({ stdio: 'python3 x.py', suites: ['nope'] })).toMatch(/^suites: unknown suite "nope" \(known: lifecycle, /);
-    expect(await wrong({ stdio: 'python3 x.py', headers: { Authorization: 'x' } })).toMatch(/^headers goes with http, sse or url/);
-    expect(await wrong({ stdio: 'python3 x.py', baseline: join(ROOT, 'no-such-baseline.yaml') })).toMatch(/cannot read the baseline/);
-    expect(await wrong({ stdio: 'python3 x.py', reporters: ['pdf'] })).toMatch(/^reporters: unknown reporter "pdf" \(known: console, json, junit, html, sarif, github\)/);
+    expect(await wrong({ stdio: 'python3 x.py', suites: ['nope'] })).toMatch(
+      /^suites: unknown suite "nope" \(known: lifecycle, /,
+    );
+    expect(await wrong({ stdio: 'python3 x.py', headers: { Authorization: 'x' } })).toMatch(
+      /^headers goes with http, sse or url/,
+    );
+    expect(await wrong({ stdio: 'python3 x.py', baseline: join(ROOT, 'no-such-baseline.yaml') })).toMatch(
+      /cannot read the baseline/,
+    );
+    expect(await wrong({ stdio: 'python3 x.py', reporters: ['pdf'] })).toMatch(
+      /^reporters: unknown reporter "pdf" \(known: console, json, junit, html, sarif, github\)/,
+    );
   });
 });

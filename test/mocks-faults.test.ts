@@ -18,12 +18,19 @@ const CLI = join(ROOT, 'dist/bin/mcp-conform.js');
 const FIXTURE = join(ROOT, 'fixtures/mocks/calc.yaml');
 const children = new Set<ChildProcess>();
 
-const init = (id: number | string = 0) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const init = (id: number | string = 0) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
 /** `serve --fixture calc.yaml <flags>` over stdio, spoken to one JSON line at a time. */
 function stdioServe(flags: string[]) {
-  const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, ...flags], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, ...flags], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.add(p);
   const got = new Map<unknown, { msg: Record<string, unknown>; at: number }>();
   const waiters = new Set<() => void>();
@@ -34,27 +41,50 @@ function stdioServe(flags: string[]) {
     got.set(msg.id, { msg, at: performance.now() });
     for (const w of waiters) w();
   });
-  const exited = new Promise<number | null>((r) => p.once('exit', (code) => { children.delete(p); r(code); }));
+  const exited = new Promise<number | null>((r) =>
+    p.once('exit', (code) => {
+      children.delete(p);
+      r(code);
+    }),
+  );
   return {
-    send(m: unknown) { p.stdin!.write(JSON.stringify(m) + '\n'); return performance.now(); },
+    send(m: unknown) {
+      p.stdin!.write(JSON.stringify(m) + '\n');
+      return performance.now();
+    },
     /** The answer with this id, or undefined when none came within ms. */
     answer(id: unknown, ms = 5000): Promise<{ msg: Record<string, unknown>; at: number } | undefined> {
       return new Promise((r) => {
-        const check = () => { const a = got.get(id); if (a) { waiters.delete(check); clearTimeout(t); r(a); } };
-        const t = setTimeout(() => { waiters.delete(check); r(undefined); }, ms);
+        const check = () => {
+          const a = got.get(id);
+          if (a) {
+            waiters.delete(check);
+            clearTimeout(t);
+            r(a);
+          }
+        };
+        const t = setTimeout(() => {
+          waiters.delete(check);
+          r(undefined);
+        }, ms);
         waiters.add(check);
         check();
       });
     },
     exited,
     stderr: () => stderr,
-    end() { p.stdin!.end(); p.kill('SIGTERM'); },
+    end() {
+      p.stdin!.end();
+      p.kill('SIGTERM');
+    },
   };
 }
 
 /** serve over HTTP (--http 0 or --sse 0) with flags; the URL it prints. */
 function httpServe(kind: 'http' | 'sse', flags: string[]): Promise<{ url: string; p: ChildProcess }> {
-  const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, `--${kind}`, '0', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, `--${kind}`, '0', ...flags], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.add(p);
   p.once('exit', () => children.delete(p));
   return new Promise((res, rej) => {
@@ -63,7 +93,10 @@ function httpServe(kind: 'http' | 'sse', flags: string[]): Promise<{ url: string
     p.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
       const m = /at (http:\/\/\S+)/.exec(err);
-      if (m) { clearTimeout(timer); res({ url: m[1]!, p }); }
+      if (m) {
+        clearTimeout(timer);
+        res({ url: m[1]!, p });
+      }
     });
   });
 }
@@ -71,7 +104,11 @@ function httpServe(kind: 'http' | 'sse', flags: string[]): Promise<{ url: string
 async function post(url: string, body: unknown, session?: string, ms = 5000): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+    },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(ms),
   });
@@ -86,7 +123,9 @@ async function httpSession(url: string): Promise<string> {
   return sid;
 }
 
-afterAll(() => { for (const c of children) c.kill('SIGKILL'); });
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
 
 describe('serve faults over stdio', () => {
   it('--latency delays every answer; --jitter adds at most its bound', async () => {
@@ -122,7 +161,10 @@ describe('serve faults over stdio', () => {
     for (let i = 1; i <= 20; i++) {
       const a = await s.answer(i);
       expect(a, `ping ${i} got no answer`).toBeTruthy();
-      if (a!.msg.error) { expect((a!.msg.error as { code: number }).code).toBe(-32603); failed.push(i); } else expect(a!.msg.result).toEqual({});
+      if (a!.msg.error) {
+        expect((a!.msg.error as { code: number }).code).toBe(-32603);
+        failed.push(i);
+      } else expect(a!.msg.result).toEqual({});
     }
     s.end();
     return failed;
@@ -136,7 +178,9 @@ describe('serve faults over stdio', () => {
     expect(c).not.toEqual(a);
     // The same sequence as the plan's own (the CLI adds nothing of its own).
     const plan = new FaultPlan({ failRate: 0.5, seed: 7 });
-    expect(Array.from({ length: 20 }, (_, i) => (plan.decide('ping').action === 'fail' ? i + 1 : 0)).filter(Boolean)).toEqual(a);
+    expect(
+      Array.from({ length: 20 }, (_, i) => (plan.decide('ping').action === 'fail' ? i + 1 : 0)).filter(Boolean),
+    ).toEqual(a);
   });
 
   it('--disconnect-after N: the process exits once N requests are answered', async () => {
@@ -151,16 +195,28 @@ describe('serve faults over stdio', () => {
   });
 
   it('--disconnect-after 1 with three requests written at once: exactly one is answered', async () => {
-    const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, '--disconnect-after', '1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [CLI, 'serve', '--fixture', FIXTURE, '--disconnect-after', '1'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.add(p);
     let out = '';
     p.stdout!.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((r) => p.once('exit', (code) => { children.delete(p); r(code); }));
+    const exited = new Promise<number | null>((r) =>
+      p.once('exit', (code) => {
+        children.delete(p);
+        r(code);
+      }),
+    );
     // initialize, tools/list and ping in one write: all three arrive before the first answer goes out.
-    p.stdin!.write([init(0), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ping(2)].map((m) => JSON.stringify(m) + '\n').join(''));
+    p.stdin!.write(
+      [init(0), { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ping(2)].map((m) => JSON.stringify(m) + '\n').join(''),
+    );
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
     expect(code).toBe(0);
-    const answers = out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id: unknown });
+    const answers = out
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { id: unknown });
     expect(answers.map((a) => a.id)).toEqual([0]);
   });
 
@@ -173,11 +229,17 @@ describe('serve faults over stdio', () => {
     expect(await typo.answer(0)).toBeTruthy();
     expect(typo.stderr()).toMatch(/--drop.*tool\/list.*not a method/);
     typo.end();
-    expect(await Promise.race([typo.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).not.toBe('still running');
+    expect(
+      await Promise.race([typo.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]),
+    ).not.toBe('still running');
   });
 
   it('--expire-session-after over stdio is a usage error; so is a fail rate above 1', async () => {
-    for (const flags of [['--expire-session-after', '2'], ['--fail-rate', '1.5'], ['--seed', '3']]) {
+    for (const flags of [
+      ['--expire-session-after', '2'],
+      ['--fail-rate', '1.5'],
+      ['--seed', '3'],
+    ]) {
       const s = stdioServe(flags);
       expect(await Promise.race([s.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).toBe(2);
       expect(s.stderr()).toMatch(/--(expire-session-after|fail-rate|seed)/);
@@ -192,8 +254,18 @@ describe('serve faults over Streamable HTTP', () => {
       const out: number[] = [];
       let sid: string | undefined;
       // initialize until it gets through (it may be failed too), then pings
-      for (let i = 0; i < 10 && !sid; i++) { const r = await post(url, init(i)); out.push(r.status); await r.text(); if (r.status === 200) sid = r.headers.get('mcp-session-id')!; }
-      for (let i = 0; i < 15; i++) { const r = await post(url, ping(100 + i), sid); out.push(r.status); const body = await r.text(); if (r.status === 503) expect(JSON.parse(body)).toMatchObject({ error: { code: -32603 } }); }
+      for (let i = 0; i < 10 && !sid; i++) {
+        const r = await post(url, init(i));
+        out.push(r.status);
+        await r.text();
+        if (r.status === 200) sid = r.headers.get('mcp-session-id')!;
+      }
+      for (let i = 0; i < 15; i++) {
+        const r = await post(url, ping(100 + i), sid);
+        out.push(r.status);
+        const body = await r.text();
+        if (r.status === 503) expect(JSON.parse(body)).toMatchObject({ error: { code: -32603 } });
+      }
       p.kill('SIGTERM');
       return out;
     };
@@ -236,7 +308,9 @@ describe('serve faults over Streamable HTTP', () => {
   it('--drop: no answer (the client times out); --latency: answers come late', async () => {
     const { url, p } = await httpServe('http', ['--drop', 'tools/list', '--latency', '250']);
     const sid = await httpSession(url);
-    await expect(post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid, 1000)).rejects.toThrow(/abort|timeout/i);
+    await expect(post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, sid, 1000)).rejects.toThrow(
+      /abort|timeout/i,
+    );
     const t0 = performance.now();
     expect((await post(url, ping(2), sid)).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(245);
@@ -263,27 +337,58 @@ describe('serve faults over HTTP+SSE', () => {
           buf += dec.decode(value, { stream: true });
           let i: number;
           while ((i = buf.indexOf('\n\n')) >= 0) {
-            const ev = buf.slice(0, i); buf = buf.slice(i + 2);
+            const ev = buf.slice(0, i);
+            buf = buf.slice(i + 2);
             const name = /^event: (.*)$/m.exec(ev)?.[1];
             const data = /^data: (.*)$/m.exec(ev)?.[1] ?? '';
             if (name === 'endpoint') endpoint = new URL(data, url).href;
-            else { const m = JSON.parse(data) as Record<string, unknown>; msgs.set(m.id, m); }
+            else {
+              const m = JSON.parse(data) as Record<string, unknown>;
+              msgs.set(m.id, m);
+            }
           }
         }
-      } catch { /* aborted */ }
+      } catch {
+        /* aborted */
+      }
       ended = true;
     })();
-    const until = async (f: () => boolean, ms = 5000) => { const t = Date.now() + ms; while (!f() && Date.now() < t) await new Promise((r) => setTimeout(r, 20)); return f(); };
+    const until = async (f: () => boolean, ms = 5000) => {
+      const t = Date.now() + ms;
+      while (!f() && Date.now() < t) await new Promise((r) => setTimeout(r, 20));
+      return f();
+    };
     await until(() => !!endpoint);
     return { endpoint: endpoint!, msgs, until, ended: () => ended, close: () => ac.abort() };
   }
 
   it('--fail-rate: HTTP 503 on the POST; --drop: no event for that request; --disconnect-after ends the stream', async () => {
-    const { url, p } = await httpServe('sse', ['--fail-rate', '0.5', '--seed', '3', '--drop', 'tools/list', '--disconnect-after', '6']);
+    const { url, p } = await httpServe('sse', [
+      '--fail-rate',
+      '0.5',
+      '--seed',
+      '3',
+      '--drop',
+      'tools/list',
+      '--disconnect-after',
+      '6',
+    ]);
     const s = await sseOpen(url);
-    const postSse = (m: unknown) => fetch(s.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(m), signal: AbortSignal.timeout(5000) });
+    const postSse = (m: unknown) =>
+      fetch(s.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(m),
+        signal: AbortSignal.timeout(5000),
+      });
     const statuses: (number | 'closed')[] = [];
-    for (let i = 1; i <= 12; i++) statuses.push(await postSse(ping(i)).then((r) => r.status, () => 'closed' as const));
+    for (let i = 1; i <= 12; i++)
+      statuses.push(
+        await postSse(ping(i)).then(
+          (r) => r.status,
+          () => 'closed' as const,
+        ),
+      );
     expect(statuses).toContain(503);
     expect(statuses).toContain(202);
     // After 6 answers (503s and answers on the stream) the stream ends and later POSTs have their connection closed.
@@ -298,7 +403,13 @@ describe('serve faults over HTTP+SSE', () => {
   it('--drop over SSE: the request is accepted (202) and never answered on the stream', async () => {
     const { url, p } = await httpServe('sse', ['--drop', 'tools/list']);
     const s = await sseOpen(url);
-    const postSse = (m: unknown) => fetch(s.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(m), signal: AbortSignal.timeout(5000) });
+    const postSse = (m: unknown) =>
+      fetch(s.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(m),
+        signal: AbortSignal.timeout(5000),
+      });
     expect((await postSse({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(202);
     expect((await postSse(ping(2))).status).toBe(202);
     expect(await s.until(() => s.msgs.has(2))).toBe(true);
@@ -345,6 +456,8 @@ describe('faults in the msw handlers (options of the same names), with the SDK C
     await expect(c.ping()).rejects.toThrow();
     await c.close().catch(() => undefined);
     const f = new Client({ name: 't', version: '1' });
-    await expect(f.connect(new StreamableHTTPClientTransport(new URL('http://flaky.test/mcp')))).rejects.toThrow(/503|Service Unavailable/);
+    await expect(f.connect(new StreamableHTTPClientTransport(new URL('http://flaky.test/mcp')))).rejects.toThrow(
+      /503|Service Unavailable/,
+    );
   });
 });

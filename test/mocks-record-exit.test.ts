@@ -25,7 +25,17 @@ afterAll(() => {
   for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 });
 
-const init = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'record-exit-test', version: '1.0.0' } } });
+const init = (id: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'record-exit-test', version: '1.0.0' },
+    },
+  });
 const ping = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 const key = (m: { message?: unknown; raw?: string }) => (m.message !== undefined ? JSON.stringify(m.message) : m.raw!);
 
@@ -40,14 +50,19 @@ async function proxyOnce(upstream: string, lines: string[], out: string, timeout
   const input = new PassThrough();
   const output = new PassThrough();
   let text = '';
-  output.on('data', (b: Buffer) => { text += b.toString(); });
+  output.on('data', (b: Buffer) => {
+    text += b.toString();
+  });
   const t0 = Date.now();
   const served = serveStdio(source, input, output);
   input.end(lines.map((l) => l + '\n').join('')); // all in one chunk: every request is in flight at once
   await served;
   await source.close();
   const ms = Date.now() - t0;
-  const answers = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { id?: unknown; result?: unknown; error?: { message: string } });
+  const answers = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { id?: unknown; result?: unknown; error?: { message: string } });
   return { answers, ms, cassette: readCassetteFile(out) };
 }
 
@@ -57,7 +72,9 @@ describe('the stdio proxy on stdin end (in process)', () => {
     expect(r.answers.filter((a) => a.id === 13 && a.result)).toHaveLength(2);
     expect(r.answers.find((a) => a.id === 14)?.result).toBeDefined();
     expect(r.ms).toBeLessThan(3000); // not the 30 s upstream timeout
-    const fromServer = r.cassette.messages.filter((m) => m.dir === 'from-server').map((m) => (m.message as { id?: unknown }).id);
+    const fromServer = r.cassette.messages
+      .filter((m) => m.dir === 'from-server')
+      .map((m) => (m.message as { id?: unknown }).id);
     expect(fromServer.filter((id) => id === 13)).toHaveLength(2);
     expect(r.cassette.messages.filter((m) => m.dir === 'to-server')).toHaveLength(4);
     expect(r.cassette.header.server?.serverInfo).toMatchObject({ name: 'calc' });
@@ -98,9 +115,29 @@ describe('record --stdio run as a server by the harness (lifecycle + robustness)
       const c = readCassetteFile(out);
       expect(c.messages).toHaveLength(r.report.messages.length);
       // What the harness sent and received is what the cassette holds (the second connection is another process).
-      const ofReport = (dir: string) => r.report.messages.filter((m) => m.direction === dir).map((m) => { try { return JSON.stringify(JSON.parse(m.raw)); } catch { return m.raw; } }).sort();
-      expect(c.messages.filter((m) => m.dir === 'to-server').map(key).sort()).toEqual(ofReport('to-server'));
-      expect(c.messages.filter((m) => m.dir === 'from-server').map(key).sort()).toEqual(ofReport('from-server'));
+      const ofReport = (dir: string) =>
+        r.report.messages
+          .filter((m) => m.direction === dir)
+          .map((m) => {
+            try {
+              return JSON.stringify(JSON.parse(m.raw));
+            } catch {
+              return m.raw;
+            }
+          })
+          .sort();
+      expect(
+        c.messages
+          .filter((m) => m.dir === 'to-server')
+          .map(key)
+          .sort(),
+      ).toEqual(ofReport('to-server'));
+      expect(
+        c.messages
+          .filter((m) => m.dir === 'from-server')
+          .map(key)
+          .sort(),
+      ).toEqual(ofReport('from-server'));
     }, 60_000);
   }
 });
@@ -120,26 +157,50 @@ describe('serve over stdio run as a server by the harness', () => {
 });
 
 /** Starts the CLI; resolves once stderr matches `ready`. */
-function startCli(args: string[], ready: RegExp): Promise<{ p: ChildProcess; m: RegExpExecArray; stderr: () => string }> {
+function startCli(
+  args: string[],
+  ready: RegExp,
+): Promise<{ p: ChildProcess; m: RegExpExecArray; stderr: () => string }> {
   const p = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   started.push(p);
   let err = '';
-  p.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  p.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   p.stdout!.resume();
   return new Promise((res, rej) => {
-    const timer = setTimeout(() => { p.kill('SIGKILL'); rej(new Error(`not ready: ${err}`)); }, 15_000);
-    const check = () => { const m = ready.exec(err); if (m) { clearTimeout(timer); p.stderr!.off('data', check); res({ p, m, stderr: () => err }); } };
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      rej(new Error(`not ready: ${err}`));
+    }, 15_000);
+    const check = () => {
+      const m = ready.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        p.stderr!.off('data', check);
+        res({ p, m, stderr: () => err });
+      }
+    };
     p.stderr!.on('data', check);
     check();
   });
 }
 
-function exited(p: ChildProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+function exited(
+  p: ChildProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   const t0 = Date.now();
   return new Promise((res, rej) => {
     if (p.exitCode !== null || p.signalCode !== null) return res({ code: p.exitCode, signal: p.signalCode, ms: 0 });
-    const timer = setTimeout(() => { p.kill('SIGKILL'); rej(new Error(`still running after ${ms} ms`)); }, ms);
-    p.once('exit', (code, signal) => { clearTimeout(timer); res({ code, signal, ms: Date.now() - t0 }); });
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      rej(new Error(`still running after ${ms} ms`));
+    }, ms);
+    p.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      res({ code, signal, ms: Date.now() - t0 });
+    });
   });
 }
 
@@ -158,11 +219,22 @@ describe('on SIGTERM', () => {
   }, 20_000);
 
   it('record --http: cassette written, final line, exit 0', async () => {
-    const upstream = await startCli(['serve', '--fixture', join(ROOT, 'fixtures/mocks/calc.yaml'), '--http', '0'], /at (http:\/\/\S+)/);
+    const upstream = await startCli(
+      ['serve', '--fixture', join(ROOT, 'fixtures/mocks/calc.yaml'), '--http', '0'],
+      /at (http:\/\/\S+)/,
+    );
     try {
       const out = join(dir, 'sigterm-http.jsonl');
-      const { p, m, stderr } = await startCli(['record', '--http', upstream.m[1]!, '--listen-http', '0', '--out', out], / at (http:\/\/\S+)/);
-      const r = await fetch(m[1]!, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: init(1), signal: AbortSignal.timeout(10_000) });
+      const { p, m, stderr } = await startCli(
+        ['record', '--http', upstream.m[1]!, '--listen-http', '0', '--out', out],
+        / at (http:\/\/\S+)/,
+      );
+      const r = await fetch(m[1]!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: init(1),
+        signal: AbortSignal.timeout(10_000),
+      });
       expect(r.status).toBe(200);
       await r.text();
       p.kill('SIGTERM');

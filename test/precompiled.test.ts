@@ -12,7 +12,17 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +33,15 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { newAjv } from '../core/schema/ajv.js';
 import { definitionNames, hasSchemaDocument, schemaDocument } from '../core/schema/documents/index.js';
 import { MessageValidator, type MessageToCheck } from '../core/schema/validator.js';
-import { fingerprint, messageAjvOptions, messagesFile, metaFile, PRECOMPILED_FOLDER, precompiledUse, runCommonJs } from '../core/schema/precompiled.js';
+import {
+  fingerprint,
+  messageAjvOptions,
+  messagesFile,
+  metaFile,
+  PRECOMPILED_FOLDER,
+  precompiledUse,
+  runCommonJs,
+} from '../core/schema/precompiled.js';
 import { PROTOCOL_VERSIONS, dialectOf, type ProtocolVersion } from '../core/schema/versions.js';
 import { SchemaWorkbench, type PreparedSchema } from '../core/jsonschema.js';
 import { codeCachePath, readCodeCache, tagSource, untagSource } from '../core/schema/code-cache.js';
@@ -44,7 +62,13 @@ const fromDist = <T>(file: string): Promise<T> => import(pathToFileURL(join(DIST
 const defsKey = (v: ProtocolVersion) => (dialectOf(v) === 'draft-07' ? 'definitions' : '$defs');
 
 /** Instances of a definition: generated valid variants and mutations of them. */
-function instancesOf(doc: Record<string, unknown>, def: unknown, variants = 8, firstMutations = 60, otherMutations = 12): Json[] {
+function instancesOf(
+  doc: Record<string, unknown>,
+  def: unknown,
+  variants = 8,
+  firstMutations = 60,
+  otherMutations = 12,
+): Json[] {
   const out: Json[] = [];
   generateVariants(doc, def as { [k: string]: unknown }, { max: variants }).forEach((variant, i) => {
     out.push(variant.value);
@@ -62,8 +86,22 @@ const BROKEN_SHAPES: [string, Json][] = [
   ['CallToolResult', { content: [{ type: 'audio', data: 'AAAA' }, { type: 'unknown' }, 7, null] }],
   ['CallToolResult', { content: 'text', isError: 'yes', structuredContent: [1] }],
   ['ListToolsResult', { tools: [{ name: 'a', inputSchema: { type: 'array' } }, { inputSchema: {} }, { name: 3 }] }],
-  ['ListToolsResult', { tools: [{ name: 'a', inputSchema: { type: 'object' }, annotations: { readOnlyHint: 'no' } }], nextCursor: 5 }],
-  ['ListResourcesResult', { resources: [{ uri: 'relative/path', name: 'r', annotations: { priority: 2, audience: ['robot'], lastModified: 'yesterday' } }] }],
+  [
+    'ListToolsResult',
+    { tools: [{ name: 'a', inputSchema: { type: 'object' }, annotations: { readOnlyHint: 'no' } }], nextCursor: 5 },
+  ],
+  [
+    'ListResourcesResult',
+    {
+      resources: [
+        {
+          uri: 'relative/path',
+          name: 'r',
+          annotations: { priority: 2, audience: ['robot'], lastModified: 'yesterday' },
+        },
+      ],
+    },
+  ],
   ['ReadResourceResult', { contents: [{ uri: 'file:///a', blob: '***' }, { uri: 'file:///b' }] }],
   ['GetPromptResult', { messages: [{ role: 'system', content: { type: 'text', text: 'x' } }, { role: 'user' }] }],
   ['InitializeResult', { protocolVersion: 2025, capabilities: { tools: true }, serverInfo: { name: 'x' } }],
@@ -75,52 +113,77 @@ const BROKEN_SHAPES: [string, Json][] = [
   ['JSONRPCNotification', { jsonrpc: '2.0', id: 3, method: 'x', params: [] }],
   ['JSONRPCError', { jsonrpc: '2.0', id: 1, error: { code: 'E', message: 1 } }],
   ['JSONRPCMessage', [{ jsonrpc: '2.0' }, 5]],
-  ['Tool', { name: 'a', inputSchema: { type: 'object', properties: 5 }, outputSchema: { type: 'string' }, icons: [{ src: 'not a uri', sizes: 5 }] }],
+  [
+    'Tool',
+    {
+      name: 'a',
+      inputSchema: { type: 'object', properties: 5 },
+      outputSchema: { type: 'string' },
+      icons: [{ src: 'not a uri', sizes: 5 }],
+    },
+  ],
   ['GetTaskResult', { taskId: 1, status: 'sleeping', createdAt: 'today', ttl: 'long' }],
 ];
 
 describe('precompiled validators', () => {
   it('the build wrote a file per version and per dialect, made from the documents this source builds', () => {
-    const versions = { ajv: requireDist('ajv/package.json').version as string, 'ajv-formats': requireDist('ajv-formats/package.json').version as string };
+    const versions = {
+      ajv: requireDist('ajv/package.json').version as string,
+      'ajv-formats': requireDist('ajv-formats/package.json').version as string,
+    };
     for (const v of VERSIONS) {
       const file = join(FOLDER, messagesFile(v));
       expect(existsSync(file), `${file} (run npm run build)`).toBe(true);
-      expect(requireDist(file).fingerprint, v).toBe(fingerprint(versions, messageAjvOptions(), dialectOf(v), schemaDocument(v)));
+      expect(requireDist(file).fingerprint, v).toBe(
+        fingerprint(versions, messageAjvOptions(), dialectOf(v), schemaDocument(v)),
+      );
     }
     for (const d of ['draft-07', '2020-12'] as const) expect(existsSync(join(FOLDER, metaFile(d))), d).toBe(true);
   });
 
-  it.each(VERSIONS)('%s: every definition gives the same verdict and the same ajv errors as compiled at runtime', (v) => {
-    const doc = schemaDocument(v);
-    const pre = requireDist(join(FOLDER, messagesFile(v))) as Record<string, ValidateFunction>;
-    const ajv = newAjv(dialectOf(v), messageAjvOptions());
-    ajv.addSchema({ ...doc }, undefined, undefined, false);
-    const defs = doc[defsKey(v)] as Record<string, unknown>;
-    const broken = BROKEN_SHAPES.filter(([name]) => name in defs);
-    let invalid = 0;
-    let checked = 0;
-    const differences: string[] = [];
-    for (const name of definitionNames(v)) {
-      const ref = `#/${defsKey(v)}/${name}`;
-      const a = pre[ref];
-      expect(typeof a, `${v} ${ref} is exported`).toBe('function');
-      const b = ajv.compile({ $ref: `${doc.$id as string}${ref}` });
-      const values = [...instancesOf(doc, defs[name]), ...broken.filter(([n]) => n === name).map(([, x]) => x), null, 'x', 1, [], {}];
-      for (const value of values) {
-        const va = a!(value);
-        const ea = a!.errors;
-        const vb = b(value);
-        const eb = b.errors;
-        checked++;
-        if (!vb) invalid++;
-        if (va !== vb || !isDeepStrictEqual(ea, eb)) differences.push(`${name}: ${JSON.stringify(value).slice(0, 200)}`);
+  it.each(VERSIONS)(
+    '%s: every definition gives the same verdict and the same ajv errors as compiled at runtime',
+    (v) => {
+      const doc = schemaDocument(v);
+      const pre = requireDist(join(FOLDER, messagesFile(v))) as Record<string, ValidateFunction>;
+      const ajv = newAjv(dialectOf(v), messageAjvOptions());
+      ajv.addSchema({ ...doc }, undefined, undefined, false);
+      const defs = doc[defsKey(v)] as Record<string, unknown>;
+      const broken = BROKEN_SHAPES.filter(([name]) => name in defs);
+      let invalid = 0;
+      let checked = 0;
+      const differences: string[] = [];
+      for (const name of definitionNames(v)) {
+        const ref = `#/${defsKey(v)}/${name}`;
+        const a = pre[ref];
+        expect(typeof a, `${v} ${ref} is exported`).toBe('function');
+        const b = ajv.compile({ $ref: `${doc.$id as string}${ref}` });
+        const values = [
+          ...instancesOf(doc, defs[name]),
+          ...broken.filter(([n]) => n === name).map(([, x]) => x),
+          null,
+          'x',
+          1,
+          [],
+          {},
+        ];
+        for (const value of values) {
+          const va = a!(value);
+          const ea = a!.errors;
+          const vb = b(value);
+          const eb = b.errors;
+          checked++;
+          if (!vb) invalid++;
+          if (va !== vb || !isDeepStrictEqual(ea, eb))
+            differences.push(`${name}: ${JSON.stringify(value).slice(0, 200)}`);
+        }
       }
-    }
-    expect(differences).toEqual([]);
-    // The corpus has both kinds, in numbers.
-    expect(invalid).toBeGreaterThan(1000);
-    expect(checked - invalid).toBeGreaterThan(300);
-  });
+      expect(differences).toEqual([]);
+      // The corpus has both kinds, in numbers.
+      expect(invalid).toBeGreaterThan(1000);
+      expect(checked - invalid).toBeGreaterThan(300);
+    },
+  );
 
   describe('MessageValidator.check: the built validator (precompiled) and the source one (runtime) agree', () => {
     it.each(VERSIONS)('%s', async (v) => {
@@ -140,7 +203,10 @@ describe('precompiled validators', () => {
         const a = pre.check(m);
         const b = run.check(m);
         if (!b.valid) invalid++;
-        if (!isDeepStrictEqual(a, b)) differences.push(`${m.direction} ${m.kind} ${m.method ?? ''}: ${JSON.stringify(m.json).slice(0, 200)}\n  precompiled ${JSON.stringify(a)}\n  runtime ${JSON.stringify(b)}`);
+        if (!isDeepStrictEqual(a, b))
+          differences.push(
+            `${m.direction} ${m.kind} ${m.method ?? ''}: ${JSON.stringify(m.json).slice(0, 200)}\n  precompiled ${JSON.stringify(a)}\n  runtime ${JSON.stringify(b)}`,
+          );
       }
       expect(differences.slice(0, 5)).toEqual([]);
       expect(invalid).toBeGreaterThan(500);
@@ -148,7 +214,9 @@ describe('precompiled validators', () => {
       // Violations of unions are refined to the closest branch in both (the refiner re-validates branch refs).
       const badBlock = { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text' }] } };
       const msg: MessageToCheck = { direction: 'from-server', kind: 'response', method: 'tools/call', json: badBlock };
-      expect(pre.check(msg).violations).toContainEqual(expect.objectContaining({ pointer: '/result/content/0', message: 'missing required property "text"' }));
+      expect(pre.check(msg).violations).toContainEqual(
+        expect.objectContaining({ pointer: '/result/content/0', message: 'missing required property "text"' }),
+      );
       expect(pre.check(msg).violations.filter((x) => x.pointer.startsWith('/result/content'))).toHaveLength(1);
     });
   });
@@ -166,7 +234,7 @@ describe('precompiled validators', () => {
     }
   });
 
-  it('a generated file of another build (same length: V8 alone would take this build\'s cache) is compiled without it', () => {
+  it("a generated file of another build (same length: V8 alone would take this build's cache) is compiled without it", () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-cache-'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir'); // the generated code requires ajv's runtime
     try {
@@ -217,7 +285,10 @@ describe('precompiled validators', () => {
         const a = pre.prepare(s);
         const b = run.prepare(s);
         if (b.problems.length) bad++;
-        if (!isDeepStrictEqual(summary(a), summary(b))) differences.push(`${JSON.stringify(s)}\n  precompiled ${JSON.stringify(summary(a))}\n  runtime ${JSON.stringify(summary(b))}`);
+        if (!isDeepStrictEqual(summary(a), summary(b)))
+          differences.push(
+            `${JSON.stringify(s)}\n  precompiled ${JSON.stringify(summary(a))}\n  runtime ${JSON.stringify(summary(b))}`,
+          );
       }
       expect(differences.slice(0, 5)).toEqual([]);
     }
@@ -232,16 +303,21 @@ describe('precompiled validators', () => {
     const built = await fromDist<BuiltWorkbenchModule>('core/jsonschema.js');
     for (const wb of [new built.SchemaWorkbench('draft-07'), new SchemaWorkbench('draft-07')]) {
       expect(wb.prepare({ type: 5 }).problems).toEqual(['/type: matches none of the allowed shapes']);
-      expect(wb.prepare({ $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' }).problems).toEqual(['meta-schema check failed: no schema with key or ref "http://json-schema.org/draft-06/schema#"']);
+      expect(wb.prepare({ $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' }).problems).toEqual([
+        'meta-schema check failed: no schema with key or ref "http://json-schema.org/draft-06/schema#"',
+      ]);
       expect(wb.prepare({ required: 'a' }).problems).toEqual(['/required: expected array']);
       expect(wb.prepare({ $schema: 5 }).problems).toEqual(['meta-schema check failed: $schema must be a string']);
     }
   });
 
-  it('the precompiled meta-schema validators give ajv.validateSchema\'s verdicts and errors', () => {
+  it("the precompiled meta-schema validators give ajv.validateSchema's verdicts and errors", () => {
     for (const dialect of ['draft-07', '2020-12'] as const) {
       const mod = requireDist(join(FOLDER, metaFile(dialect))) as Record<string, ValidateFunction>;
-      const id = dialect === 'draft-07' ? 'http://json-schema.org/draft-07/schema' : 'https://json-schema.org/draft/2020-12/schema';
+      const id =
+        dialect === 'draft-07'
+          ? 'http://json-schema.org/draft-07/schema'
+          : 'https://json-schema.org/draft/2020-12/schema';
       const meta = mod[id]!;
       const ajv = newAjv(dialect, { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false });
       for (const s of toolSchemaCorpus()) {
@@ -249,7 +325,11 @@ describe('precompiled validators', () => {
         const declared = (s as Record<string, unknown>).$schema;
         if (declared !== undefined && declared !== id && declared !== `${id}#`) continue;
         let expected: { ok: boolean; errors: ErrorObject[] | null | undefined };
-        try { expected = { ok: ajv.validateSchema(s) as boolean, errors: ajv.errors }; } catch { continue; }
+        try {
+          expected = { ok: ajv.validateSchema(s) as boolean, errors: ajv.errors };
+        } catch {
+          continue;
+        }
         const ok = meta(s) as boolean;
         expect({ ok, errors: meta.errors }, JSON.stringify(s)).toEqual(expected);
       }
@@ -258,8 +338,21 @@ describe('precompiled validators', () => {
 });
 
 function summary(p: PreparedSchema): unknown {
-  const probes: unknown[] = [{}, { query: 'x', limit: 1 }, { query: 1 }, [], 'x', null, { a: [1, 'b'], b: { c: null } }];
-  return { dialect: p.dialect, problems: p.problems, notes: p.notes, validate: p.validate ? probes.map((x) => p.validate!(x)) : undefined };
+  const probes: unknown[] = [
+    {},
+    { query: 'x', limit: 1 },
+    { query: 1 },
+    [],
+    'x',
+    null,
+    { a: [1, 'b'], b: { c: null } },
+  ];
+  return {
+    dialect: p.dialect,
+    problems: p.problems,
+    notes: p.notes,
+    validate: p.validate ? probes.map((x) => p.validate!(x)) : undefined,
+  };
 }
 
 /** Tool schemas as servers send them: good ones of both dialects, broken ones, and schema-blind mutations of both. */
@@ -268,22 +361,93 @@ function toolSchemaCorpus(): unknown[] {
   const D2020 = 'https://json-schema.org/draft/2020-12/schema';
   const good: Json[] = [
     { type: 'object' },
-    { type: 'object', properties: { query: { type: 'string', description: 'x' }, limit: { type: 'number' }, exact: { type: 'boolean' } }, required: ['query', 'limit'] },
-    { $schema: D7, type: 'object', properties: { when: { type: 'string', format: 'date-time' }, tags: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }, definitions: { a: { type: 'integer', minimum: 0 } } },
-    { $schema: D7.slice(0, -1), type: 'object', properties: { n: { $ref: '#/definitions/n' } }, definitions: { n: { type: 'number', exclusiveMinimum: 0 } } },
-    { $schema: D2020, type: 'object', properties: { list: { type: 'array', prefixItems: [{ type: 'string' }], items: false } }, unevaluatedProperties: false, $defs: { x: { enum: [1, 'a', null] } } },
-    { $schema: `${D2020}#`, type: 'object', properties: { u: { type: 'string', format: 'uri' }, e: { type: 'string', format: 'email', pattern: '^[a-z]' } }, dependentRequired: { u: ['e'] } },
-    { type: 'object', properties: { o: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'number' } }] }, c: { const: 3 } }, additionalProperties: false },
-    { type: 'object', properties: { x: { anyOf: [{ $ref: '#/$defs/y' }, { type: 'null' }] } }, $defs: { y: { type: 'string', minLength: 1, maxLength: 3 } } },
+    {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'x' },
+        limit: { type: 'number' },
+        exact: { type: 'boolean' },
+      },
+      required: ['query', 'limit'],
+    },
+    {
+      $schema: D7,
+      type: 'object',
+      properties: {
+        when: { type: 'string', format: 'date-time' },
+        tags: { type: 'array', items: [{ type: 'string' }], additionalItems: false },
+      },
+      definitions: { a: { type: 'integer', minimum: 0 } },
+    },
+    {
+      $schema: D7.slice(0, -1),
+      type: 'object',
+      properties: { n: { $ref: '#/definitions/n' } },
+      definitions: { n: { type: 'number', exclusiveMinimum: 0 } },
+    },
+    {
+      $schema: D2020,
+      type: 'object',
+      properties: { list: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
+      unevaluatedProperties: false,
+      $defs: { x: { enum: [1, 'a', null] } },
+    },
+    {
+      $schema: `${D2020}#`,
+      type: 'object',
+      properties: { u: { type: 'string', format: 'uri' }, e: { type: 'string', format: 'email', pattern: '^[a-z]' } },
+      dependentRequired: { u: ['e'] },
+    },
+    {
+      type: 'object',
+      properties: {
+        o: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'number' } }] },
+        c: { const: 3 },
+      },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { x: { anyOf: [{ $ref: '#/$defs/y' }, { type: 'null' }] } },
+      $defs: { y: { type: 'string', minLength: 1, maxLength: 3 } },
+    },
   ];
   const broken: unknown[] = [
-    { type: 'objekt' }, { type: 5 }, { type: ['string', 'nonsense'] }, { required: 'a' }, { required: [1] }, { properties: [] },
-    { properties: { x: { type: 'nonsense' } } }, { minimum: 'x' }, { maxLength: -1 }, { enum: 'x' }, { items: 5 }, { additionalProperties: 'no' },
-    { $ref: 5 }, { pattern: 5 }, { format: 5 }, { $defs: { a: 5 } }, { definitions: { a: 'b' } }, { anyOf: [] }, { anyOf: {} }, { allOf: [5] },
-    { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' }, { $schema: 5, type: 'object' }, { $schema: '', type: 'object' },
-    { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object' }, { $schema: `${D2020}#/$defs/nothing`, type: 'object' },
-    { $schema: 'https://json-schema.org/draft/2020-12/meta/core', type: 'object' }, { $id: 'urn:x', type: 'object', properties: { a: { $ref: 'urn:y#/nowhere' } } },
-    { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, { type: 'object', patternProperties: { '[': {} } }, true, false, null, [], 'object', 7,
+    { type: 'objekt' },
+    { type: 5 },
+    { type: ['string', 'nonsense'] },
+    { required: 'a' },
+    { required: [1] },
+    { properties: [] },
+    { properties: { x: { type: 'nonsense' } } },
+    { minimum: 'x' },
+    { maxLength: -1 },
+    { enum: 'x' },
+    { items: 5 },
+    { additionalProperties: 'no' },
+    { $ref: 5 },
+    { pattern: 5 },
+    { format: 5 },
+    { $defs: { a: 5 } },
+    { definitions: { a: 'b' } },
+    { anyOf: [] },
+    { anyOf: {} },
+    { allOf: [5] },
+    { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' },
+    { $schema: 5, type: 'object' },
+    { $schema: '', type: 'object' },
+    { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object' },
+    { $schema: `${D2020}#/$defs/nothing`, type: 'object' },
+    { $schema: 'https://json-schema.org/draft/2020-12/meta/core', type: 'object' },
+    { $id: 'urn:x', type: 'object', properties: { a: { $ref: 'urn:y#/nowhere' } } },
+    { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+    { type: 'object', patternProperties: { '[': {} } },
+    true,
+    false,
+    null,
+    [],
+    'object',
+    7,
   ];
   const out: unknown[] = [...good, ...broken];
   for (const g of good) for (const m of mutations(g, 40)) out.push(m.value);
@@ -295,37 +459,57 @@ function messageCorpus(v: ProtocolVersion): MessageToCheck[] {
   const doc = schemaDocument(v);
   const defs = doc[defsKey(v)] as Record<string, Record<string, unknown>>;
   const methodOf = (name: string): string | undefined => {
-    const m = ((defs[name]?.properties as Record<string, Record<string, unknown>> | undefined)?.method)?.const;
+    const m = (defs[name]?.properties as Record<string, Record<string, unknown>> | undefined)?.method?.const;
     return typeof m === 'string' ? m : undefined;
   };
   const out: MessageToCheck[] = [];
-  const both = (m: Omit<MessageToCheck, 'direction'>) => { out.push({ ...m, direction: 'to-server' }, { ...m, direction: 'from-server' }); };
+  const both = (m: Omit<MessageToCheck, 'direction'>) => {
+    out.push({ ...m, direction: 'to-server' }, { ...m, direction: 'from-server' });
+  };
   for (const name of Object.keys(defs)) {
     const method = methodOf(name);
     if (!method) continue;
     const isRequest = name.endsWith('Request');
     for (const x of instancesOf(doc, defs[name], 4, 30, 6)) {
-      const json = x !== null && typeof x === 'object' && !Array.isArray(x) ? { jsonrpc: '2.0', ...(isRequest ? { id: 1 } : {}), ...x } : x;
+      const json =
+        x !== null && typeof x === 'object' && !Array.isArray(x)
+          ? { jsonrpc: '2.0', ...(isRequest ? { id: 1 } : {}), ...x }
+          : x;
       both({ kind: isRequest ? 'request' : 'notification', method, json });
     }
     // A request of this method also travels as the other kind and unknown methods pass through.
-    both({ kind: isRequest ? 'notification' : 'request', method, json: { jsonrpc: '2.0', ...(isRequest ? {} : { id: 2 }), method } });
+    both({
+      kind: isRequest ? 'notification' : 'request',
+      method,
+      json: { jsonrpc: '2.0', ...(isRequest ? {} : { id: 2 }), method },
+    });
     if (!isRequest) continue;
     const result = defs[name.replace(/Request$/, 'Result')] ? name.replace(/Request$/, 'Result') : 'EmptyResult';
     if (!defs[result]) continue;
     for (const r of instancesOf(doc, defs[result], 4, 30, 6)) {
-      for (const taskAugmented of [false, true]) both({ kind: 'response', method, json: { jsonrpc: '2.0', id: 1, result: r }, taskAugmented });
+      for (const taskAugmented of [false, true])
+        both({ kind: 'response', method, json: { jsonrpc: '2.0', id: 1, result: r }, taskAugmented });
     }
   }
   for (const [name, x] of BROKEN_SHAPES) {
     if (!defs[name]) continue;
-    const method = name === 'CallToolResult' ? 'tools/call' : name === 'ListToolsResult' ? 'tools/list' : name === 'ReadResourceResult' ? 'resources/read' : name === 'InitializeResult' ? 'initialize' : undefined;
+    const method =
+      name === 'CallToolResult'
+        ? 'tools/call'
+        : name === 'ListToolsResult'
+          ? 'tools/list'
+          : name === 'ReadResourceResult'
+            ? 'resources/read'
+            : name === 'InitializeResult'
+              ? 'initialize'
+              : undefined;
     if (method) both({ kind: 'response', method, json: { jsonrpc: '2.0', id: 1, result: x } });
     both({ kind: 'invalid', json: x });
   }
   const errorDef = defs.JSONRPCErrorResponse ? defs.JSONRPCErrorResponse : defs.JSONRPCError;
   for (const x of instancesOf(doc, errorDef, 4, 30, 6)) both({ kind: 'error', json: x });
-  for (const x of [null, 5, 'x', [], {}, { jsonrpc: '2.0' }, { jsonrpc: '2.0', id: 1, method: 'no/such', params: 5 }]) both({ kind: 'invalid', json: x });
+  for (const x of [null, 5, 'x', [], {}, { jsonrpc: '2.0' }, { jsonrpc: '2.0', id: 1, method: 'no/such', params: 5 }])
+    both({ kind: 'invalid', json: x });
   both({ kind: 'request', method: 'no/such', json: { jsonrpc: '2.0', id: 1, method: 'no/such' } });
   both({ kind: 'response', method: 'no/such', json: { jsonrpc: '2.0', id: 1, result: 5 } });
   return out;
@@ -337,7 +521,9 @@ describe('the built CLI uses the precompiled validators', () => {
   // Preloaded into the CLI: counts the functions ajv generates (every compilation ends in new Function with a body
   // that declares vErrors), lists the precompiled files the process required and the code caches V8 was given.
   const preload = join(tmp, 'count.cjs');
-  writeFileSync(preload, `
+  writeFileSync(
+    preload,
+    `
 const Original = globalThis.Function;
 let compiles = 0;
 globalThis.Function = new Proxy(Original, { construct(t, args, nt) { if (String(args[args.length - 1]).includes('vErrors')) compiles++; return Reflect.construct(t, args, nt); } });
@@ -346,19 +532,48 @@ const caches = [];
 vm.Script = class extends vm.Script { constructor(source, options) { super(source, options); if (options && options.cachedData) caches.push([require('path').basename(options.filename), this.cachedDataRejected]); } };
 require('module').syncBuiltinESMExports();
 process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_COUNT_FILE, JSON.stringify({ compiles, caches, loaded: Object.keys(require.cache).filter((k) => k.includes(${JSON.stringify(`/dist/core/schema/${PRECOMPILED_FOLDER}/`)})).map((k) => require('path').basename(k)).sort() })); });
-`);
+`,
+  );
   // The same build without the files: a package folder with a copy of dist/ less the precompiled folder.
   const bare = join(tmp, 'bare');
-  cpSync(DIST, join(bare, 'dist'), { recursive: true, filter: (src) => !src.includes(`${PRECOMPILED_FOLDER}`) && !src.endsWith('.map') });
+  cpSync(DIST, join(bare, 'dist'), {
+    recursive: true,
+    filter: (src) => !src.includes(`${PRECOMPILED_FOLDER}`) && !src.endsWith('.map'),
+  });
   cpSync(join(ROOT, 'package.json'), join(bare, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(bare, 'node_modules'), 'dir');
 
-  function run(root: string, fixture: string, label: string): { compiles: number; loaded: string[]; caches: [string, boolean][]; report: Record<string, unknown> } {
+  function run(
+    root: string,
+    fixture: string,
+    label: string,
+  ): { compiles: number; loaded: string[]; caches: [string, boolean][]; report: Record<string, unknown> } {
     const out = join(tmp, label);
     const count = join(tmp, `${label}.json`);
-    const r = spawnSync(process.execPath, ['--require', preload, join(root, 'dist', 'bin', 'mcp-conform.js'), 'run', '--stdio', `python3 ${join(ROOT, 'fixtures', 'servers', 'broken', fixture)}`, '--call-tools', 'all', '--quiet', '--timeout', '5000', '--out-dir', out], { env: { ...process.env, NO_COLOR: '1', MCP_CONFORM_COUNT_FILE: count }, encoding: 'utf8', timeout: 90_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--require',
+        preload,
+        join(root, 'dist', 'bin', 'mcp-conform.js'),
+        'run',
+        '--stdio',
+        `python3 ${join(ROOT, 'fixtures', 'servers', 'broken', fixture)}`,
+        '--call-tools',
+        'all',
+        '--quiet',
+        '--timeout',
+        '5000',
+        '--out-dir',
+        out,
+      ],
+      { env: { ...process.env, NO_COLOR: '1', MCP_CONFORM_COUNT_FILE: count }, encoding: 'utf8', timeout: 90_000 },
+    );
     expect(r.status, r.stderr).toBe(1); // both fixtures fail
-    return { ...JSON.parse(readFileSync(count, 'utf8')), report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) };
+    return {
+      ...JSON.parse(readFileSync(count, 'utf8')),
+      report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')),
+    };
   }
 
   /** What a user compares: the verdicts of every case with its message, and the schema verdict of every message. */
@@ -376,7 +591,11 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
   it('an install whose node_modules holds another ajv version: the CLI still uses the files (its own bundled ajv made them)', () => {
     // A package folder with this build's dist/ and node_modules, except ajv: a copy that says it is another version.
     const other = join(tmp, 'other-ajv');
-    cpSync(DIST, join(other, 'dist'), { recursive: true, preserveTimestamps: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(DIST, join(other, 'dist'), {
+      recursive: true,
+      preserveTimestamps: true,
+      filter: (src) => !src.endsWith('.map'),
+    });
     cpSync(join(ROOT, 'package.json'), join(other, 'package.json'));
     const modules = join(other, 'node_modules');
     mkdirSync(modules);
@@ -393,24 +612,31 @@ process.on('exit', () => { require('fs').writeFileSync(process.env.MCP_CONFORM_C
     expect(verdicts(r.report)).toEqual(verdicts(same.report));
   });
 
-  it.each(['schema-violation.py', 'bad-input-schema.py'])('%s: same report, files of the version in force loaded, only the server\'s schemas compiled', (fixture) => {
-    const label = fixture.replace('.py', '');
-    const pre = run(ROOT, fixture, `${label}-pre`);
-    const bareRun = run(bare, fixture, `${label}-bare`);
-    expect(pre.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
-    expect(bareRun.loaded).toEqual([]);
-    // Compiled with the build's code cache, which V8 accepted (the same Node built it).
-    // (The CLI's own bundle, dist/cli/cli.cjs, is compiled with its code cache too: left out here.)
-    const schemaCaches = (caches: [string, boolean][]) => caches.filter(([f]) => f.endsWith('.cjs') && f !== 'cli.cjs');
-    expect(schemaCaches(pre.caches)).toEqual([['messages-2025-11-25.cjs', false], ['meta-2020-12.cjs', false]]);
-    expect(schemaCaches(bareRun.caches)).toEqual([]);
-    // Without the files, ajv compiles the protocol definitions and the meta-schema (dozens of functions); with
-    // them, only the tools' own input schemas (a few: the workbench's and the argument checker's).
-    expect(bareRun.compiles).toBeGreaterThan(30);
-    expect(pre.compiles).toBeLessThan(15);
-    const v = verdicts(pre.report);
-    expect(v).toEqual(verdicts(bareRun.report));
-    // The reports do show schema violations (so the comparison covers failing checks, not only passing ones).
-    expect(JSON.stringify((v as { schema: unknown }).schema)).toContain('"valid":false');
-  });
+  it.each(['schema-violation.py', 'bad-input-schema.py'])(
+    "%s: same report, files of the version in force loaded, only the server's schemas compiled",
+    (fixture) => {
+      const label = fixture.replace('.py', '');
+      const pre = run(ROOT, fixture, `${label}-pre`);
+      const bareRun = run(bare, fixture, `${label}-bare`);
+      expect(pre.loaded).toEqual(['messages-2025-11-25.cjs', 'meta-2020-12.cjs']);
+      expect(bareRun.loaded).toEqual([]);
+      // Compiled with the build's code cache, which V8 accepted (the same Node built it).
+      // (The CLI's own bundle, dist/cli/cli.cjs, is compiled with its code cache too: left out here.)
+      const schemaCaches = (caches: [string, boolean][]) =>
+        caches.filter(([f]) => f.endsWith('.cjs') && f !== 'cli.cjs');
+      expect(schemaCaches(pre.caches)).toEqual([
+        ['messages-2025-11-25.cjs', false],
+        ['meta-2020-12.cjs', false],
+      ]);
+      expect(schemaCaches(bareRun.caches)).toEqual([]);
+      // Without the files, ajv compiles the protocol definitions and the meta-schema (dozens of functions); with
+      // them, only the tools' own input schemas (a few: the workbench's and the argument checker's).
+      expect(bareRun.compiles).toBeGreaterThan(30);
+      expect(pre.compiles).toBeLessThan(15);
+      const v = verdicts(pre.report);
+      expect(v).toEqual(verdicts(bareRun.report));
+      // The reports do show schema violations (so the comparison covers failing checks, not only passing ones).
+      expect(JSON.stringify((v as { schema: unknown }).schema)).toContain('"valid":false');
+    },
+  );
 });

@@ -13,16 +13,29 @@ describe('progress', () => {
     const r = await run(`${join(BIN, 'mcp-server-everything')} stdio`, ['--suite', 'progress'], { timeoutMs: 90_000 });
     const c = r.c('progress/notifications');
     expect(c.verdict, c.message).toBe('pass');
-    expect(c.message).toMatch(/trigger-long-running-operation .*\d+ notifications\/progress with the token, increasing/);
+    expect(c.message).toMatch(
+      /trigger-long-running-operation .*\d+ notifications\/progress with the token, increasing/,
+    );
     const call = r.report.messages.find((m) => m.direction === 'to-server' && m.method === 'tools/call')!;
-    expect((call.json as { params: { _meta: unknown } }).params._meta).toEqual({ progressToken: 'mcp-conform-progress-1' });
+    expect((call.json as { params: { _meta: unknown } }).params._meta).toEqual({
+      progressToken: 'mcp-conform-progress-1',
+    });
   });
 
   it('progress that goes down, or comes after the result, is a fail; increasing progress passes', async () => {
     const bad = await run(py('broken/bad-progress.py'), ['--suite', 'progress', '--timeout', '3000']);
     expect(bad.c('progress/notifications').verdict).toBe('fail');
-    expect(bad.c('progress/notifications').message).toMatch(/progress went from 2 to 1 .*it must increase; 1 notifications\/progress came after the result/);
-    const ok = await run(py('broken/bad-progress.py'), ['--suite', 'progress', '--timeout', '3000', '--env', 'MODE=ok']);
+    expect(bad.c('progress/notifications').message).toMatch(
+      /progress went from 2 to 1 .*it must increase; 1 notifications\/progress came after the result/,
+    );
+    const ok = await run(py('broken/bad-progress.py'), [
+      '--suite',
+      'progress',
+      '--timeout',
+      '3000',
+      '--env',
+      'MODE=ok',
+    ]);
     expect(ok.c('progress/notifications').verdict).toBe('pass');
   });
 
@@ -37,7 +50,9 @@ describe('tasks (2025-11-25)', () => {
   it('a task is followed to its result, listed, and a second one cancelled', async () => {
     const r = await run(TASK_SERVER, ['--suite', 'tasks', '--timeout', '5000']);
     expect(r.c('tasks/lifecycle').verdict, r.c('tasks/lifecycle').message).toBe('pass');
-    expect(r.c('tasks/lifecycle').message).toMatch(/task task-1 was "completed" after \d+ tasks\/get; tasks\/result answered a result/);
+    expect(r.c('tasks/lifecycle').message).toMatch(
+      /task task-1 was "completed" after \d+ tasks\/get; tasks\/result answered a result/,
+    );
     expect(r.c('tasks/list').message).toMatch(/the followed task task-1 among them/);
     expect(r.c('tasks/cancel').verdict).toBe('pass');
     expect(r.c('tasks/cancel').message).toMatch(/status "cancelled"/);

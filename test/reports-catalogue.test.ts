@@ -18,7 +18,9 @@ describe('case catalogue', () => {
     const cases = doc.suites.flatMap((s) => s.cases);
     const rows = md.stdout.trimEnd().split('\n');
     expect(rows.slice(0, 2)).toEqual(['| id | level | checks |', '|---|---|---|']);
-    expect(rows.slice(2).map((r) => /^\| \[`([^`]+)`\]\(([^)]+)\) \| (\w+) \|/.exec(r)!.slice(1))).toEqual(cases.map((c) => [c.id, c.spec, c.level]));
+    expect(rows.slice(2).map((r) => /^\| \[`([^`]+)`\]\(([^)]+)\) \| (\w+) \|/.exec(r)!.slice(1))).toEqual(
+      cases.map((c) => [c.id, c.spec, c.level]),
+    );
   });
 
   it('docs/suites.md carries the generated table (regenerate with: npm run docs:generate)', async () => {
@@ -32,7 +34,11 @@ describe('case catalogue', () => {
     const { ALL_SUITES } = await import('../suites/index.js');
     const { versionsOfCase } = await import('../core/applies.js');
     const json = await cli(['list', '--format', 'json']);
-    const listed = new Map((JSON.parse(json.stdout) as { suites: { cases: { id: string; spec: string }[] }[] }).suites.flatMap((s) => s.cases).map((c) => [c.id.replace(/\/<[^>]+>$/, ''), c.spec]));
+    const listed = new Map(
+      (JSON.parse(json.stdout) as { suites: { cases: { id: string; spec: string }[] }[] }).suites
+        .flatMap((s) => s.cases)
+        .map((c) => [c.id.replace(/\/<[^>]+>$/, ''), c.spec]),
+    );
     const only2026 = ALL_SUITES.flatMap((s) => s.cases).filter((c) => versionsOfCase(c).join() === '2026-07-28');
     expect(only2026.map((c) => c.id)).toContain('surface-2026/cache-hints');
     for (const c of only2026) expect(listed.get(c.id), c.id).toMatch(/\/specification\/2026-07-28\//);
@@ -56,13 +62,21 @@ describe('examples of the docs', () => {
 
   it('the baseline example (docs/ci.md) reads', () => {
     const b = parseBaseline(block('docs/ci.md', 'mcp-conform-baseline.yaml'), 'docs/ci.md');
-    expect(b.entries.map((e) => e.id)).toEqual(['stdio/stdout-only-messages', 'listing/input-schema', 'calling/tool/export']);
+    expect(b.entries.map((e) => e.id)).toEqual([
+      'stdio/stdout-only-messages',
+      'listing/input-schema',
+      'calling/tool/export',
+    ]);
     expect(b.entries[2].target).toBe('staging');
   });
 
   it('the workflow snippets (README, docs/ci.md) use the inputs action.yml declares', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-    const snippets = ['README.md', 'docs/ci.md'].flatMap((f) => [...page(f).matchAll(/- uses: <owner>\/mcp-conform@v1\n\s+with:\n((?:\s+[a-z-]+:.*\n)+)/g)].map((m) => [f, m[1]] as const));
+    const snippets = ['README.md', 'docs/ci.md'].flatMap((f) =>
+      [...page(f).matchAll(/- uses: <owner>\/mcp-conform@v1\n\s+with:\n((?:\s+[a-z-]+:.*\n)+)/g)].map(
+        (m) => [f, m[1]] as const,
+      ),
+    );
     expect(snippets.length).toBeGreaterThanOrEqual(3);
     for (const [f, s] of snippets) {
       const used = [...s.matchAll(/^\s+([a-z-]+):/gm)].map((x) => x[1]);

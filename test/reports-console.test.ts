@@ -7,11 +7,30 @@ import { kase, makeReport, message } from './helpers/report.js';
 
 describe('console report', () => {
   const failing = () => {
-    const req = message(4, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { direction: 'to-server', kind: 'request', method: 'tools/list' });
-    const res = message(5, { jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'x' }] } }, {
-      method: 'tools/list', schema: { checked: true, valid: false, violations: [{ pointer: '/result/tools/0', message: 'missing required property "inputSchema"' }] },
-    });
-    return makeReport([kase('lifecycle/ping', 'pass'), kase('schema/from-server/tools/list', 'fail', { messageIds: [4, 5], durationMs: 1500 })], { messages: [req, res] });
+    const req = message(
+      4,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { direction: 'to-server', kind: 'request', method: 'tools/list' },
+    );
+    const res = message(
+      5,
+      { jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'x' }] } },
+      {
+        method: 'tools/list',
+        schema: {
+          checked: true,
+          valid: false,
+          violations: [{ pointer: '/result/tools/0', message: 'missing required property "inputSchema"' }],
+        },
+      },
+    );
+    return makeReport(
+      [
+        kase('lifecycle/ping', 'pass'),
+        kase('schema/from-server/tools/list', 'fail', { messageIds: [4, 5], durationMs: 1500 }),
+      ],
+      { messages: [req, res] },
+    );
   };
 
   it('plain: a line per suite with its counts and duration, the cases that are not a pass, counts per verdict, what was not listed, report files, result', () => {
@@ -19,16 +38,26 @@ describe('console report', () => {
     expect(text).not.toContain('\x1b[');
     expect(text).toContain('\nlifecycle  1 pass  3 ms\nschema     1 fail  3 ms\n');
     expect(text).not.toContain('lifecycle/ping'); // a pass is counted, not listed
-    expect(text).toContain('\n  ✗ fail  schema/from-server/tools/list — fail message of schema/from-server/tools/list (1.5 s)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n');
-    expect(text).toMatch(/Summary: 1 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 messages validated · 0\.8 s\nNot listed: 1 pass; --verbose lists every case, report\.html and report\.json hold them all\nReports: \/out\/report\.json\nResult: 1 failing case\n$/);
+    expect(text).toContain(
+      '\n  ✗ fail  schema/from-server/tools/list — fail message of schema/from-server/tools/list (1.5 s)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n',
+    );
+    expect(text).toMatch(
+      /Summary: 1 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 messages validated · 0\.8 s\nNot listed: 1 pass; --verbose lists every case, report\.html and report\.json hold them all\nReports: \/out\/report\.json\nResult: 1 failing case\n$/,
+    );
     expect(text).not.toContain('→ #4'); // exchanges only with --verbose
   });
 
   it('--verbose lists every case, by suite, with every duration and the exchange of each failing case, with the violations', () => {
     const text = renderConsole({ runs: [failing()] }, [], { color: false, verbose: true });
-    expect(text).toContain('lifecycle  Suite lifecycle  3 ms\n  ✓ pass  lifecycle/ping — pass message of lifecycle/ping (2 ms)\n');
-    expect(text).toContain('  ✗ fail  schema/from-server/tools/list — fail message of schema/from-server/tools/list (1.5 s)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n');
-    expect(text).toContain('        → #4 {"jsonrpc":"2.0","id":2,"method":"tools/list"}\n        ← #5 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}\n          ✗ /result/tools/0 missing required property "inputSchema"');
+    expect(text).toContain(
+      'lifecycle  Suite lifecycle  3 ms\n  ✓ pass  lifecycle/ping — pass message of lifecycle/ping (2 ms)\n',
+    );
+    expect(text).toContain(
+      '  ✗ fail  schema/from-server/tools/list — fail message of schema/from-server/tools/list (1.5 s)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n',
+    );
+    expect(text).toContain(
+      '        → #4 {"jsonrpc":"2.0","id":2,"method":"tools/list"}\n        ← #5 {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}\n          ✗ /result/tools/0 missing required property "inputSchema"',
+    );
     expect(text).not.toContain('Not listed');
   });
 
@@ -39,7 +68,9 @@ describe('console report', () => {
     expect(text).toContain('  ~ fail  schema/from-server/tools/list');
     expect(text).toContain('known failure (baseline entry schema: old SDK)');
     expect(text).toContain('Baseline /b.yaml: 1 of 2 entries excused 1 failing case');
-    expect(text).toContain('  ! stale  lifecycle/ping — no failure any more (lifecycle/ping: pass): remove it from the baseline');
+    expect(text).toContain(
+      '  ! stale  lifecycle/ping — no failure any more (lifecycle/ping: pass): remove it from the baseline',
+    );
     expect(text).toContain('1 fail (1 baselined)');
     expect(text).toMatch(/Result: no failures \(1 known failure in the baseline; 1 stale baseline entry\)\n$/);
   });
@@ -51,7 +82,9 @@ describe('console report', () => {
     const text = renderConsole({ runs: [a, b] }, ['/o/report.json'], { color: false });
     expect(text).toContain('mcp-conform 0.1.0 · alpha: demo 1.0.0 over stdio');
     expect(text).toContain('mcp-conform 0.1.0 · beta: demo 1.0.0 over stdio');
-    expect(text).toMatch(/All targets: 2 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 targets · .*\n {2}✓ alpha\n {2}✗ beta\nReports: \/o\/report.json\nResult: 1 failing case\n$/);
+    expect(text).toMatch(
+      /All targets: 2 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 targets · .*\n {2}✓ alpha\n {2}✗ beta\nReports: \/o\/report.json\nResult: 1 failing case\n$/,
+    );
   });
 
   it('colour only when asked', () => {
@@ -83,12 +116,21 @@ describe('progress', () => {
   });
 
   it('durations read well', () => {
-    expect([fmtDuration(0.4), fmtDuration(999), fmtDuration(1500), fmtDuration(-1)]).toEqual(['0 ms', '999 ms', '1.5 s', '']);
+    expect([fmtDuration(0.4), fmtDuration(999), fmtDuration(1500), fmtDuration(-1)]).toEqual([
+      '0 ms',
+      '999 ms',
+      '1.5 s',
+      '',
+    ]);
   });
 });
 
 function failing2() {
-  return makeReport([kase('lifecycle/ping', 'pass'), kase('lifecycle/shutdown', 'info'), kase('schema/from-server/x', 'fail')]);
+  return makeReport([
+    kase('lifecycle/ping', 'pass'),
+    kase('lifecycle/shutdown', 'info'),
+    kase('schema/from-server/x', 'fail'),
+  ]);
 }
 
 describe('the default report of a large server', () => {
@@ -98,12 +140,34 @@ describe('the default report of a large server', () => {
     const cases = [];
     for (let i = 0; i < 5000; i++) {
       const item = tool(i);
-      cases.push(kase(`calling/tool/${item}`, i === 1234 ? 'fail' : 'pass', { item, message: i === 1234 ? `tools/call of "${item}" answered an error result: boom` : `"${item}" answered` }));
-      cases.push(kase(`quality/tool/${item}`, 'info', { item, message: `quality/param-description: parameter "query" of ${item} has no description` }));
+      cases.push(
+        kase(`calling/tool/${item}`, i === 1234 ? 'fail' : 'pass', {
+          item,
+          message: i === 1234 ? `tools/call of "${item}" answered an error result: boom` : `"${item}" answered`,
+        }),
+      );
+      cases.push(
+        kase(`quality/tool/${item}`, 'info', {
+          item,
+          message: `quality/param-description: parameter "query" of ${item} has no description`,
+        }),
+      );
       const extra = i === 4321 ? `; gemini/format: string format "uri" at /inputSchema/properties/url` : '';
-      cases.push(kase(`compat/gemini/${item}`, 'warn', { item, level: 'SHOULD', message: `Gemini rejects tool "${item}": gemini/keyword: "$schema" at /inputSchema${extra}` }));
+      cases.push(
+        kase(`compat/gemini/${item}`, 'warn', {
+          item,
+          level: 'SHOULD',
+          message: `Gemini rejects tool "${item}": gemini/keyword: "$schema" at /inputSchema${extra}`,
+        }),
+      );
     }
-    for (const v of ['2026-07-28', 'http']) cases.push(kase(`tasks/extension/${v}`, 'skip', { message: `does not apply: protocol 2025-11-25 (the case applies from 2026-07-28 on)`, notApplicable: true }));
+    for (const v of ['2026-07-28', 'http'])
+      cases.push(
+        kase(`tasks/extension/${v}`, 'skip', {
+          message: `does not apply: protocol 2025-11-25 (the case applies from 2026-07-28 on)`,
+          notApplicable: true,
+        }),
+      );
     return makeReport(cases);
   }
 
@@ -112,11 +176,17 @@ describe('the default report of a large server', () => {
     const text = renderConsole(r, ['/out/report.json'], { color: false });
     const lines = text.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(30);
-    expect(text).toContain('\ncalling  1 fail, 4999 pass  3 ms\n  ✗ fail  calling/tool/tool_01234 — tools/call of "tool_01234" answered an error result: boom\n');
+    expect(text).toContain(
+      '\ncalling  1 fail, 4999 pass  3 ms\n  ✗ fail  calling/tool/tool_01234 — tools/call of "tool_01234" answered an error result: boom\n',
+    );
     // The finding every tool shares: once, then the other items by name (as many as fit) and their number.
-    expect(text).toMatch(/\n {2}i info {2}quality\/tool\/tool_00000 — quality\/param-description: parameter "query" of tool_00000 has no description\n {8}… and 4999 more quality\/tool\/… with the same info: tool_00001, tool_00002, .* and \d+ more\n/);
+    expect(text).toMatch(
+      /\n {2}i info {2}quality\/tool\/tool_00000 — quality\/param-description: parameter "query" of tool_00000 has no description\n {8}… and 4999 more quality\/tool\/… with the same info: tool_00001, tool_00002, .* and \d+ more\n/,
+    );
     // The tool whose finding differs is not folded into the others.
-    expect(text).toContain('  ! warn  compat/gemini/tool_04321 — Gemini rejects tool "tool_04321": gemini/keyword: "$schema" at /inputSchema; gemini/format: string format "uri" at /inputSchema/properties/url\n');
+    expect(text).toContain(
+      '  ! warn  compat/gemini/tool_04321 — Gemini rejects tool "tool_04321": gemini/keyword: "$schema" at /inputSchema; gemini/format: string format "uri" at /inputSchema/properties/url\n',
+    );
     expect(text).toContain('… and 4998 more compat/gemini/… with the same warn: ');
     expect(text).toContain('tasks    2 skip (not applicable)');
     expect(text).toContain('Not listed: 4999 passes and 2 skips of cases that do not apply to this run');
@@ -129,42 +199,87 @@ describe('the default report of a large server', () => {
   });
 
   it('many different findings of one per-item case: the first ones shown, the rest counted; failures all shown', () => {
-    const warns = Array.from({ length: 30 }, (_, i) => kase(`compat/openai/t${i}`, 'warn', { item: `t${i}`, message: `rule ${String.fromCharCode(97 + (i % 26))}${i >= 26 ? 'x' : ''} broken` }));
-    const fails = Array.from({ length: 30 }, (_, i) => kase(`calling/tool/t${i}`, 'fail', { item: `t${i}`, message: `defect ${String.fromCharCode(97 + (i % 26))}${i >= 26 ? 'x' : ''}` }));
+    const warns = Array.from({ length: 30 }, (_, i) =>
+      kase(`compat/openai/t${i}`, 'warn', {
+        item: `t${i}`,
+        message: `rule ${String.fromCharCode(97 + (i % 26))}${i >= 26 ? 'x' : ''} broken`,
+      }),
+    );
+    const fails = Array.from({ length: 30 }, (_, i) =>
+      kase(`calling/tool/t${i}`, 'fail', {
+        item: `t${i}`,
+        message: `defect ${String.fromCharCode(97 + (i % 26))}${i >= 26 ? 'x' : ''}`,
+      }),
+    );
     const r = makeReport([...warns, ...fails]);
     const text = renderConsole(r, [], { color: false });
     expect(text.split('\n').filter((l) => l.startsWith('  ! warn  compat/openai/'))).toHaveLength(8);
-    expect(text).toContain('    … 22 other findings of compat/openai (warn, 22 items): in report.html and report.json\n');
+    expect(text).toContain(
+      '    … 22 other findings of compat/openai (warn, 22 items): in report.html and report.json\n',
+    );
     expect(text.split('\n').filter((l) => l.startsWith('  ✗ fail  calling/tool/'))).toHaveLength(30);
     expect(accountFor(text, r).missing).toEqual([]);
   });
 
   it('a long message said already is named, not repeated', () => {
     const why = `not run: the server exited with code 1; last stderr lines: ${'x'.repeat(200)}`;
-    const text = renderConsole(makeReport([kase('tasks/list', 'skip', { message: why }), kase('robustness/invalid-json', 'skip', { message: why })]), [], { color: false });
+    const text = renderConsole(
+      makeReport([
+        kase('tasks/list', 'skip', { message: why }),
+        kase('robustness/invalid-json', 'skip', { message: why }),
+      ]),
+      [],
+      { color: false },
+    );
     expect(text).toContain(`  - skip  tasks/list — ${why}\n`);
     expect(text).toContain('  - skip  robustness/invalid-json — the same message as tasks/list\n');
   });
 });
 
 describe('failures that share a cause', () => {
-  const missing = (seq: number, method: string) => message(seq, { jsonrpc: '2.0', id: seq, result: {} }, {
-    method, schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: 'missing required property "resultType"' }] },
-  });
+  const missing = (seq: number, method: string) =>
+    message(
+      seq,
+      { jsonrpc: '2.0', id: seq, result: {} },
+      {
+        method,
+        schema: {
+          checked: true,
+          valid: false,
+          violations: [{ pointer: '/result', message: 'missing required property "resultType"' }],
+        },
+      },
+    );
   function claims2026(o: { fails?: number; matrix?: boolean; version?: '2026-07-28' | '2025-11-25' } = {}) {
     const methods = ['server/discover', 'tools/list', 'tools/call', 'prompts/list'];
     const n = o.fails ?? 4;
     const msgs = methods.slice(0, n).map((m, i) => missing(i + 1, m));
     const cases = [
       kase('lifecycle/ping', 'pass'),
-      ...methods.slice(0, n).map((m, i) => kase(`schema/from-server/${m}`, 'fail', { messageIds: [i + 1], message: `1 of 1 messages violate the schema: ${m}` })),
+      ...methods.slice(0, n).map((m, i) =>
+        kase(`schema/from-server/${m}`, 'fail', {
+          messageIds: [i + 1],
+          message: `1 of 1 messages violate the schema: ${m}`,
+        }),
+      ),
       kase('calling/tool/add', 'fail', { item: 'add', message: 'another defect' }),
     ];
     const version = o.version ?? '2026-07-28';
     const r = makeReport(cases, { messages: msgs, server: { protocolVersion: version } });
     r.negotiation = {
-      mode: 'default', handshake: version === '2026-07-28' ? 'server/discover' : 'initialize', version, restarts: 0,
-      steps: [{ method: 'server/discover', offered: '2026-07-28', outcome: 'result', answered: ['2025-06-18', '2025-11-25', '2026-07-28'], message: '…' }],
+      mode: 'default',
+      handshake: version === '2026-07-28' ? 'server/discover' : 'initialize',
+      version,
+      restarts: 0,
+      steps: [
+        {
+          method: 'server/discover',
+          offered: '2026-07-28',
+          outcome: 'result',
+          answered: ['2025-06-18', '2025-11-25', '2026-07-28'],
+          message: '…',
+        },
+      ],
     } as unknown as Report['negotiation'];
     if (o.matrix) r.matrix = [];
     return r;
@@ -172,9 +287,15 @@ describe('failures that share a cause', () => {
 
   it('are marked with their cause, which is said once with the violation, and a partial 2026-07-28 suggests --all-versions', () => {
     const text = renderConsole(claims2026(), [], { color: false });
-    expect(text).toContain('  ✗ fail  schema/from-server/tools/list — [cause 1] 1 of 1 messages violate the schema: tools/list\n  ✗ fail  schema/from-server/tools/call — [cause 1]');
-    expect(text).toContain('\nShared cause 1: 4 failing cases (MUST, marked [cause 1]) rest on answers with one schema violation: /result missing required property "resultType" in 4 messages (server/discover, tools/list, tools/call, prompts/list)\n');
-    expect(text).toContain("The server's 2026-07-28 support looks partial (4 failing cases share one cause across several methods), and it lists 2025-11-25, 2025-06-18 too: --all-versions judges every version it serves (or --protocol-version 2025-11-25 that one).");
+    expect(text).toContain(
+      '  ✗ fail  schema/from-server/tools/list — [cause 1] 1 of 1 messages violate the schema: tools/list\n  ✗ fail  schema/from-server/tools/call — [cause 1]',
+    );
+    expect(text).toContain(
+      '\nShared cause 1: 4 failing cases (MUST, marked [cause 1]) rest on answers with one schema violation: /result missing required property "resultType" in 4 messages (server/discover, tools/list, tools/call, prompts/list)\n',
+    );
+    expect(text).toContain(
+      "The server's 2026-07-28 support looks partial (4 failing cases share one cause across several methods), and it lists 2025-11-25, 2025-06-18 too: --all-versions judges every version it serves (or --protocol-version 2025-11-25 that one).",
+    );
     // The failure of its own is not in the cause, and keeps its level and spec.
     expect(text).toContain('  ✗ fail  calling/tool/add — another defect\n        MUST · ');
     expect(accountFor(text, claims2026()).missing).toEqual([]);
@@ -185,24 +306,50 @@ describe('failures that share a cause', () => {
     const all = renderConsole(claims2026({ matrix: true }), [], { color: false });
     expect(all).toContain('Shared cause 1: 4 failing cases');
     expect(all).not.toContain('--all-versions judges');
-    expect(renderConsole(claims2026({ version: '2025-11-25' }), [], { color: false })).not.toContain('support looks partial');
+    expect(renderConsole(claims2026({ version: '2025-11-25' }), [], { color: false })).not.toContain(
+      'support looks partial',
+    );
   });
 
   it('in a per-item case, items of one cause keep their own lines (a cause never hides a failure)', () => {
     const msgs = [1, 2, 3].map((seq) => missing(seq, 'tools/call'));
-    const r = makeReport(['a', 'b', 'c'].map((t, i) => kase(`calling/tool/${t}`, 'fail', { item: t, messageIds: [i + 1], message: 'the result violates the schema' })), { messages: msgs });
+    const r = makeReport(
+      ['a', 'b', 'c'].map((t, i) =>
+        kase(`calling/tool/${t}`, 'fail', { item: t, messageIds: [i + 1], message: 'the result violates the schema' }),
+      ),
+      { messages: msgs },
+    );
     const text = renderConsole(r, [], { color: false });
-    expect(text).toContain('  ✗ fail  calling/tool/a — [cause 1] the result violates the schema\n        … and 2 more calling/tool/… with the same fail: b, c\n');
+    expect(text).toContain(
+      '  ✗ fail  calling/tool/a — [cause 1] the result violates the schema\n        … and 2 more calling/tool/… with the same fail: b, c\n',
+    );
     expect(text).not.toContain('support looks partial'); // one method: not the shape of answers in general
   });
 });
 
 describe('--verbose with a shared cause', () => {
   it('keeps every line it had (level and spec under each failure) and marks the cause', () => {
-    const bad = (seq: number) => message(seq, { x: 1 }, { method: `m${seq}`, schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: 'missing required property "resultType"' }] } });
-    const r = makeReport([1, 2, 3].map((i) => kase(`schema/from-server/m${i}`, 'fail', { messageIds: [i] })), { messages: [bad(1), bad(2), bad(3)] });
+    const bad = (seq: number) =>
+      message(
+        seq,
+        { x: 1 },
+        {
+          method: `m${seq}`,
+          schema: {
+            checked: true,
+            valid: false,
+            violations: [{ pointer: '/result', message: 'missing required property "resultType"' }],
+          },
+        },
+      );
+    const r = makeReport(
+      [1, 2, 3].map((i) => kase(`schema/from-server/m${i}`, 'fail', { messageIds: [i] })),
+      { messages: [bad(1), bad(2), bad(3)] },
+    );
     const text = renderConsole(r, [], { color: false, verbose: true });
-    expect(text).toContain('  ✗ fail  schema/from-server/m2 — [cause 1] fail message of schema/from-server/m2 (2 ms)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n        ← #2 {"x":1}\n');
+    expect(text).toContain(
+      '  ✗ fail  schema/from-server/m2 — [cause 1] fail message of schema/from-server/m2 (2 ms)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n        ← #2 {"x":1}\n',
+    );
     expect(text).toContain('Shared cause 1: 3 failing cases');
   });
 });
@@ -210,9 +357,16 @@ describe('--verbose with a shared cause', () => {
 describe('--all-versions', () => {
   it('a failure in an older version, which the cases above do not show, is named in the result with how to see it', () => {
     const r = makeReport([kase('lifecycle/ping', 'pass')]);
-    const entry = (v: string, fail: number) => ({ protocolVersion: v, accepted: true, summary: { ...r.summary, fail }, suites: [] });
+    const entry = (v: string, fail: number) => ({
+      protocolVersion: v,
+      accepted: true,
+      summary: { ...r.summary, fail },
+      suites: [],
+    });
     r.matrix = [entry('2024-11-05', 1), entry('2025-03-26', 2), entry('2025-11-25', 0)] as Report['matrix'];
     r.exitCode = 1;
-    expect(renderConsole(r, [], { color: false })).toMatch(/\nResult: failing cases in another version \(1 in 2024-11-05, 2 in 2025-03-26\): --protocol-version 2024-11-05 lists them\n$/);
+    expect(renderConsole(r, [], { color: false })).toMatch(
+      /\nResult: failing cases in another version \(1 in 2024-11-05, 2 in 2025-03-26\): --protocol-version 2024-11-05 lists them\n$/,
+    );
   });
 });

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyBaseline, parseBaseline } from '../core/baseline.js';
-import { escapeData, escapeProperty, md, renderAnnotations, renderStepSummary, reportToGithub } from '../reports/github.js';
+import {
+  escapeData,
+  escapeProperty,
+  md,
+  renderAnnotations,
+  renderStepSummary,
+  reportToGithub,
+} from '../reports/github.js';
 import { kase, makeReport } from './helpers/report.js';
 
 describe('GitHub Actions reporter', () => {
@@ -19,7 +26,10 @@ describe('GitHub Actions reporter', () => {
       kase('stdio/utf8', 'fail', { message: '50% of lines: bad' }),
       kase('stdio/stdout-only-messages', 'fail'),
     ]);
-    applyBaseline([r], parseBaseline('- id: stdio/stdout-only-messages\n  reason: banner\n- lifecycle/ping\n', 'base.yaml'));
+    applyBaseline(
+      [r],
+      parseBaseline('- id: stdio/stdout-only-messages\n  reason: banner\n- lifecycle/ping\n', 'base.yaml'),
+    );
     const lines = renderAnnotations({ runs: [r] });
     expect(lines).toEqual([
       '::warning title=mcp-conform%3A unknown-tool/call (MUST)::isError result%0Ainstead of an error%0AMUST · https://modelcontextprotocol.io/specification/2025-11-25/basic',
@@ -31,10 +41,13 @@ describe('GitHub Actions reporter', () => {
   });
 
   it('the step summary is Markdown with the counts and a row per fail and warn, server text made inert', () => {
-    const r = makeReport([
-      kase('lifecycle/ping', 'pass'),
-      kase('calling/tool/a|b', 'fail', { message: 'got <script>x</script> | [link](http://evil) `code`' }),
-    ], { server: { name: 'demo_<b>' } });
+    const r = makeReport(
+      [
+        kase('lifecycle/ping', 'pass'),
+        kase('calling/tool/a|b', 'fail', { message: 'got <script>x</script> | [link](http://evil) `code`' }),
+      ],
+      { server: { name: 'demo_<b>' } },
+    );
     const md = renderStepSummary({ runs: [r] }, ['/out/report.json']);
     expect(md).toContain('## ❌ mcp-conform: demo\\_&lt;b&gt; — 1 failing case');
     expect(md).toContain('| fail | warn | pass | skip | info | baselined | total |');
@@ -52,7 +65,12 @@ describe('GitHub Actions reporter', () => {
     writeFileSync(summary, 'before\n');
     let printed = '';
     const r = makeReport([kase('lifecycle/ping', 'fail')]);
-    const file = await reportToGithub({ runs: [r] }, join(dir, 'out'), { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }, write: (s) => { printed += s; } });
+    const file = await reportToGithub({ runs: [r] }, join(dir, 'out'), {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+      write: (s) => {
+        printed += s;
+      },
+    });
     expect(file).toBe(summary);
     expect(readFileSync(summary, 'utf8')).toMatch(/^before\n## ❌ mcp-conform: demo/);
     expect(printed).toMatch(/^::error title=mcp-conform%3A lifecycle\/ping \(MUST\)::/);
@@ -60,7 +78,10 @@ describe('GitHub Actions reporter', () => {
 
   it('without $GITHUB_STEP_SUMMARY the summary goes to <out-dir>/summary.md', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-gh-'));
-    const file = await reportToGithub({ runs: [makeReport([kase('lifecycle/ping', 'pass')])] }, dir, { env: {}, write: () => {} });
+    const file = await reportToGithub({ runs: [makeReport([kase('lifecycle/ping', 'pass')])] }, dir, {
+      env: {},
+      write: () => {},
+    });
     expect(file).toBe(join(dir, 'summary.md'));
     expect(readFileSync(file, 'utf8')).toContain('✅ mcp-conform: demo — no failures');
   });

@@ -7,14 +7,15 @@ import { all, parseXml, type XmlElement } from './helpers/xml.js';
 const prop = (tc: XmlElement, name: string) => all(tc, 'property').find((p) => p.attrs.name === name)?.attrs.value;
 
 describe('junit.xml', () => {
-  const report = () => makeReport([
-    kase('lifecycle/ping', 'pass'),
-    kase('lifecycle/shutdown', 'warn', { level: 'SHOULD', message: 'needed SIGTERM\nsecond line' }),
-    kase('listing/tools-list', 'fail', { message: 'bad <tools> & "cursor"\u0001' }),
-    kase('listing/output-schema', 'skip', { message: 'no outputSchema' }),
-    kase('stdio/utf8', 'info'),
-    kase('stdio/stdout-only-messages', 'fail', { message: 'stray line' }),
-  ]);
+  const report = () =>
+    makeReport([
+      kase('lifecycle/ping', 'pass'),
+      kase('lifecycle/shutdown', 'warn', { level: 'SHOULD', message: 'needed SIGTERM\nsecond line' }),
+      kase('listing/tools-list', 'fail', { message: 'bad <tools> & "cursor"\u0001' }),
+      kase('listing/output-schema', 'skip', { message: 'no outputSchema' }),
+      kase('stdio/utf8', 'info'),
+      kase('stdio/stdout-only-messages', 'fail', { message: 'stray line' }),
+    ]);
 
   it('is well-formed XML: a testsuite per suite, a testcase per case, counts that add up', () => {
     const root = parseXml(renderJunit(report()));
@@ -31,7 +32,14 @@ describe('junit.xml', () => {
       expect(s.attrs.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
     }
     const tcs = all(root, 'testcase');
-    expect(tcs.map((t) => t.attrs.name)).toEqual(['lifecycle/ping', 'lifecycle/shutdown', 'listing/tools-list', 'listing/output-schema', 'stdio/utf8', 'stdio/stdout-only-messages']);
+    expect(tcs.map((t) => t.attrs.name)).toEqual([
+      'lifecycle/ping',
+      'lifecycle/shutdown',
+      'listing/tools-list',
+      'listing/output-schema',
+      'stdio/utf8',
+      'stdio/stdout-only-messages',
+    ]);
     for (const t of tcs) {
       expect(t.attrs.classname).toBe(`mcp-conform.${t.attrs.name.split('/')[0]}`);
       expect(t.attrs.time).toMatch(/^\d+\.\d{3}$/);
@@ -87,7 +95,10 @@ describe('junit.xml', () => {
     const b = makeReport([kase('lifecycle/ping', 'fail')], { name: 'beta' });
     const root = parseXml(renderJunit({ runs: [a, b] }));
     expect(all(root, 'testsuite').map((s) => s.attrs.name)).toEqual(['alpha one · lifecycle', 'beta · lifecycle']);
-    expect(all(root, 'testcase').map((t) => t.attrs.classname)).toEqual(['mcp-conform.alpha_one.lifecycle', 'mcp-conform.beta.lifecycle']);
+    expect(all(root, 'testcase').map((t) => t.attrs.classname)).toEqual([
+      'mcp-conform.alpha_one.lifecycle',
+      'mcp-conform.beta.lifecycle',
+    ]);
     expect(root.attrs).toMatchObject({ tests: '2', failures: '1' });
   });
 });

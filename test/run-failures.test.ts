@@ -20,11 +20,17 @@ describe('servers that fail to start or to answer', () => {
   it('a command that does not exist: exit 1, a report that says so', async () => {
     const r = await run('mcp-conform-no-such-command --stdio');
     expect(r.code).toBe(1);
-    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/command not found: mcp-conform-no-such-command/) });
+    expect(r.c('lifecycle/initialize')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/command not found: mcp-conform-no-such-command/),
+    });
     expect(r.report.aborted).toMatch(/could not start the server/);
     expect(r.report.process.shutdown).toBe('not-started');
     // Cases that need the server are skipped with the reason, not failed.
-    expect(r.c('lifecycle/ping')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: could not start the server/) });
+    expect(r.c('lifecycle/ping')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^not run: could not start the server/),
+    });
     expect(r.report.summary.fail).toBe(1);
   });
 
@@ -33,7 +39,9 @@ describe('servers that fail to start or to answer', () => {
     expect(r.code).toBe(1);
     const init = r.c('lifecycle/initialize');
     expect(init.verdict).toBe('fail');
-    expect(init.message).toMatch(/exited with code 2; last stderr lines: .*fatal: missing config file \/etc\/calc\.toml/);
+    expect(init.message).toMatch(
+      /exited with code 2; last stderr lines: .*fatal: missing config file \/etc\/calc\.toml/,
+    );
     expect(r.report.process.exitCode).toBe(2);
     expect(r.report.process.stderr).toContain('fatal: missing config file /etc/calc.toml');
     expect(r.report.process.shutdown).toBe('already-exited');
@@ -47,8 +55,14 @@ describe('servers that fail to start or to answer', () => {
     // The initialize request is in the log even though it got no answer.
     expect(r.report.messages[0]).toMatchObject({ direction: 'to-server', method: 'initialize' });
     // Nothing came from it: the log-reading cases have nothing to judge (skip), not "all 0 … matched" (pass).
-    expect(r.c('lifecycle/ids-matched')).toMatchObject({ verdict: 'skip', message: 'the server sent no answer: no id to match' });
-    expect(r.c('stdio/stdout-only-messages')).toMatchObject({ verdict: 'skip', message: 'the server wrote nothing to stdout: nothing to judge' });
+    expect(r.c('lifecycle/ids-matched')).toMatchObject({
+      verdict: 'skip',
+      message: 'the server sent no answer: no id to match',
+    });
+    expect(r.c('stdio/stdout-only-messages')).toMatchObject({
+      verdict: 'skip',
+      message: 'the server wrote nothing to stdout: nothing to judge',
+    });
     expect(r.ms).toBeLessThan(1500 + 3 * 500 + 10_000); // generous margin for a loaded machine; the point is: no hang
     expect(alive(r.report.process.pid!)).toBe(false);
   });

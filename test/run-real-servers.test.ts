@@ -19,7 +19,10 @@ const KNOWN_WARNS: Record<string, string> = {
 const SUITES = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error,stdio,schema';
 
 function flagged(r: Awaited<ReturnType<typeof run>>, verdict: 'fail' | 'warn'): string[] {
-  return r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === verdict).map((c) => `${c.id}: ${c.message}`);
+  return r.report.suites
+    .flatMap((s) => s.cases)
+    .filter((c) => c.verdict === verdict)
+    .map((c) => `${c.id}: ${c.message}`);
 }
 
 describe('real MCP servers over stdio', () => {
@@ -31,12 +34,22 @@ describe('real MCP servers over stdio', () => {
     expect(r.report.server.toolCount).toBeGreaterThan(10);
     // --call-tools safe: its tools annotated readOnlyHint: true are called and answer (an isError answer to generated
     // arguments is a valid answer); the four that are not (one of them also needs a task) are skipped, never called.
-    const calls = r.report.suites.find((s) => s.id === 'calling')!.cases.filter((c) => c.id.startsWith('calling/tool/'));
+    const calls = r.report.suites
+      .find((s) => s.id === 'calling')!
+      .cases.filter((c) => c.id.startsWith('calling/tool/'));
     expect(calls.length).toBe(r.report.server.toolCount);
-    const notReadOnly = ['gzip-file-as-resource', 'simulate-research-query', 'toggle-simulated-logging', 'toggle-subscriber-updates'];
+    const notReadOnly = [
+      'gzip-file-as-resource',
+      'simulate-research-query',
+      'toggle-simulated-logging',
+      'toggle-subscriber-updates',
+    ];
     expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(notReadOnly);
-    for (const c of calls) expect(c.verdict).toBe(notReadOnly.includes(c.id.slice('calling/tool/'.length)) ? 'skip' : 'pass');
-    const called = r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call').map((m) => (m.json as { params: { name?: string } }).params.name);
+    for (const c of calls)
+      expect(c.verdict).toBe(notReadOnly.includes(c.id.slice('calling/tool/'.length)) ? 'skip' : 'pass');
+    const called = r.report.messages
+      .filter((m) => m.direction === 'to-server' && m.method === 'tools/call')
+      .map((m) => (m.json as { params: { name?: string } }).params.name);
     expect(called.filter((n) => n !== undefined && notReadOnly.includes(n))).toEqual([]);
     for (const w of flagged(r, 'warn')) expect(Object.keys(KNOWN_WARNS)).toContain(w.split(':')[0]);
     expect(r.report.summary.messagesValidated).toBe(r.report.messages.length);
@@ -51,7 +64,12 @@ describe('real MCP servers over stdio', () => {
     expect(flagged(r, 'fail')).toEqual([]);
     expect(r.code).toBe(0);
     // Not annotated readOnlyHint: true (create_directory is readOnlyHint: false, destructiveHint: false).
-    expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(['create_directory', 'edit_file', 'move_file', 'write_file']);
+    expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual([
+      'create_directory',
+      'edit_file',
+      'move_file',
+      'write_file',
+    ]);
     for (const w of flagged(r, 'warn')) {
       // Its structured results {"content": text} come with that text as a text block: carried (test/suites/calling.test.ts).
       if (w.startsWith('calling/tool/')) expect(w).toMatch(/no text block carries it/);
@@ -61,7 +79,14 @@ describe('real MCP servers over stdio', () => {
 
   it('@modelcontextprotocol/server-memory with --call-tools all', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-mem-'));
-    const r = await run(join(BIN, 'mcp-server-memory'), ['--suite', SUITES, '--call-tools', 'all', '--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`]);
+    const r = await run(join(BIN, 'mcp-server-memory'), [
+      '--suite',
+      SUITES,
+      '--call-tools',
+      'all',
+      '--env',
+      `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`,
+    ]);
     expect(flagged(r, 'fail')).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.report.skippedTools).toEqual([]);
@@ -75,7 +100,11 @@ describe('real MCP servers over stdio', () => {
     const r = await run(`node ${join(FIXTURES, 'sdk-stdio.mjs')}`, ['--suite', SUITES]);
     expect(flagged(r, 'fail')).toEqual([]);
     expect(r.code).toBe(0);
-    expect(flagged(r, 'warn').map((w) => w.split(':')[0]).sort()).toEqual(Object.keys(KNOWN_WARNS).sort());
+    expect(
+      flagged(r, 'warn')
+        .map((w) => w.split(':')[0])
+        .sort(),
+    ).toEqual(Object.keys(KNOWN_WARNS).sort());
     expect(r.c('calling/tool/stats').message).toMatch(/structuredContent that conforms/);
     expect(r.c('calling/tool/wipe').verdict).toBe('skip');
     expect(r.c('lifecycle/shutdown').verdict).toBe('pass');

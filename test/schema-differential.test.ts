@@ -154,13 +154,15 @@ function differential(v: ProtocolVersion, ours: JsonObject, names: string[]): Ou
 }
 
 function describeDisagreements(ds: Disagreement[], max = 15): string {
-  return ds
-    .slice(0, max)
-    .map(
-      (d) =>
-        `${d.definition} — ${d.instance}\n    official: ${d.official ? 'valid' : 'invalid'}, ours: ${d.ours ? 'valid' : 'invalid'}\n    instance: ${JSON.stringify(d.value).slice(0, 400)}`,
-    )
-    .join('\n') + (ds.length > max ? `\n... and ${ds.length - max} more` : '');
+  return (
+    ds
+      .slice(0, max)
+      .map(
+        (d) =>
+          `${d.definition} — ${d.instance}\n    official: ${d.official ? 'valid' : 'invalid'}, ours: ${d.ours ? 'valid' : 'invalid'}\n    instance: ${JSON.stringify(d.value).slice(0, 400)}`,
+      )
+      .join('\n') + (ds.length > max ? `\n... and ${ds.length - max} more` : '')
+  );
 }
 
 const FINISHED = PROTOCOL_VERSIONS.filter((v) => hasSchemaDocument(v));
@@ -171,7 +173,9 @@ describe('schema documents: public interface', () => {
     for (const v of FINISHED) {
       const doc = schemaDocument(v);
       expect(doc.$schema).toBe(
-        dialectOf(v) === 'draft-07' ? 'http://json-schema.org/draft-07/schema#' : 'https://json-schema.org/draft/2020-12/schema',
+        dialectOf(v) === 'draft-07'
+          ? 'http://json-schema.org/draft-07/schema#'
+          : 'https://json-schema.org/draft/2020-12/schema',
       );
       expect(doc.$id).toBe(`urn:mcp-conform:schema:${v}`);
       expect(Object.keys(doc).sort()).toEqual(['$id', '$schema', defsKey(v)].sort());
@@ -209,7 +213,10 @@ describe.skipIf(!AVAILABLE)('schema documents against the official MCP schemas',
         );
         const detail = differing
           .slice(0, 5)
-          .map((n) => `${n}\n  ours:     ${JSON.stringify(normaliseSchema(ours[n]))}\n  official: ${JSON.stringify(normaliseSchema(off[n]))}`)
+          .map(
+            (n) =>
+              `${n}\n  ours:     ${JSON.stringify(normaliseSchema(ours[n]))}\n  official: ${JSON.stringify(normaliseSchema(off[n]))}`,
+          )
           .join('\n');
         expect(differing, detail).toEqual([]);
       });

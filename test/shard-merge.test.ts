@@ -28,10 +28,11 @@ describe('shards', () => {
     const names = Array.from({ length: 40 }, (_, i) => `server-${i}`);
     const shardOfName = (targets: ReturnType<typeof target>[], n: number) => {
       const m = new Map<string, number>();
-      for (let i = 1; i <= n; i++) for (const t of selectShard(targets, { index: i, count: n }).targets) {
-        expect(m.has(t.name), `${t.name} in two shards`).toBe(false);
-        m.set(t.name, i);
-      }
+      for (let i = 1; i <= n; i++)
+        for (const t of selectShard(targets, { index: i, count: n }).targets) {
+          expect(m.has(t.name), `${t.name} in two shards`).toBe(false);
+          m.set(t.name, i);
+        }
       return m;
     };
     const a = shardOfName(names.map(target), 3);
@@ -49,24 +50,44 @@ describe('shards', () => {
 
 describe('run --shard and merge through the CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-shards-'));
-  const servers = ['calc.py', 'broken/stray-stdout.py', 'broken/schema-violation.py', 'calc-all.py', 'surface-ok.py', 'broken/unknown-tool-iserror.py'];
-  writeFileSync(join(dir, 'mcp-conform.config.yaml'), [
-    'suites: [lifecycle, stdio]',
-    'targets:',
-    ...servers.flatMap((s) => [`  - name: ${s.replace(/^broken\//, '').replace(/\.py$/, '')}`, `    stdio: python3 ${join(FIXTURES, s)}`]),
-  ].join('\n'));
+  const servers = [
+    'calc.py',
+    'broken/stray-stdout.py',
+    'broken/schema-violation.py',
+    'calc-all.py',
+    'surface-ok.py',
+    'broken/unknown-tool-iserror.py',
+  ];
+  writeFileSync(
+    join(dir, 'mcp-conform.config.yaml'),
+    [
+      'suites: [lifecycle, stdio]',
+      'targets:',
+      ...servers.flatMap((s) => [
+        `  - name: ${s.replace(/^broken\//, '').replace(/\.py$/, '')}`,
+        `    stdio: python3 ${join(FIXTURES, s)}`,
+      ]),
+    ].join('\n'),
+  );
   const names = servers.map((s) => s.replace(/^broken\//, '').replace(/\.py$/, ''));
-  const verdicts = (runs: Report[]) => runs.map((r) => [r.target.name, r.exitCode, r.suites.flatMap((s) => s.cases.map((c) => `${c.id}=${c.verdict}`))]);
+  const verdicts = (runs: Report[]) =>
+    runs.map((r) => [r.target.name, r.exitCode, r.suites.flatMap((s) => s.cases.map((c) => `${c.id}=${c.verdict}`))]);
   let serial: CombinedReport;
   let serialCode: number | null;
   const shardReports: CombinedReport[] = [];
 
   beforeAll(async () => {
-    const s = await cli(['run', '--out-dir', 'serial', '--reporter', 'json', '--quiet'], { cwd: dir, timeoutMs: 240_000 });
+    const s = await cli(['run', '--out-dir', 'serial', '--reporter', 'json', '--quiet'], {
+      cwd: dir,
+      timeoutMs: 240_000,
+    });
     serialCode = s.code;
     serial = JSON.parse(readFileSync(join(dir, 'serial', 'report.json'), 'utf8')) as CombinedReport;
     for (const i of [1, 2, 3]) {
-      const r = await cli(['run', '--shard', `${i}/3`, '--out-dir', `shard-${i}`, '--reporter', 'json', '--quiet'], { cwd: dir, timeoutMs: 240_000 });
+      const r = await cli(['run', '--shard', `${i}/3`, '--out-dir', `shard-${i}`, '--reporter', 'json', '--quiet'], {
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
       expect(r.code, r.stderr).toBeLessThan(2);
       shardReports.push(JSON.parse(readFileSync(join(dir, `shard-${i}`, 'report.json'), 'utf8')) as CombinedReport);
     }
@@ -83,7 +104,27 @@ describe('run --shard and merge through the CLI', () => {
   });
 
   it('merge equals the serial report (runs in config order, same verdicts, same exit code) with every reporter', async () => {
-    const m = await cli(['merge', ...[3, 1, 2].map((i) => join(dir, `shard-${i}`, 'report.json')), '--out-dir', 'merged', '--reporter', 'console', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--reporter', 'sarif', '--reporter', 'github'], { cwd: dir });
+    const m = await cli(
+      [
+        'merge',
+        ...[3, 1, 2].map((i) => join(dir, `shard-${i}`, 'report.json')),
+        '--out-dir',
+        'merged',
+        '--reporter',
+        'console',
+        '--reporter',
+        'json',
+        '--reporter',
+        'junit',
+        '--reporter',
+        'html',
+        '--reporter',
+        'sarif',
+        '--reporter',
+        'github',
+      ],
+      { cwd: dir },
+    );
     expect(m.code, m.stderr).toBe(serialCode);
     const merged = JSON.parse(readFileSync(join(dir, 'merged', 'report.json'), 'utf8')) as CombinedReport;
     expect(verdicts(merged.runs)).toEqual(verdicts(serial.runs));
@@ -99,7 +140,9 @@ describe('run --shard and merge through the CLI', () => {
     const html = readFileSync(join(dir, 'merged', 'report.html'), 'utf8');
     const overview = /<table class="runs">([\s\S]*?)<\/table>/.exec(html)![1];
     expect([...overview.matchAll(/<a href="#run-\d+">([^<]+)<\/a>/g)].map((x) => x[1])).toEqual(names);
-    const sarif = JSON.parse(readFileSync(join(dir, 'merged', 'report.sarif'), 'utf8')) as { runs: { results: unknown[] }[] };
+    const sarif = JSON.parse(readFileSync(join(dir, 'merged', 'report.sarif'), 'utf8')) as {
+      runs: { results: unknown[] }[];
+    };
     expect(sarif.runs[0].results).toHaveLength(serial.summary.fail + serial.summary.warn);
     expect(readFileSync(join(dir, 'merged', 'summary.md'), 'utf8')).toContain('6 targets');
   });
@@ -107,10 +150,18 @@ describe('run --shard and merge through the CLI', () => {
   it('an empty shard writes an empty report that merge accepts', async () => {
     // One target over five shards: four have none.
     const one = join(dir, 'one.yaml');
-    writeFileSync(one, ['suites: [lifecycle]', 'targets:', '  - name: calc', `    stdio: python3 ${join(FIXTURES, 'calc.py')}`].join('\n'));
+    writeFileSync(
+      one,
+      ['suites: [lifecycle]', 'targets:', '  - name: calc', `    stdio: python3 ${join(FIXTURES, 'calc.py')}`].join(
+        '\n',
+      ),
+    );
     const files: string[] = [];
     for (let i = 1; i <= 5; i++) {
-      const r = await cli(['run', '--config', one, '--shard', `${i}/5`, '--out-dir', `one-${i}`, '--reporter', 'json', '--quiet'], { cwd: dir });
+      const r = await cli(
+        ['run', '--config', one, '--shard', `${i}/5`, '--out-dir', `one-${i}`, '--reporter', 'json', '--quiet'],
+        { cwd: dir },
+      );
       expect(r.code, r.stderr).toBe(0);
       files.push(join(dir, `one-${i}`, 'report.json'));
     }
@@ -118,19 +169,36 @@ describe('run --shard and merge through the CLI', () => {
     expect(runs.filter((n) => n === 1)).toHaveLength(1);
     const m = await cli(['merge', ...files, '--out-dir', 'one-merged', '--reporter', 'json', '--quiet'], { cwd: dir });
     expect(m.code, m.stderr).toBe(0);
-    expect((JSON.parse(readFileSync(join(dir, 'one-merged', 'report.json'), 'utf8')) as Report).target.name).toBe('calc');
+    expect((JSON.parse(readFileSync(join(dir, 'one-merged', 'report.json'), 'utf8')) as Report).target.name).toBe(
+      'calc',
+    );
   }, 120_000);
 
   it('usage errors (exit 2) that say why: 0/3, 4/3, a missing shard, a file that is not a report, another version', async () => {
-    for (const [spec, why] of [['0/3', 'shards count from 1'], ['4/3', 'there are only 3 shards']]) {
+    for (const [spec, why] of [
+      ['0/3', 'shards count from 1'],
+      ['4/3', 'there are only 3 shards'],
+    ]) {
       const r = await cli(['run', '--shard', spec], { cwd: dir });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(why);
     }
-    const missing = await cli(['merge', join(dir, 'shard-1', 'report.json'), join(dir, 'shard-3', 'report.json'), '--quiet'], { cwd: dir });
+    const missing = await cli(
+      ['merge', join(dir, 'shard-1', 'report.json'), join(dir, 'shard-3', 'report.json'), '--quiet'],
+      { cwd: dir },
+    );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('shard 2/3 missing');
-    const twice = await cli(['merge', join(dir, 'shard-1', 'report.json'), join(dir, 'shard-1', 'report.json'), join(dir, 'shard-2', 'report.json'), '--quiet'], { cwd: dir });
+    const twice = await cli(
+      [
+        'merge',
+        join(dir, 'shard-1', 'report.json'),
+        join(dir, 'shard-1', 'report.json'),
+        join(dir, 'shard-2', 'report.json'),
+        '--quiet',
+      ],
+      { cwd: dir },
+    );
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('are both shard 1/3');
     writeFileSync(join(dir, 'not-a-report.json'), '{"hello": "world"}');
@@ -138,11 +206,16 @@ describe('run --shard and merge through the CLI', () => {
     expect(notReport.code).toBe(2);
     expect(notReport.stderr).toContain('not-a-report.json is not a report');
     writeFileSync(join(dir, 'garbage.json'), 'junit?');
-    expect((await cli(['merge', join(dir, 'garbage.json')], { cwd: dir })).stderr).toMatch(/garbage\.json is not a report: not JSON/);
+    expect((await cli(['merge', join(dir, 'garbage.json')], { cwd: dir })).stderr).toMatch(
+      /garbage\.json is not a report: not JSON/,
+    );
     const old = JSON.parse(readFileSync(join(dir, 'shard-2', 'report.json'), 'utf8')) as CombinedReport;
     old.tool.version = '0.0.1';
     writeFileSync(join(dir, 'old.json'), JSON.stringify(old));
-    const other = await cli(['merge', join(dir, 'shard-1', 'report.json'), join(dir, 'old.json'), join(dir, 'shard-3', 'report.json')], { cwd: dir });
+    const other = await cli(
+      ['merge', join(dir, 'shard-1', 'report.json'), join(dir, 'old.json'), join(dir, 'shard-3', 'report.json')],
+      { cwd: dir },
+    );
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/old\.json was written by mcp-conform 0\.0\.1; this is mcp-conform \d/);
     expect(existsSync(join(dir, 'mcp-conform-report'))).toBe(false); // nothing written

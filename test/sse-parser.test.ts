@@ -5,11 +5,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { MAX_EXCHANGE_EVENTS, SseParser, StreamableHttpTransport, recordEvent, type HttpExchange, type SseEvent } from '../core/transport/http.js';
+import {
+  MAX_EXCHANGE_EVENTS,
+  SseParser,
+  StreamableHttpTransport,
+  recordEvent,
+  type HttpExchange,
+  type SseEvent,
+} from '../core/transport/http.js';
 import { SseTransport } from '../core/transport/sse.js';
 import type { IncomingFrame } from '../core/transport/types.js';
 
-function parse(chunks: (string | Buffer)[], opts?: { maxDataBytes?: number }): { events: SseEvent[]; partial: string | undefined; parser: SseParser } {
+function parse(
+  chunks: (string | Buffer)[],
+  opts?: { maxDataBytes?: number },
+): { events: SseEvent[]; partial: string | undefined; parser: SseParser } {
   const events: SseEvent[] = [];
   const parser = new SseParser((e) => events.push(e), opts);
   for (const c of chunks) parser.feed(c);
@@ -86,7 +96,10 @@ describe('SseParser', () => {
   it('a BOM is dropped only at the start of the stream', () => {
     expect(parse(['\uFEFFdata: a\n\n']).events).toEqual([{ event: 'message', data: 'a' }]);
     // Later, "\uFEFFdata" is just an unknown field name: its event has no data.
-    expect(parse(['data: a\n\n', '\uFEFFdata: b\n\n']).events).toEqual([{ event: 'message', data: 'a' }, { event: 'message', data: '' }]);
+    expect(parse(['data: a\n\n', '\uFEFFdata: b\n\n']).events).toEqual([
+      { event: 'message', data: 'a' },
+      { event: 'message', data: '' },
+    ]);
   });
 
   it('an event that never ended is returned by end(), not dispatched', () => {
@@ -98,13 +111,21 @@ describe('SseParser', () => {
 
 describe('SseParser: the bound on event data', () => {
   it('data over maxDataBytes is cut there and the event marked truncated; the rest of the event is dropped', () => {
-    const r = parse(['data: 0123456789abcdef\n', 'data: more\n', 'id: 5\n', '\n', 'data: ok\n\n'], { maxDataBytes: 10 });
-    expect(r.events).toEqual([{ event: 'message', data: '0123456789', id: '5', truncated: true }, { event: 'message', data: 'ok' }]);
+    const r = parse(['data: 0123456789abcdef\n', 'data: more\n', 'id: 5\n', '\n', 'data: ok\n\n'], {
+      maxDataBytes: 10,
+    });
+    expect(r.events).toEqual([
+      { event: 'message', data: '0123456789', id: '5', truncated: true },
+      { event: 'message', data: 'ok' },
+    ]);
   });
 
   it('several data lines add up (with the line breaks between them)', () => {
     const r = parse(['data: 12345\ndata: 1234\n\ndata: 12345\ndata: 12345\n\n'], { maxDataBytes: 10 });
-    expect(r.events).toEqual([{ event: 'message', data: '12345\n1234' }, { event: 'message', data: '12345\n1234', truncated: true }]);
+    expect(r.events).toEqual([
+      { event: 'message', data: '12345\n1234' },
+      { event: 'message', data: '12345\n1234', truncated: true },
+    ]);
   });
 
   it('counts bytes, not characters, and never cuts a character in two', () => {
@@ -119,10 +140,15 @@ describe('SseParser: the bound on event data', () => {
     const chunk = 'x'.repeat(4096);
     for (let i = 0; i < 256; i++) p.feed(chunk); // 1 MiB
     // What the parser holds of the unfinished line is bounded by the limit, not the 1 MiB sent.
-    const held = (p as unknown as { line: string[] }).line.join('').length + (p as unknown as { data: string[] }).data.join('').length;
+    const held =
+      (p as unknown as { line: string[] }).line.join('').length +
+      (p as unknown as { data: string[] }).data.join('').length;
     expect(held).toBeLessThanOrEqual(1000 + 64 + 4096);
     p.feed('\n\ndata: next\n\n');
-    expect(events.map((e) => [e.data.length, e.truncated])).toEqual([[1000, true], [4, undefined]]);
+    expect(events.map((e) => [e.data.length, e.truncated])).toEqual([
+      [1000, true],
+      [4, undefined],
+    ]);
   });
 
   it('an overlong comment or id line is dropped without harming the events around it', () => {
@@ -136,9 +162,14 @@ describe('SseParser: work linear in the input', () => {
     const p = new SseParser(() => undefined);
     const chunk = 'x'.repeat(1024);
     let fed = 0;
-    p.feed('data: '); fed += 6;
-    for (let i = 0; i < 2048; i++) { p.feed(chunk); fed += chunk.length; }
-    p.feed('\n\n'); fed += 2;
+    p.feed('data: ');
+    fed += 6;
+    for (let i = 0; i < 2048; i++) {
+      p.feed(chunk);
+      fed += chunk.length;
+    }
+    p.feed('\n\n');
+    fed += 2;
     expect(p.scanned).toBe(fed);
   });
 
@@ -187,50 +218,75 @@ describe('the HTTP transports enforce maxMessageBytes on SSE streams', () => {
   }
 
   it('Streamable HTTP: the long event is cut and marked, the next one arrives whole; a second close() waits for the first', async () => {
-    await withServer((req, res) => {
-      if (req.method !== 'POST') { res.writeHead(405).end(); return; }
-      req.resume();
-      streamBig(res);
-      res.end();
-    }, async (url) => {
-      const t = new StreamableHttpTransport({ url, maxMessageBytes: 1000, openGetStream: false });
-      const frames: IncomingFrame[] = [];
-      const done = new Promise<void>((resolve) => { t.onFrame = (f) => { frames.push(f); if (f.raw === small) resolve(); }; });
-      await t.start();
-      t.send('{"jsonrpc":"2.0","id":1,"method":"ping"}');
-      await done;
-      expect(frames).toHaveLength(2);
-      expect(frames[0]!.truncated).toBe(true);
-      expect(Buffer.byteLength(frames[0]!.raw)).toBe(1000);
-      expect(frames[0]!.problem).toMatch(/longer than 1000 bytes/);
-      expect(frames[1]!.truncated).toBeUndefined();
-      const x = t.exchanges[0]!;
-      expect(x.events!.map((e) => e.truncated)).toEqual([true, undefined]);
-      const a = t.close();
-      const b = t.close();
-      expect(b).toBe(a);
-      await b;
-      expect(t.closed).toBe(true);
-    });
+    await withServer(
+      (req, res) => {
+        if (req.method !== 'POST') {
+          res.writeHead(405).end();
+          return;
+        }
+        req.resume();
+        streamBig(res);
+        res.end();
+      },
+      async (url) => {
+        const t = new StreamableHttpTransport({ url, maxMessageBytes: 1000, openGetStream: false });
+        const frames: IncomingFrame[] = [];
+        const done = new Promise<void>((resolve) => {
+          t.onFrame = (f) => {
+            frames.push(f);
+            if (f.raw === small) resolve();
+          };
+        });
+        await t.start();
+        t.send('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+        await done;
+        expect(frames).toHaveLength(2);
+        expect(frames[0]!.truncated).toBe(true);
+        expect(Buffer.byteLength(frames[0]!.raw)).toBe(1000);
+        expect(frames[0]!.problem).toMatch(/longer than 1000 bytes/);
+        expect(frames[1]!.truncated).toBeUndefined();
+        const x = t.exchanges[0]!;
+        expect(x.events!.map((e) => e.truncated)).toEqual([true, undefined]);
+        const a = t.close();
+        const b = t.close();
+        expect(b).toBe(a);
+        await b;
+        expect(t.closed).toBe(true);
+      },
+    );
   });
 
   it('HTTP+SSE: the same on the one stream', async () => {
-    await withServer((req, res) => {
-      if (req.method === 'GET') { streamBig(res, 'event: endpoint\ndata: /message\n\n'); return; }
-      req.resume();
-      res.writeHead(202).end();
-    }, async (url) => {
-      const t = new SseTransport({ url, maxMessageBytes: 1000 });
-      const frames: IncomingFrame[] = [];
-      const done = new Promise<void>((resolve) => { t.onFrame = (f) => { frames.push(f); if (f.raw === small) resolve(); }; });
-      await t.start();
-      await done;
-      expect(frames.map((f) => [Buffer.byteLength(f.raw), f.truncated ?? false])).toEqual([[1000, true], [small.length, false]]);
-      expect(frames[0]!.problem).toMatch(/longer than 1000 bytes/);
-      const a = t.close();
-      expect(t.close()).toBe(a);
-      await a;
-      expect(t.closed).toBe(true);
-    });
+    await withServer(
+      (req, res) => {
+        if (req.method === 'GET') {
+          streamBig(res, 'event: endpoint\ndata: /message\n\n');
+          return;
+        }
+        req.resume();
+        res.writeHead(202).end();
+      },
+      async (url) => {
+        const t = new SseTransport({ url, maxMessageBytes: 1000 });
+        const frames: IncomingFrame[] = [];
+        const done = new Promise<void>((resolve) => {
+          t.onFrame = (f) => {
+            frames.push(f);
+            if (f.raw === small) resolve();
+          };
+        });
+        await t.start();
+        await done;
+        expect(frames.map((f) => [Buffer.byteLength(f.raw), f.truncated ?? false])).toEqual([
+          [1000, true],
+          [small.length, false],
+        ]);
+        expect(frames[0]!.problem).toMatch(/longer than 1000 bytes/);
+        const a = t.close();
+        expect(t.close()).toBe(a);
+        await a;
+        expect(t.closed).toBe(true);
+      },
+    );
   });
 });

@@ -14,11 +14,25 @@ const sseHttp = join(FIXTURES, 'http', 'sse_http.py');
 // Far longer than the run (about 2 s): every request's 202 is still held back when the harness closes.
 const HOLD_S = 20;
 
-interface Exchange { n: number; purpose: string; method: string; status?: number; error?: string; requestBody?: string }
+interface Exchange {
+  n: number;
+  purpose: string;
+  method: string;
+  status?: number;
+  error?: string;
+  requestBody?: string;
+}
 
 async function runMode(mode: string, extra: string[] = []) {
   const port = await freePort();
-  const r = await runArgs(['--start', `python3 ${sseHttp} ${mode} ${port} ${extra.join(' ')}`.trim(), '--sse', `http://127.0.0.1:${port}/sse`, '--suite', 'lifecycle,sse']);
+  const r = await runArgs([
+    '--start',
+    `python3 ${sseHttp} ${mode} ${port} ${extra.join(' ')}`.trim(),
+    '--sse',
+    `http://127.0.0.1:${port}/sse`,
+    '--suite',
+    'lifecycle,sse',
+  ]);
   const posts = (r.report.http!.exchanges as Exchange[]).filter((x) => x.purpose === 'message' && x.method === 'POST');
   const method = (x: Exchange) => (JSON.parse(x.requestBody!) as { method?: string }).method;
   return { r, posts, method };
@@ -27,14 +41,20 @@ async function runMode(mode: string, extra: string[] = []) {
 describe('HTTP+SSE: POSTs open when the run ends', () => {
   it('answers on the stream at once, 202s held back: the run ends without them, post-accepted is no fail, the exchanges say why', async () => {
     const { r, posts, method } = await runMode('slow-202', [String(HOLD_S)]);
-    const fails = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'fail').map((c) => `${c.id}: ${c.message}`);
+    const fails = r.report.suites
+      .flatMap((s) => s.cases)
+      .filter((c) => c.verdict === 'fail')
+      .map((c) => `${c.id}: ${c.message}`);
     expect([r.code, r.report.aborted, fails]).toEqual([0, undefined, []]);
     // The answers came on the stream while their POSTs were open: the pings were answered.
     expect(r.c('lifecycle/ping').verdict).toBe('pass');
     // initialize and the notification got their 202 at once; every ping's POST was still open at the end.
     const held = posts.filter((x) => method(x) === 'ping');
     expect(held.length).toBeGreaterThan(0);
-    expect(posts.filter((x) => method(x) !== 'ping').map((x) => `${method(x)} ${x.status}`)).toEqual(['initialize 202', 'notifications/initialized 202']);
+    expect(posts.filter((x) => method(x) !== 'ping').map((x) => `${method(x)} ${x.status}`)).toEqual([
+      'initialize 202',
+      'notifications/initialized 202',
+    ]);
     // The run did not wait for the held 202s (it would have got them), and the report says why each has none.
     for (const x of held) {
       expect(x.status).toBeUndefined();
@@ -48,7 +68,10 @@ describe('HTTP+SSE: POSTs open when the run ends', () => {
       expect([m.http!.status, m.http!.problem]).toEqual([undefined, undefined]);
     }
     // initialize and the notification got their 202: a pass, which says how many POSTs it left out.
-    expect(r.c('sse/post-accepted')).toMatchObject({ verdict: 'pass', message: `all 2 POSTs got 202; ${held.length} more ${held.length === 1 ? 'was' : 'were'} still waiting for a status when the run ended (not judged)` });
+    expect(r.c('sse/post-accepted')).toMatchObject({
+      verdict: 'pass',
+      message: `all 2 POSTs got 202; ${held.length} more ${held.length === 1 ? 'was' : 'were'} still waiting for a status when the run ended (not judged)`,
+    });
     // The server the run started was stopped with the held-back threads in it: nothing is left.
     expect(groupAlive(r.report.process.pid!)).toBe(false);
   }, 60_000);
@@ -57,8 +80,12 @@ describe('HTTP+SSE: POSTs open when the run ends', () => {
     const { r, posts } = await runMode('slow-all', [String(HOLD_S)]);
     expect([r.code, r.report.aborted]).toEqual([0, undefined]);
     expect(posts.length).toBeGreaterThan(2);
-    for (const x of posts) expect([x.status, x.error]).toEqual([undefined, 'aborted (the run ended before the POST was answered)']);
-    expect(r.c('sse/post-accepted')).toMatchObject({ verdict: 'skip', message: `no POST got a status before the run ended (${posts.length} still waiting: not judged)` });
+    for (const x of posts)
+      expect([x.status, x.error]).toEqual([undefined, 'aborted (the run ended before the POST was answered)']);
+    expect(r.c('sse/post-accepted')).toMatchObject({
+      verdict: 'skip',
+      message: `no POST got a status before the run ended (${posts.length} still waiting: not judged)`,
+    });
     expect(groupAlive(r.report.process.pid!)).toBe(false);
   }, 60_000);
 
@@ -70,11 +97,18 @@ describe('HTTP+SSE: POSTs open when the run ends', () => {
       expect(r.c('sse/post-accepted').verdict).toBe('fail');
       expect(groupAlive(r.report.process.pid!)).toBe(false);
     }
-    const pingSeqs = (run: typeof refused) => run.r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'ping').map((m) => m.seq);
+    const pingSeqs = (run: typeof refused) =>
+      run.r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'ping').map((m) => m.seq);
     const n = pingSeqs(refused).length;
     expect(n).toBeGreaterThan(0);
-    expect(refused.r.c('sse/post-accepted').message).toBe(`${n} of ${n + 2} POSTs were not accepted: ${pingSeqs(refused).map((s) => `ping (message ${s}): HTTP 500`).join('; ')}`);
-    expect(reset.r.c('sse/post-accepted').message).toMatch(/^\d+ of \d+ POSTs were not accepted: ping \(message \d+\): the server reset the connection/);
+    expect(refused.r.c('sse/post-accepted').message).toBe(
+      `${n} of ${n + 2} POSTs were not accepted: ${pingSeqs(refused)
+        .map((s) => `ping (message ${s}): HTTP 500`)
+        .join('; ')}`,
+    );
+    expect(reset.r.c('sse/post-accepted').message).toMatch(
+      /^\d+ of \d+ POSTs were not accepted: ping \(message \d+\): the server reset the connection/,
+    );
     // The reset is the server's doing, before the run ended: its exchange carries the error as it came.
     for (const x of reset.posts.filter((p) => reset.method(p) === 'ping')) {
       expect(x.status).toBeUndefined();

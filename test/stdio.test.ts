@@ -44,7 +44,7 @@ describe('StdioTransport', () => {
   it('frames: CRLF and blank lines, invalid UTF-8, a line cut at the bound, a last line without newline', async () => {
     const { t, frames } = transport(
       'import sys; o = sys.stdout.buffer; ' +
-      'o.write(b\'{"a":1}\\r\\n\\n\\n{"b":"\\xff\\xfe"}\\n\' + b"y" * 5000 + b"\\n" + b\'{"c":3}\\n{"d":\'); o.flush()',
+        'o.write(b\'{"a":1}\\r\\n\\n\\n{"b":"\\xff\\xfe"}\\n\' + b"y" * 5000 + b"\\n" + b\'{"c":3}\\n{"d":\'); o.flush()',
       { maxLineBytes: 1024 },
     );
     await t.start();
@@ -62,7 +62,10 @@ describe('StdioTransport', () => {
   });
 
   it('a helper holding the pipes open does not keep the harness waiting; it is ended with the group', async () => {
-    const t = new StdioTransport({ argv: ['python3', join(FIXTURES, 'zoo', 'children-hold-pipes.py')], shutdownGraceMs: 300 });
+    const t = new StdioTransport({
+      argv: ['python3', join(FIXTURES, 'zoo', 'children-hold-pipes.py')],
+      shutdownGraceMs: 300,
+    });
     await t.start();
     expect(await until(() => announcedPids(t.stderr).length > 0, 5000)).toBe(true);
     const [child] = announcedPids(t.stderr);
@@ -74,7 +77,10 @@ describe('StdioTransport', () => {
   });
 
   it('a helper that left the process group (setsid) is found among the descendants and ended too', async () => {
-    const t = new StdioTransport({ argv: ['python3', join(FIXTURES, 'zoo', 'escaping-child.py')], shutdownGraceMs: 300 });
+    const t = new StdioTransport({
+      argv: ['python3', join(FIXTURES, 'zoo', 'escaping-child.py')],
+      shutdownGraceMs: 300,
+    });
     await t.start();
     expect(await until(() => announcedPids(t.stderr).length > 0, 5000)).toBe(true);
     const [child] = announcedPids(t.stderr);

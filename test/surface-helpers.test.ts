@@ -7,7 +7,17 @@ import { promptMessageProblems } from '../suites/prompts.js';
 import { completionProblems } from '../suites/completion.js';
 
 describe('RFC 6570 URI templates', () => {
-  it.each(['file:///{path}', 'demo://resource/dynamic/text/{resourceId}', 'http://x/{+path}/here{?q,lang}', 'x://{var:3}', 'x://{list*}', 'x://{#frag}{.ext}{/seg}{;p}{&more}', 'no-expressions', 'x://{a%20b}', 'x://{a.b}'])('%s is well-formed', (t) => {
+  it.each([
+    'file:///{path}',
+    'demo://resource/dynamic/text/{resourceId}',
+    'http://x/{+path}/here{?q,lang}',
+    'x://{var:3}',
+    'x://{list*}',
+    'x://{#frag}{.ext}{/seg}{;p}{&more}',
+    'no-expressions',
+    'x://{a%20b}',
+    'x://{a.b}',
+  ])('%s is well-formed', (t) => {
     expect(uriTemplateProblem(t)).toBeUndefined();
   });
   it.each([
@@ -39,23 +49,56 @@ describe('contents, prompt messages, completion results', () => {
     expect(contentProblems({ uri: 'a://b', text: 'x' }, 0)).toEqual([]);
     expect(contentProblems({ uri: 'a://b', blob: 'AA==' }, 0)).toEqual([]);
     expect(contentProblems({ uri: 'a://b' }, 0)).toEqual(['contents[0] has neither text nor blob']);
-    expect(contentProblems({ uri: 'a://b', text: 'x', blob: 'AA==' }, 1)).toEqual(['contents[1] has both text and blob']);
-    expect(contentProblems({ text: 3 }, 0)).toEqual(['contents[0].uri is missing, not a string', 'contents[0].text is number, not a string']);
+    expect(contentProblems({ uri: 'a://b', text: 'x', blob: 'AA==' }, 1)).toEqual([
+      'contents[1] has both text and blob',
+    ]);
+    expect(contentProblems({ text: 3 }, 0)).toEqual([
+      'contents[0].uri is missing, not a string',
+      'contents[0].text is number, not a string',
+    ]);
   });
   it('prompt messages', () => {
     expect(promptMessageProblems({ role: 'user', content: { type: 'text', text: 'hi' } }, 0)).toEqual([]);
-    expect(promptMessageProblems({ role: 'assistant', content: { type: 'resource', resource: { uri: 'a://b', blob: 'AA==' } } }, 0)).toEqual([]);
-    expect(promptMessageProblems({ role: 'system', content: { type: 'image', data: '!', mimeType: 'image/png' } }, 2)).toEqual(['messages[2].role is "system", not "user" or "assistant"', 'messages[2].content.data is not base64']);
+    expect(
+      promptMessageProblems(
+        { role: 'assistant', content: { type: 'resource', resource: { uri: 'a://b', blob: 'AA==' } } },
+        0,
+      ),
+    ).toEqual([]);
+    expect(
+      promptMessageProblems({ role: 'system', content: { type: 'image', data: '!', mimeType: 'image/png' } }, 2),
+    ).toEqual(['messages[2].role is "system", not "user" or "assistant"', 'messages[2].content.data is not base64']);
   });
   it('completion results: at most 100 values (fail), total and hasMore consistent (warn)', () => {
-    expect(completionProblems({ completion: { values: ['a'], total: 1, hasMore: false } })).toEqual({ hard: [], soft: [], count: 1 });
-    expect(completionProblems({ completion: { values: Array(101).fill('v') } }).hard).toEqual(['completion.values has 101 values; at most 100 are allowed']);
-    expect(completionProblems({ completion: { values: ['a'], total: 5, hasMore: false } }).soft).toEqual(['hasMore is false but total 5 is more than the 1 values sent']);
-    expect(completionProblems({ completion: { values: ['a', 'b'], total: 1 } }).soft).toEqual(['completion.total 1 is less than the 2 values sent']);
+    expect(completionProblems({ completion: { values: ['a'], total: 1, hasMore: false } })).toEqual({
+      hard: [],
+      soft: [],
+      count: 1,
+    });
+    expect(completionProblems({ completion: { values: Array(101).fill('v') } }).hard).toEqual([
+      'completion.values has 101 values; at most 100 are allowed',
+    ]);
+    expect(completionProblems({ completion: { values: ['a'], total: 5, hasMore: false } }).soft).toEqual([
+      'hasMore is false but total 5 is more than the 1 values sent',
+    ]);
+    expect(completionProblems({ completion: { values: ['a', 'b'], total: 1 } }).soft).toEqual([
+      'completion.total 1 is less than the 2 values sent',
+    ]);
   });
   it('the version table: resource not found is -32002 (SHOULD) up to 2025-11-25, -32602 (MUST) in 2026-07-28', () => {
-    expect(featuresOf('2025-11-25')).toMatchObject({ resourceNotFoundCode: -32002, resourceNotFoundStrength: 'SHOULD', setLevel: true, mrtr: false });
-    expect(featuresOf('2026-07-28')).toMatchObject({ resourceNotFoundCode: -32602, resourceNotFoundStrength: 'MUST', setLevel: false, resourceSubscribe: false, mrtr: true });
+    expect(featuresOf('2025-11-25')).toMatchObject({
+      resourceNotFoundCode: -32002,
+      resourceNotFoundStrength: 'SHOULD',
+      setLevel: true,
+      mrtr: false,
+    });
+    expect(featuresOf('2026-07-28')).toMatchObject({
+      resourceNotFoundCode: -32602,
+      resourceNotFoundStrength: 'MUST',
+      setLevel: false,
+      resourceSubscribe: false,
+      mrtr: true,
+    });
     expect(featuresOf('2024-11-05').completionsCapability).toBe(false);
   });
 });

@@ -33,7 +33,9 @@ describe('snapshot of server-everything (stdio)', () => {
     expect(s.prompts!.length).toBeGreaterThan(0);
     expect(s.resources!.length).toBeGreaterThan(0);
     expect(s.resourceTemplates!.length).toBeGreaterThan(0);
-    expect(s.tools!.map((t) => t.name)).toEqual([...s.tools!.map((t) => t.name as string)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+    expect(s.tools!.map((t) => t.name)).toEqual(
+      [...s.tools!.map((t) => t.name as string)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+    );
     expect(a).not.toContain('"_meta"');
     const d = await cli(['diff', join(tmp, 'everything-1.json'), join(tmp, 'everything-2.json')]);
     expect(d.code).toBe(0);
@@ -63,7 +65,12 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(s.prompts!.map((p) => p.name)).toEqual(['compare', 'faq', 'recommend']);
     expect(s.resources!.map((r) => r.uri)).toEqual(['shop://catalog', 'shop://terms']);
     expect(s.resourceTemplates!.map((r) => r.uriTemplate)).toEqual(['shop://product/{id}']);
-    expect(s.resources![0]).toEqual({ annotations: { priority: 0.9 }, mimeType: 'application/json', name: 'catalog', uri: 'shop://catalog' });
+    expect(s.resources![0]).toEqual({
+      annotations: { priority: 0.9 },
+      mimeType: 'application/json',
+      name: 'catalog',
+      uri: 'shop://catalog',
+    });
     expect(text).not.toMatch(/_meta|listedAt|lastModified|"size"/);
     const methods = readFileSync(log, 'utf8').trim().split('\n');
     expect(methods).not.toContain('tools/call');
@@ -117,10 +124,30 @@ describe('two releases of a Python server: snapshot → diff', () => {
   it('run --baseline-snapshot: surface/compatible fails on the breaking release with the diff in details and in the step summary', async () => {
     const summary = join(tmp, 'step-summary.md');
     const outDir = mkdtempSync(join(tmp, 'out-'));
-    const r = await cli(['run', '--stdio', shop(2), '--baseline-snapshot', v1, '--suite', 'lifecycle', '--reporter', 'json', '--reporter', 'github', '--out-dir', outDir, '--quiet'], { env: { GITHUB_STEP_SUMMARY: summary } });
+    const r = await cli(
+      [
+        'run',
+        '--stdio',
+        shop(2),
+        '--baseline-snapshot',
+        v1,
+        '--suite',
+        'lifecycle',
+        '--reporter',
+        'json',
+        '--reporter',
+        'github',
+        '--out-dir',
+        outDir,
+        '--quiet',
+      ],
+      { env: { GITHUB_STEP_SUMMARY: summary } },
+    );
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8'));
-    const c = report.suites.flatMap((s: { cases: unknown[] }) => s.cases).find((x: { id: string }) => x.id === 'surface/compatible');
+    const c = report.suites
+      .flatMap((s: { cases: unknown[] }) => s.cases)
+      .find((x: { id: string }) => x.id === 'surface/compatible');
     expect(c.verdict).toBe('fail');
     expect(c.message).toMatch(/^6 breaking, 4 compatible, 2 cosmetic changes against .*shop-1\.json: /);
     expect(c.details.diff.summary).toEqual({ breaking: 6, compatible: 4, cosmetic: 2 });
@@ -128,7 +155,9 @@ describe('two releases of a Python server: snapshot → diff', () => {
     expect(r.stdout).toContain('::error title=mcp-conform%3A surface/compatible (MUST)');
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('### MCP surface: ❌ 6 breaking changes');
-    expect(md).toContain('| tool | `add_to_cart` |  | tool "add\\_to\\_cart" removed: calls to it fail | `tool.removed` |');
+    expect(md).toContain(
+      '| tool | `add_to_cart` |  | tool "add\\_to\\_cart" removed: calls to it fail | `tool.removed` |',
+    );
 
     const same = await runArgs(['--stdio', shop(1), '--baseline-snapshot', v1, '--suite', 'listing']);
     expect(same.c('surface/compatible')).toMatchObject({ verdict: 'pass' });
@@ -139,7 +168,10 @@ describe('two releases of a Python server: snapshot → diff', () => {
   it('the config key baselineSnapshot works like the flag (a path relative to the config file)', async () => {
     const dir = mkdtempSync(join(tmp, 'cfg-'));
     writeFileSync(join(dir, 'base.json'), readFileSync(v1, 'utf8'));
-    writeFileSync(join(dir, 'mcp-conform.config.json'), JSON.stringify({ targets: [{ stdio: shop(2), baselineSnapshot: 'base.json', suites: ['surface'] }] }));
+    writeFileSync(
+      join(dir, 'mcp-conform.config.json'),
+      JSON.stringify({ targets: [{ stdio: shop(2), baselineSnapshot: 'base.json', suites: ['surface'] }] }),
+    );
     const r = await cli(['run', '--reporter', 'json', '--out-dir', join(dir, 'out'), '--quiet'], { cwd: dir });
     expect(r.code).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
@@ -157,7 +189,14 @@ describe('two releases of a Python server: snapshot → diff', () => {
 
   it('2026-07-28 (server/discover): protocol version and server info from the discover answer; a report.json of the run gives the same surface', async () => {
     const out = join(tmp, 'calc-all.json');
-    const r = await runArgs(['--stdio', `python3 ${join(FIXTURES, 'calc-all.py')}`, '--snapshot', out, '--suite', 'listing']);
+    const r = await runArgs([
+      '--stdio',
+      `python3 ${join(FIXTURES, 'calc-all.py')}`,
+      '--snapshot',
+      out,
+      '--suite',
+      'listing',
+    ]);
     expect(r.report.negotiation?.handshake).toBe('server/discover');
     const s = JSON.parse(readFileSync(out, 'utf8')) as Snapshot;
     expect(s.protocolVersion).toBe('2026-07-28');
@@ -183,11 +222,28 @@ describe('two releases of a Python server: snapshot → diff', () => {
   it('a server that cannot be listed gives no snapshot and exit 1; a snapshot already there is left as it was', async () => {
     const out = join(tmp, 'kept.json');
     writeFileSync(out, 'the old snapshot');
-    const r = await cli(['snapshot', '--stdio', `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`, '--out', out]);
+    const r = await cli([
+      'snapshot',
+      '--stdio',
+      `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`,
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no snapshot taken: tools\/list: .*loop/);
     expect(readFileSync(out, 'utf8')).toBe('the old snapshot');
-    const viaRun = await cli(['run', '--stdio', `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`, '--snapshot', out, '--suite', 'listing', '--quiet', '--reporter', 'console']);
+    const viaRun = await cli([
+      'run',
+      '--stdio',
+      `python3 ${join(FIXTURES, 'broken', 'looping-cursor.py')}`,
+      '--snapshot',
+      out,
+      '--suite',
+      'listing',
+      '--quiet',
+      '--reporter',
+      'console',
+    ]);
     expect(viaRun.code).toBe(1);
     expect(viaRun.stderr).toContain(`no snapshot written to ${out}`);
     expect(readFileSync(out, 'utf8')).toBe('the old snapshot');

@@ -12,7 +12,12 @@ let reportFile: string;
 let cassetteFile: string;
 
 beforeAll(async () => {
-  const r = await run(py('calc.py'), ['--suite', 'lifecycle,listing,calling', '--record', join(dir, 'calc.cassette.jsonl')]);
+  const r = await run(py('calc.py'), [
+    '--suite',
+    'lifecycle,listing,calling',
+    '--record',
+    join(dir, 'calc.cassette.jsonl'),
+  ]);
   expect(r.code).toBe(0);
   reportFile = join(r.outDir, 'report.json');
   cassetteFile = join(dir, 'calc.cassette.jsonl');
@@ -41,7 +46,9 @@ describe('validate', () => {
   it('a report.json with a planted violation: exit 1, the message and pointer named', async () => {
     const r = await cli(['validate', plantedReport()]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/✗ message \d+ \(from-server, response tools\/list id \d+, JSONRPCResultResponse \+ ListToolsResult\): \/result\/tools\/0\/inputSchema/);
+    expect(r.stdout).toMatch(
+      /✗ message \d+ \(from-server, response tools\/list id \d+, JSONRPCResultResponse \+ ListToolsResult\): \/result\/tools\/0\/inputSchema/,
+    );
     expect(r.stdout).toMatch(/Result: 1 of \d+ messages violate the schema/);
     const j = await cli(['validate', plantedReport(), '--format', 'json']);
     expect(JSON.parse(j.stdout)).toMatchObject({ format: 'report', protocolVersion: '2025-11-25', invalid: 1 });
@@ -51,7 +58,10 @@ describe('validate', () => {
     const good = await cli(['validate', cassetteFile]);
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/\(cassette\)/);
-    const lines = readFileSync(cassetteFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(cassetteFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const call = lines.find((l) => l.dir === 'from-server' && Array.isArray(l.message?.result?.content));
     call.message.result.content = [{ type: 'text' }]; // a text block without its text
     const bad = join(dir, 'planted.cassette.jsonl');
@@ -65,7 +75,11 @@ describe('validate', () => {
     const file = join(dir, 'full.cassette.jsonl');
     const r = await run(py('calc.py'), ['--record', file]);
     expect(r.code).toBe(0);
-    const probes = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.probe);
+    const probes = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.probe);
     expect(probes.length).toBeGreaterThanOrEqual(3);
     const v = await cli(['validate', file]);
     expect(v.code, v.stdout).toBe(0);
@@ -73,7 +87,10 @@ describe('validate', () => {
   });
 
   it('icons that are not an array: a violation in 2025-11-25, not in 2025-06-18 (no icons there)', async () => {
-    const lines = readFileSync(cassetteFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(cassetteFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const list = lines.find((l) => l.dir === 'from-server' && Array.isArray(l.message?.result?.tools));
     list.message.result.tools[0].icons = 'not-an-array';
     const file = join(dir, 'icons.cassette.jsonl');
@@ -99,7 +116,14 @@ describe('--schema FILE', () => {
   // the official schemas live outside the repository (test/helpers/schema-official.ts: MCP_CONFORM_SPEC_DIR)
   it.skipIf(!officialSchemasAvailable())('the official 2025-11-25 schema validates a run like the built-in one', async () => {
     const official = join(SPEC_DIR, '2025-11-25', 'schema.json');
-    const r = await run(py('calc.py'), ['--suite', 'lifecycle,listing,schema', '--schema', official, '--protocol-version', '2025-11-25']);
+    const r = await run(py('calc.py'), [
+      '--suite',
+      'lifecycle,listing,schema',
+      '--schema',
+      official,
+      '--protocol-version',
+      '2025-11-25',
+    ]);
     expect(r.code).toBe(0);
     expect(r.report.options.schemaFile).toBe(official);
     expect(r.report.summary.messagesValidated).toBe(r.report.messages.length);
@@ -109,7 +133,19 @@ describe('--schema FILE', () => {
 
   it('a schema that does not compile is a usage error with the ajv message', async () => {
     const bad = join(dir, 'bad-schema.json');
-    writeFileSync(bad, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: { JSONRPCMessage: { type: 'nope' }, JSONRPCRequest: {}, JSONRPCNotification: {}, JSONRPCResultResponse: {}, JSONRPCErrorResponse: {} } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $defs: {
+          JSONRPCMessage: { type: 'nope' },
+          JSONRPCRequest: {},
+          JSONRPCNotification: {},
+          JSONRPCResultResponse: {},
+          JSONRPCErrorResponse: {},
+        },
+      }),
+    );
     const r = await cli(['run', '--stdio', py('calc.py'), '--schema', bad, '--quiet']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not compile.*schema is invalid/);

@@ -17,8 +17,22 @@ describe('suite warm-up and the first message', () => {
       id: 'warm',
       title: 'warm-up probe',
       description: '-',
-      warmUp: () => { events.push('warm-up'); },
-      cases: [{ id: 'warm/case', title: '-', level: 'MAY', spec: 'basic', requirement: '-', async run() { events.push('case'); return { verdict: 'pass', message: 'ran' }; } }],
+      warmUp: () => {
+        events.push('warm-up');
+      },
+      cases: [
+        {
+          id: 'warm/case',
+          title: '-',
+          level: 'MAY',
+          spec: 'basic',
+          requirement: '-',
+          async run() {
+            events.push('case');
+            return { verdict: 'pass', message: 'ran' };
+          },
+        },
+      ],
     };
     const prepared = await prepareRun({ stdio: py('calc.py'), suites: [probe], timeout: 5000 });
     let first = true;
@@ -32,7 +46,10 @@ describe('suite warm-up and the first message', () => {
           // Every write to the server's stdin from now on is recorded (the first one included).
           const stdin = (t as StdioTransport).child!.stdin!;
           const write = stdin.write.bind(stdin) as (...a: unknown[]) => boolean;
-          stdin.write = ((...a: unknown[]) => { if (!events.includes('written')) events.push('written'); return write(...a); }) as typeof stdin.write;
+          stdin.write = ((...a: unknown[]) => {
+            if (!events.includes('written')) events.push('written');
+            return write(...a);
+          }) as typeof stdin.write;
         };
       }
       return t;

@@ -28,7 +28,11 @@ import { notPassing, zoo } from './helpers/zoo.js';
 function interrupted(file: string, extra: string[], signals: [number, NodeJS.Signals][], minProcesses = 1) {
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-signal-'));
   const t0 = Date.now();
-  const child = spawn(process.execPath, [CLI, 'run', '--stdio', py(file), '--out-dir', outDir, '--reporter', 'json', '--quiet', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'run', '--stdio', py(file), '--out-dir', outDir, '--reporter', 'json', '--quiet', ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (b) => (stderr += b));
   // every process seen under the CLI until the first signal: one snapshot could miss the server's child (a /proc
@@ -41,18 +45,32 @@ function interrupted(file: string, extra: string[], signals: [number, NodeJS.Sig
     for (const p of now) seen.add(p.pid);
     if (armed || now.length < minProcesses) return;
     armed = true;
-    setTimeout(() => { clearInterval(poll); started = [...seen]; }, Math.max(0, signals[0]![0] - 50));
+    setTimeout(
+      () => {
+        clearInterval(poll);
+        started = [...seen];
+      },
+      Math.max(0, signals[0]![0] - 50),
+    );
     for (const [at, sig] of signals) setTimeout(() => child.kill(sig), at);
   }, 20);
-  return new Promise<{ code: number | null; ms: number; report?: Report; stderr: string; started: number[] }>((resolve) => {
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      clearInterval(poll);
-      const file = join(outDir, 'report.json');
-      resolve({ code, ms: Date.now() - t0, stderr, started, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined });
-    });
-  });
+  return new Promise<{ code: number | null; ms: number; report?: Report; stderr: string; started: number[] }>(
+    (resolve) => {
+      const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(guard);
+        clearInterval(poll);
+        const file = join(outDir, 'report.json');
+        resolve({
+          code,
+          ms: Date.now() - t0,
+          stderr,
+          started,
+          report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined,
+        });
+      });
+    },
+  );
 }
 
 describe('zoo: process ownership and bounds', () => {
@@ -65,8 +83,14 @@ describe('zoo: process ownership and bounds', () => {
 
   it('never answers (broken/silent.py): initialize fails on its timeout, the rest is skipped, exit 1', async () => {
     const r = await zoo('broken/silent.py', ['--timeout', '1000'], { code: 1, withinMs: 1000 + 3 * 500 + 8_000 });
-    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/not answered within 1000 ms/) });
-    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: initialize failed/) });
+    expect(r.c('lifecycle/initialize')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/not answered within 1000 ms/),
+    });
+    expect(r.c('robustness/invalid-json')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^not run: initialize failed/),
+    });
     expect(r.report.aborted).toMatch(/initialize failed/);
   });
 
@@ -87,8 +111,14 @@ describe('zoo: process ownership and bounds', () => {
   it('--max-duration: the case in flight and all after it are skipped with why, the server is stopped, exit 1', async () => {
     const r = await zoo('zoo/slow-tool.py', ['--max-duration', '2500'], { code: 1, withinMs: 2500 + 4 * 500 + 5_000 });
     expect(r.report.aborted).toBe('the run reached its time limit of 2500 ms (--max-duration)');
-    expect(r.c('calling/tool')).toMatchObject({ verdict: 'skip', message: 'not finished: the run reached its time limit of 2500 ms (--max-duration)' });
-    expect(r.c('unknown-tool/call')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not run: the run reached its time limit/) });
+    expect(r.c('calling/tool')).toMatchObject({
+      verdict: 'skip',
+      message: 'not finished: the run reached its time limit of 2500 ms (--max-duration)',
+    });
+    expect(r.c('unknown-tool/call')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^not run: the run reached its time limit/),
+    });
     expect(r.c('lifecycle/ping').verdict).toBe('pass'); // what ran before the limit keeps its verdict
     expect(r.c('stdio/utf8').verdict).toBe('pass'); // the log is still judged
     expect(r.report.durationMs).toBeLessThan(2500 + 4 * 500 + 1000);
@@ -107,7 +137,11 @@ describe('zoo: process ownership and bounds', () => {
   });
 
   it('SIGTERM to a run whose server ignores SIGTERM and has a child: report written, group killed, exit 143', async () => {
-    const r = await interrupted('broken/ignore-sigterm.py', ['--shutdown-grace', '500', '--timeout', '60000'], [[700, 'SIGTERM']]);
+    const r = await interrupted(
+      'broken/ignore-sigterm.py',
+      ['--shutdown-grace', '500', '--timeout', '60000'],
+      [[700, 'SIGTERM']],
+    );
     expect(r.code).toBe(143);
     expect(r.report!.exitCode).toBe(143);
     expect(r.report!.aborted).toBe('the run was interrupted (SIGTERM)');
@@ -116,7 +150,15 @@ describe('zoo: process ownership and bounds', () => {
   });
 
   it('a second SIGINT ends everything at once (no waiting for a slow shutdown), exit 130', async () => {
-    const r = await interrupted('broken/ignore-sigterm.py', ['--shutdown-grace', '20000'], [[700, 'SIGINT'], [1200, 'SIGINT']], 2);
+    const r = await interrupted(
+      'broken/ignore-sigterm.py',
+      ['--shutdown-grace', '20000'],
+      [
+        [700, 'SIGINT'],
+        [1200, 'SIGINT'],
+      ],
+      2,
+    );
     expect(r.code).toBe(130);
     expect(r.ms).toBeLessThan(6_000);
     expect(r.started.length).toBeGreaterThanOrEqual(2); // the server and its child
@@ -130,8 +172,14 @@ describe('zoo: process ownership and bounds', () => {
       suites: ALL_SUITES,
       suiteFilter: ['lifecycle'],
       shutdownGraceMs: 300,
-      transportFactory: (t, o) => { const x = createTransport(t, o); made.push(x); return x; },
-      onSuite: () => { throw new Error('a reporter bug'); },
+      transportFactory: (t, o) => {
+        const x = createTransport(t, o);
+        made.push(x);
+        return x;
+      },
+      onSuite: () => {
+        throw new Error('a reporter bug');
+      },
     });
     await expect(run).rejects.toThrow('a reporter bug');
     const p = made[0]!.processInfo()!;

@@ -14,17 +14,25 @@
  */
 import { describe, expect, test } from 'vitest';
 import { runConformance, type ConformanceOptions } from '../lib/conformance.js';
-import type { CaseResult, Report } from '../core/results.js';
+import type { CaseResult, Report } from '../lib/test-helpers.js';
 import { matchers, type McpMatchers } from './matchers.js';
-import { slugOf } from '../suites/expect/format.js';
+import { slugOf } from '../lib/test-helpers.js';
 
-export { connect, McpRequestError, McpSchemaError, type ConnectOptions, type McpTestClient, type ToolCall, type MessageViolation } from './connect.js';
+export {
+  connect,
+  McpRequestError,
+  McpSchemaError,
+  type ConnectOptions,
+  type McpTestClient,
+  type ToolCall,
+  type MessageViolation,
+} from './connect.js';
 export { matchers, type McpMatchers } from './matchers.js';
 
 expect.extend(matchers);
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: vitest's own Matchers<T = any>, which this augments
   interface Matchers<T = any> extends McpMatchers<T> {}
 }
 
@@ -39,8 +47,14 @@ export interface VitestConformanceOptions extends ConformanceOptions {
 /** A failed case as an Error: the message, then the requirement, the spec link and the messages it is based on. */
 function caseError(c: CaseResult, report: Report): Error {
   const bySeq = new Map(report.messages.map((m) => [m.seq, m]));
-  const exchange = c.messageIds.slice(0, 8).map((id) => bySeq.get(id)).filter((m) => m !== undefined)
-    .map((m) => `  ${m.direction === 'to-server' ? '→' : '←'} #${m.seq} ${m.raw.length > 400 ? `${m.raw.slice(0, 400)}… (${m.raw.length} chars)` : m.raw}`);
+  const exchange = c.messageIds
+    .slice(0, 8)
+    .map((id) => bySeq.get(id))
+    .filter((m) => m !== undefined)
+    .map(
+      (m) =>
+        `  ${m.direction === 'to-server' ? '→' : '←'} #${m.seq} ${m.raw.length > 400 ? `${m.raw.slice(0, 400)}… (${m.raw.length} chars)` : m.raw}`,
+    );
   const lines = [
     `${c.id}: ${c.message}`,
     ...(c.strictFromWarn ? ['(a warn made a fail by strict)'] : []),
@@ -51,8 +65,13 @@ function caseError(c: CaseResult, report: Report): Error {
   const err = new Error(lines.join('\n')) as Error & { expected?: unknown; actual?: unknown };
   err.name = 'ConformanceFailure';
   // An expectation's first failing check: vitest shows expected and actual as a diff.
-  const checks = (c.details?.checks as { ok: boolean; expected: unknown; actual: unknown }[] | undefined)?.filter((x) => !x.ok);
-  if (checks?.length && checks[0]!.actual !== undefined) { err.expected = checks[0]!.expected; err.actual = checks[0]!.actual; }
+  const checks = (c.details?.checks as { ok: boolean; expected: unknown; actual: unknown }[] | undefined)?.filter(
+    (x) => !x.ok,
+  );
+  if (checks?.length && checks[0]!.actual !== undefined) {
+    err.expected = checks[0]!.expected;
+    err.actual = checks[0]!.actual;
+  }
   err.stack = `${err.name}: ${err.message}`; // where vitest ran it says nothing: the case is the place
   return err;
 }
@@ -63,12 +82,16 @@ function caseError(c: CaseResult, report: Report): Error {
  */
 export function conformance(options: VitestConformanceOptions): void {
   const { title, onReport, ...run } = options;
-  const target = run.name ?? (Array.isArray(run.stdio) ? run.stdio.join(' ') : run.stdio ?? run.http ?? run.sse ?? run.url ?? 'server');
+  const target =
+    run.name ??
+    (Array.isArray(run.stdio) ? run.stdio.join(' ') : (run.stdio ?? run.http ?? run.sse ?? run.url ?? 'server'));
   describe(title ?? `mcp-conform: ${target}`, async () => {
     const report = await runConformance(run);
     onReport?.(report);
     if (report.aborted) {
-      test('the run', () => { throw new Error(`the run ended early: ${report.aborted}`); });
+      test('the run', () => {
+        throw new Error(`the run ended early: ${report.aborted}`);
+      });
     }
     for (const s of report.suites) {
       describe(s.id, () => {
@@ -77,7 +100,11 @@ export function conformance(options: VitestConformanceOptions): void {
           test(name, async (ctx) => {
             if (c.verdict === 'skip') ctx.skip(c.message);
             if (c.verdict === 'fail' && !c.baselined) throw caseError(c, report);
-            if (c.verdict === 'fail') await ctx.annotate(`known failure (baseline${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`, 'notice');
+            if (c.verdict === 'fail')
+              await ctx.annotate(
+                `known failure (baseline${c.baselineReason ? `: ${c.baselineReason}` : ''}): ${c.message}`,
+                'notice',
+              );
             else if (c.verdict === 'warn') await ctx.annotate(`warn (${c.level}): ${c.message} — ${c.spec}`, 'warning');
             else if (c.verdict === 'info') await ctx.annotate(c.message, 'notice');
           });

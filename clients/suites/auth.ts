@@ -5,7 +5,7 @@
  * must refuse. Evidence names what the client sent; codes, verifiers, tokens and secrets were never kept.
  * https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
-import { canonical } from '../../core/auth/discovery.js';
+import { sameResource } from '../../core/auth/discovery.js';
 import type { Outcome } from '../../core/suite.js';
 import type { ResourceRequest } from '../../mocks/auth/protected.js';
 import type { AuthServerRequest } from '../../mocks/auth/server.js';
@@ -26,7 +26,6 @@ const mcpOf = (ctx: ClientCaseContext) => ax(ctx).resourceRequests.filter((r) =>
 const codeGrants = (ctx: ClientCaseContext) => asOf(ctx, 'token').filter((r) => r.params?.grant_type === 'authorization_code');
 const shown = (r: AuthServerRequest) => `${r.method} ${r.url}${r.method === 'POST' && r.params ? ` {${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ')}}` : ''} → ${r.status}${r.problem ? ` (${r.problem})` : ''}`;
 const shownR = (r: ResourceRequest) => `${r.method} ${r.url}${r.rpcMethod ? ` (${r.rpcMethod})` : ''} → ${r.status ?? 'served'}`;
-const sameResource = (a: string | undefined, b: string) => { if (a === undefined) return false; try { return canonical(a) === canonical(b); } catch { return false; } };
 const first = <T>(xs: T[], n = 3) => xs.slice(0, n);
 const nothingYet = (ctx: ClientCaseContext, what: string): Outcome => ({ verdict: 'skip', message: `${what}; ${ending(ctx)}` });
 const expectedScope = (a: AuthRunRecord): string | undefined => a.def.protected.challengeScope ?? a.def.protected.scopesSupported?.join(' ');

@@ -15,6 +15,7 @@ import type { AuthScenarioDef } from '../../mocks/auth/scenarios.js';
 import type { ResourceRequest } from '../../mocks/auth/protected.js';
 import type { AuthServerRequest } from '../../mocks/auth/server.js';
 import type { RefFetch } from '../../mocks/schema-tools.js';
+import { META } from '../../core/wire.js';
 
 /** What the protected mock and its authorization server saw in a client-auth scenario (no secret in it). */
 export interface AuthRunRecord {
@@ -88,7 +89,7 @@ export interface ClientCaseDef {
   transports?: ClientTransport[];
   /** The first protocol version the requirement exists in. */
   from?: ProtocolVersion;
-  /** The last protocol version the requirement exists in. */
+  /** The first protocol version the requirement no longer exists in (exclusive, as for server cases: core/applies.ts). */
   until?: ProtocolVersion;
   /** The scenarios that provoke what the case checks (absent: every scenario). */
   scenarios?: string[];
@@ -153,7 +154,7 @@ export function perSession(ctx: ClientCaseContext, eras: ClientSessionView['era'
   };
 }
 
-const PV = 'io.modelcontextprotocol/protocolVersion';
+const PV = META.protocolVersion;
 /** The protocol version a 2026-07-28 request names in `_meta`. */
 export const metaVersion = (json: unknown): unknown => {
   const p = isObject(json) && isObject(json.params) ? json.params : undefined;

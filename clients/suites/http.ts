@@ -12,18 +12,35 @@ function what(e: ClientExchange): string {
  * The legacy sessions the mock issued over HTTP: the Mcp-Session-Id, the exchange that issued it, the exchanges that
  * came with it after, and the version the session negotiated.
  */
-function sessionsOf(ctx: ClientCaseContext): { id: string; issuedBy: ClientExchange; after: ClientExchange[]; version?: string }[] {
+function sessionsOf(
+  ctx: ClientCaseContext,
+): { id: string; issuedBy: ClientExchange; after: ClientExchange[]; version?: string }[] {
   const out: { id: string; issuedBy: ClientExchange; after: ClientExchange[]; version?: string }[] = [];
   for (const e of ctx.exchanges) {
     if (!e.issuedSession) continue;
     const view = ctx.sessions.find((s) => s.key === e.session);
-    out.push({ id: e.issuedSession, issuedBy: e, after: ctx.exchanges.filter((x) => x.n > e.n && x.session !== undefined && x.session === e.session), version: view?.version });
+    out.push({
+      id: e.issuedSession,
+      issuedBy: e,
+      after: ctx.exchanges.filter((x) => x.n > e.n && x.session !== undefined && x.session === e.session),
+      version: view?.version,
+    });
   }
   // A legacy request that came without the session id belongs to the last session issued before it.
   for (const x of ctx.exchanges) {
-    if (x.session !== undefined || x.headers['mcp-session-id'] !== undefined || x.method !== 'POST' || x.rpcMethod === 'initialize' || x.headers['mcp-protocol-version'] === '2026-07-28') continue;
+    if (
+      x.session !== undefined ||
+      x.headers['mcp-session-id'] !== undefined ||
+      x.method !== 'POST' ||
+      x.rpcMethod === 'initialize' ||
+      x.headers['mcp-protocol-version'] === '2026-07-28'
+    )
+      continue;
     const owner = out.filter((o) => o.issuedBy.n < x.n).pop();
-    if (owner) { owner.after.push(x); owner.after.sort((a, b) => a.n - b.n); }
+    if (owner) {
+      owner.after.push(x);
+      owner.after.sort((a, b) => a.n - b.n);
+    }
   }
   return out;
 }
@@ -32,12 +49,17 @@ function sessionsOf(ctx: ClientCaseContext): { id: string; issuedBy: ClientExcha
 function cutStream(ctx: ClientCaseContext): ClientExchange | undefined {
   return ctx.exchanges.find((e) => e.fault?.startsWith('stream ended early'));
 }
-const noCut = () => ({ verdict: 'skip', message: 'no stream was cut: the client made no request after notifications/initialized' }) as const;
+const noCut = () =>
+  ({
+    verdict: 'skip',
+    message: 'no stream was cut: the client made no request after notifications/initialized',
+  }) as const;
 
 export const clientHttp: ClientSuite = {
   id: 'client-http',
   title: 'Client over Streamable HTTP',
-  description: 'The HTTP side of a Streamable HTTP client: Accept header, Mcp-Session-Id, MCP-Protocol-Version, a new session after 404, DELETE, resuming a stream.',
+  description:
+    'The HTTP side of a Streamable HTTP client: Accept header, Mcp-Session-Id, MCP-Protocol-Version, a new session after 404, DELETE, resuming a stream.',
   cases: [
     {
       id: 'client-http/accept',
@@ -45,16 +67,24 @@ export const clientHttp: ClientSuite = {
       level: 'MUST',
       spec: 'basic/transports#sending-messages-to-the-server',
       transports: HTTP,
-      requirement: 'Every POST carries an Accept header listing both application/json and text/event-stream; a GET lists text/event-stream.',
+      requirement:
+        'Every POST carries an Accept header listing both application/json and text/event-stream; a GET lists text/event-stream.',
       run(ctx) {
         const bad: string[] = [];
         for (const e of ctx.exchanges) {
           const a = (e.headers.accept ?? '').toLowerCase();
-          if (e.method === 'POST' && !(a.includes('application/json') && a.includes('text/event-stream'))) bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
-          if (e.method === 'GET' && !a.includes('text/event-stream')) bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
+          if (e.method === 'POST' && !(a.includes('application/json') && a.includes('text/event-stream')))
+            bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
+          if (e.method === 'GET' && !a.includes('text/event-stream'))
+            bad.push(`${what(e)} Accept: ${e.headers.accept ?? '(none)'}`);
         }
-        if (!ctx.exchanges.length) return { verdict: 'skip', message: `the client sent no HTTP request; ${ending(ctx)}` };
-        if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${ctx.exchanges.length} requests: ${bad.slice(0, 3).join('; ')}` };
+        if (!ctx.exchanges.length)
+          return { verdict: 'skip', message: `the client sent no HTTP request; ${ending(ctx)}` };
+        if (bad.length)
+          return {
+            verdict: 'fail',
+            message: `${bad.length} of ${ctx.exchanges.length} requests: ${bad.slice(0, 3).join('; ')}`,
+          };
         return { verdict: 'pass', message: `${ctx.exchanges.length} requests, each with the Accept types it needs` };
       },
     },
@@ -64,19 +94,25 @@ export const clientHttp: ClientSuite = {
       level: 'MUST',
       spec: 'basic/transports#session-management',
       transports: HTTP,
-      requirement: 'Once the initialize answer issued an Mcp-Session-Id, the client sends it on every later HTTP request of that session.',
+      requirement:
+        'Once the initialize answer issued an Mcp-Session-Id, the client sends it on every later HTTP request of that session.',
       run(ctx) {
         const ss = sessionsOf(ctx);
         if (!ss.length) return { verdict: 'skip', message: 'no session was issued (no initialize answered)' };
         const bad: string[] = [];
         let n = 0;
-        for (const s of ss) for (const e of s.after) {
-          n++;
-          const got = e.headers['mcp-session-id'];
-          if (got !== s.id) bad.push(`${what(e)} sent ${got === undefined ? 'no Mcp-Session-Id' : `Mcp-Session-Id ${got}`} (issued: ${s.id})`);
-        }
+        for (const s of ss)
+          for (const e of s.after) {
+            n++;
+            const got = e.headers['mcp-session-id'];
+            if (got !== s.id)
+              bad.push(
+                `${what(e)} sent ${got === undefined ? 'no Mcp-Session-Id' : `Mcp-Session-Id ${got}`} (issued: ${s.id})`,
+              );
+          }
         if (!n) return { verdict: 'skip', message: `the client sent nothing after initialize; ${ending(ctx)}` };
-        if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
+        if (bad.length)
+          return { verdict: 'fail', message: `${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
         return { verdict: 'pass', message: `${n} requests after initialize, each with the issued Mcp-Session-Id` };
       },
     },
@@ -92,15 +128,20 @@ export const clientHttp: ClientSuite = {
         const ss = sessionsOf(ctx);
         const bad: string[] = [];
         let n = 0;
-        for (const s of ss) for (const e of s.after) {
-          n++;
-          const want = s.version ?? ctx.version;
-          if (want < '2025-06-18') continue;
-          const got = e.headers['mcp-protocol-version'];
-          if (got !== want) bad.push(`${what(e)} sent ${got === undefined ? 'no MCP-Protocol-Version' : `MCP-Protocol-Version ${got}`} (negotiated ${want})`);
-        }
+        for (const s of ss)
+          for (const e of s.after) {
+            n++;
+            const want = s.version ?? ctx.version;
+            if (want < '2025-06-18') continue;
+            const got = e.headers['mcp-protocol-version'];
+            if (got !== want)
+              bad.push(
+                `${what(e)} sent ${got === undefined ? 'no MCP-Protocol-Version' : `MCP-Protocol-Version ${got}`} (negotiated ${want})`,
+              );
+          }
         if (!n) return { verdict: 'skip', message: `the client sent nothing after initialize; ${ending(ctx)}` };
-        if (bad.length) return { verdict: 'fail', message: `${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
+        if (bad.length)
+          return { verdict: 'fail', message: `${bad.length} of ${n} requests: ${bad.slice(0, 3).join('; ')}` };
         return { verdict: 'pass', message: `${n} requests, each with the MCP-Protocol-Version its session negotiated` };
       },
     },
@@ -111,17 +152,39 @@ export const clientHttp: ClientSuite = {
       spec: 'basic/transports#session-management',
       transports: HTTP,
       scenarios: ['session-expired'],
-      requirement: 'When a request with an Mcp-Session-Id gets HTTP 404, the client starts a new session: an initialize request without a session id.',
+      requirement:
+        'When a request with an Mcp-Session-Id gets HTTP 404, the client starts a new session: an initialize request without a session id.',
       run(ctx) {
         // A 404 to a JSON-RPC request: one to the closing DELETE (the session is gone, which is what the client wanted) is no reason to start another.
-        const i = ctx.exchanges.findIndex((e) => e.status === 404 && e.method === 'POST' && e.rpcId !== undefined && e.headers['mcp-session-id'] !== undefined);
-        if (i < 0) return { verdict: 'skip', message: ctx.exchanges.some((e) => e.status === 404 && e.method === 'DELETE') ? 'the session expired, but the client learnt it only from its closing DELETE (404): nothing left to re-initialize for' : 'the session never expired: the client made too few requests' };
+        const i = ctx.exchanges.findIndex(
+          (e) =>
+            e.status === 404 &&
+            e.method === 'POST' &&
+            e.rpcId !== undefined &&
+            e.headers['mcp-session-id'] !== undefined,
+        );
+        if (i < 0)
+          return {
+            verdict: 'skip',
+            message: ctx.exchanges.some((e) => e.status === 404 && e.method === 'DELETE')
+              ? 'the session expired, but the client learnt it only from its closing DELETE (404): nothing left to re-initialize for'
+              : 'the session never expired: the client made too few requests',
+          };
         const gone = ctx.exchanges[i]!;
         const next = ctx.exchanges.slice(i + 1).filter((e) => e.method === 'POST');
         const fresh = next.findIndex((e) => e.rpcMethod === 'initialize' && e.headers['mcp-session-id'] === undefined);
-        const stale = next.slice(0, fresh < 0 ? undefined : fresh).filter((e) => e.headers['mcp-session-id'] === gone.headers['mcp-session-id']);
-        if (fresh < 0) return { verdict: 'fail', message: `${what(gone)} got 404 for session ${gone.headers['mcp-session-id']}; the client sent ${next.length ? `${next.length} more POSTs (${next.slice(0, 3).map(what).join(', ')}) but no initialize without a session id` : 'nothing more'}; ${ending(ctx)}` };
-        return { verdict: 'pass', message: `after the 404 to ${what(gone)} the client sent initialize without a session id (${what(next[fresh]!)})${stale.length ? `, after ${stale.length} more request${stale.length > 1 ? 's' : ''} with the expired id` : ''}` };
+        const stale = next
+          .slice(0, fresh < 0 ? undefined : fresh)
+          .filter((e) => e.headers['mcp-session-id'] === gone.headers['mcp-session-id']);
+        if (fresh < 0)
+          return {
+            verdict: 'fail',
+            message: `${what(gone)} got 404 for session ${gone.headers['mcp-session-id']}; the client sent ${next.length ? `${next.length} more POSTs (${next.slice(0, 3).map(what).join(', ')}) but no initialize without a session id` : 'nothing more'}; ${ending(ctx)}`,
+          };
+        return {
+          verdict: 'pass',
+          message: `after the 404 to ${what(gone)} the client sent initialize without a session id (${what(next[fresh]!)})${stale.length ? `, after ${stale.length} more request${stale.length > 1 ? 's' : ''} with the expired id` : ''}`,
+        };
       },
     },
     {
@@ -137,13 +200,28 @@ export const clientHttp: ClientSuite = {
         // A session the mock expired is gone already; one the client never got past initialize with may be a probe it left.
         const expired = ss.filter((x) => x.after.some((e) => e.fault === 'session expired on purpose'));
         const live = ss.filter((x) => !expired.includes(x));
-        if (!live.length) return { verdict: 'skip', message: `every session the client had was expired by the mock (${expired.map((x) => x.id).join(', ')})` };
+        if (!live.length)
+          return {
+            verdict: 'skip',
+            message: `every session the client had was expired by the mock (${expired.map((x) => x.id).join(', ')})`,
+          };
         const deleted = live.filter((x) => x.after.some((e) => e.method === 'DELETE'));
         const left = live.filter((x) => !deleted.includes(x));
-        const say = (x: typeof ss[number]) => `session ${x.id}`;
-        if (!left.length) return { verdict: 'pass', message: `DELETE for ${deleted.map(say).join(', ')}${expired.length ? ` (not asked of ${expired.length} session${expired.length > 1 ? 's' : ''} the mock expired)` : ''}` };
-        if (ctx.client.endedByHarness) return { verdict: 'info', message: `no DELETE for ${left.map(say).join(', ')}: ${ending(ctx)} before it was done` };
-        return { verdict: 'warn', message: `the client never sent DELETE for ${left.map(say).join(', ')}${deleted.length ? ` (it did for ${deleted.map(say).join(', ')})` : ''}; ${ending(ctx)}` };
+        const say = (x: (typeof ss)[number]) => `session ${x.id}`;
+        if (!left.length)
+          return {
+            verdict: 'pass',
+            message: `DELETE for ${deleted.map(say).join(', ')}${expired.length ? ` (not asked of ${expired.length} session${expired.length > 1 ? 's' : ''} the mock expired)` : ''}`,
+          };
+        if (ctx.client.endedByHarness)
+          return {
+            verdict: 'info',
+            message: `no DELETE for ${left.map(say).join(', ')}: ${ending(ctx)} before it was done`,
+          };
+        return {
+          verdict: 'warn',
+          message: `the client never sent DELETE for ${left.map(say).join(', ')}${deleted.length ? ` (it did for ${deleted.map(say).join(', ')})` : ''}; ${ending(ctx)}`,
+        };
       },
     },
     {
@@ -153,15 +231,29 @@ export const clientHttp: ClientSuite = {
       spec: 'basic/transports#resumability-and-redelivery',
       transports: HTTP,
       scenarios: ['stream-resume'],
-      requirement: 'When an SSE stream ends before its answer, after an event with an id, the client resumes it with an HTTP GET carrying Last-Event-ID.',
+      requirement:
+        'When an SSE stream ends before its answer, after an event with an id, the client resumes it with an HTTP GET carrying Last-Event-ID.',
       run(ctx) {
         const cut = cutStream(ctx);
         if (!cut) return noCut();
         const want = `resume-${cut.n}`;
-        const resumed = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET' && e.headers['last-event-id'] !== undefined);
-        if (!resumed) return { verdict: 'warn', message: `the stream of ${what(cut)} ended after event id ${want}, before the answer; the client never sent a GET with Last-Event-ID; ${ending(ctx)}` };
-        if (resumed.headers['last-event-id'] !== want) return { verdict: 'warn', message: `the client resumed with Last-Event-ID ${resumed.headers['last-event-id']}, not ${want} (the last event id it was sent)` };
-        return { verdict: 'pass', message: `the stream of ${what(cut)} was resumed by ${what(resumed)} with Last-Event-ID ${want}` };
+        const resumed = ctx.exchanges.find(
+          (e) => e.n > cut.n && e.method === 'GET' && e.headers['last-event-id'] !== undefined,
+        );
+        if (!resumed)
+          return {
+            verdict: 'warn',
+            message: `the stream of ${what(cut)} ended after event id ${want}, before the answer; the client never sent a GET with Last-Event-ID; ${ending(ctx)}`,
+          };
+        if (resumed.headers['last-event-id'] !== want)
+          return {
+            verdict: 'warn',
+            message: `the client resumed with Last-Event-ID ${resumed.headers['last-event-id']}, not ${want} (the last event id it was sent)`,
+          };
+        return {
+          verdict: 'pass',
+          message: `the stream of ${what(cut)} was resumed by ${what(resumed)} with Last-Event-ID ${want}`,
+        };
       },
     },
     {
@@ -177,12 +269,23 @@ export const clientHttp: ClientSuite = {
         const cut = cutStream(ctx);
         if (!cut) return noCut();
         const next = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET');
-        if (!next) return { verdict: 'skip', message: `the client did not reconnect after the stream of ${what(cut)} ended (client-http/resume-with-last-event-id grades that); nothing to time` };
+        if (!next)
+          return {
+            verdict: 'skip',
+            message: `the client did not reconnect after the stream of ${what(cut)} ended (client-http/resume-with-last-event-id grades that); nothing to time`,
+          };
         // The mock's clock on both: the cut answer left at once, the GET is timed when it arrived, so the gap seen here
         // is never shorter than the client's own wait.
         const waited = next.t - cut.t;
-        if (waited < RESUME_RETRY_MS) return { verdict: 'fail', message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms` };
-        return { verdict: 'pass', message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms` };
+        if (waited < RESUME_RETRY_MS)
+          return {
+            verdict: 'fail',
+            message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms`,
+          };
+        return {
+          verdict: 'pass',
+          message: `the stream of ${what(cut)} ended with retry: ${RESUME_RETRY_MS}; the client reconnected (${what(next)}) after ${waited} ms`,
+        };
       },
     },
   ],

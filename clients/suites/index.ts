@@ -8,4 +8,12 @@ import { clientProcess } from './process.js';
 import { clientRequests } from './requests.js';
 import { clientSchemas } from './schemas.js';
 
-export const CLIENT_SUITES: ClientSuite[] = [clientProcess, clientLifecycle, clientRequests, clientHttp, client2026, clientSchemas, clientAuth];
+export const CLIENT_SUITES: ClientSuite[] = [
+  clientProcess,
+  clientLifecycle,
+  clientRequests,
+  clientHttp,
+  client2026,
+  clientSchemas,
+  clientAuth,
+];

@@ -30,7 +30,14 @@ let compiledCount = 0;
 function instance(dialect: Dialect): Ajv {
   let ajv = instances.get(dialect);
   if (!ajv) {
-    ajv = newAjv(dialect, { strict: false, allErrors: false, validateSchema: false, addUsedSchema: false, ownProperties: true, logger: false });
+    ajv = newAjv(dialect, {
+      strict: false,
+      allErrors: false,
+      validateSchema: false,
+      addUsedSchema: false,
+      ownProperties: true,
+      logger: false,
+    });
     instances.set(dialect, ajv);
   }
   return ajv;

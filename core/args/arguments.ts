@@ -37,7 +37,10 @@ export function generateRoot(inputSchema: SchemaObject): RootResult {
   let valid = false;
   try {
     const { types, explicit } = typeOrder(expand([inputSchema], ctx, ROOT).conj);
-    if (explicit && !types.includes('object')) notes.push(`inputSchema has type ${show(types.length ? types : inputSchema.type)}, not "object"; arguments are always an object`);
+    if (explicit && !types.includes('object'))
+      notes.push(
+        `inputSchema has type ${show(types.length ? types : inputSchema.type)}, not "object"; arguments are always an object`,
+      );
     const r = generate([inputSchema, OBJECT_SCHEMA], ctx, ROOT, '', 0);
     if (r.has && isObj(r.value)) value = r.value;
     else if (r.has) notes.push(`arguments: generated ${show(r.value)}, which is not an object; sent {}`);

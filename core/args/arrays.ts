@@ -1,12 +1,19 @@
 /** Generation of arrays: item counts, tuples (items/prefixItems), contains, uniqueItems. */
 import type { Ctx } from './context.js';
-import { child, generate, ok, type Frame, type Gen } from './generate.js';
+import { child, ok, type Frame, type Gen, type GenerateFn } from './frame.js';
 import { deepEqual, hasOwn, isNum, own, pathText } from './json.js';
 import { ARGUMENT_LIMITS } from './limits.js';
 import type { SchemaObject } from './types.js';
 import { containsMinimum, itemSchemas } from './validate.js';
 
-export function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
+export function synthArray(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  hint: string,
+  variant: number,
+  generate: GenerateFn,
+): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   let minItems = 0;
@@ -34,7 +41,9 @@ export function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: s
   let n = frame.minimal ? minItems : Math.max(minItems, prefixLen, 1);
   n = Math.max(Math.min(n, maxItems), minItems, contains.length ? minContains : 0);
   if (n > ARGUMENT_LIMITS.maxItems) {
-    notes.push(`${where}: ${minItems > ARGUMENT_LIMITS.maxItems ? `minItems ${minItems}` : `${n} items`} capped at ${ARGUMENT_LIMITS.maxItems}`);
+    notes.push(
+      `${where}: ${minItems > ARGUMENT_LIMITS.maxItems ? `minItems ${minItems}` : `${n} items`} capped at ${ARGUMENT_LIMITS.maxItems}`,
+    );
     n = ARGUMENT_LIMITS.maxItems;
   }
   const items: unknown[] = [];
@@ -65,7 +74,8 @@ export function synthArray(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: s
     if (i >= minItems && !ok(r)) break; // an optional item: leave it out rather than send a doubtful one
     notes.push(...r.notes);
     if (!r.has) break;
-    if (unique && items.some((x) => deepEqual(x, r.value))) notes.push(`${where}: could not generate distinct items for uniqueItems`);
+    if (unique && items.some((x) => deepEqual(x, r.value)))
+      notes.push(`${where}: could not generate distinct items for uniqueItems`);
     items.push(r.value);
     if (!ok(r) && r.value !== undefined) failedCost = Math.max(1, before - ctx.nodes);
   }

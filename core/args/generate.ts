@@ -11,26 +11,10 @@ import { synthNumber } from './numbers.js';
 import { synthObject } from './objects.js';
 import { REF_KEYWORDS, refTarget } from './refs.js';
 import { synthString } from './strings.js';
-import type { PathPart, SchemaObject } from './types.js';
+import type { SchemaObject } from './types.js';
+import { none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
+export { child, none, NUMBER_KEYWORDS, ok, pickScalar, type Frame, type Gen } from './frame.js';
 import { validAll, validate } from './validate.js';
-
-export interface Frame {
-  path: PathPart[];
-  /** `$ref`s entered on the way here. */
-  refs: string[];
-  /** Only the minimal value is wanted (cycle or depth). */
-  minimal: boolean;
-  depth: number;
-}
-
-export interface Gen {
-  has: boolean;
-  value: unknown;
-  notes: string[];
-}
-
-export const ok = (g: Gen): boolean => g.has && g.notes.length === 0;
-export const none = (notes: string[]): Gen => ({ has: false, value: undefined, notes });
 
 export interface Expanded {
   conj: SchemaObject[];
@@ -88,15 +72,6 @@ export function expand(schemas: readonly unknown[], ctx: Ctx, frame: Frame): Exp
   return { conj, never, stop, notes, frame: { ...frame, refs, minimal } };
 }
 
-export function child(frame: Frame, part: PathPart): Frame {
-  return {
-    path: [...frame.path, part],
-    refs: frame.refs,
-    minimal: frame.minimal || frame.depth + 1 >= ARGUMENT_LIMITS.minimalDepth,
-    depth: frame.depth + 1,
-  };
-}
-
 export function generate(schemas: readonly unknown[], ctx: Ctx, frame: Frame, hint: string, variant: number): Gen {
   const where = pathText(frame.path);
   if (ctx.nodes <= 0) return none([`${where}: output size limit reached; value left out`]);
@@ -113,12 +88,26 @@ export function mentionsRef(s: unknown, depth = 0): boolean {
   if (Array.isArray(s)) return s.some((x) => mentionsRef(x, depth + 1));
   for (const k of Object.keys(s)) {
     if ((REF_KEYWORDS as readonly string[]).includes(k)) return true;
-    if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples' && mentionsRef((s as SchemaObject)[k], depth + 1)) return true;
+    if (
+      k !== 'enum' &&
+      k !== 'const' &&
+      k !== 'default' &&
+      k !== 'examples' &&
+      mentionsRef((s as SchemaObject)[k], depth + 1)
+    )
+      return true;
   }
   return false;
 }
 
-export function genConj(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, handled: Set<unknown>): Gen {
+export function genConj(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  hint: string,
+  variant: number,
+  handled: Set<unknown>,
+): Gen {
   const where = pathText(frame.path);
   // anyOf / oneOf: a valid const/default/example/enum value at this level wins; otherwise try the
   // branches in order, and keep the first that yields a valid value.
@@ -133,7 +122,8 @@ export function genConj(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: stri
       if (branches.length === 0) return none([`${where}: ${kw} is empty, so no value can match`]);
       const nextHandled = new Set(handled).add(branches);
       let order = branches.map((_, i) => i);
-      if (frame.minimal) order = [...order.filter((i) => !mentionsRef(branches[i])), ...order.filter((i) => mentionsRef(branches[i]))];
+      if (frame.minimal)
+        order = [...order.filter((i) => !mentionsRef(branches[i])), ...order.filter((i) => mentionsRef(branches[i]))];
       let fallback: Gen | undefined;
       for (const i of order) {
         if (ctx.attempts <= 0) break;
@@ -179,7 +169,11 @@ export function genConj(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: stri
   if (r.has && r.notes.length === 0 && !validAll(conj, r.value, ctx)) {
     const kw = ctx.failure;
     const what =
-      kw === 'not' ? '"not" could not be honoured' : kw ? `the value fails "${kw}"` : 'the value does not satisfy every constraint';
+      kw === 'not'
+        ? '"not" could not be honoured'
+        : kw
+          ? `the value fails "${kw}"`
+          : 'the value does not satisfy every constraint';
     r = { ...r, notes: [`${where}: ${what} (sent ${show(r.value)})`] };
   }
   return r;
@@ -188,17 +182,35 @@ export function genConj(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: stri
 // --- type selection ---------------------------------------------------------------------------
 
 export const ALL_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
-export const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames', 'dependentRequired', 'dependencies'];
-export const ARRAY_KEYWORDS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'];
+export const OBJECT_KEYWORDS = [
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependencies',
+];
+export const ARRAY_KEYWORDS = [
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+];
 export const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
-export const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
 /** Allowed types in the order to try; `explicit` says whether a `type` keyword said so. */
 export function typeOrder(conj: readonly SchemaObject[]): { types: string[]; explicit: boolean } {
   let allowed: string[] | undefined;
   for (const s of conj) {
     const t = own(s, 'type');
-    const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : undefined;
+    const list =
+      typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : undefined;
     if (!list) continue;
     const valid = list.filter((x) => ALL_TYPES.includes(x));
     if (!allowed) {
@@ -223,17 +235,26 @@ export function typeOrder(conj: readonly SchemaObject[]): { types: string[]; exp
   if (has(ARRAY_KEYWORDS)) inferred.push('array');
   if (has(STRING_KEYWORDS)) inferred.push('string');
   if (has(NUMBER_KEYWORDS)) inferred.push('number');
-  for (const t of ['string', 'number', 'boolean', 'object', 'array', 'null']) if (!inferred.includes(t)) inferred.push(t);
+  for (const t of ['string', 'number', 'boolean', 'object', 'array', 'null'])
+    if (!inferred.includes(t)) inferred.push(t);
   return { types: inferred, explicit: false };
 }
 
 // --- base generation ---------------------------------------------------------------------------
 
 /** Preferred values: const, default, examples[0], enum; those valid against the whole conjunction. */
-export function preferred(conj: SchemaObject[], ctx: Ctx, variant: number): { found: unknown[]; pick?: Gen; constrained: boolean } {
+export function preferred(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  variant: number,
+): { found: unknown[]; pick?: Gen; constrained: boolean } {
   const candidates: unknown[] = [];
   let constrained = false;
-  for (const s of conj) if (hasOwn(s, 'const')) { candidates.push(s.const); constrained = true; }
+  for (const s of conj)
+    if (hasOwn(s, 'const')) {
+      candidates.push(s.const);
+      constrained = true;
+    }
   for (const s of conj) if (hasOwn(s, 'default')) candidates.push(s.default);
   for (const s of conj) {
     const ex = own(s, 'examples');
@@ -281,7 +302,15 @@ export function genBase(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: stri
   return fallback ?? none([`${where}: no value could be generated`]);
 }
 
-export function synthesize(type: string, conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, exclude: unknown[]): Gen {
+export function synthesize(
+  type: string,
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  hint: string,
+  variant: number,
+  exclude: unknown[],
+): Gen {
   switch (type) {
     case 'null':
       return pickScalar([null], conj, ctx, frame, 0, exclude, 'null');
@@ -293,38 +322,10 @@ export function synthesize(type: string, conj: SchemaObject[], ctx: Ctx, frame: 
     case 'string':
       return synthString(conj, ctx, frame, hint, variant, exclude);
     case 'object':
-      return synthObject(conj, ctx, frame, variant, false);
+      return synthObject(conj, ctx, frame, variant, false, generate);
     case 'array':
-      return synthArray(conj, ctx, frame, hint, variant);
+      return synthArray(conj, ctx, frame, hint, variant, generate);
     default:
       return none([`${pathText(frame.path)}: unknown type ${show(type)}`]);
   }
-}
-
-export function pickScalar(cands: Iterable<unknown>, conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, exclude: unknown[], what: string, fallbackNote?: () => string | undefined): Gen {
-  const found: unknown[] = [];
-  let first: { value: unknown; failure: string | undefined } | undefined;
-  let tried = 0;
-  for (const c of cands) {
-    if (++tried > 5000) break;
-    if (found.includes(c) || exclude.some((e) => deepEqual(e, c))) continue;
-    if (!validAll(conj, c, ctx)) {
-      first ??= { value: c, failure: ctx.failure };
-      continue;
-    }
-    found.push(c);
-    if (found.length > variant) {
-      ctx.nodes -= 1 + (typeof c === 'string' ? Math.floor(c.length / 100) : 0);
-      return { has: true, value: c, notes: [] };
-    }
-  }
-  const where = pathText(frame.path);
-  const failure = first?.failure;
-  const note =
-    fallbackNote?.() ??
-    (failure === 'not'
-      ? `${where}: "not" could not be honoured (no ${what} value avoids it)`
-      : `${where}: no ${what} value satisfies the schema${first && failure ? ` (${show(first.value, 30)} fails "${failure}")` : ''}`);
-  if (found.length > 0) return { has: true, value: found[found.length - 1], notes: [`${where}: not enough distinct ${what} values for uniqueItems`] };
-  return first ? { has: true, value: first.value, notes: [note] } : none([note]);
 }

@@ -1,7 +1,7 @@
 /** Small helpers for reading untrusted JSON (schemas and values): own properties only, type checks, equality, copies, text. */
 import type { PathPart, SchemaObject } from './types.js';
 
-export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 export function isObj(x: unknown): x is SchemaObject {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -21,7 +21,9 @@ export function setProp(o: Record<string, unknown>, k: string, v: unknown): void
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-export function jsonTypeOf(v: unknown): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'other' {
+export function jsonTypeOf(
+  v: unknown,
+): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' | 'other' {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return 'boolean';
   if (typeof v === 'number') return Number.isFinite(v) ? (Number.isInteger(v) ? 'integer' : 'number') : 'other';

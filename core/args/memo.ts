@@ -18,8 +18,12 @@ export function memoKey(kind: string, schema: unknown): string | undefined {
       // instances, holes) could make two different schemas look alike. (Schemas come from JSON.parse.)
       if ((this as Record<string, unknown>)[k] !== v) throw new NotPlainJson(); // a toJSON replaced it
       switch (typeof v) {
-        case 'string': case 'boolean': return v;
-        case 'number': if (!Number.isFinite(v) || Object.is(v, -0)) throw new NotPlainJson(); return v;
+        case 'string':
+        case 'boolean':
+          return v;
+        case 'number':
+          if (!Number.isFinite(v) || Object.is(v, -0)) throw new NotPlainJson();
+          return v;
         case 'object': {
           if (v === null) return v;
           const proto = Object.getPrototypeOf(v);
@@ -31,7 +35,8 @@ export function memoKey(kind: string, schema: unknown): string | undefined {
           if (proto !== Object.prototype && proto !== null) throw new NotPlainJson();
           return v;
         }
-        default: throw new NotPlainJson();
+        default:
+          throw new NotPlainJson();
       }
     });
   } catch {
@@ -60,5 +65,10 @@ export function memoized<R>(kind: string, schema: unknown, compute: () => R, cop
   return r;
 }
 
-export const copyGenerated = (r: GeneratedArguments): GeneratedArguments => ({ value: copyValue(r.value), notes: [...r.notes], confident: r.confident });
-export const copyInvalid = (r: InvalidArguments | undefined): InvalidArguments | undefined => (r ? { value: copyValue(r.value), description: r.description, property: r.property } : undefined);
+export const copyGenerated = (r: GeneratedArguments): GeneratedArguments => ({
+  value: copyValue(r.value),
+  notes: [...r.notes],
+  confident: r.confident,
+});
+export const copyInvalid = (r: InvalidArguments | undefined): InvalidArguments | undefined =>
+  r ? { value: copyValue(r.value), description: r.description, property: r.property } : undefined;

@@ -1,6 +1,6 @@
 /** Generation of numbers and integers within bounds and multipleOf. */
 import type { Ctx } from './context.js';
-import { NUMBER_KEYWORDS, pickScalar, type Frame, type Gen } from './generate.js';
+import { NUMBER_KEYWORDS, pickScalar, type Frame, type Gen } from './frame.js';
 import { isNum, own, pathText, show } from './json.js';
 import type { SchemaObject } from './types.js';
 import { addBounds, inBounds, type NumberBounds } from './validate.js';
@@ -11,8 +11,12 @@ export function* numberCandidates(b: NumberBounds, integer: boolean): Generator<
   const mid = Number.isFinite(lo) && Number.isFinite(hi) ? lo + (hi - lo) / 2 : NaN;
   const up = (x: number) => x + Math.max(1e-9, Math.abs(x) * 4 * Number.EPSILON);
   const down = (x: number) => x - Math.max(1e-9, Math.abs(x) * 4 * Number.EPSILON);
-  const nearLo = Number.isFinite(lo) ? [lo, Math.ceil(lo), Math.floor(lo) + 1, lo + 1, Math.ceil(lo) + 1, up(lo), mid] : [];
-  const nearHi = Number.isFinite(hi) ? [hi, Math.floor(hi), Math.ceil(hi) - 1, hi - 1, Math.floor(hi) - 1, down(hi), mid] : [];
+  const nearLo = Number.isFinite(lo)
+    ? [lo, Math.ceil(lo), Math.floor(lo) + 1, lo + 1, Math.ceil(lo) + 1, up(lo), mid]
+    : [];
+  const nearHi = Number.isFinite(hi)
+    ? [hi, Math.floor(hi), Math.ceil(hi) - 1, hi - 1, Math.floor(hi) - 1, down(hi), mid]
+    : [];
   const multiplesNear = function* (anchor: number): Generator<number> {
     for (const m of b.multiples.slice(0, 4)) {
       if (!Number.isFinite(anchor / m)) continue;
@@ -40,12 +44,23 @@ export function* numberCandidates(b: NumberBounds, integer: boolean): Generator<
   if (Number.isFinite(mid)) yield* multiplesNear(mid);
   // Walk from the first allowed point for more distinct values (uniqueItems).
   const step = b.multiples[0] ?? 1;
-  const start = Number.isFinite(lo) ? Math.ceil(lo / step) * step : Number.isFinite(hi) ? Math.floor(hi / step) * step : 1;
+  const start = Number.isFinite(lo)
+    ? Math.ceil(lo / step) * step
+    : Number.isFinite(hi)
+      ? Math.floor(hi / step) * step
+      : 1;
   const dir = Number.isFinite(lo) || !Number.isFinite(hi) ? 1 : -1;
   for (let i = 0; i < 2000; i++) yield start + dir * i * step;
 }
 
-export function synthNumber(integer: boolean, conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, exclude: unknown[]): Gen {
+export function synthNumber(
+  integer: boolean,
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  variant: number,
+  exclude: unknown[],
+): Gen {
   const b: NumberBounds = { lo: -Infinity, loEx: false, hi: Infinity, hiEx: false, multiples: [] };
   const where = pathText(frame.path);
   const notes: string[] = [];
@@ -53,7 +68,8 @@ export function synthNumber(integer: boolean, conj: SchemaObject[], ctx: Ctx, fr
     addBounds(b, s);
     for (const k of NUMBER_KEYWORDS) {
       const v = own(s, k);
-      if (v !== undefined && !isNum(v) && typeof v !== 'boolean') notes.push(`${where}: ignored ${k} ${show(v, 20)} (not a number)`);
+      if (v !== undefined && !isNum(v) && typeof v !== 'boolean')
+        notes.push(`${where}: ignored ${k} ${show(v, 20)} (not a number)`);
     }
     const mo = own(s, 'multipleOf');
     if (isNum(mo) && mo <= 0) notes.push(`${where}: ignored multipleOf ${mo} (not positive)`);

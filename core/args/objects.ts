@@ -1,6 +1,6 @@
 /** Generation of objects: required properties and their dependencies, cheap optional ones, minProperties. */
 import { regex, type Ctx } from './context.js';
-import { child, generate, ok, type Frame, type Gen } from './generate.js';
+import { child, ok, type Frame, type Gen, type GenerateFn } from './frame.js';
 import { hasOwn, isNum, isObj, own, pathText, setProp } from './json.js';
 import { ARGUMENT_LIMITS } from './limits.js';
 import { patternStrings } from './regex.js';
@@ -49,7 +49,7 @@ export function dependencyNames(conj: readonly SchemaObject[], name: string): { 
   return { names, schemas };
 }
 
-export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, requiredOnly: boolean): Gen {
+export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, requiredOnly: boolean, generate: GenerateFn): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   const requiredSet = new Set<string>();
@@ -137,7 +137,7 @@ export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, varian
   ctx.nodes -= 1;
   if (values.size > required.length && !requiredOnly && !validAll(conj, value, ctx)) {
     // An optional property spoiled the object (maxProperties, oneOf, dependencies...): only what is needed.
-    return synthObject(conj, ctx, frame, variant, true);
+    return synthObject(conj, ctx, frame, variant, true, generate);
   }
   return { has: true, value, notes };
 }

@@ -23,7 +23,8 @@ export function collectAnchors(ctx: Ctx): Map<string, unknown> {
     }
     const id = own(n, '$id') ?? own(n, 'id');
     if (typeof id === 'string' && id.startsWith('#') && !anchors.has(id.slice(1))) anchors.set(id.slice(1), n);
-    for (const k of Object.keys(n)) if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples') stack.push(n[k]);
+    for (const k of Object.keys(n))
+      if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'examples') stack.push(n[k]);
   }
   return anchors;
 }
@@ -32,7 +33,8 @@ export function collectAnchors(ctx: Ctx): Map<string, unknown> {
 export function resolveRef(ctx: Ctx, ref: string): { schema: unknown } | undefined {
   let r = ref;
   const rootId = isObj(ctx.root) ? own(ctx.root, '$id') : undefined;
-  if (typeof rootId === 'string' && rootId && r.startsWith(rootId.replace(/#$/, ''))) r = r.slice(rootId.replace(/#$/, '').length);
+  if (typeof rootId === 'string' && rootId && r.startsWith(rootId.replace(/#$/, '')))
+    r = r.slice(rootId.replace(/#$/, '').length);
   if (r === '' || r === '#') return { schema: ctx.root };
   if (!r.startsWith('#')) return undefined;
   let frag = r.slice(1);

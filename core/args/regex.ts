@@ -175,7 +175,13 @@ export const UPPER = 'EXAMPLE';
 export const FALLBACK_CHARS = [
   ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
   ...'-_. @:/+~!#$%&*=?,;()[]{}<>|^`\'"\\\t\n',
-  'é', 'ß', 'α', 'ж', '中', 'あ', '😀',
+  'é',
+  'ß',
+  'α',
+  'ж',
+  '中',
+  'あ',
+  '😀',
 ];
 
 export function pickChar(src: string, k: number, ctx: Ctx): string {
@@ -187,7 +193,13 @@ export function pickChar(src: string, k: number, ctx: Ctx): string {
   throw new Error('no character matches');
 }
 
-export function renderRegex(node: RNode, rep: number | undefined, seed: number, pos: { n: number; len: number }, ctx: Ctx): string {
+export function renderRegex(
+  node: RNode,
+  rep: number | undefined,
+  seed: number,
+  pos: { n: number; len: number },
+  ctx: Ctx,
+): string {
   if (pos.len > ARGUMENT_LIMITS.maxStringLength) throw new Error('too long');
   switch (node.t) {
     case 'empty':
@@ -208,7 +220,10 @@ export function renderRegex(node: RNode, rep: number | undefined, seed: number, 
       return renderRegex(node.alts[seed % node.alts.length], rep, seed, pos, ctx);
     case 'rep': {
       const dflt = node.min > 0 ? node.min : node.max >= 1 ? 1 : 0;
-      const count = Math.min(rep === undefined ? dflt : Math.min(Math.max(rep, node.min), node.max), ARGUMENT_LIMITS.maxStringLength);
+      const count = Math.min(
+        rep === undefined ? dflt : Math.min(Math.max(rep, node.min), node.max),
+        ARGUMENT_LIMITS.maxStringLength,
+      );
       let out = '';
       for (let i = 0; i < count; i++) out += renderRegex(node.node, rep, seed, pos, ctx);
       return out;
@@ -230,7 +245,21 @@ export function patternStrings(pattern: string, ctx: Ctx, minLen: number, maxLen
     if (parsedPatterns.size < 1000) parsedPatterns.set(pattern, node);
   }
   if (!node) return [];
-  const reps: (number | undefined)[] = [undefined, 1, 2, 3, 4, 6, 8, 12, 16, 32, 64, minLen, Number.isFinite(maxLen) ? maxLen : undefined];
+  const reps: (number | undefined)[] = [
+    undefined,
+    1,
+    2,
+    3,
+    4,
+    6,
+    8,
+    12,
+    16,
+    32,
+    64,
+    minLen,
+    Number.isFinite(maxLen) ? maxLen : undefined,
+  ];
   const out: string[] = [];
   for (const rep of [...new Set(reps)]) {
     try {

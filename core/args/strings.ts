@@ -1,6 +1,6 @@
 /** Generation of strings: formats, hints from the property name, lengths, patterns. */
 import { regex, type Ctx } from './context.js';
-import { ok, pickScalar, type Frame, type Gen } from './generate.js';
+import { ok, pickScalar, type Frame, type Gen } from './frame.js';
 import { cpLength, cpSlice, hasOwn, isNum, own, pathText, show } from './json.js';
 import { ARGUMENT_LIMITS } from './limits.js';
 import { patternStrings } from './regex.js';

@@ -22,13 +22,29 @@ export function formatCheck(name: string): FormatCheck | undefined {
   const table = fullFormats as unknown as Record<string, unknown>;
   const def = hasOwn(table, name) ? table[name] : undefined;
   if (def === true) check = { type: 'string', test: () => true };
-  else if (def instanceof RegExp) check = { type: 'string', test: (v) => { def.lastIndex = 0; return def.test(v as string); } };
-  else if (typeof def === 'function') check = { type: 'string', test: (v) => Boolean((def as (x: unknown) => unknown)(v)) };
+  else if (def instanceof RegExp)
+    check = {
+      type: 'string',
+      test: (v) => {
+        def.lastIndex = 0;
+        return def.test(v as string);
+      },
+    };
+  else if (typeof def === 'function')
+    check = { type: 'string', test: (v) => Boolean((def as (x: unknown) => unknown)(v)) };
   else if (isObj(def)) {
     const validate = own(def, 'validate');
     const type = own(def, 'type') === 'number' ? 'number' : 'string';
-    if (validate instanceof RegExp) check = { type, test: (v) => { validate.lastIndex = 0; return validate.test(String(v)); } };
-    else if (typeof validate === 'function') check = { type, test: (v) => Boolean((validate as (x: unknown) => unknown)(v)) };
+    if (validate instanceof RegExp)
+      check = {
+        type,
+        test: (v) => {
+          validate.lastIndex = 0;
+          return validate.test(String(v));
+        },
+      };
+    else if (typeof validate === 'function')
+      check = { type, test: (v) => Boolean((validate as (x: unknown) => unknown)(v)) };
   }
   formatChecks.set(name, check);
   return check ?? undefined;
@@ -57,7 +73,12 @@ export function multipleOk(x: number, m: number): boolean {
   return q === parseInt(String(q), 10);
 }
 
-export function evaluatedNames(s: unknown, ctx: Ctx, out: { names: Set<string>; patterns: string[] }, depth: number): void {
+export function evaluatedNames(
+  s: unknown,
+  ctx: Ctx,
+  out: { names: Set<string>; patterns: string[] },
+  depth: number,
+): void {
   if (!isObj(s) || depth > 8) return;
   const props = own(s, 'properties');
   if (isObj(props)) for (const k of Object.keys(props)) out.names.add(k);
@@ -224,10 +245,12 @@ export function validateArray(s: SchemaObject, v: unknown[], ctx: Ctx, quiet: bo
   if (isNum(minI) && v.length < minI) return fail(ctx, quiet, 'minItems');
   if (isNum(maxI) && v.length > maxI) return fail(ctx, quiet, 'maxItems');
   if (own(s, 'uniqueItems') === true) {
-    for (let i = 1; i < v.length; i++) for (let j = 0; j < i; j++) if (deepEqual(v[i], v[j])) return fail(ctx, quiet, 'uniqueItems');
+    for (let i = 1; i < v.length; i++)
+      for (let j = 0; j < i; j++) if (deepEqual(v[i], v[j])) return fail(ctx, quiet, 'uniqueItems');
   }
   if (hasOwn(s, 'items') || hasOwn(s, 'prefixItems')) {
-    for (let i = 0; i < v.length; i++) for (const sub of itemSchemas(s, i, ctx.dialect)) if (!validate(sub, v[i], ctx, undefined, quiet)) return false;
+    for (let i = 0; i < v.length; i++)
+      for (const sub of itemSchemas(s, i, ctx.dialect)) if (!validate(sub, v[i], ctx, undefined, quiet)) return false;
   }
   if (hasOwn(s, 'contains')) {
     let n = 0;
@@ -240,11 +263,18 @@ export function validateArray(s: SchemaObject, v: unknown[], ctx: Ctx, quiet: bo
   return true;
 }
 
-export function validateObject(s: SchemaObject, v: SchemaObject, ctx: Ctx, skip: string | undefined, quiet: boolean): boolean {
+export function validateObject(
+  s: SchemaObject,
+  v: SchemaObject,
+  ctx: Ctx,
+  skip: string | undefined,
+  quiet: boolean,
+): boolean {
   const keys = Object.keys(v);
   const present = (k: string) => hasOwn(v, k) || k === skip;
   const req = own(s, 'required');
-  if (Array.isArray(req)) for (const k of req) if (typeof k === 'string' && !present(k)) return fail(ctx, quiet, 'required');
+  if (Array.isArray(req))
+    for (const k of req) if (typeof k === 'string' && !present(k)) return fail(ctx, quiet, 'required');
   const minP = own(s, 'minProperties');
   const maxP = own(s, 'maxProperties');
   if (isNum(minP) && keys.length < minP) return fail(ctx, quiet, 'minProperties');
@@ -274,7 +304,8 @@ export function validateObject(s: SchemaObject, v: SchemaObject, ctx: Ctx, skip:
       matched = true;
       if (!validate(sub, v[k], ctx, undefined, quiet)) return false;
     }
-    if (!matched && ap !== undefined && !validate(ap, v[k], ctx, undefined, quiet)) return fail(ctx, quiet, 'additionalProperties');
+    if (!matched && ap !== undefined && !validate(ap, v[k], ctx, undefined, quiet))
+      return fail(ctx, quiet, 'additionalProperties');
     if (pn !== undefined && !validate(pn, k, ctx, undefined, quiet)) return fail(ctx, quiet, 'propertyNames');
     if (unevaluated !== undefined && unevaluated !== true) {
       if (!evaluated) {

@@ -21,8 +21,14 @@ export function parseChallenges(header: string | undefined): Challenge[] {
   const s = header ?? '';
   const out: Challenge[] = [];
   let i = 0;
-  const ws = () => { while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++; };
-  const token = () => { const start = i; while (i < s.length && TOKEN.test(s[i]!)) i++; return s.slice(start, i); };
+  const ws = () => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
+  };
+  const token = () => {
+    const start = i;
+    while (i < s.length && TOKEN.test(s[i]!)) i++;
+    return s.slice(start, i);
+  };
   const quoted = () => {
     let v = '';
     i++; // opening quote
@@ -35,9 +41,15 @@ export function parseChallenges(header: string | undefined): Challenge[] {
   };
   while (i < s.length) {
     ws();
-    if (s[i] === ',') { i++; continue; }
+    if (s[i] === ',') {
+      i++;
+      continue;
+    }
     const scheme = token();
-    if (!scheme) { i++; continue; } // junk: skip a character
+    if (!scheme) {
+      i++;
+      continue;
+    } // junk: skip a character
     const c: Challenge = { scheme, params: {} };
     out.push(c);
     ws();
@@ -60,13 +72,19 @@ export function parseChallenges(header: string | undefined): Challenge[] {
       const name = token();
       if (!name) break;
       ws();
-      if (s[i] !== '=') { i = before; break; } // the start of the next challenge
+      if (s[i] !== '=') {
+        i = before;
+        break;
+      } // the start of the next challenge
       i++;
       ws();
       const value = s[i] === '"' ? quoted() : token();
       c.params[name.toLowerCase()] = value;
       ws();
-      if (s[i] === ',') { i++; continue; }
+      if (s[i] === ',') {
+        i++;
+        continue;
+      }
       break;
     }
   }

@@ -2,13 +2,13 @@
  * What a run holds to get past a protected (OAuth 2.1) server, as the engine sees it. The engine knows no
  * authorization server: whoever gets the token (--header, --oauth's client flow in core/auth, or the harness's own
  * authorization server for --auth-server) hands the run a Credentials value; the HTTP transports put its token on
- * every request, and the `auth` suite reads it (ctx.credentials) for the checks that need a token.
+ * every request, and the `auth` suite reads it (ctx.input(credentialsInput)) for the checks that need a token.
  *
  * Nothing here is ever written to a report, a cassette or the console: tokens go on the wire only.
  */
-
-/** Where the run's token came from. */
-export type CredentialSource = 'header' | 'oauth' | 'auth-server';
+import type { AuthDiscovered, AuthExchange, AuthorizationInfo, CredentialSource } from '../results.js';
+export type { AuthExchange, CredentialSource } from '../results.js';
+import type { RunInput } from '../inputs.js';
 
 /**
  * Tokens the harness can make for negative checks (only with its own authorization server, --auth-server):
@@ -22,24 +22,6 @@ export type TokenVariant =
   | 'bad-signature'
   | 'under-scoped'
   | 'expired-under-scoped';
-
-/** One HTTP exchange of the authorization itself (discovery, registration, token request), secrets redacted. */
-export interface AuthExchange {
-  /** What the exchange was for, in plain words ("protected-resource metadata (from the challenge)"). */
-  purpose: string;
-  method: string;
-  /** The URL asked, with secret-looking query parameters redacted. */
-  url: string;
-  /** HTTP status, or undefined when no answer came (then `error` says why). */
-  status?: number;
-  /** Response headers that matter to grading (www-authenticate, content-type, access-control-*). */
-  headers?: Record<string, string>;
-  /** The response body as text (cut to a few kB), with token-like members redacted. */
-  body?: string;
-  error?: string;
-  /** ms since the run's start. */
-  t: number;
-}
 
 export interface Credentials {
   source: CredentialSource;
@@ -57,25 +39,8 @@ export interface Credentials {
   /** What the authorization itself exchanged (for evidence in the `auth` suite), in order. */
   readonly exchanges: readonly AuthExchange[];
   /** Facts learnt while getting in, for the `auth` suite (absent when the token was simply given). */
-  readonly discovered?: {
-    resourceMetadataUrl?: string;
-    resourceMetadata?: Record<string, unknown>;
-    authorizationServerMetadataUrl?: string;
-    authorizationServerMetadata?: Record<string, unknown>;
-    /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
-    registration?: string;
-    scope?: string;
-    /** --oauth: the issuer of the authorization server used. */
-    issuer?: string;
-    /** --oauth: the grant that got the token ('authorization_code' | 'client_credentials'). */
-    grant?: string;
-    /** --oauth: how the token endpoint authenticated the client ('none' | 'client_secret_post' | 'client_secret_basic'). */
-    tokenEndpointAuthMethod?: string;
-    /** --oauth: the authorization needed a person (its URL was printed), else it was approved at once. */
-    interactive?: boolean;
-    /** --oauth: the server had no protected-resource metadata, so the 2025-03-26 way was taken (the MCP URL's origin). */
-    legacy?: boolean;
-  };
+  readonly discovered?: AuthDiscovered;
+
   /**
    * --oauth: why getting in failed (in plain words, nothing secret); accessToken() then gives undefined and the run
    * goes on unauthenticated with what it can test.
@@ -90,6 +55,9 @@ export interface Credentials {
   readonly ms?: number;
 }
 
+/** The run's credentials as cases read them: ctx.input(credentialsInput) (the engine puts RunOptions.credentials there). */
+export const credentialsInput: RunInput<Credentials> = { id: 'credentials' };
+
 /**
  * The credentials of a token the user gave (`--header "Authorization: Bearer X"`, or the config's `header`): source
  * 'header', always that token, no renewal. undefined when the headers carry no Bearer Authorization.
@@ -103,7 +71,7 @@ export function headerCredentials(headers: Record<string, string> | undefined): 
 }
 
 /** What report.json says of credentials (report.authorization): never a token; the metadata documents left out. */
-export function credentialsReport(c: Credentials): import('../results.js').AuthorizationInfo {
+export function credentialsReport(c: Credentials): AuthorizationInfo {
   const { resourceMetadata: _r, authorizationServerMetadata: _a, ...discovered } = c.discovered ?? {};
   return {
     source: c.source,

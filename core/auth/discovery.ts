@@ -37,15 +37,25 @@ export interface Discovered {
  * host lowercased, no fragment, and no trailing slash on a bare origin — the form the spec prefers
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#canonical-server-uri).
  */
-export function canonical(u: string): string {
+export function canonicalUri(u: string): string {
   const url = new URL(u);
   url.hash = '';
   return url.pathname === '/' && !url.search ? url.href.slice(0, -1) : url.href;
 }
 
-function sameUrl(a: unknown, b: string): boolean {
+/**
+ * Whether two resource identifiers name the same resource: the one rule of the project (server checks, client grading,
+ * the protected mock). They are compared in canonical form (https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#canonical-server-uri,
+ * RFC 8707 §2): scheme and host in lower case, default port and fragment dropped, a bare origin the same with or
+ * without its slash; a path keeps its trailing slash (`/mcp/` is not `/mcp`). Anything that is not a URL names nothing.
+ */
+export function sameResource(a: unknown, b: string): boolean {
   if (typeof a !== 'string') return false;
-  try { return canonical(a) === canonical(b); } catch { return false; }
+  try {
+    return canonicalUri(a) === canonicalUri(b);
+  } catch {
+    return false;
+  }
 }
 
 /** The well-known URL for a resource or issuer: inserted after the host, before the path (RFC 9728 §3.1, RFC 8414 §3.1). */
@@ -61,24 +71,57 @@ export const usesResourceMetadata = (v: ProtocolVersion) => v >= '2025-06-18';
 
 function endpointsOf(m: Record<string, unknown>): Discovered['endpoints'] {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { authorization: str(m.authorization_endpoint), token: str(m.token_endpoint), registration: str(m.registration_endpoint) };
+  return {
+    authorization: str(m.authorization_endpoint),
+    token: str(m.token_endpoint),
+    registration: str(m.registration_endpoint),
+  };
 }
 
-export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVersion, headers: Record<string, string>): Promise<Discovered> {
-  const resource = canonical(mcpUrl);
+export async function discover(
+  wire: Wire,
+  mcpUrl: string,
+  version: ProtocolVersion,
+  headers: Record<string, string>,
+): Promise<Discovered> {
+  const resource = canonicalUri(mcpUrl);
   // The unauthenticated request a client makes first: an initialize POST, as the session would send it.
-  const probeBody = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-oauth', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: '0' } } });
-  const probeHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const probeBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'mcp-conform-oauth',
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'mcp-conform', version: '0' } },
+  });
+  const probeHeaders: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+  };
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'authorization') probeHeaders[k] = v;
   let challenge: Discovered['challenge'];
   try {
-    const a = await wire.send('unauthenticated request to the MCP URL', 'POST', new URL(resource), probeHeaders, probeBody);
+    const a = await wire.send(
+      'unauthenticated request to the MCP URL',
+      'POST',
+      new URL(resource),
+      probeHeaders,
+      probeBody,
+    );
     const www = a.headers['www-authenticate'];
     const bearer = bearerChallenge(www);
-    challenge = { status: a.status, ...(www !== undefined ? { header: www } : {}), ...(bearer?.params.scope ? { scope: bearer.params.scope } : {}), ...(bearer?.params.resource_metadata ? { resourceMetadata: bearer.params.resource_metadata } : {}) };
+    challenge = {
+      status: a.status,
+      ...(www !== undefined ? { header: www } : {}),
+      ...(bearer?.params.scope ? { scope: bearer.params.scope } : {}),
+      ...(bearer?.params.resource_metadata ? { resourceMetadata: bearer.params.resource_metadata } : {}),
+    };
     if (a.status >= 200 && a.status < 300) {
       const sid = a.headers['mcp-session-id'];
-      if (sid) await wire.send('end the session the unauthenticated request opened', 'DELETE', new URL(resource), { 'Mcp-Session-Id': sid }).catch(() => undefined);
+      if (sid)
+        await wire
+          .send('end the session the unauthenticated request opened', 'DELETE', new URL(resource), {
+            'Mcp-Session-Id': sid,
+          })
+          .catch(() => undefined);
       return { resource, challenge, issuer: '', endpoints: {}, legacy: false, open: true };
     }
   } catch (e) {
@@ -91,19 +134,29 @@ export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVers
     const candidates: [URL, string][] = [];
     if (challenge.resourceMetadata) {
       let u: URL | undefined;
-      try { u = new URL(challenge.resourceMetadata); } catch { tried.push(`the challenge's resource_metadata ${JSON.stringify(challenge.resourceMetadata)} is not an absolute URL`); }
+      try {
+        u = new URL(challenge.resourceMetadata);
+      } catch {
+        tried.push(
+          `the challenge's resource_metadata ${JSON.stringify(challenge.resourceMetadata)} is not an absolute URL`,
+        );
+      }
       if (u) candidates.push([u, 'protected-resource metadata (from the challenge)']);
     }
     const suffixed = wellKnown(resource, 'oauth-protected-resource');
     const root = wellKnown(resource, 'oauth-protected-resource', 'root');
-    if (suffixed.href !== root.href) candidates.push([suffixed, 'protected-resource metadata (path-suffixed well-known URL)']);
+    if (suffixed.href !== root.href)
+      candidates.push([suffixed, 'protected-resource metadata (path-suffixed well-known URL)']);
     candidates.push([root, 'protected-resource metadata (root well-known URL)']);
     const seen = new Set<string>();
     for (const [url, purpose] of candidates) {
       if (seen.has(url.href)) continue;
       seen.add(url.href);
       const r = await wire.getJson(purpose, url);
-      if (r.doc) { prm = { url, doc: r.doc }; break; }
+      if (r.doc) {
+        prm = { url, doc: r.doc };
+        break;
+      }
       tried.push(r.why!);
     }
     // The 2025-03-26 way is for a server that has no protected-resource metadata at all: not for one whose challenge
@@ -113,43 +166,98 @@ export async function discover(wire: Wire, mcpUrl: string, version: ProtocolVers
     }
   }
   if (prm) {
-    if (!sameUrl(prm.doc.resource, resource)) {
-      throw new OAuthError(`the protected-resource metadata at ${shownUrl(prm.url)} names resource ${JSON.stringify(prm.doc.resource)}, not the MCP URL ${resource}: a client must not use metadata for another resource (RFC 9728 §3.3), so --oauth stops here`);
+    if (!sameResource(prm.doc.resource, resource)) {
+      throw new OAuthError(
+        `the protected-resource metadata at ${shownUrl(prm.url)} names resource ${JSON.stringify(prm.doc.resource)}, not the MCP URL ${resource}: a client must not use metadata for another resource (RFC 9728 §3.3), so --oauth stops here`,
+      );
     }
     const servers = prm.doc.authorization_servers;
     if (!Array.isArray(servers) || !servers.length || typeof servers[0] !== 'string') {
-      throw new OAuthError(`the protected-resource metadata at ${shownUrl(prm.url)} names no authorization server (authorization_servers ${JSON.stringify(servers)})`);
+      throw new OAuthError(
+        `the protected-resource metadata at ${shownUrl(prm.url)} names no authorization server (authorization_servers ${JSON.stringify(servers)})`,
+      );
     }
     const issuer = servers[0] as string;
     let issuerUrl: URL;
-    try { issuerUrl = new URL(issuer); } catch { throw new OAuthError(`the protected-resource metadata's authorization server ${JSON.stringify(issuer)} is not a URL`); }
+    try {
+      issuerUrl = new URL(issuer);
+    } catch {
+      throw new OAuthError(
+        `the protected-resource metadata's authorization server ${JSON.stringify(issuer)} is not a URL`,
+      );
+    }
     const hasPath = issuerUrl.pathname !== '/' && issuerUrl.pathname !== '';
     const order: [URL, string][] = hasPath
-      ? [[wellKnown(issuer, 'oauth-authorization-server'), 'authorization-server metadata (RFC 8414, path inserted)'], [wellKnown(issuer, 'openid-configuration'), 'authorization-server metadata (OpenID discovery, path inserted)'], [wellKnown(issuer, 'openid-configuration', 'append'), 'authorization-server metadata (OpenID discovery, path appended)']]
-      : [[wellKnown(issuer, 'oauth-authorization-server'), 'authorization-server metadata (RFC 8414)'], [wellKnown(issuer, 'openid-configuration'), 'authorization-server metadata (OpenID discovery)']];
+      ? [
+          [wellKnown(issuer, 'oauth-authorization-server'), 'authorization-server metadata (RFC 8414, path inserted)'],
+          [
+            wellKnown(issuer, 'openid-configuration'),
+            'authorization-server metadata (OpenID discovery, path inserted)',
+          ],
+          [
+            wellKnown(issuer, 'openid-configuration', 'append'),
+            'authorization-server metadata (OpenID discovery, path appended)',
+          ],
+        ]
+      : [
+          [wellKnown(issuer, 'oauth-authorization-server'), 'authorization-server metadata (RFC 8414)'],
+          [wellKnown(issuer, 'openid-configuration'), 'authorization-server metadata (OpenID discovery)'],
+        ];
     const whyNot: string[] = [];
     for (const [url, purpose] of order) {
       const r = await wire.getJson(purpose, url);
-      if (!r.doc) { whyNot.push(r.why!); continue; }
-      if (!sameUrl(r.doc.issuer, issuer)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${issuer} as the protected-resource metadata does: it must not be used (RFC 8414 §3.3)`);
-      return { resource, challenge, resourceMetadataUrl: prm.url.href, resourceMetadata: prm.doc, issuer, authorizationServerMetadataUrl: url.href, authorizationServerMetadata: r.doc, endpoints: endpointsOf(r.doc), legacy: false };
+      if (!r.doc) {
+        whyNot.push(r.why!);
+        continue;
+      }
+      if (!sameResource(r.doc.issuer, issuer))
+        throw new OAuthError(
+          `the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${issuer} as the protected-resource metadata does: it must not be used (RFC 8414 §3.3)`,
+        );
+      return {
+        resource,
+        challenge,
+        resourceMetadataUrl: prm.url.href,
+        resourceMetadata: prm.doc,
+        issuer,
+        authorizationServerMetadataUrl: url.href,
+        authorizationServerMetadata: r.doc,
+        endpoints: endpointsOf(r.doc),
+        legacy: false,
+      };
     }
     throw new OAuthError(`no authorization-server metadata for ${issuer}: ${whyNot.join('; ')}`);
   }
   // 2025-03-26, or no protected-resource metadata anywhere: the MCP URL's origin is the authorization server.
   const origin = new URL(resource).origin;
   const url = wellKnown(origin, 'oauth-authorization-server', 'root');
-  const r = await wire.getJson('authorization-server metadata (2025-03-26: the MCP URL\'s origin)', url);
+  const r = await wire.getJson("authorization-server metadata (2025-03-26: the MCP URL's origin)", url);
   if (r.doc) {
-    if (!sameUrl(r.doc.issuer, origin)) throw new OAuthError(`the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${origin}: it must not be used (RFC 8414 §3.3)`);
-    return { resource, challenge, issuer: origin, authorizationServerMetadataUrl: url.href, authorizationServerMetadata: r.doc, endpoints: endpointsOf(r.doc), legacy: true };
+    if (!sameResource(r.doc.issuer, origin))
+      throw new OAuthError(
+        `the authorization-server metadata at ${shownUrl(url)} names issuer ${JSON.stringify(r.doc.issuer)}, not ${origin}: it must not be used (RFC 8414 §3.3)`,
+      );
+    return {
+      resource,
+      challenge,
+      issuer: origin,
+      authorizationServerMetadataUrl: url.href,
+      authorizationServerMetadata: r.doc,
+      endpoints: endpointsOf(r.doc),
+      legacy: true,
+    };
   }
   if (usesResourceMetadata(version) && !/HTTP 404/.test(r.why ?? '')) {
-    throw new OAuthError(`no protected-resource metadata (${tried.join('; ')}) and no authorization-server metadata at the origin (${r.why})`);
+    throw new OAuthError(
+      `no protected-resource metadata (${tried.join('; ')}) and no authorization-server metadata at the origin (${r.why})`,
+    );
   }
   // The default endpoints of 2025-03-26 (https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#fallbacks-for-servers-without-metadata-discovery).
   return {
-    resource, challenge, issuer: origin, legacy: true,
+    resource,
+    challenge,
+    issuer: origin,
+    legacy: true,
     endpoints: { authorization: `${origin}/authorize`, token: `${origin}/token`, registration: `${origin}/register` },
   };
 }

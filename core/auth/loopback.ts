@@ -35,22 +35,44 @@ export async function openLoopback(state: string): Promise<Loopback> {
     }
     const p = u.searchParams;
     const r: Redirect = {};
-    for (const [k, name] of [['code', 'code'], ['state', 'state'], ['iss', 'iss'], ['error', 'error'], ['errorDescription', 'error_description']] as const) {
+    for (const [k, name] of [
+      ['code', 'code'],
+      ['state', 'state'],
+      ['iss', 'iss'],
+      ['error', 'error'],
+      ['errorDescription', 'error_description'],
+    ] as const) {
       const v = p.get(name);
       if (v !== null) r[k] = v;
     }
-    if (got) { res.writeHead(409, { 'Content-Type': 'text/plain' }).end('mcp-conform has already had its redirect'); return; }
+    if (got) {
+      res.writeHead(409, { 'Content-Type': 'text/plain' }).end('mcp-conform has already had its redirect');
+      return;
+    }
     if (r.state !== state) {
-      got = new Error(r.state === undefined ? 'the redirect to the loopback listener carried no state: refused (it cannot be told from a forged one)' : 'the redirect to the loopback listener carried a state other than the one sent: refused (a forged or stale answer)');
+      got = new Error(
+        r.state === undefined
+          ? 'the redirect to the loopback listener carried no state: refused (it cannot be told from a forged one)'
+          : 'the redirect to the loopback listener carried a state other than the one sent: refused (a forged or stale answer)',
+      );
       res.writeHead(400, { 'Content-Type': 'text/plain' }).end('mcp-conform: state mismatch, refused');
       fail?.(got);
       return;
     }
     got = r;
-    res.writeHead(200, { 'Content-Type': 'text/plain' }).end(r.error ? 'mcp-conform: the authorization was refused; you may close this page' : 'mcp-conform: authorized; you may close this page');
+    res
+      .writeHead(200, { 'Content-Type': 'text/plain' })
+      .end(
+        r.error
+          ? 'mcp-conform: the authorization was refused; you may close this page'
+          : 'mcp-conform: authorized; you may close this page',
+      );
     deliver?.(r);
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
   let closed: Promise<void> | undefined;
   return {
@@ -58,13 +80,30 @@ export async function openLoopback(state: string): Promise<Loopback> {
     wait(ms) {
       if (got) return got instanceof Error ? Promise.reject(got) : Promise.resolve(got);
       return new Promise<Redirect>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no redirect came to the loopback listener within ${ms} ms (--oauth-timeout): nobody completed the login`)), ms);
-        deliver = (r) => { clearTimeout(timer); resolve(r); };
-        fail = (e) => { clearTimeout(timer); reject(e); };
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no redirect came to the loopback listener within ${ms} ms (--oauth-timeout): nobody completed the login`,
+              ),
+            ),
+          ms,
+        );
+        deliver = (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        };
+        fail = (e) => {
+          clearTimeout(timer);
+          reject(e);
+        };
       });
     },
     close() {
-      return (closed ??= new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+      return (closed ??= new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }));
     },
   };
 }

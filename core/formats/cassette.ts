@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Direction, LoggedMessage } from '../log.js';
 import type { Report } from '../results.js';
 import { VERSION } from '../version.js';
-import { Redactor, type RedactionNote } from '../redact.js';
+import type { Redactor, RedactionNote } from '../redact.js';
 import { envSecretRedactor } from '../secrets.js';
 
 export const CASSETTE_FORMAT = 'mcp-conform-cassette';
@@ -60,9 +60,13 @@ export class MockInputError extends Error {}
 
 export function newHeader(mode: string, transport: CassetteHeader['transport'], redactor?: Redactor): CassetteHeader {
   return {
-    type: 'header', format: CASSETTE_FORMAT, version: CASSETTE_VERSION,
+    type: 'header',
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
     recorder: { name: 'mcp-conform', version: VERSION, mode },
-    recordedAt: new Date().toISOString(), transport, redactions: redactor?.notes() ?? [],
+    recordedAt: new Date().toISOString(),
+    transport,
+    redactions: redactor?.notes() ?? [],
   };
 }
 
@@ -77,21 +81,34 @@ export function parseCassette(text: string, file = '<cassette>'): Cassette {
     if (!line.trim()) continue;
     const where = `${file}:${i + 1}`;
     let v: unknown;
-    try { v = JSON.parse(line); } catch (e) {
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
       const last = lines.slice(i + 1).every((l) => !l.trim());
-      throw new MockInputError(`${where}: not JSON${last ? ' (the file looks truncated)' : ''}: ${(e as Error).message}`);
+      throw new MockInputError(
+        `${where}: not JSON${last ? ' (the file looks truncated)' : ''}: ${(e as Error).message}`,
+      );
     }
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new MockInputError(`${where}: a cassette line must be a JSON object`);
+    if (!v || typeof v !== 'object' || Array.isArray(v))
+      throw new MockInputError(`${where}: a cassette line must be a JSON object`);
     const o = v as Record<string, unknown>;
     if (!header) {
-      if (o.type !== 'header' || o.format !== CASSETTE_FORMAT) throw new MockInputError(`${where}: the first line must be the cassette header ({"type":"header","format":"${CASSETTE_FORMAT}",…})`);
-      if (typeof o.version !== 'number' || o.version > CASSETTE_VERSION) throw new MockInputError(`${where}: cassette format version ${String(o.version)} is not supported (this mcp-conform reads version ${CASSETTE_VERSION})`);
+      if (o.type !== 'header' || o.format !== CASSETTE_FORMAT)
+        throw new MockInputError(
+          `${where}: the first line must be the cassette header ({"type":"header","format":"${CASSETTE_FORMAT}",…})`,
+        );
+      if (typeof o.version !== 'number' || o.version > CASSETTE_VERSION)
+        throw new MockInputError(
+          `${where}: cassette format version ${String(o.version)} is not supported (this mcp-conform reads version ${CASSETTE_VERSION})`,
+        );
       header = { redactions: [], ...o } as unknown as CassetteHeader;
       continue;
     }
     if (o.type !== 'message') continue; // readers skip unknown line types
-    if (o.dir !== 'to-server' && o.dir !== 'from-server') throw new MockInputError(`${where}: "dir" must be "to-server" or "from-server"`);
-    if (!('message' in o) && typeof o.raw !== 'string') throw new MockInputError(`${where}: a message line needs "message" (or "raw")`);
+    if (o.dir !== 'to-server' && o.dir !== 'from-server')
+      throw new MockInputError(`${where}: "dir" must be "to-server" or "from-server"`);
+    if (!('message' in o) && typeof o.raw !== 'string')
+      throw new MockInputError(`${where}: a message line needs "message" (or "raw")`);
     messages.push({ ...(o as unknown as CassetteMessage), t: typeof o.t === 'number' ? o.t : 0 });
     lineNos.push(i + 1);
   }
@@ -101,7 +118,11 @@ export function parseCassette(text: string, file = '<cassette>'): Cassette {
 
 export function readCassette(file: string): Cassette {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new MockInputError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MockInputError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   return parseCassette(text, file);
 }
 
@@ -116,7 +137,11 @@ export function writeFileAtomic(file: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* not there */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not there */
+    }
     throw e;
   }
 }
@@ -127,10 +152,21 @@ export function writeCassette(file: string, c: Cassette): void {
 }
 
 /** A cassette line for one message (redacted). `text` is the message as it crossed the wire. */
-export function messageLine(dir: Direction, t: number, text: string, redactor?: Redactor, extra: Partial<CassetteMessage> = {}): CassetteMessage {
+export function messageLine(
+  dir: Direction,
+  t: number,
+  text: string,
+  redactor?: Redactor,
+  extra: Partial<CassetteMessage> = {},
+): CassetteMessage {
   let message: unknown;
   let parsed = false;
-  try { message = JSON.parse(text); parsed = true; } catch { /* kept raw */ }
+  try {
+    message = JSON.parse(text);
+    parsed = true;
+  } catch {
+    /* kept raw */
+  }
   const line: CassetteMessage = { type: 'message', dir, t: Math.round(t * 1000) / 1000, ...extra };
   if (parsed) line.message = redactor ? redactor.value(message) : message;
   else line.raw = redactor ? redactor.text(text) : text;
@@ -139,27 +175,62 @@ export function messageLine(dir: Direction, t: number, text: string, redactor?: 
 
 /** The harness's own session (the report's message log) as a cassette: `run --record FILE`. */
 export function cassetteFromReport(report: Report, redactor?: Redactor): Cassette {
-  const transport = (report.target.transport === 'stdio' || report.target.transport === 'sse' ? report.target.transport : 'streamable-http') as CassetteHeader['transport'];
+  const transport = (
+    report.target.transport === 'stdio' || report.target.transport === 'sse'
+      ? report.target.transport
+      : 'streamable-http'
+  ) as CassetteHeader['transport'];
   const messages = (report.messages as LoggedMessage[]).map((m) => {
-    const http = m.http ? { exchange: m.http.exchange, method: m.http.method, status: m.http.status, ...(m.http.sseEvent ? { sseEvent: m.http.sseEvent, sseId: m.http.sseId } : {}) } : undefined;
-    return messageLine(m.direction, m.t, m.raw, redactor, { ...(http ? { http } : {}), ...(m.schema.expectedInvalid ? { probe: m.schema.expectedInvalid } : {}) });
+    const http = m.http
+      ? {
+          exchange: m.http.exchange,
+          method: m.http.method,
+          status: m.http.status,
+          ...(m.http.sseEvent ? { sseEvent: m.http.sseEvent, sseId: m.http.sseId } : {}),
+        }
+      : undefined;
+    return messageLine(m.direction, m.t, m.raw, redactor, {
+      ...(http ? { http } : {}),
+      ...(m.schema.expectedInvalid ? { probe: m.schema.expectedInvalid } : {}),
+    });
   });
   const header = newHeader('run', transport, redactor);
   header.recordedAt = report.startedAt;
   header.protocolVersion = report.server.protocolVersion;
-  const si = { name: report.server.name, version: report.server.version, ...(report.server.title ? { title: report.server.title } : {}) };
-  header.server = redactor ? redactor.value({ serverInfo: si, capabilities: report.server.capabilities, instructions: report.server.instructions }) as CassetteHeader['server'] : { serverInfo: si, capabilities: report.server.capabilities, instructions: report.server.instructions };
+  const si = {
+    name: report.server.name,
+    version: report.server.version,
+    ...(report.server.title ? { title: report.server.title } : {}),
+  };
+  header.server = redactor
+    ? (redactor.value({
+        serverInfo: si,
+        capabilities: report.server.capabilities,
+        instructions: report.server.instructions,
+      }) as CassetteHeader['server'])
+    : { serverInfo: si, capabilities: report.server.capabilities, instructions: report.server.instructions };
   return { header, messages };
 }
 
 /** Fills header.server / protocolVersion from the recorded initialize answer (recorders call this). */
 export function describeFromMessages(c: Cassette): void {
-  const init = c.messages.find((m) => m.dir === 'to-server' && (m.message as { method?: string } | undefined)?.method === 'initialize');
+  const init = c.messages.find(
+    (m) => m.dir === 'to-server' && (m.message as { method?: string } | undefined)?.method === 'initialize',
+  );
   if (!init) return;
   const id = (init.message as { id?: unknown }).id;
-  const ans = c.messages.find((m) => m.dir === 'from-server' && (m.message as { id?: unknown; result?: unknown } | undefined)?.id === id && (m.message as { result?: unknown }).result);
+  const ans = c.messages.find(
+    (m) =>
+      m.dir === 'from-server' &&
+      (m.message as { id?: unknown; result?: unknown } | undefined)?.id === id &&
+      (m.message as { result?: unknown }).result,
+  );
   const r = (ans?.message as { result?: Record<string, unknown> } | undefined)?.result;
   if (!r) return;
   c.header.protocolVersion = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
-  c.header.server = { serverInfo: r.serverInfo as Record<string, unknown>, capabilities: r.capabilities as Record<string, unknown>, ...(typeof r.instructions === 'string' ? { instructions: r.instructions } : {}) };
+  c.header.server = {
+    serverInfo: r.serverInfo as Record<string, unknown>,
+    capabilities: r.capabilities as Record<string, unknown>,
+    ...(typeof r.instructions === 'string' ? { instructions: r.instructions } : {}),
+  };
 }

@@ -15,13 +15,24 @@ export const FETCH_TIMEOUT_MS = 300_000;
 /** How long what is left of a fetch's process group gets to stop before it is killed. */
 const STOP_GRACE_MS = 2_000;
 
-export interface FetchResult { code: number | null; timedOut: boolean; ms: number; output: string; /** The fetch's process group (absent when it did not start). */ pgid?: number }
+export interface FetchResult {
+  code: number | null;
+  timedOut: boolean;
+  ms: number;
+  output: string /** The fetch's process group (absent when it did not start). */;
+  pgid?: number;
+}
 
 /** Runs a fetch command to its end (or FETCH_TIMEOUT_MS); never throws. `output`: the last 2,000 characters. */
-export async function fetchPackage(words: string[], o: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<FetchResult> {
+export async function fetchPackage(
+  words: string[],
+  o: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<FetchResult> {
   const started = performance.now();
   let output = '';
-  const keep = (b: Buffer) => { output = (output + b.toString('utf8')).slice(-2_000); };
+  const keep = (b: Buffer) => {
+    output = (output + b.toString('utf8')).slice(-2_000);
+  };
   let g: ReturnType<typeof spawnGroup>;
   try {
     g = spawnGroup(words[0]!, words.slice(1), { cwd: o.cwd, env: o.env });
@@ -34,7 +45,9 @@ export async function fetchPackage(words: string[], o: { cwd?: string; env: Node
   g.child.stderr?.on('data', keep);
   const pgid = g.child.pid!;
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<'timed out'>((resolve) => { timer = setTimeout(() => resolve('timed out'), o.timeoutMs ?? FETCH_TIMEOUT_MS); });
+  const bound = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), o.timeoutMs ?? FETCH_TIMEOUT_MS);
+  });
   const end = await Promise.race([g.exited, bound]);
   clearTimeout(timer);
   const timedOut = end === 'timed out';

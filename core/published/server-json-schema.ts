@@ -20,26 +20,73 @@ export const serverJsonSchema = {
     input: {
       type: 'object',
       properties: {
-        description: str, isRequired: flag, isSecret: flag, value: str, default: str, placeholder: str,
+        description: str,
+        isRequired: flag,
+        isSecret: flag,
+        value: str,
+        default: str,
+        placeholder: str,
         format: { type: 'string', enum: ['string', 'number', 'boolean', 'filepath'] },
         choices: { type: 'array', items: str },
       },
     },
     /** An input whose value may hold {placeholders} filled from its variables. */
-    inputWithVariables: { allOf: [ref('input'), { type: 'object', properties: { variables: { type: 'object', additionalProperties: ref('input') } } }] },
+    inputWithVariables: {
+      allOf: [
+        ref('input'),
+        { type: 'object', properties: { variables: { type: 'object', additionalProperties: ref('input') } } },
+      ],
+    },
     /** A header or an environment variable: a name and an input. */
     keyValue: { allOf: [ref('inputWithVariables'), { type: 'object', required: ['name'], properties: { name: str } }] },
-    positional: { allOf: [ref('inputWithVariables'), { type: 'object', required: ['type'], anyOf: [{ required: ['valueHint'] }, { required: ['value'] }], properties: { type: { type: 'string', enum: ['positional'] }, valueHint: str, isRepeated: flag } }] },
-    named: { allOf: [ref('inputWithVariables'), { type: 'object', required: ['type', 'name'], properties: { type: { type: 'string', enum: ['named'] }, name: str, isRepeated: flag } }] },
+    positional: {
+      allOf: [
+        ref('inputWithVariables'),
+        {
+          type: 'object',
+          required: ['type'],
+          anyOf: [{ required: ['valueHint'] }, { required: ['value'] }],
+          properties: { type: { type: 'string', enum: ['positional'] }, valueHint: str, isRepeated: flag },
+        },
+      ],
+    },
+    named: {
+      allOf: [
+        ref('inputWithVariables'),
+        {
+          type: 'object',
+          required: ['type', 'name'],
+          properties: { type: { type: 'string', enum: ['named'] }, name: str, isRepeated: flag },
+        },
+      ],
+    },
     argument: { anyOf: [ref('positional'), ref('named')] },
     stdio: { type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['stdio'] } } },
-    streamableHttp: { type: 'object', required: ['type', 'url'], properties: { type: { type: 'string', enum: ['streamable-http'] }, url: httpUrl, headers: { type: 'array', items: ref('keyValue') } } },
-    sse: { type: 'object', required: ['type', 'url'], properties: { type: { type: 'string', enum: ['sse'] }, url: httpUrl, headers: { type: 'array', items: ref('keyValue') } } },
+    streamableHttp: {
+      type: 'object',
+      required: ['type', 'url'],
+      properties: {
+        type: { type: 'string', enum: ['streamable-http'] },
+        url: httpUrl,
+        headers: { type: 'array', items: ref('keyValue') },
+      },
+    },
+    sse: {
+      type: 'object',
+      required: ['type', 'url'],
+      properties: {
+        type: { type: 'string', enum: ['sse'] },
+        url: httpUrl,
+        headers: { type: 'array', items: ref('keyValue') },
+      },
+    },
     package: {
       type: 'object',
       required: ['registryType', 'identifier', 'transport'],
       properties: {
-        registryType: str, registryBaseUrl: { type: 'string', format: 'uri' }, identifier: str,
+        registryType: str,
+        registryBaseUrl: { type: 'string', format: 'uri' },
+        identifier: str,
         version: { type: 'string', minLength: 1, not: { const: 'latest' } },
         fileSha256: { type: 'string', pattern: '^[a-f0-9]{64}$' },
         runtimeHint: str,
@@ -75,10 +122,17 @@ export const serverJsonSchema = {
     description: { type: 'string', minLength: 1, maxLength: 100 },
     version: { type: 'string', maxLength: 255 },
     websiteUrl: { type: 'string', format: 'uri' },
-    repository: { type: 'object', required: ['url', 'source'], properties: { url: { type: 'string', format: 'uri' }, source: str, id: str, subfolder: str } },
+    repository: {
+      type: 'object',
+      required: ['url', 'source'],
+      properties: { url: { type: 'string', format: 'uri' }, source: str, id: str, subfolder: str },
+    },
     icons: { type: 'array', items: ref('icon') },
     packages: { type: 'array', items: ref('package') },
     remotes: { type: 'array', items: ref('remote') },
-    _meta: { type: 'object', properties: { 'io.modelcontextprotocol.registry/publisher-provided': { type: 'object' } } },
+    _meta: {
+      type: 'object',
+      properties: { 'io.modelcontextprotocol.registry/publisher-provided': { type: 'object' } },
+    },
   },
 };

@@ -22,6 +22,7 @@ import type { ErrorObject } from 'ajv';
 import { newAjv } from '../schema/ajv.js';
 import { SERVER_JSON_SCHEMA_URL, SERVER_JSON_SCHEMA_VERSION, serverJsonSchema } from './server-json-schema.js';
 import type { ServerJsonRun } from './types.js';
+import { isObject as isObj } from '../objects.js';
 
 /** A server.json that cannot be used at all (unreadable, not JSON, no entry to test): a usage error. */
 export class PublishedError extends Error {}
@@ -44,7 +45,6 @@ export interface PublishedTarget {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const arr = (x: unknown): Obj[] => (Array.isArray(x) ? x.filter(isObj) : []);
 
 /** Schema errors in plain words: where, and what is wrong. */

@@ -3,6 +3,7 @@
  * fared against its published schema, and what it declares. Read by the suites `registry` and `manifest`; the
  * command line reads the files (and chooses how to start the server from them) before the run.
  */
+import type { RunInput } from '../inputs.js';
 
 /** A published file, checked against its schema before the run. */
 export interface PublishedFile {
@@ -36,3 +37,6 @@ export interface PublishedRunOptions {
   serverJson?: ServerJsonRun;
   manifest?: ManifestRun;
 }
+
+/** The published files as a run input: suites `registry` and `manifest` read it (ctx.input(publishedInput)). */
+export const publishedInput: RunInput<PublishedRunOptions> = { id: 'published' };

@@ -4,7 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS: under NodeNext its function is the default export's `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 export type Dialect = 'draft-07' | '2020-12';
 

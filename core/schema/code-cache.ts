@@ -62,7 +62,11 @@ export function readCodeCache(path: string, text: string): Buffer | undefined {
  * the function and the script (V8 rejects a cache of another V8 or other flags, `script.cachedDataRejected`, and then
  * compiles the source).
  */
-export function compileFunction(path: string, text: string, cachedData: Buffer | undefined): { fn: (...args: unknown[]) => unknown; script: Script } {
+export function compileFunction(
+  path: string,
+  text: string,
+  cachedData: Buffer | undefined,
+): { fn: (...args: unknown[]) => unknown; script: Script } {
   const script = new Script(text, { filename: path, cachedData });
   return { fn: script.runInThisContext() as (...args: unknown[]) => unknown, script };
 }

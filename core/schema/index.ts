@@ -12,7 +12,9 @@ export { MessageValidator } from './validator.js';
 export function schemaDocumentFor(v: ProtocolVersion): { version: ProtocolVersion; document: Record<string, unknown> } {
   if (hasSchemaDocument(v)) return { version: v, document: schemaDocument(v) };
   const i = PROTOCOL_VERSIONS.indexOf(v);
-  const byDistance = [...PROTOCOL_VERSIONS].filter(hasSchemaDocument).sort((a, b) => Math.abs(PROTOCOL_VERSIONS.indexOf(a) - i) - Math.abs(PROTOCOL_VERSIONS.indexOf(b) - i));
+  const byDistance = [...PROTOCOL_VERSIONS]
+    .filter(hasSchemaDocument)
+    .sort((a, b) => Math.abs(PROTOCOL_VERSIONS.indexOf(a) - i) - Math.abs(PROTOCOL_VERSIONS.indexOf(b) - i));
   const near = byDistance[0];
   if (!near) throw new Error('no schema document is available');
   return { version: near, document: schemaDocument(near) };

@@ -12,7 +12,7 @@
  * (test/precompiled.test.ts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,11 @@ export function wrapCommonJs(source: string): string {
  * Runs a generated file (its text `text`) as CommonJS would, compiled with the code cache given (which V8 rejects, and
  * then compiles the source, when it was made by another Node or with other flags), and registers it in require.cache.
  */
-export function runCommonJs(path: string, cachedData: Buffer | undefined, text = readSource(path)): { exports: Record<string, unknown>; script: Script } {
+export function runCommonJs(
+  path: string,
+  cachedData: Buffer | undefined,
+  text = readSource(path),
+): { exports: Record<string, unknown>; script: Script } {
   const { fn, script } = compileFunction(path, wrapCommonJs(text), cachedData);
   const mod = new Module(path);
   mod.filename = path;
@@ -111,7 +115,10 @@ export function compilerVersions(): CompilerVersions | null {
   if (versionsCache === undefined) {
     try {
       versionsCache = {
-        ajv: typeof __MCP_CONFORM_BUNDLED_AJV_VERSION__ === 'string' ? __MCP_CONFORM_BUNDLED_AJV_VERSION__ : (require('ajv/package.json') as { version: string }).version,
+        ajv:
+          typeof __MCP_CONFORM_BUNDLED_AJV_VERSION__ === 'string'
+            ? __MCP_CONFORM_BUNDLED_AJV_VERSION__
+            : (require('ajv/package.json') as { version: string }).version,
         'ajv-formats': (require('ajv-formats/package.json') as { version: string }).version,
       };
     } catch {
@@ -142,7 +149,8 @@ function load(file: string): GeneratedModule | null {
       const exports = run.exports;
       if (run.script.cachedDataRejected) precompiledUse.codeCacheRejected.push(file);
       const validators = new Map<string, ValidateFunction>();
-      for (const [name, fn] of Object.entries(exports)) if (typeof fn === 'function') validators.set(name, fn as ValidateFunction);
+      for (const [name, fn] of Object.entries(exports))
+        if (typeof fn === 'function') validators.set(name, fn as ValidateFunction);
       mod = { fingerprint: exports.fingerprint, validators };
     } catch {
       mod = null;
@@ -161,7 +169,11 @@ export const precompiledUse = { messages: [] as string[], meta: [] as string[], 
  * or undefined when there is no matching file. `document` must be the object core/schema/documents built for
  * `version`, validated in that version's own dialect.
  */
-export function precompiledDefinitions(version: string, document: Record<string, unknown>, dialect: Dialect): Map<string, ValidateFunction> | undefined {
+export function precompiledDefinitions(
+  version: string,
+  document: Record<string, unknown>,
+  dialect: Dialect,
+): Map<string, ValidateFunction> | undefined {
   const mod = load(messagesFile(version));
   if (!mod) return undefined;
   const v = compilerVersions();

@@ -109,7 +109,11 @@ export class MessageValidator {
   private readonly sides: DirectionSets | undefined;
 
   /** dialect: of the document (default: the dialect of the version's official schema; --schema FILE gives its own). */
-  constructor(readonly version: ProtocolVersion, document: Record<string, unknown>, dialect: Dialect = dialectOf(version)) {
+  constructor(
+    readonly version: ProtocolVersion,
+    document: Record<string, unknown>,
+    dialect: Dialect = dialectOf(version),
+  ) {
     this.document = document;
     this.dialect = dialect;
     this.defsKey = document.$defs ? '$defs' : 'definitions';
@@ -123,9 +127,10 @@ export class MessageValidator {
       this.compilers = shared;
     } else {
       // The build's validators exist for each built-in document in its version's own dialect.
-      const precompiled = builtIn && dialect === dialectOf(version) && this.id === `urn:mcp-conform:schema:${version}`
-        ? precompiledDefinitions(version, document, dialect)
-        : undefined;
+      const precompiled =
+        builtIn && dialect === dialectOf(version) && this.id === `urn:mcp-conform:schema:${version}`
+          ? precompiledDefinitions(version, document, dialect)
+          : undefined;
       this.compilers = { compiled: new Map(), precompiled };
       // Without them, the document is added now: a --schema FILE that is not a valid JSON Schema fails here.
       if (!precompiled) this.runtimeAjv();
@@ -157,9 +162,16 @@ export class MessageValidator {
 
   /** The methods of the unions by direction; undefined when the document has none of them. */
   private directionSets(): DirectionSets | undefined {
-    const names = { request: { client: 'ClientRequest', server: 'ServerRequest' }, notification: { client: 'ClientNotification', server: 'ServerNotification' } } as const;
+    const names = {
+      request: { client: 'ClientRequest', server: 'ServerRequest' },
+      notification: { client: 'ClientNotification', server: 'ServerNotification' },
+    } as const;
     if (!Object.values(names).some((n) => this.has(n.client) || this.has(n.server))) return undefined;
-    const sets: DirectionSets = { request: { client: new Map(), server: new Map() }, notification: { client: new Map(), server: new Map() }, embedded: new Set() };
+    const sets: DirectionSets = {
+      request: { client: new Map(), server: new Map() },
+      notification: { client: new Map(), server: new Map() },
+      embedded: new Set(),
+    };
     for (const kind of ['request', 'notification'] as const) {
       for (const side of ['client', 'server'] as const) {
         if (this.has(names[kind][side])) this.collectMethods(names[kind][side], sets[kind][side], new Set());
@@ -186,13 +198,22 @@ export class MessageValidator {
       const s = schema as Record<string, unknown>;
       if (typeof s.$ref === 'string' && s.$ref.startsWith(prefix)) {
         const name = s.$ref.slice(prefix.length);
-        if (!seen.has(name) && this.has(name)) { seen.add(name); walk(this.defs[name], name); }
+        if (!seen.has(name) && this.has(name)) {
+          seen.add(name);
+          walk(this.defs[name], name);
+        }
       }
-      for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[k])) for (const b of s[k] as unknown[]) walk(b, named);
+      for (const k of ['anyOf', 'oneOf', 'allOf'])
+        if (Array.isArray(s[k])) for (const b of s[k] as unknown[]) walk(b, named);
       const props = s.properties as Record<string, unknown> | undefined;
       const m = props && typeof props === 'object' ? (props.method as Record<string, unknown> | undefined) : undefined;
       if (m && typeof m === 'object') {
-        const values = typeof m.const === 'string' ? [m.const] : Array.isArray(m.enum) ? m.enum.filter((x): x is string => typeof x === 'string') : [];
+        const values =
+          typeof m.const === 'string'
+            ? [m.const]
+            : Array.isArray(m.enum)
+              ? m.enum.filter((x): x is string => typeof x === 'string')
+              : [];
         for (const v of values) if (!into.has(v) || (into.get(v) === undefined && named)) into.set(v, named);
       }
     };
@@ -204,14 +225,24 @@ export class MessageValidator {
   private known(method: string): boolean {
     const s = this.sides;
     if (!s) return false;
-    return s.request.client.has(method) || s.request.server.has(method) || s.notification.client.has(method) || s.notification.server.has(method) || s.embedded.has(method);
+    return (
+      s.request.client.has(method) ||
+      s.request.server.has(method) ||
+      s.notification.client.has(method) ||
+      s.notification.server.has(method) ||
+      s.embedded.has(method)
+    );
   }
 
   /**
    * For a request or notification of a method the version knows: the definition it is checked against, or the
    * violation of sending it from the wrong side (pointer /method).
    */
-  private byDirection(direction: Direction, kind: 'request' | 'notification', method: string): { definition?: string; wrong?: SchemaViolation; union?: string } {
+  private byDirection(
+    direction: Direction,
+    kind: 'request' | 'notification',
+    method: string,
+  ): { definition?: string; wrong?: SchemaViolation; union?: string } {
     const s = this.sides!;
     const side = SIDE_OF[direction];
     const other = OTHER[side];
@@ -226,21 +257,27 @@ export class MessageValidator {
     let message: string;
     if (s[kind][other].has(method)) message = `${method} is sent by ${PLURAL[other]}, not ${PLURAL[side]}`;
     else if (kind === 'request' && s.embedded.has(method)) {
-      message = side === 'server'
-        ? `${method} is not a request of its own in ${this.version}: a server asks for it in the inputRequests of an InputRequiredResult`
-        : `${method} is not a request clients send: a server asks for it in the inputRequests of an InputRequiredResult`;
+      message =
+        side === 'server'
+          ? `${method} is not a request of its own in ${this.version}: a server asks for it in the inputRequests of an InputRequiredResult`
+          : `${method} is not a request clients send: a server asks for it in the inputRequests of an InputRequiredResult`;
     } else {
       // Known only as the other kind: a request sent as a notification, or the reverse.
       const otherKind = kind === 'request' ? 'notification' : 'request';
       const senders = (['client', 'server'] as const).filter((x) => s[otherKind][x].has(method)).map((x) => PLURAL[x]);
-      const of = senders.length === 2 ? 'of clients and servers' : senders.length ? `of ${senders[0]}` : 'carried in an InputRequiredResult';
+      const of =
+        senders.length === 2
+          ? 'of clients and servers'
+          : senders.length
+            ? `of ${senders[0]}`
+            : 'carried in an InputRequiredResult';
       message = `${method} is a ${otherKind} (${of}), not a ${what}`;
     }
     return { wrong: { pointer: '/method', keyword: 'direction', message }, union: this.has(union) ? union : undefined };
   }
 
   has(definition: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.defs, definition);
+    return Object.hasOwn(this.defs, definition);
   }
 
   private compiledRef(ref: string): ValidateFunction {
@@ -283,10 +320,14 @@ export class MessageValidator {
   /** The envelope definitions of this version. */
   private envelope(kind: MessageKind): string {
     switch (kind) {
-      case 'request': return 'JSONRPCRequest';
-      case 'notification': return 'JSONRPCNotification';
-      case 'response': return this.has('JSONRPCResultResponse') ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
-      default: return this.has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
+      case 'request':
+        return 'JSONRPCRequest';
+      case 'notification':
+        return 'JSONRPCNotification';
+      case 'response':
+        return this.has('JSONRPCResultResponse') ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
+      default:
+        return this.has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
     }
   }
 
@@ -294,7 +335,12 @@ export class MessageValidator {
     const { kind, method } = msg;
     let json = msg.json;
     if (kind === 'invalid') {
-      return { checked: true, valid: false, definition: 'JSONRPCMessage', violations: this.validateDefinition('JSONRPCMessage', json) };
+      return {
+        checked: true,
+        valid: false,
+        definition: 'JSONRPCMessage',
+        violations: this.validateDefinition('JSONRPCMessage', json),
+      };
     }
     const envelope = this.envelope(kind);
     const parts: string[] = [envelope];
@@ -316,7 +362,12 @@ export class MessageValidator {
         parts.push(d.definition);
         violations.push(...this.validateDefinition(d.definition, json));
       }
-    } else if (kind === 'response' && method && this.known(method) && !this.sides!.request[OTHER[SIDE_OF[msg.direction]]].has(method)) {
+    } else if (
+      kind === 'response' &&
+      method &&
+      this.known(method) &&
+      !this.sides!.request[OTHER[SIDE_OF[msg.direction]]].has(method)
+    ) {
       // An answer to a request the other side should not have sent (that request is the violation): envelope only.
     } else if (kind === 'request' && method && REQUESTS[method] && this.has(REQUESTS[method].request)) {
       parts.push(REQUESTS[method].request);
@@ -326,13 +377,36 @@ export class MessageValidator {
       violations.push(...this.validateDefinition(NOTIFICATIONS[method], json));
     } else if (kind === 'response' && method && REQUESTS[method] && this.has(REQUESTS[method].result)) {
       const result = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).result : undefined;
-      const isTask = msg.taskAugmented === true && result !== null && typeof result === 'object' && 'task' in result && this.has('CreateTaskResult');
+      const isTask =
+        msg.taskAugmented === true &&
+        result !== null &&
+        typeof result === 'object' &&
+        'task' in result &&
+        this.has('CreateTaskResult');
       // 2026-07-28 (multi-round-trip): a result of resultType "input_required" is an InputRequiredResult, whatever the method.
-      const inputRequired = !isTask && result !== null && typeof result === 'object' && (result as Record<string, unknown>).resultType === 'input_required' && this.has('InputRequiredResult');
+      const inputRequired =
+        !isTask &&
+        result !== null &&
+        typeof result === 'object' &&
+        (result as Record<string, unknown>).resultType === 'input_required' &&
+        this.has('InputRequiredResult');
       // 2026-07-28: a task handle of the io.modelcontextprotocol/tasks extension, to a request that declared the
       // extension. Its shape is not in the core schema: checked as a Result here, in full by the tasks suite.
-      const extensionTask = !isTask && !inputRequired && msg.taskAugmented === true && result !== null && typeof result === 'object' && (result as Record<string, unknown>).resultType === 'task' && !this.has('CreateTaskResult');
-      const definition = isTask ? 'CreateTaskResult' : inputRequired ? 'InputRequiredResult' : extensionTask ? 'Result' : REQUESTS[method].result;
+      const extensionTask =
+        !isTask &&
+        !inputRequired &&
+        msg.taskAugmented === true &&
+        result !== null &&
+        typeof result === 'object' &&
+        (result as Record<string, unknown>).resultType === 'task' &&
+        !this.has('CreateTaskResult');
+      const definition = isTask
+        ? 'CreateTaskResult'
+        : inputRequired
+          ? 'InputRequiredResult'
+          : extensionTask
+            ? 'Result'
+            : REQUESTS[method].result;
       parts.push(extensionTask ? 'Result (a task handle of the io.modelcontextprotocol/tasks extension)' : definition);
       violations.push(...this.validateDefinition(definition, result, '/result'));
     }
@@ -357,7 +431,10 @@ function dedupe(v: SchemaViolation[]): SchemaViolation[] {
   const out: SchemaViolation[] = [];
   for (const x of v) {
     const k = x.pointer + '\u0000' + x.message;
-    if (!seen.has(k)) { seen.add(k); out.push(x); }
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(x);
+    }
   }
   return out;
 }
@@ -376,13 +453,16 @@ export type UnionRefiner = (unionError: ErrorObject) => ErrorObject[] | undefine
 export function toViolations(errors: ErrorObject[], prefix = '', refine?: UnionRefiner): SchemaViolation[] {
   const kept: ErrorObject[] = [];
   for (const e of errors) {
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') { kept.push(e); continue; }
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') {
+      kept.push(e);
+      continue;
+    }
     const place = e.instancePath;
     const inside = (x: ErrorObject) => x.instancePath === place || x.instancePath.startsWith(place + '/');
     // ajv reports the branches' errors just before the union's own error.
     while (kept.length && inside(kept[kept.length - 1]!)) kept.pop();
     const best = refine?.(e);
-    if (best && best.length) kept.push(...best.map((b) => ({ ...b, instancePath: place + b.instancePath })));
+    if (best?.length) kept.push(...best.map((b) => ({ ...b, instancePath: place + b.instancePath })));
     else kept.push(e);
   }
   return kept.slice(0, 20).map((e) => ({ pointer: prefix + e.instancePath, keyword: e.keyword, message: describe(e) }));
@@ -399,13 +479,22 @@ function score(group: ErrorObject[]): number {
 function describe(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required': return `missing required property "${String(p.missingProperty)}"`;
-    case 'type': return `expected ${String(p.type)}`;
-    case 'const': return `expected the constant ${JSON.stringify(p.allowedValue)}`;
-    case 'enum': return `expected one of ${JSON.stringify(p.allowedValues)}`;
-    case 'additionalProperties': return `property "${String(p.additionalProperty)}" is not allowed here`;
-    case 'anyOf': case 'oneOf': return 'matches none of the allowed shapes';
-    case 'format': return `expected format "${String(p.format)}"`;
-    default: return e.message ?? e.keyword;
+    case 'required':
+      return `missing required property "${String(p.missingProperty)}"`;
+    case 'type':
+      return `expected ${String(p.type)}`;
+    case 'const':
+      return `expected the constant ${JSON.stringify(p.allowedValue)}`;
+    case 'enum':
+      return `expected one of ${JSON.stringify(p.allowedValues)}`;
+    case 'additionalProperties':
+      return `property "${String(p.additionalProperty)}" is not allowed here`;
+    case 'anyOf':
+    case 'oneOf':
+      return 'matches none of the allowed shapes';
+    case 'format':
+      return `expected format "${String(p.format)}"`;
+    default:
+      return e.message ?? e.keyword;
   }
 }

@@ -22,8 +22,16 @@ export function specUrl(v: ProtocolVersion, path: string): string {
 }
 
 /** 2026-07-28 sections of basic/authorization that moved to pages of their own. */
-const AUTH_DISCOVERY_ANCHORS = ['authorization-server-location', 'protected-resource-metadata-discovery-requirements', 'authorization-server-metadata-discovery'];
-const AUTH_REGISTRATION_ANCHORS = ['client-registration-approaches', 'client-id-metadata-documents', 'dynamic-client-registration'];
+const AUTH_DISCOVERY_ANCHORS = [
+  'authorization-server-location',
+  'protected-resource-metadata-discovery-requirements',
+  'authorization-server-metadata-discovery',
+];
+const AUTH_REGISTRATION_ANCHORS = [
+  'client-registration-approaches',
+  'client-id-metadata-documents',
+  'dynamic-client-registration',
+];
 
 /**
  * A section path as it is in a version: pages moved between versions. 2026-07-28 split basic/transports into
@@ -35,16 +43,20 @@ export function specPath(v: ProtocolVersion, path: string): string {
   const [page, anchor] = path.split('#') as [string, string | undefined];
   const at = (p: string, a = anchor) => (a ? `${p}#${a}` : p);
   if (v >= '2026-07-28') {
-    if (page === 'basic/transports') return anchor === 'stdio' ? 'basic/transports/stdio' : at('basic/transports/streamable-http');
+    if (page === 'basic/transports')
+      return anchor === 'stdio' ? 'basic/transports/stdio' : at('basic/transports/streamable-http');
     if (page === 'basic/lifecycle') return anchor === 'initialization' ? 'server/discover' : 'basic/lifecycle';
     if (page === 'basic/utilities/ping') return 'changelog';
     if (page === 'basic/utilities/cancellation') return at('basic/patterns/cancellation');
     // The authorization page became a folder: discovery and registration have pages of their own.
-    if (page === 'basic/authorization' && anchor && AUTH_DISCOVERY_ANCHORS.includes(anchor)) return at('basic/authorization/authorization-server-discovery');
-    if (page === 'basic/authorization' && anchor && AUTH_REGISTRATION_ANCHORS.includes(anchor)) return at('basic/authorization/client-registration');
+    if (page === 'basic/authorization' && anchor && AUTH_DISCOVERY_ANCHORS.includes(anchor))
+      return at('basic/authorization/authorization-server-discovery');
+    if (page === 'basic/authorization' && anchor && AUTH_REGISTRATION_ANCHORS.includes(anchor))
+      return at('basic/authorization/client-registration');
     return path;
   }
-  if (page === 'basic/transports/streamable-http') return v >= '2025-03-26' ? 'basic/transports#streamable-http' : 'basic/transports';
+  if (page === 'basic/transports/streamable-http')
+    return v >= '2025-03-26' ? 'basic/transports#streamable-http' : 'basic/transports';
   if (page === 'basic/security_best_practices' && v < '2025-06-18') return 'basic/transports#security-warning';
   return path;
 }

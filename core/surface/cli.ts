@@ -11,7 +11,8 @@ import type { RunOptions } from '../run.js';
 import { PROTOCOL_VERSIONS } from '../schema/versions.js';
 import { diffExitCode, diffSnapshots } from './diff.js';
 import { diffMarkdown, diffText } from './render.js';
-import { parseSurfaceFile, stringifySnapshot, SurfaceInputError, type Snapshot, type SurfaceRunOptions } from './snapshot.js';
+import { parseSurfaceFile, stringifySnapshot, surfaceInput, SurfaceInputError, type Snapshot, type SurfaceRunOptions } from './snapshot.js';
+import { withInput } from '../inputs.js';
 
 export { SurfaceInputError };
 
@@ -137,7 +138,7 @@ export async function snapshotCommand(argv: Record<string, unknown>, runTarget: 
   let taken: { snapshot?: Snapshot; problems: string[]; notes: string[] } | undefined;
   const report = await runTarget(
     { ...argv, suite: ['surface'], case: undefined, 'call-tools': 'none', strict: false, reporter: ['console'], 'out-dir': '.', 'all-versions': false, snapshot: undefined, 'baseline-snapshot': undefined },
-    { extra: { surface: { onSnapshot: (s) => { taken = s; } } } },
+    { extra: { inputs: withInput(undefined, surfaceInput, { onSnapshot: (s) => { taken = s; } }) } },
   );
   if (report.exitCode > 1) {
     await io.stderr(`mcp-conform: no snapshot written: ${report.aborted ?? 'interrupted'}\n`);

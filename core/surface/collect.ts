@@ -21,10 +21,18 @@ export interface PagedListing {
 }
 
 /** The run's listings by method (a run service), so that a second look at the surface reuses the same pages. */
-const pagedListings: Service<Map<string, Promise<PagedListing>>> = { id: 'surface-paged-listings', produce: async () => new Map() };
+const pagedListings: Service<Map<string, Promise<PagedListing>>> = {
+  id: 'surface-paged-listings',
+  produce: async () => new Map(),
+};
 
 /** Every page of a list method (`prompts/list` → `prompts`…), once per run. */
-export async function listAllPages(ctx: CaseContext, method: string, key: string, maxPages = MAX_PAGES): Promise<PagedListing> {
+export async function listAllPages(
+  ctx: CaseContext,
+  method: string,
+  key: string,
+  maxPages = MAX_PAGES,
+): Promise<PagedListing> {
   const m = await ctx.service(pagedListings);
   let p = m.get(method);
   if (!p) m.set(method, (p = listPages(ctx.session, method, key, maxPages)));
@@ -97,7 +105,12 @@ export async function collectSurface(ctx: CaseContext): Promise<CollectedSurface
   const hs = handshakeInfo(result);
   const caps = ctx.capabilities;
   const listing: SurfaceListing = {
-    protocolVersion: init.handshake === 'server/discover' ? ctx.version : typeof result.protocolVersion === 'string' ? result.protocolVersion : ctx.version,
+    protocolVersion:
+      init.handshake === 'server/discover'
+        ? ctx.version
+        : typeof result.protocolVersion === 'string'
+          ? result.protocolVersion
+          : ctx.version,
     serverInfo: hs.serverInfo,
     instructions: hs.instructions,
     capabilities: caps,

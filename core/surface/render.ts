@@ -18,7 +18,9 @@ function charsLine(d: SurfaceDiff): string | undefined {
 export function diffText(d: SurfaceDiff, labels: { old: string; new: string }): string {
   const out: string[] = [];
   const s = d.summary;
-  out.push(`${labels.old} → ${labels.new}: ${d.changes.length ? `${s.breaking} breaking, ${s.compatible} compatible, ${s.cosmetic} cosmetic` : 'no changes'}`);
+  out.push(
+    `${labels.old} → ${labels.new}: ${d.changes.length ? `${s.breaking} breaking, ${s.compatible} compatible, ${s.cosmetic} cosmetic` : 'no changes'}`,
+  );
   for (const sev of ['breaking', 'compatible', 'cosmetic'] as const) {
     const cs = d.changes.filter((c) => c.severity === sev);
     if (!cs.length) continue;
@@ -35,14 +37,19 @@ export function diffText(d: SurfaceDiff, labels: { old: string; new: string }): 
 function md(s: string, max = 300): string {
   const one = s.replace(/\s+/g, ' ').trim();
   const cut = one.length > max ? `${one.slice(0, max)}…` : one;
-  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*_[\]|#!~])/g, '\\$1');
+  return cut
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|#!~])/g, '\\$1');
 }
 
 const code = (s: string) => (s ? `\`${s.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : '');
 
 function table(cs: Change[], max: number): string[] {
   const out = ['| kind | name | path | change | rule |', '|---|---|---|---|---|'];
-  for (const c of cs.slice(0, max)) out.push(`| ${c.kind} | ${code(c.name)} | ${code(c.path)} | ${md(c.message)} | ${code(c.rule)} |`);
+  for (const c of cs.slice(0, max))
+    out.push(`| ${c.kind} | ${code(c.name)} | ${code(c.path)} | ${md(c.message)} | ${code(c.rule)} |`);
   if (cs.length > max) out.push(`| | … ${cs.length - max} more | | | |`);
   return out;
 }
@@ -55,17 +62,35 @@ export function diffMarkdown(d: SurfaceDiff, labels: { old: string; new: string 
   const s = d.summary;
   const h = '#'.repeat(heading);
   const out: string[] = [];
-  const verdict = s.breaking ? `❌ ${s.breaking} breaking change${s.breaking === 1 ? '' : 's'}` : d.changes.length ? '✅ no breaking changes' : '✅ no changes';
+  const verdict = s.breaking
+    ? `❌ ${s.breaking} breaking change${s.breaking === 1 ? '' : 's'}`
+    : d.changes.length
+      ? '✅ no breaking changes'
+      : '✅ no changes';
   out.push(`${h} MCP surface: ${verdict}`, '');
   out.push(`${md(labels.old, 200)} → ${md(labels.new, 200)}`, '');
-  if (d.changes.length) out.push('| breaking | compatible | cosmetic |', '|---:|---:|---:|', `| ${s.breaking} | ${s.compatible} | ${s.cosmetic} |`, '');
+  if (d.changes.length)
+    out.push(
+      '| breaking | compatible | cosmetic |',
+      '|---:|---:|---:|',
+      `| ${s.breaking} | ${s.compatible} | ${s.cosmetic} |`,
+      '',
+    );
   for (const sev of ['breaking', 'compatible'] as const) {
     const cs = d.changes.filter((c) => c.severity === sev);
     if (!cs.length) continue;
     out.push(`**${LABEL[sev]}**`, '', ...table(cs, max), '');
   }
   const cosmetic = d.changes.filter((c) => c.severity === 'cosmetic');
-  if (cosmetic.length) out.push(`<details><summary>Cosmetic (${cosmetic.length})</summary>`, '', ...table(cosmetic, max), '', '</details>', '');
+  if (cosmetic.length)
+    out.push(
+      `<details><summary>Cosmetic (${cosmetic.length})</summary>`,
+      '',
+      ...table(cosmetic, max),
+      '',
+      '</details>',
+      '',
+    );
   const chars = charsLine(d);
   if (chars) out.push(`${md(chars)}`, '');
   if (d.notes.length) out.push('Not compared:', '', ...d.notes.map((n) => `- ${md(n)}`), '');

@@ -19,15 +19,52 @@ export type Emit = (rule: RuleId, path: string, message: string, before?: unknow
 
 type Mode = 'input' | 'output';
 
-const TEXT_KEYWORDS = new Set(['title', 'description', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly', '$schema', '$id', 'markdownDescription', 'enumDescriptions']);
+const TEXT_KEYWORDS = new Set([
+  'title',
+  'description',
+  'examples',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$schema',
+  '$id',
+  'markdownDescription',
+  'enumDescriptions',
+]);
 /** Keywords compared by code below (or containers of definitions compared through $ref). */
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'default',
-  'maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties',
-  'minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties',
-  'multipleOf', 'pattern', 'format', 'uniqueItems',
-  'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'additionalItems',
-  'anyOf', 'oneOf', 'allOf', '$ref', '$defs', 'definitions', 'nullable',
+  'type',
+  'enum',
+  'const',
+  'default',
+  'maximum',
+  'exclusiveMaximum',
+  'maxLength',
+  'maxItems',
+  'maxProperties',
+  'minimum',
+  'exclusiveMinimum',
+  'minLength',
+  'minItems',
+  'minProperties',
+  'multipleOf',
+  'pattern',
+  'format',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'nullable',
 ]);
 const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
@@ -40,7 +77,11 @@ export function esc(s: string): string {
 
 export function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -56,26 +97,63 @@ interface Side {
 class SchemaComparison {
   private seen = new Set<string>();
 
-  constructor(private readonly mode: Mode, private readonly emit: Emit, private readonly oldSide: Side, private readonly newSide: Side) {}
+  constructor(
+    private readonly mode: Mode,
+    private readonly emit: Emit,
+    private readonly oldSide: Side,
+    private readonly newSide: Side,
+  ) {}
 
   private rule(input: RuleId, output: RuleId): RuleId {
     return this.mode === 'input' ? input : output;
   }
 
   /** Values accepted before are refused now. */
-  private narrowed(kind: 'type' | 'enum' | 'bound' | 'union', path: string, message: string, before?: unknown, after?: unknown): void {
-    const r = ({ type: ['input.type-narrowed', 'output.type-narrowed'], enum: ['input.enum-narrowed', 'output.enum-narrowed'], bound: ['input.bound-stricter', 'output.bound-stricter'], union: ['input.union-branch-removed', 'output.union-branch-removed'] } as const)[kind];
+  private narrowed(
+    kind: 'type' | 'enum' | 'bound' | 'union',
+    path: string,
+    message: string,
+    before?: unknown,
+    after?: unknown,
+  ): void {
+    const r = (
+      {
+        type: ['input.type-narrowed', 'output.type-narrowed'],
+        enum: ['input.enum-narrowed', 'output.enum-narrowed'],
+        bound: ['input.bound-stricter', 'output.bound-stricter'],
+        union: ['input.union-branch-removed', 'output.union-branch-removed'],
+      } as const
+    )[kind];
     this.emit(this.rule(r[0], r[1]), path, message, before, after);
   }
 
   /** More values are accepted now. */
-  private widened(kind: 'type' | 'enum' | 'bound' | 'union', path: string, message: string, before?: unknown, after?: unknown): void {
-    const r = ({ type: ['input.type-widened', 'output.type-changed'], enum: ['input.enum-widened', 'output.enum-widened'], bound: ['input.bound-looser', 'output.bound-looser'], union: ['input.union-branch-added', 'output.union-branch-added'] } as const)[kind];
+  private widened(
+    kind: 'type' | 'enum' | 'bound' | 'union',
+    path: string,
+    message: string,
+    before?: unknown,
+    after?: unknown,
+  ): void {
+    const r = (
+      {
+        type: ['input.type-widened', 'output.type-changed'],
+        enum: ['input.enum-widened', 'output.enum-widened'],
+        bound: ['input.bound-looser', 'output.bound-looser'],
+        union: ['input.union-branch-added', 'output.union-branch-added'],
+      } as const
+    )[kind];
     this.emit(this.rule(r[0], r[1]), path, message, before, after);
   }
 
   private undecided(path: string, message: string, before?: unknown, after?: unknown): void {
-    this.emit(this.rule('input.undecided', 'output.undecided'), path, `could not decide whether this is compatible: ${message}`, before, after);
+    this.emit(
+      this.rule('input.undecided', 'output.undecided'),
+      path,
+      `could not decide whether this is compatible: ${message}`,
+      before,
+      after,
+    );
   }
 
   /** Follows local $refs (with a bound); returns the schema and the refs it went through, or a problem. */
@@ -118,7 +196,14 @@ class SchemaComparison {
     if (canon(o) === canon(n) && !containsRef(o)) return;
     // Boolean schemas: true (and {}) accepts anything, false nothing.
     if (o === false || n === false) {
-      if (o === false) this.widened('type', path, `the schema accepted nothing (false) and now accepts ${n === true ? 'anything' : 'values'}`, o, n);
+      if (o === false)
+        this.widened(
+          'type',
+          path,
+          `the schema accepted nothing (false) and now accepts ${n === true ? 'anything' : 'values'}`,
+          o,
+          n,
+        );
       else this.narrowed('type', path, 'the schema now accepts nothing (false)', o, n);
       return;
     }
@@ -129,7 +214,8 @@ class SchemaComparison {
       return;
     }
     this.text(os, ns, path);
-    const union = (s: Record<string, unknown>) => (s.anyOf !== undefined ? 'anyOf' : s.oneOf !== undefined ? 'oneOf' : undefined);
+    const union = (s: Record<string, unknown>) =>
+      s.anyOf !== undefined ? 'anyOf' : s.oneOf !== undefined ? 'oneOf' : undefined;
     const uo = union(os);
     const un = union(ns);
     if (uo || un) {
@@ -137,8 +223,14 @@ class SchemaComparison {
         this.undecided(`${path}/${un}`, `${uo} became ${un}`, os[uo], ns[un]);
         return;
       }
-      if (os.anyOf !== undefined && os.oneOf !== undefined) { this.undecided(path, 'anyOf and oneOf side by side'); return; }
-      if (ns.anyOf !== undefined && ns.oneOf !== undefined) { this.undecided(path, 'anyOf and oneOf side by side'); return; }
+      if (os.anyOf !== undefined && os.oneOf !== undefined) {
+        this.undecided(path, 'anyOf and oneOf side by side');
+        return;
+      }
+      if (ns.anyOf !== undefined && ns.oneOf !== undefined) {
+        this.undecided(path, 'anyOf and oneOf side by side');
+        return;
+      }
       const kw = (uo ?? un)!;
       if (uo && un) {
         this.keywords(strip(os, [kw]), strip(ns, [kw]), path, depth);
@@ -149,7 +241,12 @@ class SchemaComparison {
         const plainSide = uo ? ns : os;
         const unionSide = uo ? os : ns;
         if (Object.keys(constraints(strip(unionSide, [kw]))).length) {
-          this.undecided(`${path}/${kw}`, `${uo ? 'a union was replaced by a plain schema' : 'a plain schema became a union'} beside other constraints`, o, n);
+          this.undecided(
+            `${path}/${kw}`,
+            `${uo ? 'a union was replaced by a plain schema' : 'a plain schema became a union'} beside other constraints`,
+            o,
+            n,
+          );
           return;
         }
         const plain = constraints(plainSide);
@@ -167,14 +264,21 @@ class SchemaComparison {
       const what = os[k] === undefined ? 'added' : ns[k] === undefined ? 'removed' : 'changed';
       this.emit(this.rule('input.text', 'output.text'), `${path}/${esc(k)}`, `${k} ${what}`, os[k], ns[k]);
     }
-    if (this.mode === 'output' && canon(os.default) !== canon(ns.default)) this.emit('output.text', `${path}/default`, 'default changed', os.default, ns.default);
+    if (this.mode === 'output' && canon(os.default) !== canon(ns.default))
+      this.emit('output.text', `${path}/default`, 'default changed', os.default, ns.default);
   }
 
   private keywords(os: Record<string, unknown>, ns: Record<string, unknown>, path: string, depth: number): void {
     this.types(os, ns, path);
     this.values(os, ns, path);
     if (this.mode === 'input' && canon(os.default) !== canon(ns.default)) {
-      this.emit('input.default-changed', `${path}/default`, `the default changed from ${show(os.default)} to ${show(ns.default)}: a call that leaves this out now means something else`, os.default, ns.default);
+      this.emit(
+        'input.default-changed',
+        `${path}/default`,
+        `the default changed from ${show(os.default)} to ${show(ns.default)}: a call that leaves this out now means something else`,
+        os.default,
+        ns.default,
+      );
     }
     this.bounds(os, ns, path);
     this.objects(os, ns, path, depth);
@@ -187,7 +291,12 @@ class SchemaComparison {
     }
     for (const k of new Set([...Object.keys(os), ...Object.keys(ns)])) {
       if (HANDLED.has(k) || TEXT_KEYWORDS.has(k) || k.startsWith('x-') || canon(os[k]) === canon(ns[k])) continue;
-      this.undecided(`${path}/${esc(k)}`, `"${k}" ${os[k] === undefined ? 'added' : ns[k] === undefined ? 'removed' : 'changed'}`, os[k], ns[k]);
+      this.undecided(
+        `${path}/${esc(k)}`,
+        `"${k}" ${os[k] === undefined ? 'added' : ns[k] === undefined ? 'removed' : 'changed'}`,
+        os[k],
+        ns[k],
+      );
     }
   }
 
@@ -199,9 +308,32 @@ class SchemaComparison {
     const msg = `type was ${words(to)}, now ${words(tn)}`;
     const lost = to === undefined ? tn !== undefined : [...to].some((t) => !covers(tn, t));
     const gained = tn === undefined ? to !== undefined : [...tn].some((t) => !covers(to, t));
-    if (lost && gained) this.emit(this.rule('input.type-narrowed', 'output.type-changed'), `${path}/type`, this.mode === 'input' ? `${msg}: values of the old type are refused` : `${msg}: clients get values of another type`, os.type, ns.type);
-    else if (lost) this.narrowed('type', `${path}/type`, this.mode === 'input' ? `${msg}: values of the old type are refused` : msg, os.type, ns.type);
-    else if (gained) this.widened('type', `${path}/type`, this.mode === 'input' ? msg : `${msg}: clients can now get values they were not told about`, os.type, ns.type);
+    if (lost && gained)
+      this.emit(
+        this.rule('input.type-narrowed', 'output.type-changed'),
+        `${path}/type`,
+        this.mode === 'input'
+          ? `${msg}: values of the old type are refused`
+          : `${msg}: clients get values of another type`,
+        os.type,
+        ns.type,
+      );
+    else if (lost)
+      this.narrowed(
+        'type',
+        `${path}/type`,
+        this.mode === 'input' ? `${msg}: values of the old type are refused` : msg,
+        os.type,
+        ns.type,
+      );
+    else if (gained)
+      this.widened(
+        'type',
+        `${path}/type`,
+        this.mode === 'input' ? msg : `${msg}: clients can now get values they were not told about`,
+        os.type,
+        ns.type,
+      );
   }
 
   private values(os: Record<string, unknown>, ns: Record<string, unknown>, path: string): void {
@@ -209,12 +341,44 @@ class SchemaComparison {
     const vn = valueSet(ns);
     if (!vo && !vn) return;
     const where = `${path}/${ns.enum !== undefined || os.enum !== undefined ? 'enum' : 'const'}`;
-    if (!vo) { this.narrowed('enum', where, `only ${[...vn!.values()].map((v) => show(v, 40)).join(', ')} allowed now (no enum/const before)`, undefined, ns.enum ?? ns.const); return; }
-    if (!vn) { this.widened('enum', where, 'the enum/const was dropped: any value of the type is allowed', os.enum ?? os.const, undefined); return; }
+    if (!vo) {
+      this.narrowed(
+        'enum',
+        where,
+        `only ${[...vn!.values()].map((v) => show(v, 40)).join(', ')} allowed now (no enum/const before)`,
+        undefined,
+        ns.enum ?? ns.const,
+      );
+      return;
+    }
+    if (!vn) {
+      this.widened(
+        'enum',
+        where,
+        'the enum/const was dropped: any value of the type is allowed',
+        os.enum ?? os.const,
+        undefined,
+      );
+      return;
+    }
     const removed = [...vo.keys()].filter((k) => !vn.has(k));
     const added = [...vn.keys()].filter((k) => !vo.has(k));
-    if (removed.length) this.narrowed('enum', where, `value${removed.length > 1 ? 's' : ''} ${removed.map((k) => show(vo.get(k), 40)).join(', ')} no longer allowed`, os.enum ?? os.const, ns.enum ?? ns.const);
-    if (added.length) this.widened('enum', where, `value${added.length > 1 ? 's' : ''} ${added.map((k) => show(vn.get(k), 40)).join(', ')} added`, os.enum ?? os.const, ns.enum ?? ns.const);
+    if (removed.length)
+      this.narrowed(
+        'enum',
+        where,
+        `value${removed.length > 1 ? 's' : ''} ${removed.map((k) => show(vo.get(k), 40)).join(', ')} no longer allowed`,
+        os.enum ?? os.const,
+        ns.enum ?? ns.const,
+      );
+    if (added.length)
+      this.widened(
+        'enum',
+        where,
+        `value${added.length > 1 ? 's' : ''} ${added.map((k) => show(vn.get(k), 40)).join(', ')} added`,
+        os.enum ?? os.const,
+        ns.enum ?? ns.const,
+      );
   }
 
   private bounds(os: Record<string, unknown>, ns: Record<string, unknown>, path: string): void {
@@ -229,11 +393,22 @@ class SchemaComparison {
         else if (a === true && b !== true) this.widened('bound', p, `${k} turned off`, a, b);
         continue;
       }
-      if (a !== undefined && typeof a !== 'number') { this.undecided(p, `${k} is not a number`, a, b); continue; }
-      if (b !== undefined && typeof b !== 'number') { this.undecided(p, `${k} is not a number`, a, b); continue; }
+      if (a !== undefined && typeof a !== 'number') {
+        this.undecided(p, `${k} is not a number`, a, b);
+        continue;
+      }
+      if (b !== undefined && typeof b !== 'number') {
+        this.undecided(p, `${k} is not a number`, a, b);
+        continue;
+      }
       const upper = UPPER.includes(k);
       const stricter = a === undefined || (b !== undefined && (upper ? b < a : b > a));
-      const msg = a === undefined ? `${k} ${b} added` : b === undefined ? `${k} ${a} removed` : `${k} ${upper ? (b < a ? 'lowered' : 'raised') : b > a ? 'raised' : 'lowered'} from ${a} to ${b}`;
+      const msg =
+        a === undefined
+          ? `${k} ${b} added`
+          : b === undefined
+            ? `${k} ${a} removed`
+            : `${k} ${upper ? (b < a ? 'lowered' : 'raised') : b > a ? 'raised' : 'lowered'} from ${a} to ${b}`;
       if (stricter) this.narrowed('bound', p, msg, a, b);
       else this.widened('bound', p, msg, a, b);
     }
@@ -243,7 +418,13 @@ class SchemaComparison {
       const p = `${path}/multipleOf`;
       if (mn === undefined) this.widened('bound', p, `multipleOf ${show(mo)} removed`, mo, mn);
       else if (mo === undefined) this.narrowed('bound', p, `multipleOf ${show(mn)} added`, mo, mn);
-      else if (typeof mo === 'number' && typeof mn === 'number' && mn > 0 && Math.abs(mo / mn - Math.round(mo / mn)) < 1e-9) this.widened('bound', p, `multipleOf ${mo} → ${mn} (every multiple of ${mo} is one of ${mn})`, mo, mn);
+      else if (
+        typeof mo === 'number' &&
+        typeof mn === 'number' &&
+        mn > 0 &&
+        Math.abs(mo / mn - Math.round(mo / mn)) < 1e-9
+      )
+        this.widened('bound', p, `multipleOf ${mo} → ${mn} (every multiple of ${mo} is one of ${mn})`, mo, mn);
       else this.narrowed('bound', p, `multipleOf ${show(mo)} → ${show(mn)}`, mo, mn);
     }
     for (const k of ['pattern', 'format']) {
@@ -252,10 +433,24 @@ class SchemaComparison {
       if (canon(a) === canon(b)) continue;
       const p = `${path}/${k}`;
       if (b === undefined) this.widened('bound', p, `${k} ${show(a)} removed`, a, b);
-      else this.narrowed('bound', p, a === undefined ? `${k} ${show(b)} added` : `${k} changed from ${show(a)} to ${show(b)}`, a, b);
+      else
+        this.narrowed(
+          'bound',
+          p,
+          a === undefined ? `${k} ${show(b)} added` : `${k} changed from ${show(a)} to ${show(b)}`,
+          a,
+          b,
+        );
     }
     if (!!os.uniqueItems !== !!ns.uniqueItems) {
-      if (ns.uniqueItems === true) this.narrowed('bound', `${path}/uniqueItems`, 'uniqueItems turned on: lists with repeated items are refused', os.uniqueItems, ns.uniqueItems);
+      if (ns.uniqueItems === true)
+        this.narrowed(
+          'bound',
+          `${path}/uniqueItems`,
+          'uniqueItems turned on: lists with repeated items are refused',
+          os.uniqueItems,
+          ns.uniqueItems,
+        );
       else this.widened('bound', `${path}/uniqueItems`, 'uniqueItems turned off', os.uniqueItems, ns.uniqueItems);
     }
   }
@@ -274,7 +469,14 @@ class SchemaComparison {
       const inN = name in pn;
       if (!inO && inN) {
         if (input) {
-          if (rn.has(name)) this.emit('input.required-added', p, `new required parameter "${name}": calls without it are refused`, undefined, pn[name]);
+          if (rn.has(name))
+            this.emit(
+              'input.required-added',
+              p,
+              `new required parameter "${name}": calls without it are refused`,
+              undefined,
+              pn[name],
+            );
           else this.emit('input.property-added', p, `new optional parameter "${name}"`, undefined, pn[name]);
         } else {
           this.emit('output.property-added', p, `new output property "${name}"`, undefined, pn[name]);
@@ -282,34 +484,93 @@ class SchemaComparison {
         continue;
       }
       if (inO && !inN) {
-        if (!input) this.emit('output.property-removed', p, `output property "${name}" removed: clients that read it find nothing`, po[name], undefined);
-        else if (apNew === false || ns.unevaluatedProperties === false) this.emit('input.property-removed-closed', p, `parameter "${name}" removed and additionalProperties is false: calls that send it are refused`, po[name], undefined);
+        if (!input)
+          this.emit(
+            'output.property-removed',
+            p,
+            `output property "${name}" removed: clients that read it find nothing`,
+            po[name],
+            undefined,
+          );
+        else if (apNew === false || ns.unevaluatedProperties === false)
+          this.emit(
+            'input.property-removed-closed',
+            p,
+            `parameter "${name}" removed and additionalProperties is false: calls that send it are refused`,
+            po[name],
+            undefined,
+          );
         else if (isObject(apNew)) {
-          this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are checked against additionalProperties now, and the server may ignore it`, po[name], undefined);
+          this.emit(
+            'input.property-removed-open',
+            p,
+            `parameter "${name}" removed; calls that send it are checked against additionalProperties now, and the server may ignore it`,
+            po[name],
+            undefined,
+          );
           this.compare(po[name], apNew, `${path}/additionalProperties`, depth + 1);
-        } else this.emit('input.property-removed-open', p, `parameter "${name}" removed; calls that send it are still accepted, but the server may ignore it`, po[name], undefined);
+        } else
+          this.emit(
+            'input.property-removed-open',
+            p,
+            `parameter "${name}" removed; calls that send it are still accepted, but the server may ignore it`,
+            po[name],
+            undefined,
+          );
         continue;
       }
       if (inO && inN) this.compare(po[name], pn[name], p, depth + 1);
       const rp = inN || inO ? p : `${path}/required`;
       if (!ro.has(name) && rn.has(name) && (inO || !inN)) {
-        if (input) this.emit('input.required-added', rp, `parameter "${name}" is required now: calls without it are refused`);
+        if (input)
+          this.emit('input.required-added', rp, `parameter "${name}" is required now: calls without it are refused`);
         else this.emit('output.required-added', rp, `output property "${name}" is required now`);
       } else if (ro.has(name) && !rn.has(name) && (inN || !inO)) {
         if (input) this.emit('input.required-removed', rp, `parameter "${name}" is optional now`);
-        else this.emit('output.required-removed', rp, `output property "${name}" is no longer required: clients may not get it`);
+        else
+          this.emit(
+            'output.required-removed',
+            rp,
+            `output property "${name}" is no longer required: clients may not get it`,
+          );
       }
     }
     const ao = os.additionalProperties;
     const an = ns.additionalProperties;
     if (canon(ao) !== canon(an)) {
       const p = `${path}/additionalProperties`;
-      const open = (v: unknown) => v === undefined || v === true || (isObject(v) && !Object.keys(constraints(v)).length);
-      if (!input) this.emit('output.additional-properties', p, `additionalProperties ${show(ao)} → ${show(an)}`, ao, an);
-      else if (open(ao) && open(an)) { /* both accept anything */ }
-      else if (open(an)) this.emit('input.opened', p, `additionalProperties ${show(ao)} → ${show(an)}: extra arguments are accepted now`, ao, an);
-      else if (an === false || open(ao)) this.emit('input.closed', p, an === false ? 'additionalProperties is false now: calls with extra arguments are refused' : 'additionalProperties is restricted to a schema now', ao, an);
-      else if (ao === false) this.emit('input.opened', p, 'additionalProperties false → a schema: some extra arguments are accepted now', ao, an);
+      const open = (v: unknown) =>
+        v === undefined || v === true || (isObject(v) && !Object.keys(constraints(v)).length);
+      if (!input)
+        this.emit('output.additional-properties', p, `additionalProperties ${show(ao)} → ${show(an)}`, ao, an);
+      else if (open(ao) && open(an)) {
+        /* both accept anything */
+      } else if (open(an))
+        this.emit(
+          'input.opened',
+          p,
+          `additionalProperties ${show(ao)} → ${show(an)}: extra arguments are accepted now`,
+          ao,
+          an,
+        );
+      else if (an === false || open(ao))
+        this.emit(
+          'input.closed',
+          p,
+          an === false
+            ? 'additionalProperties is false now: calls with extra arguments are refused'
+            : 'additionalProperties is restricted to a schema now',
+          ao,
+          an,
+        );
+      else if (ao === false)
+        this.emit(
+          'input.opened',
+          p,
+          'additionalProperties false → a schema: some extra arguments are accepted now',
+          ao,
+          an,
+        );
       else this.compare(ao, an, p, depth + 1);
     }
   }
@@ -319,17 +580,20 @@ class SchemaComparison {
     const inn = ns.items;
     if (canon(io) !== canon(inn)) {
       if (Array.isArray(io) || Array.isArray(inn)) {
-        if (Array.isArray(io) && Array.isArray(inn) && io.length === inn.length) io.forEach((x, i) => this.compare(x, inn[i], `${path}/items/${i}`, depth + 1));
+        if (Array.isArray(io) && Array.isArray(inn) && io.length === inn.length)
+          io.forEach((x, i) => this.compare(x, inn[i], `${path}/items/${i}`, depth + 1));
         else this.undecided(`${path}/items`, 'a tuple (items as a list) changed its length or form', io, inn);
       } else this.compare(io ?? true, inn ?? true, `${path}/items`, depth + 1);
     }
     const xo = os.prefixItems;
     const xn = ns.prefixItems;
     if (canon(xo) !== canon(xn)) {
-      if (Array.isArray(xo) && Array.isArray(xn) && xo.length === xn.length) xo.forEach((x, i) => this.compare(x, xn[i], `${path}/prefixItems/${i}`, depth + 1));
+      if (Array.isArray(xo) && Array.isArray(xn) && xo.length === xn.length)
+        xo.forEach((x, i) => this.compare(x, xn[i], `${path}/prefixItems/${i}`, depth + 1));
       else this.undecided(`${path}/prefixItems`, 'prefixItems changed its length', xo, xn);
     }
-    if (canon(os.additionalItems) !== canon(ns.additionalItems)) this.undecided(`${path}/additionalItems`, 'additionalItems changed', os.additionalItems, ns.additionalItems);
+    if (canon(os.additionalItems) !== canon(ns.additionalItems))
+      this.undecided(`${path}/additionalItems`, 'additionalItems changed', os.additionalItems, ns.additionalItems);
   }
 
   /**
@@ -341,18 +605,33 @@ class SchemaComparison {
     const restB = b.map((x, i) => ({ x, i }));
     for (let i = restA.length - 1; i >= 0; i--) {
       const j = restB.findIndex((y) => canon(y.x) === canon(restA[i]!.x));
-      if (j >= 0) { restA.splice(i, 1); restB.splice(j, 1); }
+      if (j >= 0) {
+        restA.splice(i, 1);
+        restB.splice(j, 1);
+      }
     }
     for (let i = 0; i < restA.length; ) {
-      const key = canon(isObject(restA[i]!.x) ? (restA[i]!.x as Record<string, unknown>).type ?? (restA[i]!.x as Record<string, unknown>).$ref : undefined);
-      const j = restB.findIndex((y) => canon(isObject(y.x) ? (y.x as Record<string, unknown>).type ?? (y.x as Record<string, unknown>).$ref : undefined) === key);
+      const key = canon(
+        isObject(restA[i]!.x)
+          ? ((restA[i]!.x as Record<string, unknown>).type ?? (restA[i]!.x as Record<string, unknown>).$ref)
+          : undefined,
+      );
+      const j = restB.findIndex(
+        (y) =>
+          canon(
+            isObject(y.x)
+              ? ((y.x as Record<string, unknown>).type ?? (y.x as Record<string, unknown>).$ref)
+              : undefined,
+          ) === key,
+      );
       if (j >= 0 && (key !== 'undefined' || (restA.length === 1 && restB.length === 1))) {
         this.compare(restA[i]!.x, restB[j]!.x, `${path}/${restB[j]!.i}`, depth + 1);
         restA.splice(i, 1);
         restB.splice(j, 1);
       } else i++;
     }
-    for (const r of restA) this.narrowed('union', `${path}/${r.i}`, `union branch ${show(r.x)} removed`, r.x, undefined);
+    for (const r of restA)
+      this.narrowed('union', `${path}/${r.i}`, `union branch ${show(r.x)} removed`, r.x, undefined);
     for (const r of restB) this.widened('union', `${path}/${r.i}`, `union branch ${show(r.x)} added`, undefined, r.x);
   }
 }
@@ -365,7 +644,10 @@ function containsRef(s: unknown): boolean {
   const known = refInside.get(s);
   if (known !== undefined) return known;
   refInside.set(s, false); // a cycle in the value itself cannot come from JSON, but stay safe
-  const has = Array.isArray(s) ? s.some(containsRef) : typeof (s as Record<string, unknown>).$ref === 'string' || Object.entries(s).some(([k, v]) => k !== '$defs' && k !== 'definitions' && containsRef(v));
+  const has = Array.isArray(s)
+    ? s.some(containsRef)
+    : typeof (s as Record<string, unknown>).$ref === 'string' ||
+      Object.entries(s).some(([k, v]) => k !== '$defs' && k !== 'definitions' && containsRef(v));
   refInside.set(s, has);
   return has;
 }
@@ -383,7 +665,9 @@ function strip(s: Record<string, unknown>, keys: string[]): Record<string, unkno
 /** The keywords of a schema that constrain values (annotations left out). */
 function constraints(s: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) if (!TEXT_KEYWORDS.has(k) && !k.startsWith('x-') && k !== 'default' && k !== '$defs' && k !== 'definitions') out[k] = v;
+  for (const [k, v] of Object.entries(s))
+    if (!TEXT_KEYWORDS.has(k) && !k.startsWith('x-') && k !== 'default' && k !== '$defs' && k !== 'definitions')
+      out[k] = v;
   return out;
 }
 

@@ -16,6 +16,8 @@
  */
 import { isObject } from '../objects.js';
 import type { Report } from '../results.js';
+import type { RunInput } from '../inputs.js';
+import { META } from '../wire.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -54,7 +56,16 @@ export interface SurfaceListing {
   resourceTemplates?: unknown[];
 }
 
-const TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution', 'icons'];
+const TOOL_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'execution',
+  'icons',
+];
 const PROMPT_FIELDS = ['name', 'title', 'description', 'arguments', 'icons'];
 const ARGUMENT_FIELDS = ['name', 'title', 'description', 'required'];
 const RESOURCE_FIELDS = ['uri', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons'];
@@ -77,7 +88,19 @@ export function byCodePoint(a: string, b: string): number {
 }
 
 /** Keywords whose value is a schema, a list of schemas, or a map of schemas. */
-const SCHEMA_VALUED = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']);
+const SCHEMA_VALUED = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+]);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
@@ -87,11 +110,18 @@ export function normalizeSchema(s: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(s).sort(byCodePoint)) {
     const v = s[k];
-    if (k === 'required' && Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = [...new Set(v as string[])].sort(byCodePoint);
-    else if (k === 'type' && Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = [...new Set(v as string[])].sort(byCodePoint);
+    if (k === 'required' && Array.isArray(v) && v.every((x) => typeof x === 'string'))
+      out[k] = [...new Set(v as string[])].sort(byCodePoint);
+    else if (k === 'type' && Array.isArray(v) && v.every((x) => typeof x === 'string'))
+      out[k] = [...new Set(v as string[])].sort(byCodePoint);
     else if (SCHEMA_VALUED.has(k)) out[k] = Array.isArray(v) ? v.map(normalizeSchema) : normalizeSchema(v);
     else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(normalizeSchema);
-    else if (SCHEMA_MAPS.has(k) && isObject(v)) out[k] = Object.fromEntries(Object.keys(v).sort(byCodePoint).map((p) => [p, normalizeSchema(v[p])]));
+    else if (SCHEMA_MAPS.has(k) && isObject(v))
+      out[k] = Object.fromEntries(
+        Object.keys(v)
+          .sort(byCodePoint)
+          .map((p) => [p, normalizeSchema(v[p])]),
+      );
     else out[k] = sortKeys(v);
   }
   return out;
@@ -136,9 +166,16 @@ function sortedBy(list: Record<string, unknown>[], key: string): Record<string, 
   return keyed.map((e) => e.x);
 }
 
-function entries(list: unknown[] | undefined, key: string, norm: (x: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown>[] | undefined {
+function entries(
+  list: unknown[] | undefined,
+  key: string,
+  norm: (x: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, unknown>[] | undefined {
   if (list === undefined) return undefined;
-  return sortedBy(list.filter((x): x is Record<string, unknown> => isObject(x) && typeof x[key] === 'string').map(norm), key);
+  return sortedBy(
+    list.filter((x): x is Record<string, unknown> => isObject(x) && typeof x[key] === 'string').map(norm),
+    key,
+  );
 }
 
 /** The normalised snapshot of a listing. */
@@ -168,11 +205,18 @@ export function stringifySnapshot(s: Snapshot): string {
 }
 
 /** The server info and capabilities of a handshake result (initialize, or server/discover in 2026-07-28). */
-export function handshakeInfo(result: Record<string, unknown> | undefined): Pick<SurfaceListing, 'serverInfo' | 'instructions' | 'capabilities'> {
+export function handshakeInfo(
+  result: Record<string, unknown> | undefined,
+): Pick<SurfaceListing, 'serverInfo' | 'instructions' | 'capabilities'> {
   const r = result ?? {};
   const meta = isObject(r._meta) ? r._meta : {};
-  const info = isObject(r.serverInfo) ? r.serverInfo : isObject(meta['io.modelcontextprotocol/serverInfo']) ? meta['io.modelcontextprotocol/serverInfo'] : undefined;
-  return { serverInfo: info, instructions: r.instructions, capabilities: isObject(r.capabilities) ? r.capabilities : {} };
+  const metaInfo = meta[META.serverInfo];
+  const info = isObject(r.serverInfo) ? r.serverInfo : isObject(metaInfo) ? metaInfo : undefined;
+  return {
+    serverInfo: info,
+    instructions: r.instructions,
+    capabilities: isObject(r.capabilities) ? r.capabilities : {},
+  };
 }
 
 /** A file `diff` can read was not readable: exit code 2. */
@@ -183,7 +227,12 @@ export const LIST_METHODS = [
   { method: 'tools/list', key: 'tools', section: 'tools', capability: 'tools' },
   { method: 'prompts/list', key: 'prompts', section: 'prompts', capability: 'prompts' },
   { method: 'resources/list', key: 'resources', section: 'resources', capability: 'resources' },
-  { method: 'resources/templates/list', key: 'resourceTemplates', section: 'resourceTemplates', capability: 'resources' },
+  {
+    method: 'resources/templates/list',
+    key: 'resourceTemplates',
+    section: 'resourceTemplates',
+    capability: 'resources',
+  },
 ] as const;
 
 /**
@@ -196,17 +245,29 @@ export function snapshotFromReport(report: Report): { snapshot: Snapshot; notes:
   const msgs = Array.isArray(report.messages) ? report.messages : [];
   const bySeq = new Map(msgs.map((m) => [m.seq, m]));
   const discover = report.negotiation?.handshake === 'server/discover';
-  const handshake = [...msgs].reverse().find((m) => m.kind === 'response' && m.method === (discover ? 'server/discover' : 'initialize') && isObject((m.json as Record<string, unknown> | undefined)?.result));
-  const hs = handshake ? handshakeInfo((handshake.json as Record<string, unknown>).result as Record<string, unknown>) : undefined;
+  const handshake = [...msgs]
+    .reverse()
+    .find(
+      (m) =>
+        m.kind === 'response' &&
+        m.method === (discover ? 'server/discover' : 'initialize') &&
+        isObject((m.json as Record<string, unknown> | undefined)?.result),
+    );
+  const hs = handshake
+    ? handshakeInfo((handshake.json as Record<string, unknown>).result as Record<string, unknown>)
+    : undefined;
   const server = report.server ?? {};
   const listing: SurfaceListing = {
     protocolVersion: server.protocolVersion,
     serverInfo: hs?.serverInfo ?? { name: server.name, title: server.title, version: server.version },
     instructions: hs?.instructions ?? server.instructions,
-    capabilities: isObject(server.capabilities) ? server.capabilities : hs?.capabilities ?? {},
+    capabilities: isObject(server.capabilities) ? server.capabilities : (hs?.capabilities ?? {}),
   };
   const caps = listing.capabilities!;
-  if (report.droppedMessages?.messages) notes.push(`the report's log left out ${report.droppedMessages.messages} messages (it was full): lists may be incomplete`);
+  if (report.droppedMessages?.messages)
+    notes.push(
+      `the report's log left out ${report.droppedMessages.messages} messages (it was full): lists may be incomplete`,
+    );
   for (const lm of LIST_METHODS) {
     if (!caps[lm.capability]) {
       listing[lm.section] = [];
@@ -219,7 +280,11 @@ export function snapshotFromReport(report: Report): { snapshot: Snapshot; notes:
       return isObject(params) ? params.cursor : undefined;
     };
     let items: unknown[] | undefined;
-    let i = pages.findIndex((p) => cursorOf(p.inReplyTo) === undefined && Array.isArray(((p.json as Record<string, unknown>).result as Record<string, unknown> | undefined)?.[lm.key]));
+    let i = pages.findIndex(
+      (p) =>
+        cursorOf(p.inReplyTo) === undefined &&
+        Array.isArray(((p.json as Record<string, unknown>).result as Record<string, unknown> | undefined)?.[lm.key]),
+    );
     if (i >= 0) {
       items = [];
       const seen = new Set<string>();
@@ -228,20 +293,39 @@ export function snapshotFromReport(report: Report): { snapshot: Snapshot; notes:
         items.push(...(result[lm.key] as unknown[]));
         const next = result.nextCursor;
         if (next === undefined || next === null) break;
-        const j = typeof next === 'string' && !seen.has(next) ? pages.findIndex((p, k) => k > i && cursorOf(p.inReplyTo) === next && Array.isArray(((p.json as Record<string, unknown>).result as Record<string, unknown> | undefined)?.[lm.key])) : -1;
-        if (j < 0) { items = undefined; break; }
+        const j =
+          typeof next === 'string' && !seen.has(next)
+            ? pages.findIndex(
+                (p, k) =>
+                  k > i &&
+                  cursorOf(p.inReplyTo) === next &&
+                  Array.isArray(
+                    ((p.json as Record<string, unknown>).result as Record<string, unknown> | undefined)?.[lm.key],
+                  ),
+              )
+            : -1;
+        if (j < 0) {
+          items = undefined;
+          break;
+        }
         seen.add(next as string);
         i = j;
       }
     }
     if (items) listing[lm.section] = items;
-    else notes.push(`${lm.section}: the run ${pages.length ? 'did not list every page' : `did not list them (no ${lm.method} in the log)`}: not compared`);
+    else
+      notes.push(
+        `${lm.section}: the run ${pages.length ? 'did not list every page' : `did not list them (no ${lm.method} in the log)`}: not compared`,
+      );
   }
   return { snapshot: buildSnapshot(listing), notes };
 }
 
 /** Reads OLD or NEW of `diff`: a snapshot file or a report.json (one run). Throws SurfaceInputError. */
-export function parseSurfaceFile(text: string, file: string): { snapshot: Snapshot; notes: string[]; from: 'snapshot' | 'report' } {
+export function parseSurfaceFile(
+  text: string,
+  file: string,
+): { snapshot: Snapshot; notes: string[]; from: 'snapshot' | 'report' } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -250,7 +334,10 @@ export function parseSurfaceFile(text: string, file: string): { snapshot: Snapsh
   }
   if (!isObject(doc)) throw new SurfaceInputError(`${file} is not a snapshot or a report.json (a JSON object)`);
   if ('snapshotVersion' in doc) {
-    if (doc.snapshotVersion !== SNAPSHOT_VERSION) throw new SurfaceInputError(`${file} has snapshotVersion ${JSON.stringify(doc.snapshotVersion)}; this mcp-conform reads version ${SNAPSHOT_VERSION}`);
+    if (doc.snapshotVersion !== SNAPSHOT_VERSION)
+      throw new SurfaceInputError(
+        `${file} has snapshotVersion ${JSON.stringify(doc.snapshotVersion)}; this mcp-conform reads version ${SNAPSHOT_VERSION}`,
+      );
     const problems: string[] = [];
     if (!isObject(doc.server)) problems.push('"server" is not an object');
     if (!isObject(doc.capabilities)) problems.push('"capabilities" is not an object');
@@ -267,17 +354,30 @@ export function parseSurfaceFile(text: string, file: string): { snapshot: Snapsh
     if (problems.length) throw new SurfaceInputError(`${file} is not a valid snapshot: ${problems.join('; ')}`);
     // Normalised again: a hand-edited or older snapshot compares like a fresh one.
     const s = doc as unknown as Snapshot;
-    const again = buildSnapshot({ protocolVersion: s.protocolVersion, serverInfo: s.server as Record<string, unknown>, instructions: s.server.instructions, capabilities: s.capabilities, tools: s.tools, prompts: s.prompts, resources: s.resources, resourceTemplates: s.resourceTemplates });
+    const again = buildSnapshot({
+      protocolVersion: s.protocolVersion,
+      serverInfo: s.server as Record<string, unknown>,
+      instructions: s.server.instructions,
+      capabilities: s.capabilities,
+      tools: s.tools,
+      prompts: s.prompts,
+      resources: s.resources,
+      resourceTemplates: s.resourceTemplates,
+    });
     return { snapshot: again, notes: [], from: 'snapshot' };
   }
   if (Array.isArray(doc.runs)) {
-    throw new SurfaceInputError(`${file} is a report of ${doc.runs.length} runs (a config file with several targets): diff reads a report.json of one run, or a snapshot`);
+    throw new SurfaceInputError(
+      `${file} is a report of ${doc.runs.length} runs (a config file with several targets): diff reads a report.json of one run, or a snapshot`,
+    );
   }
   if (isObject(doc.tool) && doc.tool.name === 'mcp-conform' && isObject(doc.server) && Array.isArray(doc.messages)) {
     const { snapshot, notes } = snapshotFromReport(doc as unknown as Report);
     return { snapshot, notes, from: 'report' };
   }
-  throw new SurfaceInputError(`${file} is neither a snapshot (no "snapshotVersion") nor an mcp-conform report.json (no "tool", "server" and "messages")`);
+  throw new SurfaceInputError(
+    `${file} is neither a snapshot (no "snapshotVersion") nor an mcp-conform report.json (no "tool", "server" and "messages")`,
+  );
 }
 
 /**
@@ -291,3 +391,13 @@ export interface SurfaceRunOptions {
   /** Receives the snapshot of the run's own listing (or the problems that kept it from being complete). */
   onSnapshot?: (s: { snapshot?: Snapshot; problems: string[]; notes: string[] }) => void;
 }
+
+/**
+ * The surface snapshot options as a run input (suite `surface` reads them): a run that writes or compares a snapshot
+ * is judged in one era (a snapshot is one version's surface), and names its baseline file in report.options.
+ */
+export const surfaceInput: RunInput<SurfaceRunOptions> = {
+  id: 'surface',
+  oneEra: (v) => !!(v.onSnapshot || v.baseline),
+  reportOptions: (v) => (v.baseline ? { baselineSnapshot: v.baseline.file } : {}),
+};

@@ -8,10 +8,23 @@ import type { HttpInfo } from '../log.js';
 import type { ProcessInfo } from '../results.js';
 import type { ServerProcess } from '../start.js';
 import type { Credentials } from '../auth/credentials.js';
-import { authorizedRequest, cut, header, isInsufficientScope, keptHeaders, readBody, redactHeaders, redactUrl, SseParser, type HttpExchange } from './http.js';
-import { StreamableHttpTransport, type AuthRefusal } from './http.js';
+import {
+  authorizedRequest,
+  cutBody,
+  header,
+  isInsufficientScope,
+  keptHeaders,
+  readBody,
+  redactHeaders,
+  redactUrl,
+  SseParser,
+  type HttpExchange,
+} from './http-base.js';
+import { StreamableHttpTransport } from './http.js';
+import type { AuthRefusal } from './http-base.js';
 import { SseTransport } from './sse.js';
 import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import { HEADER } from '../wire.js';
 
 export interface DetectOptions {
   url: URL;
@@ -49,77 +62,155 @@ function linked(signal?: AbortSignal): AbortController {
  * Probe the URL. Resolves with the transport found; rejects with what was tried when neither answers, or when
  * signal aborts (every probe in flight is aborted then).
  */
-export async function detectTransport(o: DetectOptions, exchanges: HttpExchange[] = [], signal?: AbortSignal, onRefusal?: (r: AuthRefusal) => void): Promise<Detection> {
+export async function detectTransport(
+  o: DetectOptions,
+  exchanges: HttpExchange[] = [],
+  signal?: AbortSignal,
+  onRefusal?: (r: AuthRefusal) => void,
+): Promise<Detection> {
   // The URL as reports and messages show it: no password, no secret-looking query values.
   const shown = redactUrl(o.url);
   if (signal?.aborted) throw new Error(`--url ${shown}: detection stopped: the connection was closed`);
   const steps: string[] = [];
   const timeoutMs = Math.min(o.timeoutMs ?? 30_000, 15_000);
   const user = o.headers ?? {};
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conform-detect', method: 'initialize', params: { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: o.clientInfo } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'mcp-conform-detect',
+    method: 'initialize',
+    params: { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: o.clientInfo },
+  });
   const postHeaders = { ...user, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  const px: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'POST', url: shown, requestHeaders: redactHeaders(postHeaders)!, requestBody: body };
+  const px: HttpExchange = {
+    n: exchanges.length,
+    t: 0,
+    purpose: 'detect',
+    method: 'POST',
+    url: shown,
+    requestHeaders: redactHeaders(postHeaders)!,
+    requestBody: body,
+  };
   exchanges.push(px);
   const ac = linked(signal);
   let status: number;
   try {
-    const res = await authorizedRequest(o.credentials, o.url, 'POST', postHeaders, body, { timeoutMs, signal: ac.signal }, px);
+    const res = await authorizedRequest(
+      o.credentials,
+      o.url,
+      'POST',
+      postHeaders,
+      body,
+      { timeoutMs, signal: ac.signal },
+      px,
+    );
     status = px.status = res.status;
     px.responseHeaders = keptHeaders(res.headers);
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
-    const sid = header(res.headers, 'mcp-session-id');
-    if (res.status >= 200 && res.status < 300 && (ct.startsWith('application/json') || ct.startsWith('text/event-stream'))) {
+    const sid = header(res.headers, HEADER.sessionId);
+    if (
+      res.status >= 200 &&
+      res.status < 300 &&
+      (ct.startsWith('application/json') || ct.startsWith('text/event-stream'))
+    ) {
       ac.abort(); // the answer itself is not needed
       res.body.destroy();
       steps.push(`POST initialize to ${shown}: HTTP ${res.status} (${ct.split(';')[0]}): Streamable HTTP`);
       if (sid !== undefined) {
         // Leave no session behind: end the one the probe opened (405 is fine: the server keeps sessions itself).
-        const dh: Record<string, string> = { ...user, 'Mcp-Session-Id': sid };
-        const dx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'DELETE', url: shown, requestHeaders: redactHeaders(dh)! };
+        const dh: Record<string, string> = { ...user, [HEADER.sessionId]: sid };
+        const dx: HttpExchange = {
+          n: exchanges.length,
+          t: 0,
+          purpose: 'detect',
+          method: 'DELETE',
+          url: shown,
+          requestHeaders: redactHeaders(dh)!,
+        };
         exchanges.push(dx);
         try {
-          const d = await authorizedRequest(o.credentials, o.url, 'DELETE', dh, undefined, { timeoutMs: 5000, signal }, dx);
+          const d = await authorizedRequest(
+            o.credentials,
+            o.url,
+            'DELETE',
+            dh,
+            undefined,
+            { timeoutMs: 5000, signal },
+            dx,
+          );
           dx.status = d.status;
           await readBody(d.body, 64 * 1024, 2000);
-        } catch (e) { dx.error = (e as Error).message; }
+        } catch (e) {
+          dx.error = (e as Error).message;
+        }
       }
       return { transport: 'streamable-http', steps };
     }
     const b = await readBody(res.body, 64 * 1024, 5000);
-    px.responseBody = cut(b.text);
+    px.responseBody = cutBody(b.text);
     steps.push(`POST initialize to ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}`);
     const www = header(res.headers, 'www-authenticate');
-    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) onRefusal?.({ status: res.status, method: 'POST', ...(www !== undefined ? { wwwAuthenticate: www } : {}) });
+    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www)))
+      onRefusal?.({ status: res.status, method: 'POST', ...(www !== undefined ? { wwwAuthenticate: www } : {}) });
   } catch (e) {
     px.error = (e as Error).message;
     throw new Error(`--url ${shown}: ${(e as Error).message}`);
   }
   if (signal?.aborted) throw new Error(`--url ${shown}: detection stopped: the connection was closed`);
   if (![400, 404, 405].includes(status)) {
-    throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')} (only 400, 404 or 405 lead to trying HTTP+SSE)`);
+    throw new Error(
+      `--url ${shown}: neither transport answers: ${steps.join('; ')} (only 400, 404 or 405 lead to trying HTTP+SSE)`,
+    );
   }
   // The old transport: GET, and the first event must be endpoint.
   const gh = { ...user, Accept: 'text/event-stream' };
-  const gx: HttpExchange = { n: exchanges.length, t: 0, purpose: 'detect', method: 'GET', url: shown, requestHeaders: redactHeaders(gh)! };
+  const gx: HttpExchange = {
+    n: exchanges.length,
+    t: 0,
+    purpose: 'detect',
+    method: 'GET',
+    url: shown,
+    requestHeaders: redactHeaders(gh)!,
+  };
   exchanges.push(gx);
   const gac = linked(signal);
   try {
-    const res = await authorizedRequest(o.credentials, o.url, 'GET', gh, undefined, { timeoutMs, signal: gac.signal }, gx);
+    const res = await authorizedRequest(
+      o.credentials,
+      o.url,
+      'GET',
+      gh,
+      undefined,
+      { timeoutMs, signal: gac.signal },
+      gx,
+    );
     gx.status = res.status;
     gx.responseHeaders = keptHeaders(res.headers);
     const ct = (header(res.headers, 'content-type') ?? '').toLowerCase();
     if (res.status !== 200 || !ct.startsWith('text/event-stream')) {
       const b = await readBody(res.body, 64 * 1024, 5000);
-      gx.responseBody = cut(b.text);
+      gx.responseBody = cutBody(b.text);
       steps.push(`GET ${shown}: HTTP ${res.status}${ct ? ` (${ct.split(';')[0]})` : ''}, no SSE stream`);
       throw new Error(`--url ${shown}: neither transport answers: ${steps.join('; ')}`);
     }
     const first = await new Promise<string | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), timeoutMs);
-      const p = new SseParser((e) => { clearTimeout(timer); resolve(e.event); });
+      const p = new SseParser((e) => {
+        clearTimeout(timer);
+        resolve(e.event);
+      });
       res.body.on('data', (b: Buffer) => p.feed(b));
-      res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
-      gac.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(undefined); }, { once: true });
+      res.body.on('close', () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+      gac.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        },
+        { once: true },
+      );
       res.body.on('error', () => undefined);
     });
     gac.abort();
@@ -197,7 +288,9 @@ export class DetectingTransport implements Transport {
     if (this.o.proc) await this.o.proc.start(this.o.url);
     if (this.closing) throw this.closedBeforeStart();
     try {
-      this.detection = await detectTransport(this.o, this.detectExchanges, this.stop.signal, (r) => { this.refusal ??= r; });
+      this.detection = await detectTransport(this.o, this.detectExchanges, this.stop.signal, (r) => {
+        this.refusal ??= r;
+      });
     } catch (e) {
       if (this.closing) throw this.closedBeforeStart();
       this.failed = { reason: (e as Error).message, stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
@@ -205,14 +298,22 @@ export class DetectingTransport implements Transport {
     }
     // Closed while detecting: connect nothing (close() has stopped the process, if any).
     if (this.closing) throw this.closedBeforeStart();
-    const common = { url: this.o.url, headers: this.o.headers, proc: this.o.proc, timeoutMs: this.o.timeoutMs, maxMessageBytes: this.o.maxMessageBytes, credentials: this.o.credentials };
+    const common = {
+      url: this.o.url,
+      headers: this.o.headers,
+      proc: this.o.proc,
+      timeoutMs: this.o.timeoutMs,
+      maxMessageBytes: this.o.maxMessageBytes,
+      credentials: this.o.credentials,
+    };
     const inner = this.detection.transport === 'sse' ? new SseTransport(common) : new StreamableHttpTransport(common);
     inner.onFrame = (f) => this.onFrame?.(f);
     inner.onClose = (i) => this.onClose?.(i);
     inner.onRequestFailed = (id, r) => this.onRequestFailed?.(id, r);
     // Number the detection exchanges first in the report.
     for (const x of this.detectExchanges) inner.exchanges.push(x);
-    if (this.wantedVersion !== undefined && inner instanceof StreamableHttpTransport) inner.protocolVersion = this.wantedVersion;
+    if (this.wantedVersion !== undefined && inner instanceof StreamableHttpTransport)
+      inner.protocolVersion = this.wantedVersion;
     this.inner = inner;
     await inner.start();
   }
@@ -226,7 +327,10 @@ export class DetectingTransport implements Transport {
     this.stop.abort();
     if (this.inner) await this.inner.close();
     else {
-      this.failed ??= { reason: 'the harness closed the connection before the transport was detected', stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [] };
+      this.failed ??= {
+        reason: 'the harness closed the connection before the transport was detected',
+        stderrTail: this.o.proc?.info().stderr.slice(-20) ?? [],
+      };
       await this.o.proc?.stop();
     }
   }

@@ -6,324 +6,34 @@
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  *
  * The wire is the harness's own (node:http / node:https, a small SSE parser): nothing is validated or dropped on the
- * way in, and every exchange is recorded. Helpers shared with the HTTP+SSE transport live here too.
+ * way in, and every exchange is recorded.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { HttpInfo } from '../log.js';
-import type { ProcessInfo } from '../results.js';
-import type { IncomingFrame, Transport, TransportClosed } from './types.js';
+import type { Transport } from './types.js';
 import type { ServerProcess } from '../start.js';
-import { redactHeaders, redactUrl } from '../secrets.js';
-import { SseParser, type SseEvent } from './sse-parser.js';
+import { SseParser } from './sse-parser.js';
 import type { Credentials } from '../auth/credentials.js';
 import { headerSafe, paramHeaders } from '../param-headers.js';
+import { cut } from '../text.js';
+import { HEADER } from '../wire.js';
 
-// Headers given with --header are sent as given and never written in clear: the rule and the redaction are in
-// core/secrets.ts (re-exported here for the transports that import them from here), the parser in core/headers.ts.
-export { redactHeaders, redactUrl } from '../secrets.js';
-
-// Server-sent events: the parser is in sse-parser.ts (re-exported here for the modules that import it from here).
-export { SseParser, type SseEvent, type SseParserOptions } from './sse-parser.js';
-
-// ---------------------------------------------------------------------------------------------------------------
-// One HTTP exchange, on node:http / node:https.
-
-export interface HttpExchange {
-  /** Position in report.http.exchanges. */
-  n: number;
-  /** ms since the transport was created. */
-  t: number;
-  purpose: 'message' | 'get-stream' | 'resume' | 'delete' | 'probe' | 'sse-stream' | 'detect';
-  method: string;
-  url: string;
-  /** Request headers as sent (secret ones redacted). */
-  requestHeaders: Record<string, string>;
-  /** The body sent, cut at 2 kB. */
-  requestBody?: string;
-  status?: number;
-  statusText?: string;
-  /** The response headers that matter: content-type, mcp-session-id, mcp-protocol-version, allow, location. */
-  responseHeaders?: Record<string, string>;
-  /** Non-stream response body, cut at 2 kB. */
-  responseBody?: string;
-  bodyBytes?: number;
-  /** SSE events seen on this exchange (name and id; the data is in the message log), the first MAX_EXCHANGE_EVENTS. */
-  events?: SseEventRecord[];
-  /** SSE events past MAX_EXCHANGE_EVENTS: counted, not listed. */
-  eventsOmitted?: number;
-  /** How the exchange ended, and anything that went wrong on the wire. */
-  error?: string;
-  ms?: number;
-  /**
-   * With credentials: the request was sent again with a new token after the server refused the first (the status it
-   * refused with and why: 'token refreshed after 401', 'stepped up after 403 insufficient_scope').
-   */
-  authRetry?: { firstStatus: number; reason: string };
-  /** A resumption (GET with Last-Event-ID): the exchange whose stream it resumes. */
-  resumes?: number;
-}
-
-export interface SseEventRecord { event: string; id?: string; dataBytes: number; retry?: number; truncated?: boolean }
-
-/** Events listed per exchange; a long-lived stream may carry any number, and the report must stay bounded. */
-export const MAX_EXCHANGE_EVENTS = 10_000;
-
-/** Note an SSE event on its exchange (listed up to MAX_EXCHANGE_EVENTS, counted after). Returns its index in the list, or -1. */
-export function recordEvent(x: HttpExchange, e: SseEvent): number {
-  const list = (x.events ??= []);
-  if (list.length >= MAX_EXCHANGE_EVENTS) { x.eventsOmitted = (x.eventsOmitted ?? 0) + 1; return -1; }
-  list.push({ event: e.event, ...(e.id !== undefined ? { id: e.id } : {}), dataBytes: Buffer.byteLength(e.data), ...(e.retry !== undefined ? { retry: e.retry } : {}), ...(e.truncated ? { truncated: true } : {}) });
-  return list.length - 1;
-}
-
-/** A refusal for want of authorization: the status, the request it answered and its challenge. */
-export interface AuthRefusal { status: number; method: string; wwwAuthenticate?: string }
-
-export interface RawResponse {
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: IncomingMessage;
-}
-
-const KEPT_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'allow', 'location', 'content-length', 'www-authenticate'];
-
-export function keptHeaders(h: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of KEPT_RESPONSE_HEADERS) {
-    const v = h[k];
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-export function header(h: IncomingHttpHeaders, name: string): string | undefined {
-  const v = h[name.toLowerCase()];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-/** Plain words for a failed connection. */
-export function describeNetError(e: NodeJS.ErrnoException, url: URL): string {
-  const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-  switch (e.code) {
-    case 'ECONNREFUSED': return `connection refused at ${where} (is the server running and listening there?)`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `DNS lookup of ${url.hostname} failed (${e.code})`;
-    case 'ECONNRESET': return `the server reset the connection (${where})`;
-    case 'EHOSTUNREACH': case 'ENETUNREACH': return `${where} is unreachable (${e.code})`;
-    case 'ETIMEDOUT': return `connecting to ${where} timed out`;
-    default:
-      if (e.code && /CERT|TLS|SSL|SELF_SIGNED|ERR_SSL/.test(e.code)) return `TLS error talking to ${where}: ${e.message} (${e.code})`;
-      return `${e.message}${e.code ? ` (${e.code})` : ''}`;
-  }
-}
-
-/** A network failure that means the server cannot be reached at all (as opposed to one broken exchange). */
-export function isUnreachable(e: NodeJS.ErrnoException): boolean {
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(e.code ?? '') || /CERT|TLS|SSL|SELF_SIGNED/.test(e.code ?? '');
-}
-
-const agentOpts = { keepAlive: true, maxSockets: 16 };
-
-/**
- * Send one HTTP request; resolves when the status line and headers are in (bounded by timeoutMs), with the body as
- * a stream. Rejects with a plain-words Error (its `code` kept) on network failure.
- */
-export async function httpRequest(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
-  try {
-    return await httpRequestOnce(url, method, headers, body, opts);
-  } catch (e) {
-    // A kept-alive connection the server closed (idle too long) just as it was reused: the server never read the
-    // request, so it is sent once more, on a new connection (what Node's documentation advises for reusedSocket).
-    if (!(e as { staleSocket?: boolean }).staleSocket || opts.agent === false) throw e;
-    return httpRequestOnce(url, method, headers, body, { ...opts, agent: false });
-  }
-}
-
-/** A copy of headers without the user's Authorization (any case) and with `Authorization: Bearer token`. */
-export function withBearer(headers: Record<string, string>, token: string): Record<string, string> {
-  const h: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'authorization') h[k] = v;
-  h.Authorization = `Bearer ${token}`;
-  return h;
-}
-
-/** Whether a 403's challenge names error="insufficient_scope" (RFC 6750 §3.1). */
-export function isInsufficientScope(wwwAuthenticate: string | undefined): boolean {
-  return /(^|[\s,])error\s*=\s*"?insufficient_scope"?/i.test(wwwAuthenticate ?? '');
-}
-
-/**
- * Send one HTTP request carrying the run's token (when there are credentials and the caller has not set its own
- * Authorization: `own`): `Authorization: Bearer <accessToken()>`. A 401 to it calls onUnauthorized once, a 403 with
- * error="insufficient_scope" calls onInsufficientScope once; a new token is tried once more. The exchange record (if
- * given) gets the headers as sent (redacted) and, after a retry, authRetry. Without credentials: httpRequest.
- */
-export async function authorizedRequest(credentials: Credentials | undefined, url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false; own?: boolean }, x?: HttpExchange): Promise<RawResponse> {
-  const token = credentials && !opts.own ? await credentials.accessToken() : undefined;
-  if (token === undefined) return httpRequest(url, method, headers, body, opts);
-  let sent = withBearer(headers, token);
-  if (x) x.requestHeaders = redactHeaders(sent)!;
-  const res = await httpRequest(url, method, sent, body, opts);
-  const www = header(res.headers, 'www-authenticate');
-  const retry = res.status === 401 && credentials!.onUnauthorized ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www, token) }
-    : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www) ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
-    : undefined;
-  if (!retry) return res;
-  const again = await retry.get().catch(() => undefined);
-  if (again === undefined || again === token) return res;
-  res.body.resume();
-  sent = withBearer(headers, again);
-  if (x) { x.requestHeaders = redactHeaders(sent)!; x.authRetry = { firstStatus: res.status, reason: retry.reason }; }
-  return httpRequest(url, method, sent, body, opts);
-}
-
-function httpRequestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, opts: { timeoutMs: number; signal?: AbortSignal; agent?: http.Agent | false }): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const mod = url.protocol === 'https:' ? https : http;
-    const h: Record<string, string | number> = { ...headers };
-    if (body !== undefined) h['Content-Length'] = Buffer.byteLength(body);
-    let settled = false;
-    const req = mod.request(url, { method, headers: h, agent: opts.agent, signal: opts.signal }, (res) => {
-      settled = true;
-      clearTimeout(timer);
-      // A server that refuses a request may do so before it has read the body; the unread body would then be the
-      // start of the next request on a kept-alive connection. After a refusal the connection is not used again.
-      if ((res.statusCode ?? 0) >= 300) req.shouldKeepAlive = false;
-      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res });
-    });
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      req.destroy();
-      const e = new Error(`no answer (status line) from ${url.host} within ${opts.timeoutMs} ms`) as NodeJS.ErrnoException;
-      e.code = 'ETIMEDOUT_HEADERS';
-      reject(e);
-    }, opts.timeoutMs);
-    req.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (settled) return;
-      settled = true;
-      const err = new Error(e.name === 'AbortError' ? 'aborted' : describeNetError(e, url)) as NodeJS.ErrnoException & { staleSocket?: boolean };
-      err.code = e.name === 'AbortError' ? 'ABORT_ERR' : e.code;
-      if (req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) err.staleSocket = true;
-      reject(err);
-    });
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
-
-/** Read a whole (non-stream) body, bounded in size and time. */
-export function readBody(res: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<{ text: string; bytes: number; cut: boolean; error?: string }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let cut = false;
-    let done = false;
-    const finish = (error?: string) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), bytes, cut, ...(error ? { error } : {}) });
-    };
-    const timer = setTimeout(() => { finish(`the body did not end within ${timeoutMs} ms`); res.destroy(); }, timeoutMs);
-    res.on('data', (b: Buffer) => {
-      bytes += b.length;
-      if (bytes > maxBytes) { cut = true; const room = maxBytes - (bytes - b.length); if (room > 0) chunks.push(b.subarray(0, room)); res.destroy(); finish(`body longer than ${maxBytes} bytes: cut there`); return; }
-      chunks.push(b);
-    });
-    res.on('end', () => finish());
-    res.on('error', (e) => finish(`the body broke off: ${e.message}`));
-    res.on('close', () => finish(res.complete ? undefined : 'the connection closed before the body was complete'));
-  });
-}
-
-export function cut(s: string, max = 2048): string {
-  return s.length > max ? s.slice(0, max) + '…' : s;
-}
-
-/** Bookkeeping shared by both HTTP transports: the exchange list, the started process, close info. */
-export abstract class HttpTransportBase {
-  closed = false;
-  closeInfo?: TransportClosed;
-  onFrame?: (frame: IncomingFrame) => void;
-  onClose?: (info: TransportClosed) => void;
-  onRequestFailed?: (id: string | number, reason: string) => void;
-  readonly exchanges: HttpExchange[] = [];
-  protected readonly t0 = performance.now();
-  protected closing = false;
-  protected readonly aborts = new Set<AbortController>();
-  protected readonly agent: http.Agent;
-  /** The URL as reports and messages may show it (redactUrl). */
-  protected readonly shownUrl: string;
-  /** The one close in progress: a second close() waits for the same. */
-  protected closePromise?: Promise<void>;
-  /** The first refusal for want of authorization (401, or 403 insufficient_scope) the run's own requests met. */
-  authRequired?: AuthRefusal;
-
-  constructor(readonly url: URL, protected readonly headers: Record<string, string>, protected readonly proc?: ServerProcess, protected readonly timeoutMs = 30_000, readonly credentials?: Credentials) {
-    this.agent = url.protocol === 'https:' ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
-    this.shownUrl = redactUrl(url);
-    proc?.onExit((reason) => this.finish(reason));
-  }
-
-  processInfo(): ProcessInfo | undefined {
-    return this.proc?.info();
-  }
-
-  httpExchanges(): HttpExchange[] {
-    // Exchanges pushed from outside (the detection probes of --url) get the same redaction as our own.
-    for (const x of this.exchanges) x.url = redactUrl(x.url);
-    return this.exchanges;
-  }
-
-  protected now(): number {
-    return Math.round((performance.now() - this.t0) * 1000) / 1000;
-  }
-
-  protected newExchange(purpose: HttpExchange['purpose'], method: string, url: URL, headers: Record<string, string>, body?: string): HttpExchange {
-    const x: HttpExchange = { n: this.exchanges.length, t: this.now(), purpose, method, url: url === this.url ? this.shownUrl : redactUrl(url), requestHeaders: redactHeaders(headers)! };
-    if (body !== undefined) x.requestBody = cut(body);
-    this.exchanges.push(x);
-    return x;
-  }
-
-  protected abortable(): AbortController {
-    const a = new AbortController();
-    this.aborts.add(a);
-    return a;
-  }
-
-  protected finish(reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.closeInfo = { reason, stderrTail: this.proc?.info().stderr.slice(-20) ?? [], exitCode: this.proc?.info().exitCode, signal: this.proc?.info().signal };
-    this.onClose?.(this.closeInfo);
-  }
-
-  /** Abort every open exchange, stop the started process, end. */
-  protected async shutdown(): Promise<void> {
-    this.closing = true;
-    for (const a of this.aborts) a.abort();
-    this.aborts.clear();
-    this.agent.destroy();
-    this.finish('the harness closed the connection');
-    await this.proc?.stop();
-  }
-
-  /** Note a refusal for want of authorization (the run reports it as such: core/auth/required.ts). */
-  protected noteRefusal(res: RawResponse, method: string): void {
-    if (this.authRequired) return;
-    const www = header(res.headers, 'www-authenticate');
-    if (res.status === 401 || (res.status === 403 && isInsufficientScope(www))) this.authRequired = { status: res.status, method, ...(www !== undefined ? { wwwAuthenticate: www } : {}) };
-  }
-
-  protected userHeaders(): Record<string, string> {
-    return { ...this.headers };
-  }
-}
+// The plumbing shared with the HTTP+SSE transport and --url's detection (requests, bodies, headers, the exchange
+// record, HttpTransportBase) is in http-base.ts, re-exported here for the modules that import it from here.
+export * from './http-base.js';
+import {
+  HttpTransportBase,
+  authorizedRequest,
+  cutBody,
+  header,
+  isUnreachable,
+  keptHeaders,
+  readBody,
+  recordEvent,
+  type HttpExchange,
+  type RawResponse,
+} from './http-base.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Streamable HTTP.
@@ -402,8 +112,8 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
   /** Headers every request carries: user headers, session id, protocol version (never Content-Type/Accept). */
   baseHeaders(withSession = true): Record<string, string> {
     const h = this.userHeaders();
-    if (withSession && this.sessionId !== undefined) h['Mcp-Session-Id'] = this.sessionId;
-    if (this.protocolVersion && this.protocolVersion >= '2025-06-18') h['MCP-Protocol-Version'] = this.protocolVersion;
+    if (withSession && this.sessionId !== undefined) h[HEADER.sessionId] = this.sessionId;
+    if (this.protocolVersion && this.protocolVersion >= '2025-06-18') h[HEADER.protocolVersion] = this.protocolVersion;
     return h;
   }
 
@@ -413,32 +123,49 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     try {
       const j = JSON.parse(raw);
       if (j && typeof j === 'object' && !Array.isArray(j)) msg = j as Record<string, unknown>;
-    } catch { /* sent as is */ }
+    } catch {
+      /* sent as is */
+    }
     const isRequest = !!msg && typeof msg.method === 'string' && 'id' in msg;
     if (isRequest && msg!.method === 'initialize') {
       this.initializeId = msg!.id as string | number;
       const p = msg!.params as Record<string, unknown> | undefined;
       this.initializeVersion = typeof p?.protocolVersion === 'string' ? p.protocolVersion : undefined;
     }
-    const headers: Record<string, string> = { ...this.baseHeaders(), 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      ...this.baseHeaders(),
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     const version = this.protocolVersion ?? this.initializeVersion;
     if (version !== undefined && version > NEWEST_WITH_SESSIONS && msg && typeof msg.method === 'string') {
       // 2026-07-28: the method (and the name of a named call) mirrored into headers; the version on every POST.
-      headers['MCP-Protocol-Version'] = version;
-      headers['Mcp-Method'] = msg.method;
+      headers[HEADER.protocolVersion] = version;
+      headers[HEADER.method] = msg.method;
       const p = msg.params as Record<string, unknown> | undefined;
       const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : undefined;
-      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(name);
+      if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(msg.method))
+        headers[HEADER.name] = headerSafe(name);
       // The tasks extension routes its requests by task: Mcp-Name is the taskId (ext-tasks 2026-07-28, routing headers).
-      if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method)) headers['Mcp-Name'] = headerSafe(p.taskId);
+      if (typeof p?.taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method))
+        headers[HEADER.name] = headerSafe(p.taskId);
       // Arguments the tool marks with x-mcp-header go in Mcp-Param-{Name} too (the schema as tools/list gave it).
-      if (msg.method === 'tools/call' && typeof p?.name === 'string') Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
+      if (msg.method === 'tools/call' && typeof p?.name === 'string')
+        Object.assign(headers, paramHeaders(this.toolSchemas.get(p.name), p.arguments));
     }
     const x = this.newExchange('message', 'POST', this.url, headers, raw);
     const info: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl };
-    if (headers['Mcp-Session-Id'] !== undefined) info.sessionId = headers['Mcp-Session-Id'];
-    if (headers['MCP-Protocol-Version'] !== undefined) info.protocolVersion = headers['MCP-Protocol-Version'];
-    void this.post(raw, headers, x, info, isRequest ? (msg!.id as string | number) : undefined, msg?.method === 'notifications/initialized', msg?.method === 'tools/list');
+    if (headers[HEADER.sessionId] !== undefined) info.sessionId = headers[HEADER.sessionId];
+    if (headers[HEADER.protocolVersion] !== undefined) info.protocolVersion = headers[HEADER.protocolVersion];
+    void this.post(
+      raw,
+      headers,
+      x,
+      info,
+      isRequest ? (msg!.id as string | number) : undefined,
+      msg?.method === 'notifications/initialized',
+      msg?.method === 'tools/list',
+    );
     return info;
   }
 
@@ -456,7 +183,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     return true;
   }
 
-  private async post(raw: string, headers: Record<string, string>, x: HttpExchange, info: HttpInfo, requestId: string | number | undefined, isInitialized: boolean, isToolList = false): Promise<void> {
+  private async post(
+    raw: string,
+    headers: Record<string, string>,
+    x: HttpExchange,
+    info: HttpInfo,
+    requestId: string | number | undefined,
+    isInitialized: boolean,
+    isToolList = false,
+  ): Promise<void> {
     const ac = this.abortable();
     const key = requestId === undefined ? undefined : JSON.stringify(requestId);
     if (key !== undefined) this.inFlight.set(key, ac);
@@ -464,7 +199,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const t = performance.now();
     let res: RawResponse;
     try {
-      res = await authorizedRequest(this.credentials, this.url, 'POST', headers, raw, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+      res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        'POST',
+        headers,
+        raw,
+        { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+        x,
+      );
     } catch (e) {
       this.aborts.delete(ac);
       if (key !== undefined) this.inFlight.delete(key);
@@ -472,7 +215,10 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       x.error = cancelled() ? 'closed by the harness before the answer came (cancellation)' : err.message;
       info.problem = x.error;
       if (this.closing || cancelled()) return;
-      if (isUnreachable(err)) { this.finish(`the server cannot be reached: ${err.message}`); return; }
+      if (isUnreachable(err)) {
+        this.finish(`the server cannot be reached: ${err.message}`);
+        return;
+      }
       if (requestId !== undefined) this.onRequestFailed?.(requestId, `the POST failed: ${err.message}`);
       return;
     }
@@ -482,7 +228,7 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     this.noteRefusal(res, 'POST');
     const ct = header(res.headers, 'content-type');
     if (ct !== undefined) info.contentType = ct;
-    const sid = header(res.headers, 'mcp-session-id');
+    const sid = header(res.headers, HEADER.sessionId);
     const isInitAnswer = requestId !== undefined && requestId === this.initializeId;
     if (isInitAnswer && sid !== undefined && res.status >= 200 && res.status < 300) this.sessionId = sid;
     const from: HttpInfo = { exchange: x.n, method: 'POST', url: this.shownUrl, status: res.status };
@@ -491,7 +237,13 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     let answered = false;
     const seen = (json: unknown) => {
       const m = json as Record<string, unknown> | null;
-      if (requestId !== undefined && m && typeof m === 'object' && m.id === requestId && ('result' in m || 'error' in m)) {
+      if (
+        requestId !== undefined &&
+        m &&
+        typeof m === 'object' &&
+        m.id === requestId &&
+        ('result' in m || 'error' in m)
+      ) {
         answered = true;
         if (isToolList) this.learnTools(m.result);
         if (isInitAnswer && 'result' in m) {
@@ -505,7 +257,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     if (mediaType === 'text/event-stream' && res.status >= 200 && res.status < 300) {
       const r = await this.readStream(res, x, from, seen, ac);
       problem = r.problem;
-      if (!answered && requestId !== undefined && !this.closing && !cancelled() && r.lastEventId !== undefined && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) {
+      if (
+        !answered &&
+        requestId !== undefined &&
+        !this.closing &&
+        !cancelled() &&
+        r.lastEventId !== undefined &&
+        (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS
+      ) {
         // The stream ended before the answer, but the server gave event ids: resume it with GET + Last-Event-ID.
         const resumed = await this.resume(r.lastEventId, r.retry, seen, requestId, x.n);
         if (resumed) problem = undefined;
@@ -513,108 +272,194 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     } else {
       const body = await readBody(res.body, this.maxBytes, this.timeoutMs);
       x.bodyBytes = body.bytes;
-      x.responseBody = cut(body.text);
+      x.responseBody = cutBody(body.text);
       if (body.error) x.error = body.error;
       if (requestId === undefined) info.bodyBytes = body.bytes;
       const text = body.text;
       if (text.trim()) {
         let json: unknown;
         let ok = true;
-        try { json = JSON.parse(text); } catch { ok = false; }
+        try {
+          json = JSON.parse(text);
+        } catch {
+          ok = false;
+        }
         // A 401/403 of the authorization layer may carry an OAuth error body ({"error":"invalid_token"}): no JSON-RPC message.
-        const oauthBody = (res.status === 401 || res.status === 403) && ok && json !== null && typeof json === 'object' && !Array.isArray(json) && !('jsonrpc' in json);
+        const oauthBody =
+          (res.status === 401 || res.status === 403) &&
+          ok &&
+          json !== null &&
+          typeof json === 'object' &&
+          !Array.isArray(json) &&
+          !('jsonrpc' in json);
         const isMessageish = ok && json !== null && typeof json === 'object' && !oauthBody;
         // A body that is JSON is a message from the server whatever the status; other bodies are kept on the exchange.
-        if (isMessageish && (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)) {
+        if (
+          isMessageish &&
+          (mediaType === 'application/json' || mediaType === '' || res.status >= 400 || requestId === undefined)
+        ) {
           seen(json);
           if (Array.isArray(json)) for (const j of json) seen(j);
           this.onFrame?.({ raw: text, http: { ...from }, ...(body.cut ? { problem: body.error } : {}) });
-        } else if (requestId !== undefined && res.status >= 200 && res.status < 300 && mediaType === 'application/json') {
+        } else if (
+          requestId !== undefined &&
+          res.status >= 200 &&
+          res.status < 300 &&
+          mediaType === 'application/json'
+        ) {
           this.onFrame?.({ raw: text, http: { ...from }, problem: body.error });
           seen(undefined);
         }
       }
       if (requestId !== undefined && !answered) {
         if (res.status === 202) problem = 'HTTP 202 Accepted to a request: no answer will come';
-        else if (res.status >= 200 && res.status < 300 && mediaType !== 'application/json') problem = `HTTP ${res.status} with Content-Type ${ct ?? '(none)'}: a request must be answered with application/json or text/event-stream`;
-        else if (res.status >= 200 && res.status < 300) problem = text.trim() ? `the JSON body did not answer id ${JSON.stringify(requestId)}` : `HTTP ${res.status} with an empty body`;
-        else problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers['Mcp-Session-Id'] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
+        else if (res.status >= 200 && res.status < 300 && mediaType !== 'application/json')
+          problem = `HTTP ${res.status} with Content-Type ${ct ?? '(none)'}: a request must be answered with application/json or text/event-stream`;
+        else if (res.status >= 200 && res.status < 300)
+          problem = text.trim()
+            ? `the JSON body did not answer id ${JSON.stringify(requestId)}`
+            : `HTTP ${res.status} with an empty body`;
+        else
+          problem = `HTTP ${res.status} ${res.statusText}${res.status === 404 && headers[HEADER.sessionId] ? ' (the server no longer knows the session id)' : ''}${text.trim() ? `: ${cut(text.replace(/\s+/g, ' '), 200)}` : ''}`;
       }
     }
     this.aborts.delete(ac);
     if (key !== undefined) this.inFlight.delete(key);
     x.ms = Math.round(performance.now() - t);
     if (cancelled() && !answered) problem = 'closed by the harness before the answer came (cancellation)';
-    if (problem) { x.error = x.error ? `${x.error}; ${problem}` : problem; }
-    if (requestId !== undefined && !answered && !this.closing && !cancelled()) this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
-    if (isInitialized && res.status >= 200 && res.status < 300 && this.wantGet && !this.closing && (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS) void this.openGet();
+    if (problem) {
+      x.error = x.error ? `${x.error}; ${problem}` : problem;
+    }
+    if (requestId !== undefined && !answered && !this.closing && !cancelled())
+      this.onRequestFailed?.(requestId, problem ?? `HTTP ${res.status}: no answer in the body`);
+    if (
+      isInitialized &&
+      res.status >= 200 &&
+      res.status < 300 &&
+      this.wantGet &&
+      !this.closing &&
+      (this.protocolVersion ?? '') <= NEWEST_WITH_SESSIONS
+    )
+      void this.openGet();
   }
 
   private learnTools(result: unknown): void {
     const list = (result as { tools?: unknown } | null)?.tools;
-    if (Array.isArray(list)) for (const t of list) if (t && typeof t.name === 'string') this.toolSchemas.set(t.name, t.inputSchema);
+    if (Array.isArray(list))
+      for (const t of list) if (t && typeof t.name === 'string') this.toolSchemas.set(t.name, t.inputSchema);
   }
 
   /** Read an SSE answer: every message event becomes a frame. Resolves when the stream ends. */
-  private readStream(res: RawResponse, x: HttpExchange, from: HttpInfo, seen: (j: unknown) => void, ac: AbortController): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
+  private readStream(
+    res: RawResponse,
+    x: HttpExchange,
+    from: HttpInfo,
+    seen: (j: unknown) => void,
+    ac: AbortController,
+  ): Promise<{ problem?: string; lastEventId?: string; retry?: number }> {
     return new Promise((resolve) => {
       x.events ??= [];
       let retry: number | undefined;
-      const parser = new SseParser((e) => {
-        recordEvent(x, e);
-        if (e.retry !== undefined) retry = e.retry;
-        if (e.data === '' && !e.truncated) return; // a priming event (id only) or keep-alive: no message
-        const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
-        let json: unknown;
-        if (!e.truncated) try { json = JSON.parse(e.data); } catch { /* logged as not JSON */ }
-        const problems: string[] = [];
-        if (e.event !== 'message') problems.push(`SSE event type "${e.event}": MCP messages travel in "message" events`);
-        if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
-        if (problems.length) info.problem = problems.join('; ');
-        seen(json);
-        this.onFrame?.({ raw: e.data, http: info, ...(info.problem ? { problem: info.problem } : {}), ...(e.truncated ? { truncated: true } : {}) });
-      }, { maxDataBytes: this.maxBytes });
+      const parser = new SseParser(
+        (e) => {
+          recordEvent(x, e);
+          if (e.retry !== undefined) retry = e.retry;
+          if (e.data === '' && !e.truncated) return; // a priming event (id only) or keep-alive: no message
+          const info: HttpInfo = { ...from, sseEvent: e.event, ...(e.id !== undefined ? { sseId: e.id } : {}) };
+          let json: unknown;
+          if (!e.truncated)
+            try {
+              json = JSON.parse(e.data);
+            } catch {
+              /* logged as not JSON */
+            }
+          const problems: string[] = [];
+          if (e.event !== 'message')
+            problems.push(`SSE event type "${e.event}": MCP messages travel in "message" events`);
+          if (e.truncated) problems.push(`message longer than ${this.maxBytes} bytes: cut there, the rest dropped`);
+          if (problems.length) info.problem = problems.join('; ');
+          seen(json);
+          this.onFrame?.({
+            raw: e.data,
+            http: info,
+            ...(info.problem ? { problem: info.problem } : {}),
+            ...(e.truncated ? { truncated: true } : {}),
+          });
+        },
+        { maxDataBytes: this.maxBytes },
+      );
       let done = false;
       const end = (error?: string) => {
         if (done) return;
         done = true;
         const partial = parser.end();
         let problem: string | undefined;
-        if (partial !== undefined) problem = `the SSE stream ended in the middle of an event (no blank line after it), so the event is void: ${cut(partial, 200)}`;
+        if (partial !== undefined)
+          problem = `the SSE stream ended in the middle of an event (no blank line after it), so the event is void: ${cut(partial, 200)}`;
         if (parser.invalidUtf8) problem = [problem, 'the SSE stream is not valid UTF-8'].filter(Boolean).join('; ');
         if (error && !this.closing) problem = [problem, error].filter(Boolean).join('; ');
         if (problem) x.error = problem;
-        resolve({ problem: problem ?? (error && !this.closing ? error : undefined), lastEventId: parser.lastEventId, retry });
+        resolve({
+          problem: problem ?? (error && !this.closing ? error : undefined),
+          lastEventId: parser.lastEventId,
+          retry,
+        });
       };
       res.body.on('data', (b: Buffer) => parser.feed(b));
       res.body.on('end', () => end());
       res.body.on('error', (e) => end(ac.signal.aborted ? undefined : `the stream broke off: ${e.message}`));
-      res.body.on('close', () => end(res.body.complete || ac.signal.aborted ? undefined : 'the connection closed before the stream ended'));
+      res.body.on('close', () =>
+        end(res.body.complete || ac.signal.aborted ? undefined : 'the connection closed before the stream ended'),
+      );
     });
   }
 
   /** Resume a POST stream that ended early: GET with Last-Event-ID, bounded (two tries). */
-  private async resume(lastEventId: string, retryMs: number | undefined, seen: (j: unknown) => void, requestId: string | number, of: number): Promise<boolean> {
+  private async resume(
+    lastEventId: string,
+    retryMs: number | undefined,
+    seen: (j: unknown) => void,
+    requestId: string | number,
+    of: number,
+  ): Promise<boolean> {
     let last = lastEventId;
     let answered = false;
-    const mark = (j: unknown) => { seen(j); const m = j as Record<string, unknown> | null; if (m && typeof m === 'object' && m.id === requestId) answered = true; };
+    const mark = (j: unknown) => {
+      seen(j);
+      const m = j as Record<string, unknown> | null;
+      if (m && typeof m === 'object' && m.id === requestId) answered = true;
+    };
     for (let attempt = 0; attempt < 2 && !answered && !this.closing; attempt++) {
       await new Promise((r) => setTimeout(r, Math.min(retryMs ?? 0, 2000)));
-      const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': last };
+      const headers = { ...this.baseHeaders(), Accept: 'text/event-stream', [HEADER.lastEventId]: last };
       const x = this.newExchange('resume', 'GET', this.url, headers);
       x.resumes = of;
       const ac = this.abortable();
       try {
-        const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+        const res = await authorizedRequest(
+          this.credentials,
+          this.url,
+          'GET',
+          headers,
+          undefined,
+          { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+          x,
+        );
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         if (res.status !== 200 || !(header(res.headers, 'content-type') ?? '').includes('text/event-stream')) {
           const b = await readBody(res.body, 64 * 1024, 5000);
-          x.responseBody = cut(b.text);
+          x.responseBody = cutBody(b.text);
           x.error = `resumption refused: HTTP ${res.status}`;
           return false;
         }
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: header(res.headers, 'content-type') };
+        const from: HttpInfo = {
+          exchange: x.n,
+          method: 'GET',
+          url: this.shownUrl,
+          status: res.status,
+          contentType: header(res.headers, 'content-type'),
+        };
         const r = await this.readStream(res, x, from, mark, ac);
         if (r.lastEventId) last = r.lastEventId;
       } catch (e) {
@@ -634,20 +479,34 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     const ac = this.abortable();
     this.getStream = { exchange: x, open: false };
     try {
-      const res = await authorizedRequest(this.credentials, this.url, 'GET', headers, undefined, { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent }, x);
+      const res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        'GET',
+        headers,
+        undefined,
+        { timeoutMs: this.timeoutMs, signal: ac.signal, agent: this.agent },
+        x,
+      );
       x.status = this.getStream.status = res.status;
       x.responseHeaders = keptHeaders(res.headers);
       const ct = header(res.headers, 'content-type');
       this.getStream.contentType = ct;
       if (res.status === 200 && (ct ?? '').toLowerCase().startsWith('text/event-stream')) {
         this.getStream.open = true;
-        const from: HttpInfo = { exchange: x.n, method: 'GET', url: this.shownUrl, status: res.status, contentType: ct };
+        const from: HttpInfo = {
+          exchange: x.n,
+          method: 'GET',
+          url: this.shownUrl,
+          status: res.status,
+          contentType: ct,
+        };
         const r = await this.readStream(res, x, from, () => undefined, ac);
         this.getStream.open = false;
         if (r.problem) this.getStream.error = r.problem;
       } else {
         const b = await readBody(res.body, 64 * 1024, 5000);
-        x.responseBody = cut(b.text);
+        x.responseBody = cutBody(b.text);
         x.bodyBytes = b.bytes;
       }
     } catch (e) {
@@ -662,9 +521,14 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
    * overrides. The answer is read (an SSE answer until its first response, or streamMs) and recorded.
    */
   async probe(p: ProbeRequest): Promise<ProbeResult> {
-    const defaults: Record<string, string> = p.method === 'GET' ? { Accept: 'text/event-stream' } : p.method === 'POST' ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } : {};
+    const defaults: Record<string, string> =
+      p.method === 'GET'
+        ? { Accept: 'text/event-stream' }
+        : p.method === 'POST'
+          ? { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }
+          : {};
     const h: Record<string, string> = { ...this.baseHeaders(p.withSession !== false), ...defaults };
-    if (p.sessionId !== undefined) h['Mcp-Session-Id'] = p.sessionId;
+    if (p.sessionId !== undefined) h[HEADER.sessionId] = p.sessionId;
     // A probe that sets (or removes: null) Authorization itself sends what it asked for, not the run's token.
     const ownAuthorization = Object.keys(p.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
     for (const [k, v] of Object.entries(p.headers ?? {})) {
@@ -678,7 +542,15 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
     try {
       // Each probe on a connection of its own (agent false: opened for it, closed after), so what one probe leaves
       // on a connection (a body the server never read) cannot decide the next probe's verdict.
-      const res = await authorizedRequest(this.credentials, this.url, p.method, h, p.body, { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false, own: ownAuthorization }, x);
+      const res = await authorizedRequest(
+        this.credentials,
+        this.url,
+        p.method,
+        h,
+        p.body,
+        { timeoutMs: Math.min(this.timeoutMs, 15_000), signal: ac.signal, agent: false, own: ownAuthorization },
+        x,
+      );
       x.status = result.status = res.status;
       x.statusText = res.statusText;
       x.responseHeaders = keptHeaders(res.headers);
@@ -687,29 +559,52 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       if ((result.contentType ?? '').toLowerCase().startsWith('text/event-stream')) {
         x.events = [];
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => { res.body.destroy(); resolve(); }, p.streamMs ?? 5000);
-          const parser = new SseParser((e) => {
-            recordEvent(x, e);
-            if (result.body.length < this.maxBytes) result.body += e.data + '\n';
-            if (e.truncated) return;
-            try {
-              const j = JSON.parse(e.data);
-              result.messages.push(j);
-              if (j && typeof j === 'object' && ('result' in j || 'error' in j)) { clearTimeout(timer); res.body.destroy(); resolve(); }
-            } catch { /* not JSON */ }
-          }, { maxDataBytes: this.maxBytes });
+          const timer = setTimeout(() => {
+            res.body.destroy();
+            resolve();
+          }, p.streamMs ?? 5000);
+          const parser = new SseParser(
+            (e) => {
+              recordEvent(x, e);
+              if (result.body.length < this.maxBytes) result.body += e.data + '\n';
+              if (e.truncated) return;
+              try {
+                const j = JSON.parse(e.data);
+                result.messages.push(j);
+                if (j && typeof j === 'object' && ('result' in j || 'error' in j)) {
+                  clearTimeout(timer);
+                  res.body.destroy();
+                  resolve();
+                }
+              } catch {
+                /* not JSON */
+              }
+            },
+            { maxDataBytes: this.maxBytes },
+          );
           res.body.on('data', (b: Buffer) => parser.feed(b));
-          res.body.on('close', () => { clearTimeout(timer); resolve(); });
-          res.body.on('error', () => { clearTimeout(timer); resolve(); });
+          res.body.on('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          res.body.on('error', () => {
+            clearTimeout(timer);
+            resolve();
+          });
         });
       } else {
         const b = await readBody(res.body, 1024 * 1024, Math.min(this.timeoutMs, 15_000));
         result.body = b.text;
         x.bodyBytes = b.bytes;
-        x.responseBody = cut(b.text);
+        x.responseBody = cutBody(b.text);
         if (b.error) x.error = b.error;
         if (b.text.trim()) {
-          try { const j = JSON.parse(b.text); result.messages.push(...(Array.isArray(j) ? [j] : [j])); } catch { /* not JSON */ }
+          try {
+            const j = JSON.parse(b.text);
+            result.messages.push(...(Array.isArray(j) ? [j] : [j]));
+          } catch {
+            /* not JSON */
+          }
         }
       }
     } catch (e) {
@@ -735,11 +630,19 @@ export class StreamableHttpTransport extends HttpTransportBase implements Transp
       const x = this.newExchange('delete', 'DELETE', this.url, headers);
       this.deleteExchange = x;
       try {
-        const res = await authorizedRequest(this.credentials, this.url, 'DELETE', headers, undefined, { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent }, x);
+        const res = await authorizedRequest(
+          this.credentials,
+          this.url,
+          'DELETE',
+          headers,
+          undefined,
+          { timeoutMs: Math.min(this.timeoutMs, 5000), agent: this.agent },
+          x,
+        );
         x.status = res.status;
         x.responseHeaders = keptHeaders(res.headers);
         const b = await readBody(res.body, 64 * 1024, 2000);
-        x.responseBody = cut(b.text);
+        x.responseBody = cutBody(b.text);
       } catch (e) {
         x.error = (e as Error).message;
       }

@@ -46,12 +46,32 @@ export interface TransportOptions {
 export function createTransport(target: Target, opts: TransportOptions = {}): Transport {
   switch (target.transport) {
     case 'stdio':
-      return new StdioTransport({ argv: target.argv, cwd: target.cwd, env: target.env, shutdownGraceMs: opts.shutdownGraceMs, maxLineBytes: opts.maxMessageBytes });
+      return new StdioTransport({
+        argv: target.argv,
+        cwd: target.cwd,
+        env: target.env,
+        shutdownGraceMs: opts.shutdownGraceMs,
+        maxLineBytes: opts.maxMessageBytes,
+      });
     default: {
-      const proc = target.start ? new ServerProcess({ ...target.start, shutdownGraceMs: target.start.shutdownGraceMs ?? opts.shutdownGraceMs }) : undefined;
-      const common = { url: new URL(target.url), headers: target.headers, proc, timeoutMs: opts.timeoutMs, maxMessageBytes: opts.maxMessageBytes, credentials: opts.credentials };
+      const proc = target.start
+        ? new ServerProcess({ ...target.start, shutdownGraceMs: target.start.shutdownGraceMs ?? opts.shutdownGraceMs })
+        : undefined;
+      const common = {
+        url: new URL(target.url),
+        headers: target.headers,
+        proc,
+        timeoutMs: opts.timeoutMs,
+        maxMessageBytes: opts.maxMessageBytes,
+        credentials: opts.credentials,
+      };
       if (target.transport === 'sse') return new SseTransport(common);
-      if (target.transport === 'auto') return new DetectingTransport({ ...common, protocolVersion: opts.protocolVersion ?? '2025-11-25', clientInfo: opts.clientInfo ?? { name: 'mcp-conform', version: '0' } });
+      if (target.transport === 'auto')
+        return new DetectingTransport({
+          ...common,
+          protocolVersion: opts.protocolVersion ?? '2025-11-25',
+          clientInfo: opts.clientInfo ?? { name: 'mcp-conform', version: '0' },
+        });
       return new StreamableHttpTransport(common);
     }
   }
@@ -59,16 +79,25 @@ export function createTransport(target: Target, opts: TransportOptions = {}): Tr
 
 /** What the report says about the target. */
 export function targetInfo(target: Target, transport?: Transport): TargetInfo {
-  if (target.transport === 'stdio') return { transport: target.transport, command: target.command, argv: target.argv, cwd: target.cwd };
+  if (target.transport === 'stdio')
+    return { transport: target.transport, command: target.command, argv: target.argv, cwd: target.cwd };
   // The URL may carry a password or an API key in its query: the report shows it redacted.
   const shown = redactUrl(target.url);
-  const info: TargetInfo = { transport: transport?.kind ?? (target.transport === 'auto' ? 'streamable-http' : target.transport), url: shown };
+  const info: TargetInfo = {
+    transport: transport?.kind ?? (target.transport === 'auto' ? 'streamable-http' : target.transport),
+    url: shown,
+  };
   if (target.headers && Object.keys(target.headers).length) info.headers = redactHeaders(target.headers);
-  if (target.start) Object.assign(info, { command: target.start.command, argv: target.start.argv, cwd: target.start.cwd });
+  if (target.start)
+    Object.assign(info, { command: target.start.command, argv: target.start.argv, cwd: target.start.cwd });
   if (transport instanceof DetectingTransport) {
     // The detection steps name the URL as requested (href): show it redacted there too.
     let href = target.url;
-    try { href = new URL(target.url).href; } catch { /* as given */ }
+    try {
+      href = new URL(target.url).href;
+    } catch {
+      /* as given */
+    }
     const hide = (s: string) => (href === shown ? s : s.split(href).join(shown));
     info.detection = (transport.detection?.steps ?? [transport.closeInfo?.reason ?? 'not detected']).map(hide);
   }

@@ -24,7 +24,10 @@ export interface SseParserOptions {
 function cutBytes(s: string, max: number): string {
   if (max <= 0) return '';
   if (s.length * 3 <= max || Buffer.byteLength(s) <= max) return s;
-  return Buffer.from(s, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  return Buffer.from(s, 'utf8')
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 const LINE_BREAK = /[\r\n]/g;
@@ -53,7 +56,10 @@ export class SseParser {
   /** Characters looked at so far (for tests: the work is linear in the input). */
   scanned = 0;
 
-  constructor(private readonly onEvent: (e: SseEvent) => void, opts: SseParserOptions = {}) {
+  constructor(
+    private readonly onEvent: (e: SseEvent) => void,
+    opts: SseParserOptions = {},
+  ) {
     this.maxData = Math.max(0, opts.maxDataBytes ?? 64 * 1024 * 1024);
   }
 
@@ -73,7 +79,10 @@ export class SseParser {
     const n = text.length;
     if (this.skipLF && n) {
       this.skipLF = false;
-      if (text.charCodeAt(0) === 10) { i = 1; this.scanned++; }
+      if (text.charCodeAt(0) === 10) {
+        i = 1;
+        this.scanned++;
+      }
     }
     while (i < n) {
       LINE_BREAK.lastIndex = i;
@@ -85,7 +94,12 @@ export class SseParser {
       this.endLine();
       i = j + 1;
       if (text.charCodeAt(j) === 13) {
-        if (i < n) { if (text.charCodeAt(i) === 10) { i++; this.scanned++; } } else this.skipLF = true;
+        if (i < n) {
+          if (text.charCodeAt(i) === 10) {
+            i++;
+            this.scanned++;
+          }
+        } else this.skipLF = true;
       }
     }
   }
@@ -95,7 +109,8 @@ export class SseParser {
     const tail = this.decoder.decode();
     if (tail) this.invalidUtf8 = true; // bytes of a character that never ended
     const rest = this.line.join('');
-    const partial = rest || this.dropLine || this.sawField ? [this.data.join('\n'), rest].filter(Boolean).join('\n') : undefined;
+    const partial =
+      rest || this.dropLine || this.sawField ? [this.data.join('\n'), rest].filter(Boolean).join('\n') : undefined;
     this.line = [];
     this.lineBytes = 0;
     this.dropLine = false;
@@ -123,11 +138,17 @@ export class SseParser {
   }
 
   private endLine(): void {
-    if (this.dropLine) { this.dropLine = false; return; }
+    if (this.dropLine) {
+      this.dropLine = false;
+      return;
+    }
     const line = this.line.length === 1 ? this.line[0]! : this.line.join('');
     this.line = [];
     this.lineBytes = 0;
-    if (line === '') { this.dispatch(); return; }
+    if (line === '') {
+      this.dispatch();
+      return;
+    }
     if (line.startsWith(':')) return; // comment
     this.field(line, false);
   }
@@ -154,10 +175,20 @@ export class SseParser {
         }
         break;
       }
-      case 'event': this.event = value; break;
-      case 'id': if (!value.includes('\0')) { this.id = value; this.lastEventId = value; } break;
-      case 'retry': if (/^\d+$/.test(value)) this.retry = Number(value); break;
-      default: break; // unknown fields are ignored
+      case 'event':
+        this.event = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) {
+          this.id = value;
+          this.lastEventId = value;
+        }
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) this.retry = Number(value);
+        break;
+      default:
+        break; // unknown fields are ignored
     }
   }
 

@@ -35,11 +35,22 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   async function lookUpScope(): Promise<string | undefined> {
     const fromChallenge = await challengeScope();
     if (fromChallenge) return fromChallenge;
-    for (const url of new Set([wellKnown(o.resource, 'oauth-protected-resource').href, wellKnown(o.resource, 'oauth-protected-resource', 'root').href])) {
-      const x: AuthExchange = { purpose: 'protected-resource metadata (for the scope of the harness\'s tokens)', method: 'GET', url, t: Date.now() - t0 };
+    for (const url of new Set([
+      wellKnown(o.resource, 'oauth-protected-resource').href,
+      wellKnown(o.resource, 'oauth-protected-resource', 'root').href,
+    ])) {
+      const x: AuthExchange = {
+        purpose: "protected-resource metadata (for the scope of the harness's tokens)",
+        method: 'GET',
+        url,
+        t: Date.now() - t0,
+      };
       exchanges.push(x);
       try {
-        const res = await httpRequest(new URL(url), 'GET', { Accept: 'application/json' }, undefined, { timeoutMs: o.timeoutMs ?? 5000, agent: false });
+        const res = await httpRequest(new URL(url), 'GET', { Accept: 'application/json' }, undefined, {
+          timeoutMs: o.timeoutMs ?? 5000,
+          agent: false,
+        });
         const b = await readBody(res.body, 256 * 1024, o.timeoutMs ?? 5000);
         x.status = res.status;
         x.body = b.text.slice(0, 4096);
@@ -47,7 +58,9 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
         const m = JSON.parse(b.text) as Record<string, unknown>;
         discovered.resourceMetadataUrl = url;
         discovered.resourceMetadata = m;
-        const s = Array.isArray(m.scopes_supported) ? m.scopes_supported.filter((v): v is string => typeof v === 'string') : [];
+        const s = Array.isArray(m.scopes_supported)
+          ? m.scopes_supported.filter((v): v is string => typeof v === 'string')
+          : [];
         return s.length ? s.join(' ') : undefined;
       } catch (e) {
         x.error = (e as Error).message;
@@ -57,10 +70,18 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   }
   /** The scope parameter of the server's Bearer challenge to a GET without credentials (it changes nothing there). */
   async function challengeScope(): Promise<string | undefined> {
-    const x: AuthExchange = { purpose: 'the challenge to a request without credentials (for the scope of the harness\'s tokens)', method: 'GET', url: o.resource, t: Date.now() - t0 };
+    const x: AuthExchange = {
+      purpose: "the challenge to a request without credentials (for the scope of the harness's tokens)",
+      method: 'GET',
+      url: o.resource,
+      t: Date.now() - t0,
+    };
     exchanges.push(x);
     try {
-      const res = await httpRequest(new URL(o.resource), 'GET', { Accept: 'text/event-stream' }, undefined, { timeoutMs: o.timeoutMs ?? 5000, agent: false });
+      const res = await httpRequest(new URL(o.resource), 'GET', { Accept: 'text/event-stream' }, undefined, {
+        timeoutMs: o.timeoutMs ?? 5000,
+        agent: false,
+      });
       res.body.destroy();
       x.status = res.status;
       const www = res.headers['www-authenticate'];
@@ -81,7 +102,8 @@ export function authServerCredentials(as: AuthServer, o: AuthServerCredentialsOp
   return {
     source: 'auth-server',
     async accessToken() {
-      if (!current || current.exp - 60_000 < Date.now()) current = { token: await mint('valid'), exp: Date.now() + (as.config.tokenTtlSec ?? 3600) * 1000 };
+      if (!current || current.exp - 60_000 < Date.now())
+        current = { token: await mint('valid'), exp: Date.now() + (as.config.tokenTtlSec ?? 3600) * 1000 };
       return current.token;
     },
     async onUnauthorized() {

@@ -22,7 +22,9 @@ export function makeSigningKey(): SigningKey {
 
 /** The JWK set that publishes these keys' public halves. */
 export function jwks(keys: SigningKey[]): { keys: Record<string, unknown>[] } {
-  return { keys: keys.map((k) => ({ ...k.publicKey.export({ format: 'jwk' }), kid: k.kid, alg: 'RS256', use: 'sig' })) };
+  return {
+    keys: keys.map((k) => ({ ...k.publicKey.export({ format: 'jwk' }), kid: k.kid, alg: 'RS256', use: 'sig' })),
+  };
 }
 
 /** A signed JWT (RS256) of these claims; `kid` names the key in the header (the signing key's own, unless given). */

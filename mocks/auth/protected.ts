@@ -7,10 +7,11 @@
  *
  * It judges nothing: every request it saw is kept (`requests`: what the client sent, never a token) for a grader.
  */
-import { canonical, wellKnown } from '../../core/auth/discovery.js';
+import { canonicalUri, sameResource, wellKnown } from '../../core/auth/discovery.js';
 import { redactUrl } from '../../core/secrets.js';
 import type { PlainRequest, PlainResponse } from '../http.js';
 import type { AuthServer } from './server.js';
+import { META } from '../../core/wire.js';
 
 export interface ProtectedConfig {
   /**
@@ -76,7 +77,7 @@ export class ProtectedResource {
   constructor(readonly as: AuthServer, readonly mcpUrl: string, readonly config: ProtectedConfig, private readonly paths: string[] = [new URL(mcpUrl).pathname]) {}
 
   /** The canonical MCP URL: the audience a token must have, and the resource the metadata names. */
-  get resource(): string { return canonical(this.mcpUrl); }
+  get resource(): string { return canonicalUri(this.mcpUrl); }
 
   /** The URL of each place the metadata is served. */
   metadataUrls(): { where: 'suffixed' | 'root' | 'custom'; url: string }[] {
@@ -125,7 +126,7 @@ export class ProtectedResource {
         const m = JSON.parse(req.body) as Record<string, unknown>;
         if (typeof m.method === 'string') rec.rpcMethod = m.method;
         const p = m.params && typeof m.params === 'object' ? m.params as Record<string, unknown> : {};
-        const meta2 = p._meta && typeof p._meta === 'object' ? (p._meta as Record<string, unknown>)['io.modelcontextprotocol/protocolVersion'] : undefined;
+        const meta2 = p._meta && typeof p._meta === 'object' ? (p._meta as Record<string, unknown>)[META.protocolVersion] : undefined;
         const v = m.method === 'initialize' ? p.protocolVersion : meta2;
         if (typeof v === 'string') rec.offeredVersion = v;
       } catch { /* not JSON: the mock answers it */ }
@@ -161,8 +162,4 @@ export class ProtectedResource {
     rec.token = 'valid';
     return undefined;
   }
-}
-
-function sameResource(a: string, b: string): boolean {
-  try { return canonical(a) === canonical(b); } catch { return false; }
 }

@@ -6,13 +6,21 @@
  */
 import type { CaseContext, Outcome } from '../../core/suite.js';
 import type { Service } from '../../core/services.js';
-import type { TokenVariant } from '../../core/auth/credentials.js';
+import { credentialsInput, type TokenVariant } from '../../core/auth/credentials.js';
 import { requestMetaFor } from '../../core/negotiate.js';
 import { CLIENT_INFO } from '../../core/run.js';
 import { isObject } from '../helpers.js';
 import { httpRequest, SseParser } from '../../core/transport/http.js';
 import { redactHeaders, redactUrl } from '../../core/secrets.js';
-import { authorizationServerMetadataUrls, bearerOf, resourceMetadataUrls, send, type AuthProbe, type Challenge, type ProbeAnswer } from './probe.js';
+import {
+  authorizationServerMetadataUrls,
+  bearerOf,
+  resourceMetadataUrls,
+  send,
+  type AuthProbe,
+  type Challenge,
+  type ProbeAnswer,
+} from './probe.js';
 
 /** The MCP URL the run uses (the one a token's audience and the metadata's `resource` must name). */
 export function mcpUrlOf(ctx: CaseContext): string | undefined {
@@ -34,13 +42,28 @@ export function mcpRequest(ctx: CaseContext): { method: string; headers: Record<
     return {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'initialize',
+        params: { protocolVersion: ctx.version, capabilities: {}, clientInfo: CLIENT_INFO },
+      }),
     };
   }
   return {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': ctx.version, 'Mcp-Method': 'server/discover' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: requestMetaFor(ctx.version, CLIENT_INFO) } }),
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': ctx.version,
+      'Mcp-Method': 'server/discover',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'server/discover',
+      params: { _meta: requestMetaFor(ctx.version, CLIENT_INFO) },
+    }),
   };
 }
 
@@ -48,11 +71,17 @@ export function mcpRequest(ctx: CaseContext): { method: string; headers: Record<
  * Send the MCP request with these extra headers (and URL); a session the server opened for an accepted initialize is
  * ended again (DELETE with the same headers), so the probes leave nothing behind.
  */
-export async function mcpProbe(ctx: CaseContext, purpose: string, extra: Record<string, string>, url = mcpUrlOf(ctx)!): Promise<ProbeAnswer> {
+export async function mcpProbe(
+  ctx: CaseContext,
+  purpose: string,
+  extra: Record<string, string>,
+  url = mcpUrlOf(ctx)!,
+): Promise<ProbeAnswer> {
   const r = mcpRequest(ctx);
   const a = await send(purpose, url, r.method, { ...r.headers, ...extra }, r.body, ctx.timeoutMs);
   const sid = a.headers['mcp-session-id'];
-  if (sid && a.status !== undefined && a.status < 300) void send('end the probe\'s session', url, 'DELETE', { ...extra, 'Mcp-Session-Id': sid }, undefined, 5000);
+  if (sid && a.status !== undefined && a.status < 300)
+    void send("end the probe's session", url, 'DELETE', { ...extra, 'Mcp-Session-Id': sid }, undefined, 5000);
   return a;
 }
 
@@ -84,8 +113,16 @@ export const unauthenticated: Service<Unauthenticated | undefined> = {
 export async function whenProtected(ctx: CaseContext): Promise<Unauthenticated | Outcome> {
   const u = await ctx.service(unauthenticated);
   if (!u) return { verdict: 'skip', message: 'not over HTTP: there is no URL to ask' };
-  if (u.answer.probe.error) return { verdict: 'skip', message: `the request without credentials failed (${u.answer.probe.error}): nothing to check` };
-  if (!u.protected) return { verdict: 'skip', message: `the server requires no authorization (a request without credentials got HTTP ${u.answer.status}): nothing to check` };
+  if (u.answer.probe.error)
+    return {
+      verdict: 'skip',
+      message: `the request without credentials failed (${u.answer.probe.error}): nothing to check`,
+    };
+  if (!u.protected)
+    return {
+      verdict: 'skip',
+      message: `the server requires no authorization (a request without credentials got HTTP ${u.answer.status}): nothing to check`,
+    };
   return u;
 }
 
@@ -98,12 +135,19 @@ export interface MetadataFetch {
   problem?: string;
 }
 
-async function fetchMetadata(ctx: CaseContext, purpose: string, url: string, headers: Record<string, string> = {}): Promise<MetadataFetch> {
+async function fetchMetadata(
+  ctx: CaseContext,
+  purpose: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<MetadataFetch> {
   const answer = await send(purpose, url, 'GET', { Accept: 'application/json', ...headers }, undefined, ctx.timeoutMs);
   const f: MetadataFetch = { url, answer };
   if (answer.probe.error) f.problem = `the request failed: ${answer.probe.error}`;
-  else if (answer.status !== 200) f.problem = `HTTP ${answer.status}${answer.status === 401 ? ' (the metadata is behind the authorization it describes)' : ''}`;
-  else if (!isObject(answer.json)) f.problem = `HTTP 200 but ${answer.json === undefined ? `not JSON (${answer.headers['content-type'] ?? 'no Content-Type'})` : 'not a JSON object'}`;
+  else if (answer.status !== 200)
+    f.problem = `HTTP ${answer.status}${answer.status === 401 ? ' (the metadata is behind the authorization it describes)' : ''}`;
+  else if (!isObject(answer.json))
+    f.problem = `HTTP 200 but ${answer.json === undefined ? `not JSON (${answer.headers['content-type'] ?? 'no Content-Type'})` : 'not a JSON object'}`;
   else f.doc = answer.json;
   return f;
 }
@@ -130,14 +174,39 @@ export const resourceMetadata: Service<ResourceMetadata | undefined> = {
     if (named !== undefined) {
       out.named = named;
       let abs: URL | undefined;
-      try { abs = new URL(named); } catch { /* not absolute: auth/challenge/resource-metadata says so */ }
-      if (abs && /^https?:$/.test(abs.protocol)) tasks.push(fetchMetadata(ctx, 'protected-resource metadata (the URL the challenge names)', abs.href).then((f) => { out.fromChallenge = f; }));
+      try {
+        abs = new URL(named);
+      } catch {
+        /* not absolute: auth/challenge/resource-metadata says so */
+      }
+      if (abs && /^https?:$/.test(abs.protocol))
+        tasks.push(
+          fetchMetadata(ctx, 'protected-resource metadata (the URL the challenge names)', abs.href).then((f) => {
+            out.fromChallenge = f;
+          }),
+        );
     }
-    if (w.pathSuffixed) tasks.push(fetchMetadata(ctx, 'protected-resource metadata (path-suffixed well-known URL)', w.pathSuffixed).then((f) => { out.pathSuffixed = f; }));
-    tasks.push(fetchMetadata(ctx, 'protected-resource metadata (root well-known URL)', w.root).then((f) => { out.root = f; }));
+    if (w.pathSuffixed)
+      tasks.push(
+        fetchMetadata(ctx, 'protected-resource metadata (path-suffixed well-known URL)', w.pathSuffixed).then((f) => {
+          out.pathSuffixed = f;
+        }),
+      );
+    tasks.push(
+      fetchMetadata(ctx, 'protected-resource metadata (root well-known URL)', w.root).then((f) => {
+        out.root = f;
+      }),
+    );
     await Promise.all(tasks);
-    for (const [how, f] of [['challenge', out.fromChallenge], ['path-suffixed', out.pathSuffixed], ['root', out.root]] as const) {
-      if (f?.doc) { out.used = { ...f, doc: f.doc, how }; break; }
+    for (const [how, f] of [
+      ['challenge', out.fromChallenge],
+      ['path-suffixed', out.pathSuffixed],
+      ['root', out.root],
+    ] as const) {
+      if (f?.doc) {
+        out.used = { ...f, doc: f.doc, how };
+        break;
+      }
     }
     return out;
   },
@@ -169,12 +238,26 @@ export const authorizationServerMetadata: Service<AuthorizationServerMetadata | 
     }
     if (!issuer) return undefined;
     let urls: string[];
-    try { urls = ctx.features.originAuthorizationMetadata ? [`${issuer}/.well-known/oauth-authorization-server`] : authorizationServerMetadataUrls(issuer); } catch { return { issuer, how, tried: [] }; }
+    try {
+      urls = ctx.features.originAuthorizationMetadata
+        ? [`${issuer}/.well-known/oauth-authorization-server`]
+        : authorizationServerMetadataUrls(issuer);
+    } catch {
+      return { issuer, how, tried: [] };
+    }
     const out: AuthorizationServerMetadata = { issuer, how, tried: [] };
     for (const url of urls) {
-      const f = await fetchMetadata(ctx, 'authorization-server metadata', url, ctx.features.originAuthorizationMetadata ? { 'MCP-Protocol-Version': ctx.version } : {});
+      const f = await fetchMetadata(
+        ctx,
+        'authorization-server metadata',
+        url,
+        ctx.features.originAuthorizationMetadata ? { 'MCP-Protocol-Version': ctx.version } : {},
+      );
       out.tried.push(f);
-      if (f.doc) { out.found = { ...f, doc: f.doc }; break; }
+      if (f.doc) {
+        out.found = { ...f, doc: f.doc };
+        break;
+      }
     }
     return out;
   },
@@ -188,17 +271,28 @@ const tokenServices = new Map<TokenVariant, Service<ProbeAnswer>>();
  * run; undefined when the run holds no such token (no credentials; no mint without --auth-server).
  */
 export function withToken(ctx: CaseContext, variant: TokenVariant): Promise<ProbeAnswer> | undefined {
-  const c = ctx.credentials;
+  const c = ctx.input(credentialsInput);
   if (!c || (variant !== 'valid' && !c.mint)) return undefined;
   let s = tokenServices.get(variant);
   if (!s) {
     s = {
       id: `auth/token/${variant}`,
       async produce(ctx) {
-        const cr = ctx.credentials!;
+        const cr = ctx.input(credentialsInput)!;
         const token = variant === 'valid' ? await cr.accessToken() : await cr.mint!(variant);
-        const purpose = `the MCP request with ${variant === 'valid' ? 'the run\'s token' : `a token: ${variant}`}`;
-        if (!token) return { probe: { purpose, method: 'POST', url: mcpUrlOf(ctx) ?? '', requestHeaders: {}, error: 'the run holds no token now' }, headers: {}, text: '' };
+        const purpose = `the MCP request with ${variant === 'valid' ? "the run's token" : `a token: ${variant}`}`;
+        if (!token)
+          return {
+            probe: {
+              purpose,
+              method: 'POST',
+              url: mcpUrlOf(ctx) ?? '',
+              requestHeaders: {},
+              error: 'the run holds no token now',
+            },
+            headers: {},
+            text: '',
+          };
         return mcpProbe(ctx, purpose, { Authorization: `Bearer ${token}` });
       },
     };
@@ -209,28 +303,59 @@ export function withToken(ctx: CaseContext, variant: TokenVariant): Promise<Prob
 
 /** The evidence of a case: the requests it rests on, redacted. */
 export function evidence(...answers: (ProbeAnswer | MetadataFetch | undefined)[]): { exchanges: AuthProbe[] } {
-  return { exchanges: answers.filter((a): a is ProbeAnswer | MetadataFetch => a !== undefined).map((a) => ('answer' in a ? a.answer.probe : a.probe)) };
+  return {
+    exchanges: answers
+      .filter((a): a is ProbeAnswer | MetadataFetch => a !== undefined)
+      .map((a) => ('answer' in a ? a.answer.probe : a.probe)),
+  };
 }
 
 /**
  * HTTP+SSE: open a stream of its own with the token and wait (bounded) for its endpoint event; resolves to the URL
  * its messages are POSTed to (the session it names), with the stream's request as evidence, and close() to end it.
  */
-export async function sseSession(ctx: CaseContext, url: string, token: string): Promise<{ postUrl?: string; probe: AuthProbe; close(): void }> {
+export async function sseSession(
+  ctx: CaseContext,
+  url: string,
+  token: string,
+): Promise<{ postUrl?: string; probe: AuthProbe; close(): void }> {
   const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${token}` };
-  const probe: AuthProbe = { purpose: 'an HTTP+SSE stream of its own, with the run\'s token', method: 'GET', url: redactUrl(url), requestHeaders: redactHeaders(headers)! };
+  const probe: AuthProbe = {
+    purpose: "an HTTP+SSE stream of its own, with the run's token",
+    method: 'GET',
+    url: redactUrl(url),
+    requestHeaders: redactHeaders(headers)!,
+  };
   const ac = new AbortController();
   const close = () => ac.abort();
   try {
-    const res = await httpRequest(new URL(url), 'GET', headers, undefined, { timeoutMs: Math.min(ctx.timeoutMs, 15_000), agent: false, signal: ac.signal });
+    const res = await httpRequest(new URL(url), 'GET', headers, undefined, {
+      timeoutMs: Math.min(ctx.timeoutMs, 15_000),
+      agent: false,
+      signal: ac.signal,
+    });
     probe.status = res.status;
-    if (res.status !== 200) { res.body.destroy(); return { probe, close }; }
+    if (res.status !== 200) {
+      res.body.destroy();
+      return { probe, close };
+    }
     const postUrl = await new Promise<string | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), Math.min(ctx.timeoutMs, 10_000));
-      const parser = new SseParser((e) => { if (e.event === 'endpoint') { clearTimeout(timer); resolve(new URL(e.data.trim(), url).href); } });
+      const parser = new SseParser((e) => {
+        if (e.event === 'endpoint') {
+          clearTimeout(timer);
+          resolve(new URL(e.data.trim(), url).href);
+        }
+      });
       res.body.on('data', (b: Buffer) => parser.feed(b));
-      res.body.on('close', () => { clearTimeout(timer); resolve(undefined); });
-      res.body.on('error', () => { clearTimeout(timer); resolve(undefined); });
+      res.body.on('close', () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+      res.body.on('error', () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
     });
     if (!postUrl) probe.error = 'no endpoint event came';
     return { postUrl, probe, close };

@@ -7,6 +7,7 @@ import { httpRequest, readBody } from '../../core/transport/http.js';
 import { redactHeaders, redactUrl } from '../../core/secrets.js';
 import { bearerChallenge, type Challenge } from '../../core/auth/challenge.js';
 import { wellKnown } from '../../core/auth/discovery.js';
+export { sameResource } from '../../core/auth/discovery.js';
 export type { Challenge };
 
 /** One request the suite made and what came back, as a case's evidence (report: details.exchanges). */
@@ -41,12 +42,22 @@ const KEPT = /^(www-authenticate|content-type|mcp-session-id|location|allow|acce
  * Send one request and read the answer (bounded: the status line by timeoutMs, a body by 5 s, an SSE stream only
  * briefly — its headers decide). Never throws: a failure is in probe.error.
  */
-export async function send(purpose: string, url: string, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<ProbeAnswer> {
+export async function send(
+  purpose: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<ProbeAnswer> {
   const probe: AuthProbe = { purpose, method, url: redactUrl(url), requestHeaders: redactHeaders(headers)! };
   const out: ProbeAnswer = { probe, headers: {}, text: '' };
   const t = Date.now();
   try {
-    const res = await httpRequest(new URL(url), method, headers, body, { timeoutMs: Math.min(timeoutMs, 15_000), agent: false });
+    const res = await httpRequest(new URL(url), method, headers, body, {
+      timeoutMs: Math.min(timeoutMs, 15_000),
+      agent: false,
+    });
     probe.status = out.status = res.status;
     for (const [k, v] of Object.entries(res.headers)) {
       if (v === undefined) continue;
@@ -59,7 +70,11 @@ export async function send(purpose: string, url: string, method: string, headers
     out.text = b.text;
     probe.body = b.text.length > 2048 ? `${b.text.slice(0, 2048)}…` : b.text;
     if (b.text.trim() && !stream) {
-      try { out.json = JSON.parse(b.text); } catch { /* not JSON */ }
+      try {
+        out.json = JSON.parse(b.text);
+      } catch {
+        /* not JSON */
+      }
     }
   } catch (e) {
     probe.error = (e as Error).message;
@@ -83,25 +98,26 @@ export function resourceMetadataUrls(resource: string): { pathSuffixed?: string;
  * with path insertion, then OpenID discovery inserted, then appended; without a path, RFC 8414 then OpenID).
  */
 export function authorizationServerMetadataUrls(issuer: string): string[] {
-  const urls = [wellKnown(issuer, 'oauth-authorization-server'), wellKnown(issuer, 'openid-configuration'), wellKnown(issuer, 'openid-configuration', 'append')];
+  const urls = [
+    wellKnown(issuer, 'oauth-authorization-server'),
+    wellKnown(issuer, 'openid-configuration'),
+    wellKnown(issuer, 'openid-configuration', 'append'),
+  ];
   return [...new Set(urls.map((u) => u.href))];
-}
-
-/** The resource identifier a URL names, as RFC 8707/9728 compare them: the URL without fragment. */
-export function sameResource(a: string, mcpUrl: string): boolean {
-  if (a === mcpUrl) return true;
-  // A bare origin: the URL parser adds the slash the user may not have typed; either spelling names it.
-  const u = new URL(mcpUrl);
-  return u.pathname === '/' && !u.search && (a === u.origin || a === `${u.origin}/`);
 }
 
 /** What is not canonical in a resource identifier (RFC 8707 §2, the spec's canonical server URI), or []. */
 export function notCanonical(resource: string): string[] {
   let u: URL;
-  try { u = new URL(resource); } catch { return ['it is not an absolute URL']; }
+  try {
+    u = new URL(resource);
+  } catch {
+    return ['it is not an absolute URL'];
+  }
   const out: string[] = [];
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/.exec(resource);
-  if (m && (m[1] !== m[1]!.toLowerCase() || m[2] !== m[2]!.toLowerCase())) out.push('its scheme or host is not lower-case');
+  if (m && (m[1] !== m[1]!.toLowerCase() || m[2] !== m[2]!.toLowerCase()))
+    out.push('its scheme or host is not lower-case');
   if (resource.includes('#')) out.push('it has a fragment');
   if (u.pathname !== '/' && u.pathname.endsWith('/')) out.push('it ends with a slash');
   return out;

@@ -4,6 +4,7 @@
  */
 import type { Tool } from '../../core/tools.js';
 import { PROFILES, RULES, profileById, type ProviderId } from './rules.js';
+import { isObject as isObj } from '../../core/objects.js';
 
 export type Severity = 'fail' | 'warn' | 'info';
 
@@ -24,7 +25,6 @@ export interface Finding {
 }
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const NEEDS_ESC = /[~/]/;
 const esc = (s: string) => (NEEDS_ESC.test(s) ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
 const unesc = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');

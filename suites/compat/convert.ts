@@ -6,6 +6,7 @@
  */
 import type { Tool } from '../../core/tools.js';
 import { GEMINI_KEYWORDS, checkProfile, type Finding } from './check.js';
+import { isObject as isObj } from '../../core/objects.js';
 
 export type Format = 'openai' | 'anthropic' | 'bedrock' | 'gemini';
 
@@ -21,7 +22,6 @@ export interface Converted {
 }
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
 function fixName(name: string, format: Format, taken: Set<string>): string {

@@ -64,11 +64,13 @@ function load(): Promise<Count> {
       tokenizerUse.push('table');
       counting = Promise.resolve((t: string) => table.count(t));
     } else {
-      counting = import(ENCODING).then((m: { countTokens: (t: string, o: { disallowedSpecial: Set<string> }) => number }) => {
-        tokenizerUse.push('package');
-        const ordinary = { disallowedSpecial: new Set<string>() };
-        return (t: string) => m.countTokens(t, ordinary);
-      });
+      counting = import(ENCODING).then(
+        (m: { countTokens: (t: string, o: { disallowedSpecial: Set<string> }) => number }) => {
+          tokenizerUse.push('package');
+          const ordinary = { disallowedSpecial: new Set<string>() };
+          return (t: string) => m.countTokens(t, ordinary);
+        },
+      );
     }
   }
   return counting;
@@ -117,7 +119,10 @@ export function preloadTokenizer(): void {
   if (!tablePath()) load().catch(() => undefined);
 }
 
-const WARM_UP_TEXT = `${JSON.stringify({ type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city. Returns °C, 12.5% humidity…', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number', minimum: 1 } }, required: ['city'] } } })}\n\tÉté 東京 Ünïcödé don't 1234567 — ok!\r\n`.repeat(3);
+const WARM_UP_TEXT =
+  `${JSON.stringify({ type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city. Returns °C, 12.5% humidity…', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number', minimum: 1 } }, required: ['city'] } } })}\n\tÉté 東京 Ünïcödé don't 1234567 — ok!\r\n`.repeat(
+    3,
+  );
 
 /**
  * Makes counting ready now: reads the build's table and compiles its split pattern (a first count), or, without a
@@ -126,15 +131,35 @@ const WARM_UP_TEXT = `${JSON.stringify({ type: 'function', function: { name: 'ge
 export function prepareTokenizer(): void {
   // A first count of text of each kind the pattern splits (words, numbers, punctuation, JSON, other scripts): the
   // pattern's native code is compiled now, not at the first real count.
-  load().then((count) => { try { count(WARM_UP_TEXT); } catch { /* shown by the first real count */ } }, () => undefined);
+  load().then(
+    (count) => {
+      try {
+        count(WARM_UP_TEXT);
+      } catch {
+        /* shown by the first real count */
+      }
+    },
+    () => undefined,
+  );
 }
 
 /** The text a tool costs: its definition as an OpenAI function tool (name, description, parameters) in JSON. */
 export function toolText(tool: Tool): string {
-  return JSON.stringify({ type: 'function', function: { name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), parameters: tool.inputSchema ?? {} } });
+  return JSON.stringify({
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      parameters: tool.inputSchema ?? {},
+    },
+  });
 }
 
-export interface ToolCost { tool: string; tokens: number; chars: number }
+export interface ToolCost {
+  tool: string;
+  tokens: number;
+  chars: number;
+}
 
 export async function toolCosts(tools: Tool[]): Promise<{ perTool: ToolCost[]; total: number }> {
   const texts = tools.map(toolText);
@@ -150,7 +175,13 @@ export function resultText(result: unknown): string {
   const parts: string[] = [];
   if (Array.isArray(r.content)) {
     for (const b of r.content) {
-      if (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string') parts.push((b as { text: string }).text);
+      if (
+        b &&
+        typeof b === 'object' &&
+        (b as { type?: unknown }).type === 'text' &&
+        typeof (b as { text?: unknown }).text === 'string'
+      )
+        parts.push((b as { text: string }).text);
       else parts.push(JSON.stringify(b));
     }
   }

@@ -44,7 +44,8 @@ export const RULES: Record<string, Rule> = {
     id: 'openai/name-pattern',
     summary: 'tool name only of a-z, A-Z, 0-9, underscore and dash (no dots, colons, slashes, spaces)',
     kind: 'reject',
-    wording: "Invalid 'tools[{index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+    wording:
+      "Invalid 'tools[{index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
     sources: [
       'https://platform.openai.com/docs/api-reference/chat/create (function.name: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64"; quoted by https://docs.rs/crate/openai-client-base/0.12.0/source/docs/ChatCompletionFunctions.md)',
       'https://github.com/openai/codex/issues/8174',
@@ -56,19 +57,21 @@ export const RULES: Record<string, Rule> = {
     id: 'openai/name-length',
     summary: 'tool name at most 64 characters',
     kind: 'reject',
-    wording: "Invalid 'tools[{index}].function.name': string too long. Expected a string with maximum length 64, but got a string with length {count} instead.",
+    wording:
+      "Invalid 'tools[{index}].function.name': string too long. Expected a string with maximum length 64, but got a string with length {count} instead.",
     sources: [
       'https://docs.rs/crate/openai-client-base/0.12.0/source/docs/ChatCompletionFunctions.md',
       'https://github.com/mrexodia/ida-pro-mcp/issues/129',
     ],
     checked: C,
-    note: 'The wording quoted was reported through an OpenAI-compatible API (DeepSeek); the 64 limit itself is in OpenAI\'s API reference.',
+    note: "The wording quoted was reported through an OpenAI-compatible API (DeepSeek); the 64 limit itself is in OpenAI's API reference.",
   },
   'openai/description-length': {
     id: 'openai/description-length',
     summary: 'tool description at most 1024 characters',
     kind: 'reject',
-    wording: "Invalid 'tools[{index}].function.description': string too long. Expected a string with maximum length 1024, but got a string with length {count} instead.",
+    wording:
+      "Invalid 'tools[{index}].function.description': string too long. Expected a string with maximum length 1024, but got a string with length {count} instead.",
     sources: [
       'https://github.com/getsentry/sentry-mcp/issues/106',
       'https://github.com/microsoft/genaiscript/issues/1381',
@@ -92,7 +95,8 @@ export const RULES: Record<string, Rule> = {
     id: 'openai/parameters-object',
     summary: 'parameters is a JSON Schema of type "object"',
     kind: 'reject',
-    wording: "Invalid schema for function '{tool}': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{value}\"'.",
+    wording:
+      "Invalid schema for function '{tool}': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{value}\"'.",
     sources: ['https://github.com/browserbase/stagehand/issues/1159'],
     checked: C,
   },
@@ -100,7 +104,8 @@ export const RULES: Record<string, Rule> = {
     id: 'openai/top-level-combinator',
     summary: 'no oneOf, anyOf, allOf, enum or not at the top level of parameters',
     kind: 'degrade',
-    wording: "Invalid schema for function '{tool}': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.",
+    wording:
+      "Invalid schema for function '{tool}': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.",
     sources: ['https://github.com/chatanywhere/GPT_API_free/issues/403'],
     checked: C,
     note: 'One report, through an OpenAI relay; not confirmed against the OpenAI API itself, so graded warn only. The structured-outputs guide states the same for strict mode (root must be an object, not anyOf).',
@@ -109,21 +114,23 @@ export const RULES: Record<string, Rule> = {
     id: 'openai/tool-count',
     summary: 'at most 128 tools in one request',
     kind: 'reject',
-    wording: "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length {count} instead.",
+    wording:
+      "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length {count} instead.",
     sources: [
       'https://github.com/zed-industries/zed/issues/32946',
       'https://github.com/vishalmysore/Tools4AI/issues/16',
       'https://github.com/anomalyco/opencode/issues/4909',
     ],
     checked: C,
-    note: 'The limit counts every tool of the request: other servers and the client\'s own tools add to this server\'s.',
+    note: "The limit counts every tool of the request: other servers and the client's own tools add to this server's.",
   },
   // ---------------------------------------------------------------- OpenAI strict mode (opt-in)
   'openai-strict/additional-properties': {
     id: 'openai-strict/additional-properties',
     summary: 'every object schema sets additionalProperties: false',
     kind: 'reject',
-    wording: "Invalid schema for function '{tool}': In context=({path}), 'additionalProperties' is required to be supplied and to be false.",
+    wording:
+      "Invalid schema for function '{tool}': In context=({path}), 'additionalProperties' is required to be supplied and to be false.",
     sources: [
       'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
       'https://github.com/lastmile-ai/openai-agents-mcp/issues/2',
@@ -140,7 +147,7 @@ export const RULES: Record<string, Rule> = {
       'https://github.com/Lambdua/openai4j/pull/74',
     ],
     checked: C,
-    note: 'OpenAI\'s exact error text for this rule was not found in a report; the rule is from the structured-outputs guide.',
+    note: "OpenAI's exact error text for this rule was not found in a report; the rule is from the structured-outputs guide.",
   },
   'openai-strict/keyword': {
     id: 'openai-strict/keyword',
@@ -149,7 +156,7 @@ export const RULES: Record<string, Rule> = {
     wording: "Invalid schema for function '{tool}': In context=({path}), '{key}' is not permitted.",
     sources: [
       'https://platform.openai.com/docs/guides/structured-outputs#supported-schemas',
-      'https://github.com/ai-dynamo/dynamo/pull/15153 (quotes the answer for oneOf: "In context=(\'properties\', \'data\'), \'oneOf\' is not permitted.")',
+      "https://github.com/ai-dynamo/dynamo/pull/15153 (quotes the answer for oneOf: \"In context=('properties', 'data'), 'oneOf' is not permitted.\")",
     ],
     checked: C,
     note: 'The wording was reported for a response_format schema; strict function parameters go through the same structured-outputs validator.',
@@ -176,7 +183,8 @@ export const RULES: Record<string, Rule> = {
   },
   'openai-strict/unlisted-keyword': {
     id: 'openai-strict/unlisted-keyword',
-    summary: 'no keyword strict mode does not list (minLength, maxLength, minProperties, maxProperties, uniqueItems, contains, propertyNames, unevaluated…)',
+    summary:
+      'no keyword strict mode does not list (minLength, maxLength, minProperties, maxProperties, uniqueItems, contains, propertyNames, unevaluated…)',
     kind: 'degrade',
     sources: [
       'https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/openai.py (_STRICT_INCOMPATIBLE_KEYS)',
@@ -189,7 +197,9 @@ export const RULES: Record<string, Rule> = {
     id: 'openai-strict/limits',
     summary: 'at most 10 levels of nesting and 5000 object properties in one schema',
     kind: 'degrade',
-    sources: ['https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size'],
+    sources: [
+      'https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size',
+    ],
     checked: C,
     note: 'Limits as the guide states them (earlier versions said 5 levels and 100 properties); not confirmed by an error report, so graded warn only.',
   },
@@ -235,7 +245,8 @@ export const RULES: Record<string, Rule> = {
     id: 'anthropic/property-key',
     summary: 'top-level property names 1-64 characters of a-z, A-Z, 0-9, underscore, dot and dash',
     kind: 'reject',
-    wording: "tools.{index}.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
+    wording:
+      "tools.{index}.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
     sources: [
       'https://github.com/anthropics/claude-code/issues/79418',
       'https://github.com/ComposioHQ/composio/issues/3500',
@@ -262,7 +273,8 @@ export const RULES: Record<string, Rule> = {
     id: 'bedrock/name-pattern',
     summary: 'tool name 1-64 characters of a-z, A-Z, 0-9, underscore and dash',
     kind: 'reject',
-    wording: "Value '{value}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+    wording:
+      "Value '{value}' at 'toolConfig.tools.{index}.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
     sources: [
       'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html',
       'https://github.com/RooCodeInc/Roo-Code/pull/10022',
@@ -275,7 +287,8 @@ export const RULES: Record<string, Rule> = {
     id: 'bedrock/description-empty',
     summary: 'a description, when given, has at least 1 character',
     kind: 'reject',
-    wording: "Value '' at 'toolConfig.tools.{index}.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    wording:
+      "Value '' at 'toolConfig.tools.{index}.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1",
     sources: [
       'https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html',
       'https://github.com/danny-avila/LibreChat/issues/13209',
@@ -311,16 +324,19 @@ export const RULES: Record<string, Rule> = {
     id: 'bedrock/input-schema-object',
     summary: 'inputSchema.json.type is "object"',
     kind: 'reject',
-    wording: 'The value at toolConfig.tools.{index}.toolSpec.inputSchema.json.type must be one of the following: object.',
+    wording:
+      'The value at toolConfig.tools.{index}.toolSpec.inputSchema.json.type must be one of the following: object.',
     sources: ['https://github.com/aaif-goose/goose/pull/5064', 'https://github.com/kirodotdev/Kiro/issues/11026'],
     checked: C,
   },
   // ---------------------------------------------------------------- Gemini (functionDeclarations[].parameters: OpenAPI 3.0 subset)
   'gemini/name-pattern': {
     id: 'gemini/name-pattern',
-    summary: 'name starts with a letter or underscore, then letters, digits, underscore, dot, colon or dash; at most 64',
+    summary:
+      'name starts with a letter or underscore, then letters, digits, underscore, dot, colon or dash; at most 64',
     kind: 'reject',
-    wording: 'GenerateContentRequest.tools[0].function_declarations[{index}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.',
+    wording:
+      'GenerateContentRequest.tools[0].function_declarations[{index}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.',
     sources: [
       'https://github.com/google-gemini/gemini-cli/issues/7878',
       'https://github.com/kaitranntt/ccs/issues/219',
@@ -332,7 +348,10 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini/name-colon',
     summary: 'no colon in the name for older API versions',
     kind: 'degrade',
-    sources: ['https://github.com/google-gemini/gemini-cli/issues/6704', 'https://github.com/decolua/9router/issues/369'],
+    sources: [
+      'https://github.com/google-gemini/gemini-cli/issues/6704',
+      'https://github.com/decolua/9router/issues/369',
+    ],
     checked: C,
     note: 'Errors from 2025 list underscores, dots and dashes only; those from 2026 add colons. Vertex AI documents 128 characters with colons.',
   },
@@ -341,23 +360,32 @@ export const RULES: Record<string, Rule> = {
     summary: 'parameters is a schema of type object',
     kind: 'reject',
     wording: 'Unable to submit request because {tool} functionDeclaration parameters schema should be of type OBJECT',
-    sources: ['https://github.com/diegosouzapw/OmniRoute/pull/3360', 'https://github.com/spring-projects/spring-ai/issues/1373'],
+    sources: [
+      'https://github.com/diegosouzapw/OmniRoute/pull/3360',
+      'https://github.com/spring-projects/spring-ai/issues/1373',
+    ],
     checked: C,
-    note: 'The wording is Vertex AI\'s; the Gemini Developer API refuses it with INVALID_ARGUMENT.',
+    note: "The wording is Vertex AI's; the Gemini Developer API refuses it with INVALID_ARGUMENT.",
   },
   'gemini/type-required': {
     id: 'gemini/type-required',
     summary: 'every parameter and array item schema has a type, unless it uses anyOf',
     kind: 'reject',
-    wording: 'GenerateContentRequest.tools[0].function_declarations[{index}].parameters{path}.type: must be specified when not using one_of, any_of or all_of fields',
-    sources: ['https://github.com/danny-avila/LibreChat/issues/6971', 'https://github.com/google-gemini/gemini-cli/pull/5330'],
+    wording:
+      'GenerateContentRequest.tools[0].function_declarations[{index}].parameters{path}.type: must be specified when not using one_of, any_of or all_of fields',
+    sources: [
+      'https://github.com/danny-avila/LibreChat/issues/6971',
+      'https://github.com/google-gemini/gemini-cli/pull/5330',
+    ],
     checked: C,
   },
   'gemini/keyword': {
     id: 'gemini/keyword',
-    summary: 'only keywords of Gemini\'s Schema object (type, format, description, nullable, enum, items, properties, required, anyOf, min/max bounds, pattern, title, default, example, propertyOrdering)',
+    summary:
+      "only keywords of Gemini's Schema object (type, format, description, nullable, enum, items, properties, required, anyOf, min/max bounds, pattern, title, default, example, propertyOrdering)",
     kind: 'reject',
-    wording: "Invalid JSON payload received. Unknown name \"{key}\" at 'tools[0].function_declarations[{index}].parameters{path}': Cannot find field.",
+    wording:
+      'Invalid JSON payload received. Unknown name "{key}" at \'tools[0].function_declarations[{index}].parameters{path}\': Cannot find field.',
     sources: [
       'https://ai.google.dev/api/caching#Schema',
       'https://github.com/promptfoo/promptfoo/issues/6902',
@@ -373,7 +401,8 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini/format',
     summary: "string format only 'enum' or 'date-time'",
     kind: 'reject',
-    wording: "GenerateContentRequest.tools[0].function_declarations[{index}].parameters{path}.format: only 'enum' and 'date-time' are supported for STRING type",
+    wording:
+      "GenerateContentRequest.tools[0].function_declarations[{index}].parameters{path}.format: only 'enum' and 'date-time' are supported for STRING type",
     sources: [
       'https://github.com/google-gemini/gemini-cli/issues/3178',
       'https://github.com/enechange/collmbo/pull/195',
@@ -403,7 +432,8 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini/type-array',
     summary: 'type is one name, not a list such as ["string", "null"] (nullable: true instead)',
     kind: 'reject',
-    wording: "Invalid JSON payload received. Unknown name \"type\" at 'tools[0].function_declarations[{index}].parameters{path}': Proto field is not repeating, cannot start list.",
+    wording:
+      'Invalid JSON payload received. Unknown name "type" at \'tools[0].function_declarations[{index}].parameters{path}\': Proto field is not repeating, cannot start list.',
     sources: [
       'https://github.com/WordPress/ai-provider-for-google/issues/33',
       'https://github.com/taylorwilsdon/google_workspace_mcp/issues/1099',
@@ -415,7 +445,10 @@ export const RULES: Record<string, Rule> = {
     summary: 'at most 512 function declarations',
     kind: 'reject',
     wording: 'tools[0].function_declarations: [FIELD_INVALID] At most 512 function declarations can be specified.',
-    sources: ['https://github.com/google-gemini/gemini-cli/issues/19083', 'https://github.com/google-gemini/gemini-cli/pull/26869'],
+    sources: [
+      'https://github.com/google-gemini/gemini-cli/issues/19083',
+      'https://github.com/google-gemini/gemini-cli/pull/26869',
+    ],
     checked: C,
   },
   // ---------------------------------------------------------------- Gemini parametersJsonSchema (opt-in; the Gemini CLI's path)
@@ -433,8 +466,12 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini-json/missing-types',
     summary: 'every parameter schema names a type (the Gemini CLI skips tools whose schema has one without)',
     kind: 'degrade',
-    wording: "Skipping tool '{tool}' from MCP server '<server>' because it has missing types in its parameter schema. Please file an issue with the owner of the MCP server.",
-    sources: ['https://github.com/google-gemini/gemini-cli/pull/5330', 'https://github.com/cyanheads/obsidian-mcp-server/issues/19'],
+    wording:
+      "Skipping tool '{tool}' from MCP server '<server>' because it has missing types in its parameter schema. Please file an issue with the owner of the MCP server.",
+    sources: [
+      'https://github.com/google-gemini/gemini-cli/pull/5330',
+      'https://github.com/cyanheads/obsidian-mcp-server/issues/19',
+    ],
     checked: C,
     note: 'A client-side check of the Gemini CLI, not an API rejection: the tool is left out, the rest of the list works.',
   },
@@ -442,7 +479,10 @@ export const RULES: Record<string, Rule> = {
     id: 'gemini-json/schema-keyword',
     summary: 'no $schema keyword in parametersJsonSchema',
     kind: 'degrade',
-    sources: ['https://github.com/google-gemini/gemini-cli/pull/21963', 'https://github.com/GetStream/Vision-Agents/pull/513'],
+    sources: [
+      'https://github.com/google-gemini/gemini-cli/pull/21963',
+      'https://github.com/GetStream/Vision-Agents/pull/513',
+    ],
     checked: C,
     note: 'Reported as rejected or handled inconsistently; the Gemini CLI strips it. Not confirmed as a hard rejection.',
   },
@@ -450,29 +490,99 @@ export const RULES: Record<string, Rule> = {
 
 export const PROFILES: Profile[] = [
   {
-    id: 'openai', title: 'OpenAI (function tools)', shape: 'tools[].function {name, description, parameters}', default: true,
-    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/top-level-combinator', 'openai/array-items'],
+    id: 'openai',
+    title: 'OpenAI (function tools)',
+    shape: 'tools[].function {name, description, parameters}',
+    default: true,
+    rules: [
+      'openai/tool-count',
+      'openai/name-pattern',
+      'openai/name-length',
+      'openai/description-length',
+      'openai/parameters-object',
+      'openai/top-level-combinator',
+      'openai/array-items',
+    ],
   },
   {
-    id: 'anthropic', title: 'Anthropic Messages API', shape: 'tools[] {name, description, input_schema}', default: true,
-    rules: ['anthropic/name-pattern', 'anthropic/name-length-64', 'anthropic/input-schema-object', 'anthropic/top-level-combinator', 'anthropic/property-key'],
+    id: 'anthropic',
+    title: 'Anthropic Messages API',
+    shape: 'tools[] {name, description, input_schema}',
+    default: true,
+    rules: [
+      'anthropic/name-pattern',
+      'anthropic/name-length-64',
+      'anthropic/input-schema-object',
+      'anthropic/top-level-combinator',
+      'anthropic/property-key',
+    ],
   },
   {
-    id: 'bedrock', title: 'Amazon Bedrock Converse', shape: 'toolConfig.tools[].toolSpec {name, description, inputSchema.json}', default: true,
-    rules: ['bedrock/name-pattern', 'bedrock/description-empty', 'bedrock/description-missing', 'bedrock/input-schema-object', 'bedrock/int-range'],
+    id: 'bedrock',
+    title: 'Amazon Bedrock Converse',
+    shape: 'toolConfig.tools[].toolSpec {name, description, inputSchema.json}',
+    default: true,
+    rules: [
+      'bedrock/name-pattern',
+      'bedrock/description-empty',
+      'bedrock/description-missing',
+      'bedrock/input-schema-object',
+      'bedrock/int-range',
+    ],
   },
   {
-    id: 'gemini', title: 'Google Gemini (parameters, OpenAPI subset)', shape: 'tools[0].functionDeclarations[] {name, description, parameters}', default: true,
-    rules: ['gemini/tool-count', 'gemini/name-pattern', 'gemini/name-colon', 'gemini/parameters-object', 'gemini/keyword', 'gemini/type-array', 'gemini/type-required', 'gemini/format', 'gemini/enum-string', 'gemini/array-items'],
+    id: 'gemini',
+    title: 'Google Gemini (parameters, OpenAPI subset)',
+    shape: 'tools[0].functionDeclarations[] {name, description, parameters}',
+    default: true,
+    rules: [
+      'gemini/tool-count',
+      'gemini/name-pattern',
+      'gemini/name-colon',
+      'gemini/parameters-object',
+      'gemini/keyword',
+      'gemini/type-array',
+      'gemini/type-required',
+      'gemini/format',
+      'gemini/enum-string',
+      'gemini/array-items',
+    ],
   },
   {
-    id: 'openai-strict', title: 'OpenAI strict mode (strict: true)', shape: 'tools[].function {name, description, parameters, strict: true}', default: false,
-    rules: ['openai/tool-count', 'openai/name-pattern', 'openai/name-length', 'openai/description-length', 'openai/parameters-object', 'openai/top-level-combinator', 'openai/array-items',
-      'openai-strict/additional-properties', 'openai-strict/all-required', 'openai-strict/keyword', 'openai-strict/type-required', 'openai-strict/format', 'openai-strict/unlisted-keyword', 'openai-strict/limits'],
+    id: 'openai-strict',
+    title: 'OpenAI strict mode (strict: true)',
+    shape: 'tools[].function {name, description, parameters, strict: true}',
+    default: false,
+    rules: [
+      'openai/tool-count',
+      'openai/name-pattern',
+      'openai/name-length',
+      'openai/description-length',
+      'openai/parameters-object',
+      'openai/top-level-combinator',
+      'openai/array-items',
+      'openai-strict/additional-properties',
+      'openai-strict/all-required',
+      'openai-strict/keyword',
+      'openai-strict/type-required',
+      'openai-strict/format',
+      'openai-strict/unlisted-keyword',
+      'openai-strict/limits',
+    ],
   },
   {
-    id: 'gemini-json', title: 'Google Gemini (parametersJsonSchema)', shape: 'tools[0].functionDeclarations[] {name, description, parametersJsonSchema}', default: false,
-    rules: ['gemini/tool-count', 'gemini/name-pattern', 'gemini/name-colon', 'gemini-json/root-object', 'gemini-json/schema-keyword', 'gemini-json/missing-types'],
+    id: 'gemini-json',
+    title: 'Google Gemini (parametersJsonSchema)',
+    shape: 'tools[0].functionDeclarations[] {name, description, parametersJsonSchema}',
+    default: false,
+    rules: [
+      'gemini/tool-count',
+      'gemini/name-pattern',
+      'gemini/name-colon',
+      'gemini-json/root-object',
+      'gemini-json/schema-keyword',
+      'gemini-json/missing-types',
+    ],
   },
 ];
 

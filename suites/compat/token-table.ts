@@ -55,7 +55,11 @@ function fnv1a(bytes: Uint8Array, start: number, end: number): number {
  * their rank but get no slot. Throws when the array is not what the table can stand for: a string token with an
  * unpaired surrogate (its UTF-8 would not be its bytes), or two findable tokens of the same bytes.
  */
-export function buildTokenTable(ranks: (string | number[])[], header: Omit<TableHeader, 'count' | 'slotCount'>, unreachable: (rank: number) => boolean = () => false): Buffer {
+export function buildTokenTable(
+  ranks: (string | number[])[],
+  header: Omit<TableHeader, 'count' | 'slotCount'>,
+  unreachable: (rank: number) => boolean = () => false,
+): Buffer {
   const enc = new TextEncoder();
   const tokens = ranks.map((v, r) => {
     if (typeof v === 'string') {
@@ -84,9 +88,13 @@ export function buildTokenTable(ranks: (string | number[])[], header: Omit<Table
     if (unreachable(r)) return;
     for (let i = fnv1a(t, 0, t.length) & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!;
-      if (s === 0) { slots[i] = r + 1; return; }
+      if (s === 0) {
+        slots[i] = r + 1;
+        return;
+      }
       const o = tokens[s - 1]!;
-      if (o.length === t.length && o.every((b, k) => b === t[k])) throw new Error(`tokens ${s - 1} and ${r} have the same bytes`);
+      if (o.length === t.length && o.every((b, k) => b === t[k]))
+        throw new Error(`tokens ${s - 1} and ${r} have the same bytes`);
     }
   });
   const head = Buffer.from(JSON.stringify({ ...header, count, slotCount } satisfies TableHeader));
@@ -122,7 +130,13 @@ export class TokenTable {
     const header = JSON.parse(view.toString('utf8', 8, 8 + headBytes)) as TableHeader;
     const headLength = Math.ceil((8 + headBytes) / 4) * 4;
     const { count, slotCount } = header;
-    if (!Number.isInteger(count) || !Number.isInteger(slotCount) || slotCount < count || (slotCount & (slotCount - 1)) !== 0) throw new Error('a token table with a broken header');
+    if (
+      !Number.isInteger(count) ||
+      !Number.isInteger(slotCount) ||
+      slotCount < count ||
+      (slotCount & (slotCount - 1)) !== 0
+    )
+      throw new Error('a token table with a broken header');
     // Typed arrays over the file's bytes need 4-byte alignment: copy once if the buffer is not aligned.
     const base = (data.byteOffset + headLength) % 4 === 0 ? data : data.slice();
     const start = base.byteOffset + headLength;
@@ -178,7 +192,8 @@ export class TokenTable {
       }
       const len = this.utf8(piece);
       const bytes = this.buffer;
-      const c = this.rank(bytes, 0, len) >= 0 && !UNPAIRED_SURROGATE.test(piece) ? 1 : this.mergedParts(bytes, len, piece);
+      const c =
+        this.rank(bytes, 0, len) >= 0 && !UNPAIRED_SURROGATE.test(piece) ? 1 : this.mergedParts(bytes, len, piece);
       if (this.counted.size >= MAX_COUNTED) this.counted.clear();
       this.counted.set(piece, c);
       n += c;
@@ -202,7 +217,10 @@ export class TokenTable {
       let lowest = Infinity;
       let at = -1;
       for (let i = 0; i < ranks.length - 1; i++) {
-        if (ranks[i]! < lowest) { lowest = ranks[i]!; at = i; }
+        if (ranks[i]! < lowest) {
+          lowest = ranks[i]!;
+          at = i;
+        }
       }
       if (at < 0) break;
       starts.splice(at + 1, 1);
@@ -211,7 +229,10 @@ export class TokenTable {
       if (at > 0) ranks[at - 1] = pairRank(at - 1);
     }
     for (let i = 0; i < starts.length - 1; i++) {
-      if (this.rank(bytes, starts[i]!, starts[i + 1]!) < 0) throw new Error(`The byte-pair encoding does not contain a value for: ${bytes.subarray(starts[i]!, starts[i + 1]!).toString()} (in ${JSON.stringify(piece)})`);
+      if (this.rank(bytes, starts[i]!, starts[i + 1]!) < 0)
+        throw new Error(
+          `The byte-pair encoding does not contain a value for: ${bytes.subarray(starts[i]!, starts[i + 1]!).toString()} (in ${JSON.stringify(piece)})`,
+        );
     }
     return starts.length - 1;
   }

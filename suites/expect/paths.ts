@@ -15,15 +15,23 @@ export const REFERENCE = /\$(\$?)\{([^}]*)\}/g;
 /** The parts of a path (a JSON pointer when it starts with "/", else a dotted path); throws on a malformed one. */
 export function parsePath(p: string): PathPart[] {
   if (p === '') return [];
-  if (p.startsWith('/')) return p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+  if (p.startsWith('/'))
+    return p
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
   const out: PathPart[] = [];
   const re = /\.?([A-Za-z_$][\w$-]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/y;
   let i = 0;
   while (i < p.length) {
     re.lastIndex = i;
     const m = re.exec(p);
-    if (!m || (m.index === 0 && p[0] === '.') || (i > 0 && m[1] !== undefined && p[i] !== '.')) throw new Error(`"${p}" is not a path: a JSON pointer (/a/0/b) or a dotted path (a[0].b) was expected, from character ${i + 1}`);
-    out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(`"${m[3]}"`) as string));
+    if (!m || (m.index === 0 && p[0] === '.') || (i > 0 && m[1] !== undefined && p[i] !== '.'))
+      throw new Error(
+        `"${p}" is not a path: a JSON pointer (/a/0/b) or a dotted path (a[0].b) was expected, from character ${i + 1}`,
+      );
+    out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(`"${m[3]}"`) as string)));
     i = re.lastIndex;
   }
   return out;
@@ -34,7 +42,8 @@ export function valueAt(v: unknown, parts: readonly PathPart[]): { found: boolea
   let cur = v;
   for (const p of parts) {
     if (Array.isArray(cur) && typeof p === 'number' && p < cur.length) cur = cur[p];
-    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.prototype.hasOwnProperty.call(cur, String(p))) cur = (cur as Record<string, unknown>)[String(p)];
+    else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && Object.hasOwn(cur, String(p)))
+      cur = (cur as Record<string, unknown>)[String(p)];
     else return { found: false };
   }
   return { found: true, value: cur };
@@ -63,17 +72,28 @@ export function substitute(v: unknown, saved: ReadonlyMap<string, unknown>): unk
     });
   }
   if (Array.isArray(v)) return v.map((x) => substitute(x, saved));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, saved)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, saved)]));
   return v;
 }
 
 function resolveRef(ref: string, saved: ReadonlyMap<string, unknown>): unknown {
   let parts: PathPart[];
-  try { parts = parsePath(ref.trim()); } catch (e) { throw new ReferenceError_(`\${${ref}}: ${(e as Error).message}`); }
+  try {
+    parts = parsePath(ref.trim());
+  } catch (e) {
+    throw new ReferenceError_(`\${${ref}}: ${(e as Error).message}`);
+  }
   const name = String(parts[0]);
-  if (!saved.has(name)) throw new ReferenceError_(`\${${ref}}: nothing was saved as "${name}" (the expectation that saves it failed before it had an answer, or was not run)`);
+  if (!saved.has(name))
+    throw new ReferenceError_(
+      `\${${ref}}: nothing was saved as "${name}" (the expectation that saves it failed before it had an answer, or was not run)`,
+    );
   const got = valueAt(saved.get(name), parts.slice(1));
-  if (!got.found || got.value === undefined) throw new ReferenceError_(`\${${ref}}: the answer saved as "${name}" has nothing at ${pointerOf(parts.slice(1)) || '/'}`);
+  if (!got.found || got.value === undefined)
+    throw new ReferenceError_(
+      `\${${ref}}: the answer saved as "${name}" has nothing at ${pointerOf(parts.slice(1)) || '/'}`,
+    );
   return got.value;
 }
 
@@ -98,7 +118,7 @@ export function subsetDiff(expected: unknown, actual: unknown, at = ''): Differe
     const out: Difference[] = [];
     for (const [k, v] of Object.entries(expected)) {
       const here = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!Object.prototype.hasOwnProperty.call(actual, k)) out.push({ at: here, expected: v, missing: true });
+      if (!Object.hasOwn(actual, k)) out.push({ at: here, expected: v, missing: true });
       else out.push(...subsetDiff(v, (actual as Record<string, unknown>)[k], here));
     }
     return out;
@@ -113,11 +133,21 @@ export function subsetDiff(expected: unknown, actual: unknown, at = ''): Differe
 
 /** actual cut down to the members expected gives (for --update-expect and for showing a structure next to the expected one). */
 export function projectOnto(expected: unknown, actual: unknown): unknown {
-  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected) && actual !== null && typeof actual === 'object' && !Array.isArray(actual)) {
+  if (
+    expected !== null &&
+    typeof expected === 'object' &&
+    !Array.isArray(expected) &&
+    actual !== null &&
+    typeof actual === 'object' &&
+    !Array.isArray(actual)
+  ) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(expected)) if (Object.prototype.hasOwnProperty.call(actual, k)) out[k] = projectOnto((expected as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k]);
+    for (const k of Object.keys(expected))
+      if (Object.hasOwn(actual, k))
+        out[k] = projectOnto((expected as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k]);
     return out;
   }
-  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) return actual.map((v, i) => projectOnto(expected[i], v));
+  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length)
+    return actual.map((v, i) => projectOnto(expected[i], v));
   return actual;
 }

@@ -30,7 +30,12 @@ const RESULT_CHECKS = ['isError', 'text', 'textContains', 'textMatches', 'struct
  * The edits that make the failing checks of one expectation expect what came. `answer` is the raw answer (for a
  * result that came where an error was expected, and the other way round); `present` the expect keys the file gives.
  */
-export function editsFor(checks: readonly CheckOutcome[], answer: { result?: Record<string, unknown>; error?: { code: number; message: string } }, present: readonly string[], tools: Record<string, string[] | undefined> = {}): { edits: Edit[]; note: UpdateNote } {
+export function editsFor(
+  checks: readonly CheckOutcome[],
+  answer: { result?: Record<string, unknown>; error?: { code: number; message: string } },
+  present: readonly string[],
+  tools: Record<string, string[] | undefined> = {},
+): { edits: Edit[]; note: UpdateNote } {
   const edits: Edit[] = [];
   const note: UpdateNote = { updated: [], left: [] };
   for (const c of checks) {
@@ -44,29 +49,55 @@ export function editsFor(checks: readonly CheckOutcome[], answer: { result?: Rec
       note.updated.push(`error {code: ${answer.error.code}} (the checks of a result removed)`);
     } else if (head === 'error' && !sub && answer.result) {
       edits.push({ path: ['expect', 'error'], del: true });
-      if (!present.includes('isError')) edits.push({ path: ['expect', 'isError'], value: answer.result.isError === true });
-      note.updated.push(`error removed${present.includes('isError') ? '' : `, isError ${answer.result.isError === true}`}`);
+      if (!present.includes('isError'))
+        edits.push({ path: ['expect', 'isError'], value: answer.result.isError === true });
+      note.updated.push(
+        `error removed${present.includes('isError') ? '' : `, isError ${answer.result.isError === true}`}`,
+      );
     } else if (head === 'error' && (sub === 'code' || sub === 'message')) {
       edits.push({ path: ['expect', 'error', sub], value: c.actual });
       note.updated.push(`error.${sub} ${JSON.stringify(c.actual)} (was ${JSON.stringify(c.expected)})`);
     } else if (['isError', 'text', 'structuredContent', 'result'].includes(head!)) {
-      if (c.actual === undefined) { note.left.push(`${c.check} (the answer has none)`); continue; }
+      if (c.actual === undefined) {
+        note.left.push(`${c.check} (the answer has none)`);
+        continue;
+      }
       edits.push({ path: ['expect', head!], value: c.actual });
-      note.updated.push(head === 'structuredContent' || head === 'result' ? `${head} (${(c.diff ?? []).map((d) => d.at || '/').join(', ')})` : `${head} ${JSON.stringify(c.actual)} (was ${JSON.stringify(c.expected)})`);
+      note.updated.push(
+        head === 'structuredContent' || head === 'result'
+          ? `${head} (${(c.diff ?? []).map((d) => d.at || '/').join(', ')})`
+          : `${head} ${JSON.stringify(c.actual)} (was ${JSON.stringify(c.expected)})`,
+      );
     } else if (head === 'paths' && !isOperator(c.expected)) {
       if (c.actual === undefined) edits.push({ path: ['expect', 'paths', sub], del: true });
       else edits.push({ path: ['expect', 'paths', sub], value: c.actual });
-      note.updated.push(c.actual === undefined ? `paths ${sub} removed (nothing is there now)` : `paths ${sub} ${JSON.stringify(c.actual)}`);
+      note.updated.push(
+        c.actual === undefined
+          ? `paths ${sub} removed (nothing is there now)`
+          : `paths ${sub} ${JSON.stringify(c.actual)}`,
+      );
     } else if (head === 'tools') {
       const names = c.actual as string[];
       const list = tools[sub] ?? [];
-      edits.push({ path: ['tools', sub], value: sub === 'exactly' ? [...names] : sub === 'includes' ? list.filter((n) => names.includes(n)) : list.filter((n) => !names.includes(n)) });
+      edits.push({
+        path: ['tools', sub],
+        value:
+          sub === 'exactly'
+            ? [...names]
+            : sub === 'includes'
+              ? list.filter((n) => names.includes(n))
+              : list.filter((n) => !names.includes(n)),
+      });
       note.updated.push(`tools.${sub}`);
     } else note.left.push(c.check);
   }
   // Nothing left to check: the expect block goes (an empty one would not fit the format).
   const remaining = new Set(present);
-  for (const e of edits) if (e.path[0] === 'expect' && e.path.length === 2) { if (e.del) remaining.delete(e.path[1]!); else remaining.add(e.path[1]!); }
+  for (const e of edits)
+    if (e.path[0] === 'expect' && e.path.length === 2) {
+      if (e.del) remaining.delete(e.path[1]!);
+      else remaining.add(e.path[1]!);
+    }
   if (present.length && !remaining.size) return { edits: [{ path: ['expect'], del: true }], note };
   return { edits, note };
 }
@@ -82,7 +113,12 @@ export function inline(v: unknown, json: boolean): string {
   return /^[|>]/.test(s) || s.includes('\n') ? JSON.stringify(v) : s;
 }
 
-interface Splice { start: number; end: number; text: string; /** A deleted block-map member: its indentation. */ indent?: string }
+interface Splice {
+  start: number;
+  end: number;
+  text: string /** A deleted block-map member: its indentation. */;
+  indent?: string;
+}
 
 function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
   return map.items.find((p) => isScalar(p.key) && String(p.key.value) === key) as Pair<Node, Node | null> | undefined;
@@ -93,7 +129,10 @@ function splicesFor(text: string, f: ExpectFile, entry: YAMLMap, edits: readonly
   const out: Splice[] = [];
   const keyText = (k: string) => (f.json ? JSON.stringify(k) : /^[A-Za-z_$][\w$-]*$/.test(k) ? k : JSON.stringify(k));
   const lineStart = (i: number) => text.lastIndexOf('\n', i - 1) + 1;
-  const lineEnd = (i: number) => { const n = text.indexOf('\n', i); return n < 0 ? text.length : n; };
+  const lineEnd = (i: number) => {
+    const n = text.indexOf('\n', i);
+    return n < 0 ? text.length : n;
+  };
   // Deletions of a map, in order: a later insertion into the same map takes the place of the first one.
   const freed = new Map<YAMLMap, Splice[]>();
   for (const e of edits.filter((x) => x.del)) {
@@ -111,7 +150,13 @@ function splicesFor(text: string, f: ExpectFile, entry: YAMLMap, edits: readonly
         const before = /,\s*$/.exec(text.slice(0, ks));
         s = { start: before ? before.index : ks, end: ve, text: '' };
       }
-    } else s = { start: lineStart(ks), end: Math.min(text.length, lineEnd(ve) + 1), text: '', indent: text.slice(lineStart(ks), ks) };
+    } else
+      s = {
+        start: lineStart(ks),
+        end: Math.min(text.length, lineEnd(ve) + 1),
+        text: '',
+        indent: text.slice(lineStart(ks), ks),
+      };
     out.push(s);
     freed.set(map, [...(freed.get(map) ?? []), s]);
   }
@@ -132,7 +177,12 @@ function splicesFor(text: string, f: ExpectFile, entry: YAMLMap, edits: readonly
       const colon = text.indexOf(':', (pair!.key as Node).range![1]);
       out.push({ start: colon + 1, end: v.range[1], text: ` ${inline(e.value, f.json)}` });
     } else if (v?.range) out.push({ start: v.range[0], end: v.range[1], text: inline(e.value, f.json) });
-    else if (pair) out.push({ start: (pair.key as Node).range![1], end: (pair.key as Node).range![1], text: ` ${inline(e.value, f.json)}` });
+    else if (pair)
+      out.push({
+        start: (pair.key as Node).range![1],
+        end: (pair.key as Node).range![1],
+        text: ` ${inline(e.value, f.json)}`,
+      });
     else insert(map, key, e.value);
   }
   return out;
@@ -143,7 +193,12 @@ function splicesFor(text: string, f: ExpectFile, entry: YAMLMap, edits: readonly
       // Where a deleted member of the same map was: the new one takes its place (and its comma, in a flow map).
       const gone = text.slice(reuse.start, reuse.end);
       const member = `${keyText(key)}: ${inline(value, f.json)}`;
-      if (map.flow || f.json) reuse.text = gone.trimStart().startsWith(',') ? `, ${member}` : gone.trimEnd().endsWith(',') ? `${member}, ` : member;
+      if (map.flow || f.json)
+        reuse.text = gone.trimStart().startsWith(',')
+          ? `, ${member}`
+          : gone.trimEnd().endsWith(',')
+            ? `${member}, `
+            : member;
       else reuse.text = `${reuse.indent ?? ''}${member}\n`;
       return;
     }
@@ -155,7 +210,9 @@ function splicesFor(text: string, f: ExpectFile, entry: YAMLMap, edits: readonly
     }
     const last = map.items.at(-1)! as Pair<Node, Node | null>;
     const first = map.items[0]!;
-    const indent = text.slice(lineStart((first.key as Node).range![0]), (first.key as Node).range![0]).replace(/[^ ]/g, ' ');
+    const indent = text
+      .slice(lineStart((first.key as Node).range![0]), (first.key as Node).range![0])
+      .replace(/[^ ]/g, ' ');
     const at = lineEnd(last.value?.range?.[1] ?? (last.key as Node).range![1]);
     out.push({ start: at, end: at, text: `\n${indent}${keyText(key)}: ${inline(value, f.json)}` });
   }
@@ -186,7 +243,8 @@ export function writeEdits(f: ExpectFile, byIndex: ReadonlyMap<number, readonly 
     if (isMap(entry)) splices.push(...splicesFor(text, f, entry, edits));
   }
   let out = text;
-  for (const s of splices.sort((a, b) => b.start - a.start || b.end - a.end)) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  for (const s of splices.sort((a, b) => b.start - a.start || b.end - a.end))
+    out = out.slice(0, s.start) + s.text + out.slice(s.end);
   const tmp = join(dirname(f.file), `.${basename(f.file)}.${process.pid}.tmp`);
   writeFileSync(tmp, out);
   renameSync(tmp, f.file);

@@ -6,14 +6,19 @@ import addFormatsModule from 'ajv-formats';
 import { generateArguments, type GeneratedArguments } from '../../core/args/index.js';
 
 // ajv-formats is CommonJS: under NodeNext the default import is `module.exports`, which also has `.default`.
-export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv | Ajv2020) => unknown;
+export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv | Ajv2020,
+) => unknown;
 
 export type Schema = Record<string, unknown>;
 
 export function makeAjv(schema: unknown, dialect?: '2020-12' | 'draft-07'): Ajv | Ajv2020 {
   const declared = typeof schema === 'object' && schema !== null ? (schema as Schema).$schema : undefined;
-  const is2020 = dialect === '2020-12' || (dialect === undefined && typeof declared === 'string' && declared.includes('2020-12'));
-  const ajv = is2020 ? new Ajv2020({ strict: false, allErrors: true, logger: false }) : new Ajv({ strict: false, allErrors: true, logger: false });
+  const is2020 =
+    dialect === '2020-12' || (dialect === undefined && typeof declared === 'string' && declared.includes('2020-12'));
+  const ajv = is2020
+    ? new Ajv2020({ strict: false, allErrors: true, logger: false })
+    : new Ajv({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
   return ajv;
 }
@@ -29,7 +34,10 @@ export function expectValid(schema: unknown, value: unknown, dialect?: '2020-12'
 }
 
 /** Generated arguments must validate, and (unless told otherwise) be confident with no notes. */
-export function gen(schema: unknown, opts: { dialect?: '2020-12' | 'draft-07'; confident?: boolean } = {}): GeneratedArguments {
+export function gen(
+  schema: unknown,
+  opts: { dialect?: '2020-12' | 'draft-07'; confident?: boolean } = {},
+): GeneratedArguments {
   const r = generateArguments(schema);
   expectValid(schema, r.value, opts.dialect);
   if (opts.confident !== false) {
@@ -45,7 +53,12 @@ export function pointerOf(property: string): string {
 }
 
 /** `value` is invalid, every error concerns `property`, and without `property` it would be valid. */
-export function expectFailsOnlyOn(schema: Schema, value: Record<string, unknown>, property: string, dialect?: '2020-12' | 'draft-07'): void {
+export function expectFailsOnlyOn(
+  schema: Schema,
+  value: Record<string, unknown>,
+  property: string,
+  dialect?: '2020-12' | 'draft-07',
+): void {
   const errors = errorsOf(schema, value, dialect);
   expect(errors.length, 'should be invalid').toBeGreaterThan(0);
   const ptr = pointerOf(property);
@@ -57,7 +70,10 @@ export function expectFailsOnlyOn(schema: Schema, value: Record<string, unknown>
     expect(about, `error not about ${property}: ${JSON.stringify(e)}`).toBe(true);
   }
   const without = Object.fromEntries(Object.entries(value).filter(([k]) => k !== property));
-  const relaxed = { ...schema, required: Array.isArray(schema.required) ? schema.required.filter((r) => r !== property) : undefined };
+  const relaxed = {
+    ...schema,
+    required: Array.isArray(schema.required) ? schema.required.filter((r) => r !== property) : undefined,
+  };
   expect(errorsOf(relaxed, without, dialect)).toEqual([]);
 }
 

@@ -12,34 +12,71 @@ import { dirname } from 'node:path';
 
 const FAILURE_TTL_MS = 10 * 60_000;
 
-export interface Ran { code: number | null; out: string; timedOut: boolean }
+export interface Ran {
+  code: number | null;
+  out: string;
+  timedOut: boolean;
+}
 
 /** Run a command in its own process group, bounded; output (stdout + stderr) kept to its last `keep` bytes (4 KB). */
-export function runBounded(cmd: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = process.env, cwd?: string, keep = 4096): Promise<Ran> {
+export function runBounded(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd?: string,
+  keep = 4096,
+): Promise<Ran> {
   return new Promise((resolve) => {
     let out = '';
     let timedOut = false;
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env, cwd });
-    const add = (b: Buffer) => { out = (out + b.toString()).slice(-keep); };
+    const add = (b: Buffer) => {
+      out = (out + b.toString()).slice(-keep);
+    };
     child.stdout.on('data', add);
     child.stderr.on('data', add);
     const timer = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }, timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); resolve({ code: -1, out: String(e), timedOut }); });
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, timedOut }); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: -1, out: String(e), timedOut });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, timedOut });
+    });
   });
 }
 
-export const lastLine = (s: string) => s.trim().split('\n').filter((l) => l.trim()).slice(-1)[0] ?? '';
+export const lastLine = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(-1)[0] ?? '';
 
 function pidAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function lockAge(lock: string): number {
-  try { return Date.now() - statSync(lock).mtimeMs; } catch { return 0; }
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,7 +106,12 @@ export async function cachedInstall(o: CachedInstall): Promise<string | undefine
       return `${readFileSync(failed, 'utf8').trim()} (remembered from a try at ${statSync(failed).mtime.toISOString()}; delete ${failed} to try again)`;
     }
     let mine = false;
-    try { mkdirSync(lock); mine = true; } catch { /* someone else creates it */ }
+    try {
+      mkdirSync(lock);
+      mine = true;
+    } catch {
+      /* someone else creates it */
+    }
     if (mine) {
       writeFileSync(`${lock}/pid`, String(process.pid));
       try {
@@ -89,10 +131,15 @@ export async function cachedInstall(o: CachedInstall): Promise<string | undefine
     }
     // Another process holds the lock: wait for it; a lock whose owner died is taken over.
     let owner = NaN;
-    try { owner = Number(readFileSync(`${lock}/pid`, 'utf8')); } catch { /* not written yet, or just removed */ }
+    try {
+      owner = Number(readFileSync(`${lock}/pid`, 'utf8'));
+    } catch {
+      /* not written yet, or just removed */
+    }
     const stale = Number.isFinite(owner) && owner > 0 ? !pidAlive(owner) : lockAge(lock) > 30_000;
     if (stale) rmSync(lock, { recursive: true, force: true });
-    if (Date.now() > until) return `waited ${Math.round((o.timeoutMs + 30_000) / 1000)} s for another process creating ${dir} (lock ${lock})`;
+    if (Date.now() > until)
+      return `waited ${Math.round((o.timeoutMs + 30_000) / 1000)} s for another process creating ${dir} (lock ${lock})`;
     await sleep(500);
   }
 }

@@ -13,14 +13,27 @@ export function findChromium(): string | undefined {
   return undefined;
 }
 
-export interface ChromiumResult { code: number | null; stdout: string; stderr: string }
+export interface ChromiumResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs headless Chromium on a local file with extra flags (--screenshot=…, --dump-dom); bounded, own process group. */
 export function chromium(bin: string, file: string, extra: string[], timeoutMs = 60_000): Promise<ChromiumResult> {
   const profile = mkdtempSync(join(tmpdir(), 'mcp-conform-chromium-'));
   const args = [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--window-size=1280,2000', ...extra,
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--user-data-dir=${profile}`,
+    '--window-size=1280,2000',
+    ...extra,
     pathToFileURL(file).href,
   ];
   return new Promise((res, rej) => {
@@ -29,9 +42,21 @@ export function chromium(bin: string, file: string, extra: string[], timeoutMs =
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
-    const killGroup = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
-    const timer = setTimeout(() => { killGroup(); rej(new Error(`chromium did not finish within ${timeoutMs} ms\n${stderr.slice(-2000)}`)); }, timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); rej(e); });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      killGroup();
+      rej(new Error(`chromium did not finish within ${timeoutMs} ms\n${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      rej(e);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       killGroup(); // helpers (zygote, GPU process) that outlived the browser

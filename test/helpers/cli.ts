@@ -17,16 +17,33 @@ export interface CliResult {
   ms: number;
 }
 
-export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((res, rej) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => { child.kill('SIGKILL'); rej(new Error(`mcp-conform ${args.join(' ')} did not end within ${opts.timeoutMs ?? 90_000} ms\n${stdout}\n${stderr}`)); }, opts.timeoutMs ?? 90_000);
-    child.on('close', (code) => { clearTimeout(timer); res({ code, stdout, stderr, ms: Date.now() - t0 }); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rej(
+        new Error(
+          `mcp-conform ${args.join(' ')} did not end within ${opts.timeoutMs ?? 90_000} ms\n${stdout}\n${stderr}`,
+        ),
+      );
+    }, opts.timeoutMs ?? 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      res({ code, stdout, stderr, ms: Date.now() - t0 });
+    });
   });
 }
 
@@ -65,7 +82,11 @@ export async function runArgs(args: string[], opts: { timeoutMs?: number; cwd?: 
 }
 
 /** `mcp-conform run --stdio <command> <extra> --reporter json` into a fresh directory; returns the report too. */
-export function run(command: string, extra: string[] = [], opts: { timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  extra: string[] = [],
+  opts: { timeoutMs?: number; cwd?: string } = {},
+): Promise<RunResult> {
   return runArgs(['--stdio', command, ...extra], opts);
 }
 

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { ROOT } from './cli.js';
 import type { ClientResult } from './client-run.js';
 
-export interface ClientLedgerRow { client: string; cases: string[]; verdict: string }
+export interface ClientLedgerRow {
+  client: string;
+  cases: string[];
+  verdict: string;
+}
 
 export function clientLedgerRows(): ClientLedgerRow[] {
   const md = readFileSync(join(ROOT, 'docs', 'real-servers.md'), 'utf8');
@@ -25,7 +29,15 @@ export function clientLedgerRows(): ClientLedgerRow[] {
 /** The verdicts of a run (scenario: id verdict: message) that no ledger row naming `client` explains. */
 export function unledgered(client: string, r: ClientResult): string[] {
   const rows = clientLedgerRows().filter((row) => row.client.includes(client));
-  return r.reports.flatMap((rep) => rep.suites.flatMap((s) => s.cases)
-    .filter((c) => c.verdict !== 'pass' && c.verdict !== 'skip' && !rows.some((row) => row.verdict === c.verdict && row.cases.includes(c.id)))
-    .map((c) => `${rep.target.name}: ${c.id} ${c.verdict}: ${c.message}`));
+  return r.reports.flatMap((rep) =>
+    rep.suites
+      .flatMap((s) => s.cases)
+      .filter(
+        (c) =>
+          c.verdict !== 'pass' &&
+          c.verdict !== 'skip' &&
+          !rows.some((row) => row.verdict === c.verdict && row.cases.includes(c.id)),
+      )
+      .map((c) => `${rep.target.name}: ${c.id} ${c.verdict}: ${c.message}`),
+  );
 }

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import type { CaseResult, Report } from '../../core/results.js';
 import { cli } from './cli.js';
 
-export interface ClientResult { code: number | null; stderr: string; stdout: string; reports: Report[]; outDir: string; ms: number; verdict(scenario: string, id: string): CaseResult }
+export interface ClientResult {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+  reports: Report[];
+  outDir: string;
+  ms: number;
+  verdict(scenario: string, id: string): CaseResult;
+}
 
 export async function client(args: string[], timeoutMs = 120_000): Promise<ClientResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conform-client-'));
@@ -15,7 +23,9 @@ export async function client(args: string[], timeoutMs = 120_000): Promise<Clien
   const json = JSON.parse(readFileSync(file, 'utf8')) as Report & { runs?: Report[] };
   const reports = json.runs ?? [json];
   return {
-    ...r, reports, outDir,
+    ...r,
+    reports,
+    outDir,
     verdict(scenario, id) {
       const rep = reports.find((x) => x.target.name === `scenario ${scenario}`);
       if (!rep) throw new Error(`no scenario ${scenario}: ${reports.map((x) => x.target.name).join(', ')}`);
@@ -27,4 +37,10 @@ export async function client(args: string[], timeoutMs = 120_000): Promise<Clien
 }
 
 /** Every verdict that is neither pass nor skip, as 'scenario X: id verdict: message'. */
-export const nonPass = (r: ClientResult) => r.reports.flatMap((rep) => rep.suites.flatMap((s) => s.cases).filter((c) => c.verdict !== 'pass' && c.verdict !== 'skip').map((c) => `${rep.target.name}: ${c.id} ${c.verdict}: ${c.message}`));
+export const nonPass = (r: ClientResult) =>
+  r.reports.flatMap((rep) =>
+    rep.suites
+      .flatMap((s) => s.cases)
+      .filter((c) => c.verdict !== 'pass' && c.verdict !== 'skip')
+      .map((c) => `${rep.target.name}: ${c.id} ${c.verdict}: ${c.message}`),
+  );

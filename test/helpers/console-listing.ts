@@ -23,13 +23,20 @@ export function accountFor(text: string, report: Report): Accounting {
   const more: Accounting['more'] = [];
   for (const line of text.split('\n')) {
     const c = /^\s+[✗!i~-] (?:fail|warn|info|skip|pass)\s+(\S+)(?: \[([\d-]+)\])? — /.exec(line);
-    if (c) { shown.push(c[1]!); if (c[2]) tagged.push(`${c[1]} ${c[2]}`); }
+    if (c) {
+      shown.push(c[1]!);
+      if (c[2]) tagged.push(`${c[1]} ${c[2]}`);
+    }
     const m = /^\s+… and (\d+) more (\S+)\/… with the same (\w+): /.exec(line);
     if (m) more.push({ stem: m[2]!, verdict: m[3]!, n: Number(m[1]) * perShown });
-    const o = /^\s+… \d+ other findings? of (\S+) \((\w+), (\d+) items?\): in report\.html and report\.json$/.exec(line);
+    const o = /^\s+… \d+ other findings? of (\S+) \((\w+), (\d+) items?\): in report\.html and report\.json$/.exec(
+      line,
+    );
     if (o) more.push({ stem: o[1]!, verdict: o[2]!, n: Number(o[3]) });
   }
-  const all = report.suites.flatMap((s) => s.cases).filter((c) => c.verdict !== 'pass' && !(c.verdict === 'skip' && c.notApplicable));
+  const all = report.suites
+    .flatMap((s) => s.cases)
+    .filter((c) => c.verdict !== 'pass' && !(c.verdict === 'skip' && c.notApplicable));
   const budget = new Map(more.map((m) => [`${m.stem} ${m.verdict}`, 0]));
   for (const m of more) budget.set(`${m.stem} ${m.verdict}`, budget.get(`${m.stem} ${m.verdict}`)! + m.n);
   const missing: string[] = [];
@@ -38,11 +45,21 @@ export function accountFor(text: string, report: Report): Accounting {
   for (const id of shown) left.set(id, (left.get(id) ?? 0) + perShown);
   const leftTagged = new Set(tagged);
   for (const c of all) {
-    if (c.protocolVersion && leftTagged.has(`${c.id} ${c.protocolVersion}`)) { leftTagged.delete(`${c.id} ${c.protocolVersion}`); left.set(c.id, left.get(c.id)! - perShown); continue; }
-    if ((left.get(c.id) ?? 0) > 0) { left.set(c.id, left.get(c.id)! - 1); continue; }
+    if (c.protocolVersion && leftTagged.has(`${c.id} ${c.protocolVersion}`)) {
+      leftTagged.delete(`${c.id} ${c.protocolVersion}`);
+      left.set(c.id, left.get(c.id)! - perShown);
+      continue;
+    }
+    if ((left.get(c.id) ?? 0) > 0) {
+      left.set(c.id, left.get(c.id)! - 1);
+      continue;
+    }
     const stem = c.item !== undefined ? c.id.slice(0, -(c.item.length + 1)) : c.id;
     const k = `${stem} ${c.verdict}`;
-    if ((budget.get(k) ?? 0) > 0) { budget.set(k, budget.get(k)! - 1); continue; }
+    if ((budget.get(k) ?? 0) > 0) {
+      budget.set(k, budget.get(k)! - 1);
+      continue;
+    }
     missing.push(c.protocolVersion ? `${c.id} [${c.protocolVersion}]` : c.id);
   }
   return { shown, more, missing };

@@ -28,8 +28,17 @@ export interface FakeApi {
 export type Handler = (raw: string, msg: Record<string, unknown> | undefined, api: FakeApi) => void;
 
 export const TOOLS = [
-  { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
-  { name: 'sleep', title: 'Sleep', description: 'A long-running operation', inputSchema: { type: 'object', properties: { seconds: { type: 'number', default: 1 } } }, annotations: { readOnlyHint: true } },
+  {
+    name: 'add',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
+  {
+    name: 'sleep',
+    title: 'Sleep',
+    description: 'A long-running operation',
+    inputSchema: { type: 'object', properties: { seconds: { type: 'number', default: 1 } } },
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -42,10 +51,21 @@ const err = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', i
 export const standard: Handler = (raw, msg, api) => {
   if (msg === undefined) {
     let parsed: unknown;
-    try { parsed = JSON.parse(raw); } catch { return api.send(err(null, -32700, 'Parse error')); }
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return api.send(err(null, -32700, 'Parse error'));
+    }
     return api.send(err(null, -32600, `Invalid Request: ${JSON.stringify(parsed).slice(0, 40)}`));
   }
-  if (msg.jsonrpc !== '2.0') return api.send(err(typeof msg.id === 'number' || typeof msg.id === 'string' ? msg.id : null, -32600, 'Invalid Request: jsonrpc must be "2.0"'));
+  if (msg.jsonrpc !== '2.0')
+    return api.send(
+      err(
+        typeof msg.id === 'number' || typeof msg.id === 'string' ? msg.id : null,
+        -32600,
+        'Invalid Request: jsonrpc must be "2.0"',
+      ),
+    );
   if (typeof msg.method !== 'string') return; // a response from the client, or garbage without a method: ignored
   const id = msg.id;
   const params = isObj(msg.params) ? msg.params : {};
@@ -57,18 +77,24 @@ export const standard: Handler = (raw, msg, api) => {
   switch (msg.method) {
     case 'initialize':
       api.state.initialized = true;
-      return ok({ protocolVersion: params.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1.0.0' } });
+      return ok({
+        protocolVersion: params.protocolVersion ?? '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'fake', version: '1.0.0' },
+      });
     case 'ping':
       return ok({});
     case 'tools/list':
       return ok({ tools: TOOLS });
     case 'tools/call': {
       const args = isObj(params.arguments) ? params.arguments : {};
-      if (params.name === 'add') return ok({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] });
+      if (params.name === 'add')
+        return ok({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] });
       if (params.name === 'sleep') {
         const ms = 1000 * (typeof args.seconds === 'number' ? args.seconds : 1);
         return api.later(ms, () => {
-          if (!(api.state.cancelled as Set<unknown>).has(id) || api.state.answerAfterCancel) ok({ content: [{ type: 'text', text: 'slept' }] });
+          if (!(api.state.cancelled as Set<unknown>).has(id) || api.state.answerAfterCancel)
+            ok({ content: [{ type: 'text', text: 'slept' }] });
         });
       }
       return api.send(err(id, -32602, `Unknown tool: ${String(params.name)}`));
@@ -94,14 +120,24 @@ export class FakeTransport implements Transport {
   constructor(private readonly handler: Handler = standard) {
     this.api = {
       send: (v) => this.api.sendRaw(JSON.stringify(v)),
-      sendRaw: (text) => { if (!this.closed) setImmediate(() => { if (!this.closed) this.onFrame?.({ raw: text }); }); },
+      sendRaw: (text) => {
+        if (!this.closed)
+          setImmediate(() => {
+            if (!this.closed) this.onFrame?.({ raw: text });
+          });
+      },
       die: (code = 1, line) => {
         if (line) this.stderr.push(line);
         setImmediate(() => this.end(code));
       },
-      hang: () => { this.hung = true; },
+      hang: () => {
+        this.hung = true;
+      },
       later: (ms, fn) => {
-        const t = setTimeout(() => { this.timers.delete(t); if (!this.closed) fn(); }, ms);
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          if (!this.closed) fn();
+        }, ms);
         this.timers.add(t);
       },
       state: { cancelled: new Set<unknown>() },
@@ -119,8 +155,12 @@ export class FakeTransport implements Transport {
     try {
       const v: unknown = JSON.parse(raw);
       if (isObj(v) && (typeof v.method === 'string' || 'result' in v || 'error' in v)) msg = v;
-    } catch { /* not JSON: the handler gets undefined */ }
-    setImmediate(() => { if (!this.closed && !this.hung) this.handler(raw, msg, this.api); });
+    } catch {
+      /* not JSON: the handler gets undefined */
+    }
+    setImmediate(() => {
+      if (!this.closed && !this.hung) this.handler(raw, msg, this.api);
+    });
   }
 
   private end(code: number): void {
@@ -128,7 +168,12 @@ export class FakeTransport implements Transport {
     this.exitCode = code;
     for (const t of this.timers) clearTimeout(t);
     this.closed = true;
-    this.closeInfo = { exitCode: code, signal: null, reason: `the server exited with code ${code}`, stderrTail: this.stderr.slice(-20) };
+    this.closeInfo = {
+      exitCode: code,
+      signal: null,
+      reason: `the server exited with code ${code}`,
+      stderrTail: this.stderr.slice(-20),
+    };
     this.onClose?.(this.closeInfo);
   }
 
@@ -154,7 +199,8 @@ export type MethodHandler = (msg: Record<string, unknown>, api: FakeApi, next: (
 export function extend(methods: Record<string, MethodHandler>, base: Handler = standard): Handler {
   return (raw, msg, api) => {
     const next = () => base(raw, msg, api);
-    const own = msg === undefined ? methods['*unreadable*'] : typeof msg.method === 'string' ? methods[msg.method] : undefined;
+    const own =
+      msg === undefined ? methods['*unreadable*'] : typeof msg.method === 'string' ? methods[msg.method] : undefined;
     if (own && msg !== undefined) own(msg, api, next);
     else if (own) own({}, api, next);
     else next();

@@ -10,15 +10,20 @@ export interface Row {
 
 export function processTable(): Row[] {
   const out = execFileSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.trim()).map((l) => {
-    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l)!;
-    return { pid: Number(m[1]), pgid: Number(m[2]), stat: m[3]!, args: m[4]! };
-  });
+  return out
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l)!;
+      return { pid: Number(m[1]), pgid: Number(m[2]), stat: m[3]!, args: m[4]! };
+    });
 }
 
 /** Live processes (not zombies) that are in process group pgid or have one of the pids. */
 export function remaining(pgid: number | undefined, pids: number[] = []): Row[] {
-  return processTable().filter((r) => !r.stat.startsWith('Z') && ((pgid !== undefined && r.pgid === pgid) || pids.includes(r.pid)));
+  return processTable().filter(
+    (r) => !r.stat.startsWith('Z') && ((pgid !== undefined && r.pgid === pgid) || pids.includes(r.pid)),
+  );
 }
 
 /** pids the zoo servers announce on stderr ("child pid <n>"). */

@@ -4,19 +4,36 @@ import { summarize, type CaseResult, type Report, type Verdict } from '../../cor
 
 export function message(seq: number, json: unknown, o: Partial<LoggedMessage> = {}): LoggedMessage {
   return {
-    seq, direction: 'from-server', t: seq * 1.5, raw: JSON.stringify(json), json, kind: 'response',
-    schema: { checked: true, valid: true, violations: [] }, ...o,
+    seq,
+    direction: 'from-server',
+    t: seq * 1.5,
+    raw: JSON.stringify(json),
+    json,
+    kind: 'response',
+    schema: { checked: true, valid: true, violations: [] },
+    ...o,
   };
 }
 
 export function kase(id: string, verdict: Verdict, o: Partial<CaseResult> = {}): CaseResult {
   return {
-    id, title: `title of ${id}`, verdict, level: 'MUST', spec: 'https://modelcontextprotocol.io/specification/2025-11-25/basic',
-    message: `${verdict} message of ${id}`, durationMs: 1.5, messageIds: [], requirement: `requirement of ${id}`, ...o,
+    id,
+    title: `title of ${id}`,
+    verdict,
+    level: 'MUST',
+    spec: 'https://modelcontextprotocol.io/specification/2025-11-25/basic',
+    message: `${verdict} message of ${id}`,
+    durationMs: 1.5,
+    messageIds: [],
+    requirement: `requirement of ${id}`,
+    ...o,
   };
 }
 
-export function makeReport(cases: CaseResult[], o: { server?: Partial<Report['server']>; messages?: LoggedMessage[]; name?: string; strict?: boolean } = {}): Report {
+export function makeReport(
+  cases: CaseResult[],
+  o: { server?: Partial<Report['server']>; messages?: LoggedMessage[]; name?: string; strict?: boolean } = {},
+): Report {
   const bySuite = new Map<string, CaseResult[]>();
   for (const c of cases) {
     const s = c.id.split('/')[0];
@@ -33,7 +50,12 @@ export function makeReport(cases: CaseResult[], o: { server?: Partial<Report['se
     exitCode: summary.fail > 0 ? 1 : 0,
     summary,
     server: { name: 'demo', version: '1.0.0', protocolVersion: '2025-11-25', ...o.server },
-    target: { transport: 'stdio', command: 'python3 server.py', argv: ['python3', 'server.py'], ...(o.name ? { name: o.name } : {}) },
+    target: {
+      transport: 'stdio',
+      command: 'python3 server.py',
+      argv: ['python3', 'server.py'],
+      ...(o.name ? { name: o.name } : {}),
+    },
     process: { pid: 1, exitCode: 0, signal: null, shutdown: 'exited', stderr: ['a stderr line'] },
     options: { strict: !!o.strict, callTools: 'safe', suites: [...bySuite.keys()], cases: [] },
     skippedTools: [],

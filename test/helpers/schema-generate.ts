@@ -38,7 +38,10 @@ const SAMPLE_BY_FORMAT: { [f: string]: string } = {
 export function resolveRef(doc: { [k: string]: unknown }, ref: string): S {
   if (!ref.startsWith('#')) throw new Error(`generator: non-local $ref ${ref}`);
   let node: unknown = doc;
-  for (const raw of ref.slice(1).split('/').filter((p) => p !== '')) {
+  for (const raw of ref
+    .slice(1)
+    .split('/')
+    .filter((p) => p !== '')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     node = (node as { [k: string]: unknown })?.[key];
     if (node === undefined) throw new Error(`generator: unresolvable $ref ${ref}`);

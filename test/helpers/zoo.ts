@@ -37,17 +37,28 @@ export async function zoo(file: string, args: string[], want: ZooExpectation): P
 
 /** Verdicts of the cases that are not pass (and not the transports' own suites, which skip over stdio, nor quality's infos). */
 export function notPassing(r: RunResult): Record<string, string> {
-  return Object.fromEntries(r.report.suites.flatMap((s) => s.cases)
-    .filter((c) => c.verdict !== 'pass' && !/^(http|sse)\//.test(c.id) && c.id !== 'listing/output-schema')
-    // lifecycle/result-type only applies from 2026-07-28: its skip in earlier versions says nothing about the server
-    .filter((c) => !(c.id === 'lifecycle/result-type' && c.verdict === 'skip'))
-    // quality reports the zoo's undescribed parameters, token cost and result sizes as info: not what these servers test
-    .filter((c) => !(c.id.startsWith('quality/') && c.verdict === 'info'))
-    // calling/open-world notes (info) how many read-only tools may reach the outside world: a note, not what these servers test
-    .filter((c) => !(c.id === 'calling/open-world' && c.verdict === 'info'))
-    // Cases that do not apply (a capability not declared, a feature of another version, nothing of the kind to look
-    // at) say nothing about these servers either. ("does not apply: …" is the runner's one reason for a case whose
-    // declared versions, features or transports do not fit the run.)
-    .filter((c) => !(c.verdict === 'skip' && /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(c.message)))
-    .map((c) => [c.id, c.verdict]));
+  return Object.fromEntries(
+    r.report.suites
+      .flatMap((s) => s.cases)
+      .filter((c) => c.verdict !== 'pass' && !/^(http|sse)\//.test(c.id) && c.id !== 'listing/output-schema')
+      // lifecycle/result-type only applies from 2026-07-28: its skip in earlier versions says nothing about the server
+      .filter((c) => !(c.id === 'lifecycle/result-type' && c.verdict === 'skip'))
+      // quality reports the zoo's undescribed parameters, token cost and result sizes as info: not what these servers test
+      .filter((c) => !(c.id.startsWith('quality/') && c.verdict === 'info'))
+      // calling/open-world notes (info) how many read-only tools may reach the outside world: a note, not what these servers test
+      .filter((c) => !(c.id === 'calling/open-world' && c.verdict === 'info'))
+      // Cases that do not apply (a capability not declared, a feature of another version, nothing of the kind to look
+      // at) say nothing about these servers either. ("does not apply: …" is the runner's one reason for a case whose
+      // declared versions, features or transports do not fit the run.)
+      .filter(
+        (c) =>
+          !(
+            c.verdict === 'skip' &&
+            /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(
+              c.message,
+            )
+          ),
+      )
+      .map((c) => [c.id, c.verdict]),
+  );
 }

@@ -3,15 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everything, runArgs, sdkHttp, startServer, type Started } from '../http-helpers.js';
 
 const CORE = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error';
-const SSE_PASS = { 'sse/endpoint-first': 'pass', 'sse/endpoint-origin': 'pass', 'sse/post-accepted': 'pass', 'sse/message-events': 'pass', 'sse/stream-open': 'pass' };
+const SSE_PASS = {
+  'sse/endpoint-first': 'pass',
+  'sse/endpoint-origin': 'pass',
+  'sse/post-accepted': 'pass',
+  'sse/message-events': 'pass',
+  'sse/stream-open': 'pass',
+};
 // server-everything and the SDK's SSEServerTransport (as configured by default) serve a stream and its messages to
 // any Origin, as they do over Streamable HTTP (http/origin fails there too).
 const SSE_VERDICTS = { ...SSE_PASS, 'sse/origin': 'fail' };
 
 describe('server-everything over HTTP+SSE', () => {
   let s: Started;
-  beforeAll(async () => { s = await startServer([everything, 'sse'], { portArg: false }); });
-  afterAll(async () => { await s?.stop(); });
+  beforeAll(async () => {
+    s = await startServer([everything, 'sse'], { portArg: false });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
 
   it('--sse: the sse suite passes and the core suites give the stdio verdicts', async () => {
     const [sse, stdio] = await Promise.all([
@@ -21,7 +31,12 @@ describe('server-everything over HTTP+SSE', () => {
     expect(sse.report.target.transport).toBe('sse');
     expect(sse.verdicts('sse/')).toEqual(SSE_VERDICTS);
     expect(Object.values(sse.verdicts('http/')).every((v) => v === 'skip')).toBe(true);
-    const core = (v: Record<string, string>) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'lifecycle/shutdown' && !k.startsWith('sse/') && !k.startsWith('http/')));
+    const core = (v: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(v).filter(
+          ([k]) => k !== 'lifecycle/shutdown' && !k.startsWith('sse/') && !k.startsWith('http/'),
+        ),
+      );
     expect(core(sse.verdicts(''))).toEqual(core(stdio.verdicts('')));
     const answer = sse.report.messages.find((m) => m.direction === 'from-server' && m.method === 'initialize')!;
     expect(answer.http).toMatchObject({ method: 'GET', sseEvent: 'message' });
@@ -46,10 +61,19 @@ describe('SDK SSEServerTransport', () => {
     try {
       const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`]);
       expect(r.verdicts('sse/')).toEqual(SSE_VERDICTS);
-      expect(r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual(['sse/origin']);
-      expect(r.c('sse/origin').message).toMatch(/opened a stream .*initialize POSTed from that Origin to its endpoint got HTTP 202/);
+      expect(
+        r.report.suites
+          .flatMap((x) => x.cases)
+          .filter((c) => c.verdict === 'fail')
+          .map((c) => c.id),
+      ).toEqual(['sse/origin']);
+      expect(r.c('sse/origin').message).toMatch(
+        /opened a stream .*initialize POSTed from that Origin to its endpoint got HTTP 202/,
+      );
       expect(r.code).toBe(1);
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 
   it('--sse with DNS-rebinding protection on: the stream still opens for a foreign Origin, its POSTs are refused (sse/origin warns)', async () => {
@@ -57,9 +81,13 @@ describe('SDK SSEServerTransport', () => {
     try {
       const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/sse`, '--suite', 'lifecycle,sse']);
       expect(r.c('sse/origin').verdict, r.c('sse/origin').message).toBe('warn');
-      expect(r.c('sse/origin').message).toMatch(/initialize POSTed from that Origin to its endpoint was refused \(HTTP 403\)/);
+      expect(r.c('sse/origin').message).toMatch(
+        /initialize POSTed from that Origin to its endpoint was refused \(HTTP 403\)/,
+      );
       expect(r.code).toBe(0);
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 
   it('--url on a Streamable HTTP endpoint picks Streamable HTTP and leaves no probe session behind', async () => {
@@ -69,9 +97,14 @@ describe('SDK SSEServerTransport', () => {
       expect(r.report.target.transport).toBe('streamable-http');
       expect(r.report.target.detection).toHaveLength(1);
       const ex = r.report.http!.exchanges as { purpose: string; method: string; status?: number }[];
-      expect(ex.filter((x) => x.purpose === 'detect').map((x) => `${x.method} ${x.status}`)).toEqual(['POST 200', 'DELETE 200']);
+      expect(ex.filter((x) => x.purpose === 'detect').map((x) => `${x.method} ${x.status}`)).toEqual([
+        'POST 200',
+        'DELETE 200',
+      ]);
       expect(r.c('http/session-id/unknown').verdict).toBe('pass');
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 
   it('--sse on a URL that is no SSE stream: exit 1 with what came', async () => {
@@ -80,6 +113,8 @@ describe('SDK SSEServerTransport', () => {
       const r = await runArgs(['--sse', `http://127.0.0.1:${s.port}/nothing`]);
       expect(r.code).toBe(1);
       expect(r.report.aborted).toContain('did not open an SSE stream: HTTP 404');
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 });

@@ -67,12 +67,20 @@ export function defs20241105(): Defs {
     ...commonDefs(),
 
     // ---- JSON-RPC ----
-    JSONRPCRequest: obj(
-      { id: ref('RequestId'), jsonrpc: JSONRPC(), method: str(), params: progressParams(false) },
-      ['id', 'jsonrpc', 'method'],
-    ),
-    JSONRPCNotification: obj({ jsonrpc: JSONRPC(), method: str(), params: emptyNotificationParams() }, ['jsonrpc', 'method']),
-    JSONRPCResponse: obj({ id: ref('RequestId'), jsonrpc: JSONRPC(), result: ref('Result') }, ['id', 'jsonrpc', 'result']),
+    JSONRPCRequest: obj({ id: ref('RequestId'), jsonrpc: JSONRPC(), method: str(), params: progressParams(false) }, [
+      'id',
+      'jsonrpc',
+      'method',
+    ]),
+    JSONRPCNotification: obj({ jsonrpc: JSONRPC(), method: str(), params: emptyNotificationParams() }, [
+      'jsonrpc',
+      'method',
+    ]),
+    JSONRPCResponse: obj({ id: ref('RequestId'), jsonrpc: JSONRPC(), result: ref('Result') }, [
+      'id',
+      'jsonrpc',
+      'result',
+    ]),
     JSONRPCError: obj(
       {
         error: obj({ code: int(), data: any(), message: str() }, ['code', 'message']),
@@ -107,10 +115,11 @@ export function defs20241105(): Defs {
     }),
     InitializeRequest: legacyRequest(
       'initialize',
-      obj(
-        { capabilities: ref('ClientCapabilities'), clientInfo: ref('Implementation'), protocolVersion: str() },
-        ['capabilities', 'clientInfo', 'protocolVersion'],
-      ),
+      obj({ capabilities: ref('ClientCapabilities'), clientInfo: ref('Implementation'), protocolVersion: str() }, [
+        'capabilities',
+        'clientInfo',
+        'protocolVersion',
+      ]),
       true,
     ),
     InitializeResult: obj(
@@ -147,10 +156,11 @@ export function defs20241105(): Defs {
     // ---- content ----
     Annotated: obj({ annotations: annotationsObj() }),
     TextContent: obj({ annotations: annotationsObj(), text: str(), type: lit('text') }, ['text', 'type']),
-    ImageContent: obj(
-      { annotations: annotationsObj(), data: fmt('byte'), mimeType: str(), type: lit('image') },
-      ['data', 'mimeType', 'type'],
-    ),
+    ImageContent: obj({ annotations: annotationsObj(), data: fmt('byte'), mimeType: str(), type: lit('image') }, [
+      'data',
+      'mimeType',
+      'type',
+    ]),
     EmbeddedResource: obj(
       {
         annotations: annotationsObj(),
@@ -166,7 +176,13 @@ export function defs20241105(): Defs {
       ['name', 'uri'],
     ),
     ResourceTemplate: obj(
-      { annotations: annotationsObj(), description: str(), mimeType: str(), name: str(), uriTemplate: fmt('uri-template') },
+      {
+        annotations: annotationsObj(),
+        description: str(),
+        mimeType: str(),
+        name: str(),
+        uriTemplate: fmt('uri-template'),
+      },
       ['name', 'uriTemplate'],
     ),
     ResourceContents: obj({ mimeType: str(), uri: uri() }, ['uri']),
@@ -177,10 +193,9 @@ export function defs20241105(): Defs {
     ListResourceTemplatesRequest: legacyRequest('resources/templates/list', cursorParams(), false),
     ListResourceTemplatesResult: listResult('resourceTemplates', 'ResourceTemplate'),
     ReadResourceRequest: legacyRequest('resources/read', obj({ uri: uri() }, ['uri']), true),
-    ReadResourceResult: obj(
-      { _meta: meta(), contents: arr(union('TextResourceContents', 'BlobResourceContents')) },
-      ['contents'],
-    ),
+    ReadResourceResult: obj({ _meta: meta(), contents: arr(union('TextResourceContents', 'BlobResourceContents')) }, [
+      'contents',
+    ]),
     SubscribeRequest: legacyRequest('resources/subscribe', obj({ uri: uri() }, ['uri']), true),
     UnsubscribeRequest: legacyRequest('resources/unsubscribe', obj({ uri: uri() }, ['uri']), true),
     ResourceListChangedNotification: legacyNotification(
@@ -197,21 +212,14 @@ export function defs20241105(): Defs {
     // ---- prompts ----
     Prompt: obj({ arguments: arr(ref('PromptArgument')), description: str(), name: str() }, ['name']),
     PromptArgument: obj({ description: str(), name: str(), required: bool() }, ['name']),
-    PromptMessage: obj(
-      { content: union('TextContent', 'ImageContent', 'EmbeddedResource'), role: ref('Role') },
-      ['content', 'role'],
-    ),
+    PromptMessage: obj({ content: union('TextContent', 'ImageContent', 'EmbeddedResource'), role: ref('Role') }, [
+      'content',
+      'role',
+    ]),
     ListPromptsRequest: legacyRequest('prompts/list', cursorParams(), false),
     ListPromptsResult: listResult('prompts', 'Prompt'),
-    GetPromptRequest: legacyRequest(
-      'prompts/get',
-      obj({ arguments: record(str()), name: str() }, ['name']),
-      true,
-    ),
-    GetPromptResult: obj(
-      { _meta: meta(), description: str(), messages: arr(ref('PromptMessage')) },
-      ['messages'],
-    ),
+    GetPromptRequest: legacyRequest('prompts/get', obj({ arguments: record(str()), name: str() }, ['name']), true),
+    GetPromptResult: obj({ _meta: meta(), description: str(), messages: arr(ref('PromptMessage')) }, ['messages']),
     PromptListChangedNotification: legacyNotification(
       'notifications/prompts/list_changed',
       emptyNotificationParams(),
@@ -222,11 +230,7 @@ export function defs20241105(): Defs {
     Tool: obj({ description: str(), inputSchema: toolInputSchema(), name: str() }, ['inputSchema', 'name']),
     ListToolsRequest: legacyRequest('tools/list', cursorParams(), false),
     ListToolsResult: listResult('tools', 'Tool'),
-    CallToolRequest: legacyRequest(
-      'tools/call',
-      obj({ arguments: anyRecord(), name: str() }, ['name']),
-      true,
-    ),
+    CallToolRequest: legacyRequest('tools/call', obj({ arguments: anyRecord(), name: str() }, ['name']), true),
     CallToolResult: obj(
       {
         _meta: meta(),

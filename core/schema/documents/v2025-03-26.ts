@@ -2,7 +2,23 @@
  * MCP 2025-03-26, derived from 2024-11-05: audio content, JSON-RPC batches, tool annotations, the
  * `Annotations` definition (replacing `Annotated`), progress messages and the `completions` capability.
  */
-import { type Defs, type Schema, arr, bool, fmt, lit, modify, obj, openObj, prop, ref, remove, str, union, withProps } from './base.js';
+import {
+  type Defs,
+  type Schema,
+  arr,
+  bool,
+  fmt,
+  lit,
+  modify,
+  obj,
+  openObj,
+  prop,
+  ref,
+  remove,
+  str,
+  union,
+  withProps,
+} from './base.js';
 import { annotationsObj, defs20241105 } from './v2024-11-05.js';
 
 export function defs20250326(): Defs {
@@ -13,10 +29,11 @@ export function defs20250326(): Defs {
   modify(d, ['TextContent', 'ImageContent', 'EmbeddedResource', 'Resource', 'ResourceTemplate'], (x) =>
     withProps(x, { annotations: ref('Annotations') }),
   );
-  d.AudioContent = obj(
-    { annotations: ref('Annotations'), data: fmt('byte'), mimeType: str(), type: lit('audio') },
-    ['data', 'mimeType', 'type'],
-  );
+  d.AudioContent = obj({ annotations: ref('Annotations'), data: fmt('byte'), mimeType: str(), type: lit('audio') }, [
+    'data',
+    'mimeType',
+    'type',
+  ]);
 
   // audio joins the content unions
   d.CallToolResult = withProps(d.CallToolResult, {

@@ -33,10 +33,10 @@ import { legacyRequest, progressParams, toolInputSchema } from './v2024-11-05.js
 
 /** The schema a form elicitation asks for: a flat object of primitive-typed properties. */
 export const requestedSchema = (): Schema =>
-  obj(
-    { properties: record(ref('PrimitiveSchemaDefinition')), required: strs(), type: lit('object') },
-    ['properties', 'type'],
-  );
+  obj({ properties: record(ref('PrimitiveSchemaDefinition')), required: strs(), type: lit('object') }, [
+    'properties',
+    'type',
+  ]);
 
 /** Property schemas of an elicitation form (2025-06-18 shapes). */
 export function primitiveSchemaDefs(): Defs {
@@ -57,10 +57,10 @@ export function primitiveSchemaDefs(): Defs {
       ['type'],
     ),
     BooleanSchema: obj({ default: bool(), description: str(), title: str(), type: lit('boolean') }, ['type']),
-    EnumSchema: obj(
-      { description: str(), enum: strs(), enumNames: strs(), title: str(), type: lit('string') },
-      ['enum', 'type'],
-    ),
+    EnumSchema: obj({ description: str(), enum: strs(), enumNames: strs(), title: str(), type: lit('string') }, [
+      'enum',
+      'type',
+    ]),
     PrimitiveSchemaDefinition: union('StringSchema', 'NumberSchema', 'BooleanSchema', 'EnumSchema'),
   };
 }
@@ -95,8 +95,10 @@ export function defs20250618(): Defs {
     ],
     (x) => withProps(x, { _meta: meta() }),
   );
-  modify(d, ['Implementation', 'Prompt', 'PromptArgument', 'PromptReference', 'Resource', 'ResourceTemplate', 'Tool'], (x) =>
-    withProps(x, { title: str() }),
+  modify(
+    d,
+    ['Implementation', 'Prompt', 'PromptArgument', 'PromptReference', 'Resource', 'ResourceTemplate', 'Tool'],
+    (x) => withProps(x, { title: str() }),
   );
   d.BaseMetadata = obj({ name: str(), title: str() }, ['name']);
   d.Annotations = withProps(d.Annotations, { lastModified: str() });

@@ -47,7 +47,12 @@ import { defs20250618, requestedSchema } from './v2025-06-18.js';
 /** A request with its envelope: `{ jsonrpc, id, method, params }`, `params` given as a schema or a definition name. */
 export function rpcRequest(method: string, params: string | Schema, paramsRequired: boolean): Schema {
   return obj(
-    { id: ref('RequestId'), jsonrpc: JSONRPC(), method: lit(method), params: typeof params === 'string' ? ref(params) : params },
+    {
+      id: ref('RequestId'),
+      jsonrpc: JSONRPC(),
+      method: lit(method),
+      params: typeof params === 'string' ? ref(params) : params,
+    },
     paramsRequired ? ['id', 'jsonrpc', 'method', 'params'] : ['id', 'jsonrpc', 'method'],
   );
 }
@@ -110,10 +115,10 @@ function elicitationDefs(): Defs {
       { ...fieldBase(), default: num(), maximum: num(), minimum: num(), type: oneOfStr('integer', 'number') },
       ['type'],
     ),
-    UntitledSingleSelectEnumSchema: obj(
-      { ...fieldBase(), default: str(), enum: strs(), type: lit('string') },
-      ['enum', 'type'],
-    ),
+    UntitledSingleSelectEnumSchema: obj({ ...fieldBase(), default: str(), enum: strs(), type: lit('string') }, [
+      'enum',
+      'type',
+    ]),
     TitledSingleSelectEnumSchema: obj(
       { ...fieldBase(), default: str(), oneOf: arr(titledOption()), type: lit('string') },
       ['oneOf', 'type'],
@@ -173,10 +178,11 @@ export function defs20251125(): Defs {
   // ---- JSON-RPC and base shapes ----
   remove(d, 'JSONRPCError');
   Object.assign(d, {
-    JSONRPCRequest: obj(
-      { id: ref('RequestId'), jsonrpc: JSONRPC(), method: str(), params: anyRecord() },
-      ['id', 'jsonrpc', 'method'],
-    ),
+    JSONRPCRequest: obj({ id: ref('RequestId'), jsonrpc: JSONRPC(), method: str(), params: anyRecord() }, [
+      'id',
+      'jsonrpc',
+      'method',
+    ]),
     JSONRPCNotification: obj({ jsonrpc: JSONRPC(), method: str(), params: anyRecord() }, ['jsonrpc', 'method']),
     JSONRPCResultResponse: prev.JSONRPCResponse,
     Error: obj({ code: int(), data: {}, message: str() }, ['code', 'message']),
@@ -232,10 +238,10 @@ export function defs20251125(): Defs {
   d.ProgressNotification = rpcNotification('notifications/progress', 'ProgressNotificationParams', true);
   d.SetLevelRequestParams = requestParams({ level: ref('LoggingLevel') }, ['level']);
   d.SetLevelRequest = rpcRequest('logging/setLevel', 'SetLevelRequestParams', true);
-  d.LoggingMessageNotificationParams = notificationParams(
-    { data: {}, level: ref('LoggingLevel'), logger: str() },
-    ['data', 'level'],
-  );
+  d.LoggingMessageNotificationParams = notificationParams({ data: {}, level: ref('LoggingLevel'), logger: str() }, [
+    'data',
+    'level',
+  ]);
   d.LoggingMessageNotification = rpcNotification('notifications/message', 'LoggingMessageNotificationParams', true);
 
   // ---- icons on entities ----
@@ -254,7 +260,11 @@ export function defs20251125(): Defs {
   d.ReadResourceRequest = rpcRequest('resources/read', 'ReadResourceRequestParams', true);
   d.SubscribeRequest = rpcRequest('resources/subscribe', 'SubscribeRequestParams', true);
   d.UnsubscribeRequest = rpcRequest('resources/unsubscribe', 'UnsubscribeRequestParams', true);
-  d.ResourceListChangedNotification = rpcNotification('notifications/resources/list_changed', 'NotificationParams', false);
+  d.ResourceListChangedNotification = rpcNotification(
+    'notifications/resources/list_changed',
+    'NotificationParams',
+    false,
+  );
   d.ResourceUpdatedNotificationParams = notificationParams({ uri: uri() }, ['uri']);
   d.ResourceUpdatedNotification = rpcNotification(
     'notifications/resources/updated',
@@ -270,12 +280,13 @@ export function defs20251125(): Defs {
 
   // ---- tools ----
   d.ToolExecution = obj({ taskSupport: oneOfStr('forbidden', 'optional', 'required') });
-  d.Tool = withProps(d.Tool, { execution: ref('ToolExecution'), inputSchema: toolSchema(), outputSchema: toolSchema() });
+  d.Tool = withProps(d.Tool, {
+    execution: ref('ToolExecution'),
+    inputSchema: toolSchema(),
+    outputSchema: toolSchema(),
+  });
   d.ListToolsRequest = rpcRequest('tools/list', 'PaginatedRequestParams', false);
-  d.CallToolRequestParams = requestParams(
-    { arguments: anyRecord(), name: str(), task: ref('TaskMetadata') },
-    ['name'],
-  );
+  d.CallToolRequestParams = requestParams({ arguments: anyRecord(), name: str(), task: ref('TaskMetadata') }, ['name']);
   d.CallToolRequest = rpcRequest('tools/call', 'CallToolRequestParams', true);
   d.ToolListChangedNotification = rpcNotification('notifications/tools/list_changed', 'NotificationParams', false);
 
@@ -291,10 +302,12 @@ export function defs20251125(): Defs {
   d.CompleteRequest = rpcRequest('completion/complete', 'CompleteRequestParams', true);
 
   // ---- sampling (with tools) ----
-  d.ToolUseContent = obj(
-    { _meta: meta(), id: str(), input: anyRecord(), name: str(), type: lit('tool_use') },
-    ['id', 'input', 'name', 'type'],
-  );
+  d.ToolUseContent = obj({ _meta: meta(), id: str(), input: anyRecord(), name: str(), type: lit('tool_use') }, [
+    'id',
+    'input',
+    'name',
+    'type',
+  ]);
   d.ToolResultContent = obj(
     {
       _meta: meta(),
@@ -306,16 +319,26 @@ export function defs20251125(): Defs {
     },
     ['content', 'toolUseId', 'type'],
   );
-  d.SamplingMessageContentBlock = union('TextContent', 'ImageContent', 'AudioContent', 'ToolUseContent', 'ToolResultContent');
+  d.SamplingMessageContentBlock = union(
+    'TextContent',
+    'ImageContent',
+    'AudioContent',
+    'ToolUseContent',
+    'ToolResultContent',
+  );
   d.SamplingMessage = withProps(d.SamplingMessage, { _meta: meta(), content: samplingContent() });
   d.CreateMessageResult = withProps(d.CreateMessageResult, { content: samplingContent() });
   d.ToolChoice = obj({ mode: oneOfStr('auto', 'none', 'required') });
-  d.CreateMessageRequestParams = withProps(requestParams(), {
-    ...(prop(prev.CreateMessageRequest, 'params').properties as { [name: string]: Schema }),
-    task: ref('TaskMetadata'),
-    toolChoice: ref('ToolChoice'),
-    tools: arr(ref('Tool')),
-  }, ['maxTokens', 'messages']);
+  d.CreateMessageRequestParams = withProps(
+    requestParams(),
+    {
+      ...(prop(prev.CreateMessageRequest, 'params').properties as { [name: string]: Schema }),
+      task: ref('TaskMetadata'),
+      toolChoice: ref('ToolChoice'),
+      tools: arr(ref('Tool')),
+    },
+    ['maxTokens', 'messages'],
+  );
   d.CreateMessageRequest = rpcRequest('sampling/createMessage', 'CreateMessageRequestParams', true);
 
   // ---- roots ----
@@ -354,7 +377,9 @@ export function defs20251125(): Defs {
         obj(
           {
             code: intLit(-32042),
-            data: obj({ elicitations: arr(ref('ElicitRequestURLParams')) }, ['elicitations'], { additionalProperties: {} }),
+            data: obj({ elicitations: arr(ref('ElicitRequestURLParams')) }, ['elicitations'], {
+              additionalProperties: {},
+            }),
           },
           ['code', 'data'],
         ),

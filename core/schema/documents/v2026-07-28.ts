@@ -60,7 +60,8 @@ const resultResponse = (result: Schema): Schema =>
   obj({ id: ref('RequestId'), jsonrpc: JSONRPC(), result }, ['id', 'jsonrpc', 'result']);
 
 /** A JSON-RPC error object with a fixed code. */
-const errorWithCode = (code: number): Schema => obj({ code: intLit(code), data: {}, message: str() }, ['code', 'message']);
+const errorWithCode = (code: number): Schema =>
+  obj({ code: intLit(code), data: {}, message: str() }, ['code', 'message']);
 
 /** A JSON-RPC error response whose error is an Error with the given code and (optionally) data. */
 const errorResponse = (code: number, data?: Schema): Schema =>
@@ -202,8 +203,16 @@ export function defs20260728(): Defs {
   );
 
   // paginated requests now always carry params (for their _meta)
-  modify(d, ['PaginatedRequest', 'ListPromptsRequest', 'ListResourceTemplatesRequest', 'ListResourcesRequest', 'ListToolsRequest'], (x) =>
-    withRequired(x, ['id', 'jsonrpc', 'method', 'params']),
+  modify(
+    d,
+    [
+      'PaginatedRequest',
+      'ListPromptsRequest',
+      'ListResourceTemplatesRequest',
+      'ListResourcesRequest',
+      'ListToolsRequest',
+    ],
+    (x) => withRequired(x, ['id', 'jsonrpc', 'method', 'params']),
   );
 
   // ---- results ----
@@ -284,10 +293,9 @@ export function defs20260728(): Defs {
   d.InputRequests = record(ref('InputRequest'));
   d.InputResponse = union('CreateMessageResult', 'ListRootsResult', 'ElicitResult');
   d.InputResponses = record(ref('InputResponse'));
-  d.InputRequiredResult = obj(
-    { ...resultBase(), inputRequests: ref('InputRequests'), requestState: str() },
-    ['resultType'],
-  );
+  d.InputRequiredResult = obj({ ...resultBase(), inputRequests: ref('InputRequests'), requestState: str() }, [
+    'resultType',
+  ]);
 
   // ---- subscriptions ----
   d.SubscriptionFilter = obj({
@@ -301,10 +309,10 @@ export function defs20260728(): Defs {
     ['_meta', 'notifications'],
   );
   d.SubscriptionsListenRequest = rpcRequest('subscriptions/listen', 'SubscriptionsListenRequestParams', true);
-  d.SubscriptionsListenResult = obj(
-    { _meta: ref('SubscriptionsListenResultMetaObject'), resultType: str() },
-    ['_meta', 'resultType'],
-  );
+  d.SubscriptionsListenResult = obj({ _meta: ref('SubscriptionsListenResultMetaObject'), resultType: str() }, [
+    '_meta',
+    'resultType',
+  ]);
   d.SubscriptionsAcknowledgedNotificationParams = obj(
     { _meta: ref('NotificationMetaObject'), notifications: ref('SubscriptionFilter') },
     ['notifications'],
