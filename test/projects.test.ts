@@ -23,10 +23,19 @@ const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 /** What a unit test may not use: processes, the built CLI or package, servers over the network of another process. */
 const NOT_IN_UNIT: [RegExp, string][] = [
   [/from 'node:child_process'/, 'starts a process (node:child_process)'],
-  [/import \{[^}]*\b(cli|run|runArgs|CLI|py)\b[^}]*\} from '\.\.?\/(\.\.\/)?helpers\/cli\.js'/, 'runs the built CLI (helpers/cli.js)'],
-  [/from '\.\.?\/(\.\.\/)?(http-helpers|helpers\/(zoo|proc|python-peers|node22-peers|chromium|cached-install|client-run))\.js'/, 'starts servers or peers (a process helper)'],
+  [
+    /import \{[^}]*\b(cli|run|runArgs|CLI|py)\b[^}]*\} from '\.\.?\/(\.\.\/)?helpers\/cli\.js'/,
+    'runs the built CLI (helpers/cli.js)',
+  ],
+  [
+    /from '\.\.?\/(\.\.\/)?(http-helpers|helpers\/(zoo|proc|python-peers|node22-peers|chromium|cached-install|client-run))\.js'/,
+    'starts servers or peers (a process helper)',
+  ],
   [/from 'mcp-conform(\/[^']*)?'/, "loads the built package ('mcp-conform' is dist/)"],
-  [/\b(ROOT|root)\b, 'dist'|'(\.\.\/)+dist\//, 'reads dist/ (the unit project also refuses to load a module from there)'],
+  [
+    /\b(ROOT|root)\b, 'dist'|'(\.\.\/)+dist\//,
+    'reads dist/ (the unit project also refuses to load a module from there)',
+  ],
 ];
 
 /** Third-party programs started as processes: they make a file a peers file. */
@@ -41,20 +50,27 @@ const PEER_MARKERS: [RegExp, string][] = [
 
 describe('test projects (vitest.config.ts)', () => {
   it('every listed file exists, and no file is listed twice', () => {
-    for (const f of [...UNIT, ...PEERS]) expect(FILES, `${f} is listed in vitest.config.ts but does not exist`).toContain(f);
+    for (const f of [...UNIT, ...PEERS])
+      expect(FILES, `${f} is listed in vitest.config.ts but does not exist`).toContain(f);
     expect(UNIT.filter((f) => PEERS.includes(f))).toEqual([]);
     expect(new Set(UNIT).size).toBe(UNIT.length);
     expect(new Set(PEERS).size).toBe(PEERS.length);
   });
 
   it('a unit file starts no process and loads nothing built', () => {
-    const found = UNIT.filter((f) => f !== 'test/projects.test.ts').flatMap((f) => NOT_IN_UNIT.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`));
+    const found = UNIT.filter((f) => f !== 'test/projects.test.ts').flatMap((f) =>
+      NOT_IN_UNIT.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`),
+    );
     expect(found, 'move these files to the cli or peers project (vitest.config.ts)').toEqual([]);
   });
 
   it('a file that starts a third-party peer is in the peers project', () => {
-    const found = FILES.filter((f) => !PEERS.includes(f) && f !== 'test/projects.test.ts')
-      .flatMap((f) => PEER_MARKERS.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`));
-    expect(found, 'add these files to PEERS in vitest.config.ts (or move the peer test to a file of its own there)').toEqual([]);
+    const found = FILES.filter((f) => !PEERS.includes(f) && f !== 'test/projects.test.ts').flatMap((f) =>
+      PEER_MARKERS.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`),
+    );
+    expect(
+      found,
+      'add these files to PEERS in vitest.config.ts (or move the peer test to a file of its own there)',
+    ).toEqual([]);
   });
 });

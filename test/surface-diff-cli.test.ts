@@ -20,7 +20,9 @@ describe('mcp-conform diff', () => {
     const r = await cli(['diff', ...pair('prompts')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('4 breaking, 3 compatible, 2 cosmetic');
-    expect(r.stdout).toMatch(/prompt summarize \/arguments\/3: new required argument "length": prompts\/get without it is refused {2}\[prompt.argument-required-added\]/);
+    expect(r.stdout).toMatch(
+      /prompt summarize \/arguments\/3: new required argument "length": prompts\/get without it is refused {2}\[prompt.argument-required-added\]/,
+    );
   });
 
   it('exit 0 when nothing breaks; --fail-on compatible fails on any change, and not on identical snapshots', async () => {
@@ -43,16 +45,30 @@ describe('mcp-conform diff', () => {
   it('--format json: the changes with severity, kind, name, path, rule and message', async () => {
     const r = await cli(['diff', ...pair('capabilities'), '--format', 'json']);
     expect(r.code).toBe(1);
-    const d = JSON.parse(r.stdout) as { diffVersion: number; summary: Record<string, number>; changes: Record<string, unknown>[] };
+    const d = JSON.parse(r.stdout) as {
+      diffVersion: number;
+      summary: Record<string, number>;
+      changes: Record<string, unknown>[];
+    };
     expect(d.diffVersion).toBe(1);
     expect(d.summary).toEqual({ breaking: 4, compatible: 1, cosmetic: 2 });
-    expect(d.changes.find((c) => c.name === 'logging')).toMatchObject({ severity: 'breaking', kind: 'capability', name: 'logging', path: '/logging', rule: 'capability.removed', message: 'capability logging removed', before: {} });
+    expect(d.changes.find((c) => c.name === 'logging')).toMatchObject({
+      severity: 'breaking',
+      kind: 'capability',
+      name: 'logging',
+      path: '/logging',
+      rule: 'capability.removed',
+      message: 'capability logging removed',
+      before: {},
+    });
   });
 
   it('--format markdown: a PR comment with a headline and tables', async () => {
     const r = await cli(['diff', ...pair('tools'), '--format', 'markdown']);
     expect(r.stdout).toMatch(/^## MCP surface: ❌ 7 breaking changes/);
-    expect(r.stdout).toContain('| tool | `legacy_export` |  | tool "legacy\\_export" removed: calls to it fail | `tool.removed` |');
+    expect(r.stdout).toContain(
+      '| tool | `legacy_export` |  | tool "legacy\\_export" removed: calls to it fail | `tool.removed` |',
+    );
     expect(r.stdout).toContain('<details><summary>Cosmetic (4)</summary>');
   });
 

@@ -114,22 +114,25 @@ describe('validate', () => {
 
 describe('--schema FILE', () => {
   // the official schemas live outside the repository (test/helpers/schema-official.ts: MCP_CONFORM_SPEC_DIR)
-  it.skipIf(!officialSchemasAvailable())('the official 2025-11-25 schema validates a run like the built-in one', async () => {
-    const official = join(SPEC_DIR, '2025-11-25', 'schema.json');
-    const r = await run(py('calc.py'), [
-      '--suite',
-      'lifecycle,listing,schema',
-      '--schema',
-      official,
-      '--protocol-version',
-      '2025-11-25',
-    ]);
-    expect(r.code).toBe(0);
-    expect(r.report.options.schemaFile).toBe(official);
-    expect(r.report.summary.messagesValidated).toBe(r.report.messages.length);
-    const v = await cli(['validate', plantedReport(), '--schema', official]);
-    expect(v.code).toBe(1);
-  });
+  it.skipIf(!officialSchemasAvailable())(
+    'the official 2025-11-25 schema validates a run like the built-in one',
+    async () => {
+      const official = join(SPEC_DIR, '2025-11-25', 'schema.json');
+      const r = await run(py('calc.py'), [
+        '--suite',
+        'lifecycle,listing,schema',
+        '--schema',
+        official,
+        '--protocol-version',
+        '2025-11-25',
+      ]);
+      expect(r.code).toBe(0);
+      expect(r.report.options.schemaFile).toBe(official);
+      expect(r.report.summary.messagesValidated).toBe(r.report.messages.length);
+      const v = await cli(['validate', plantedReport(), '--schema', official]);
+      expect(v.code).toBe(1);
+    },
+  );
 
   it('a schema that does not compile is a usage error with the ajv message', async () => {
     const bad = join(dir, 'bad-schema.json');

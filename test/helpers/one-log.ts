@@ -8,7 +8,8 @@ export function expectOneLog(r: Report): void {
   expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   expect(new Set(seqs).size).toBe(seqs.length);
   const bySeq = new Map(r.messages.map((m) => [m.seq, m]));
-  for (const c of r.suites.flatMap((s) => s.cases)) for (const id of c.messageIds) expect(bySeq.has(id), `${c.id} [${c.protocolVersion}] → #${id}`).toBe(true);
+  for (const c of r.suites.flatMap((s) => s.cases))
+    for (const id of c.messageIds) expect(bySeq.has(id), `${c.id} [${c.protocolVersion}] → #${id}`).toBe(true);
   for (const m of r.messages) {
     if (m.inReplyTo === undefined) continue;
     const req = bySeq.get(m.inReplyTo);

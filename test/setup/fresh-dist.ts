@@ -9,8 +9,21 @@ import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** What the build reads: tsc's inputs (tsconfig.json `include`) and the scripts of `npm run build`. */
-const SOURCES = ['index.ts', 'bin', 'core', 'suites', 'reports', 'mocks', 'clients', 'lib', 'vitest', 'tsconfig.json',
-  ...['precompile-schemas.mjs', 'precompile-tokenizer.mjs', 'bundle.mjs', 'make-executable.mjs'].map((f) => join('scripts', f))];
+const SOURCES = [
+  'index.ts',
+  'bin',
+  'core',
+  'suites',
+  'reports',
+  'mocks',
+  'clients',
+  'lib',
+  'vitest',
+  'tsconfig.json',
+  ...['precompile-schemas.mjs', 'precompile-tokenizer.mjs', 'bundle.mjs', 'make-executable.mjs'].map((f) =>
+    join('scripts', f),
+  ),
+];
 
 /** The newest source file and its modification time. */
 export function newestSource(root = ROOT): { file: string; mtimeMs: number } {
@@ -45,7 +58,9 @@ export default function setup(): void {
   if (process.env.MCP_CONFORM_STALE_DIST_OK === '1') return;
   const why = staleDist();
   if (why) {
-    throw new Error(`${why}.\nRun \`npm run build\` first (npm test, npm run test:cli and npm run test:peers do), `
-      + 'or `npm run test:unit` for the tests that need no build. (MCP_CONFORM_STALE_DIST_OK=1 runs them anyway.)');
+    throw new Error(
+      `${why}.\nRun \`npm run build\` first (npm test, npm run test:cli and npm run test:peers do), ` +
+        'or `npm run test:unit` for the tests that need no build. (MCP_CONFORM_STALE_DIST_OK=1 runs them anyway.)',
+    );
   }
 }
