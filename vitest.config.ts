@@ -15,6 +15,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
  * test/projects.test.ts checks that every unit file stays in-process.
  */
 export const UNIT = [
+  'applies',
   'args-ajv-check',
   'args',
   'auth-credentials',
