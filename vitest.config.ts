@@ -12,7 +12,8 @@ import { defineConfig, type Plugin } from 'vitest/config';
  * - cli: everything else — the built CLI (and the library from dist/) against our own fixtures. A new test file
  *   lands here unless listed below, so it gets a fresh build.
  *
- * test/projects.test.ts checks that every unit file stays in-process.
+ * test/projects.test.ts checks that every unit file stays in-process and that a file starting a third-party peer is
+ * in peers.
  */
 export const UNIT = [
   'applies',
