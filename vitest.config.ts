@@ -87,6 +87,7 @@ export const PEERS = [
   'suites/calling',
   'suites/http',
   'suites/invalid-params',
+  'suites/security',
   'suites/sse',
   'suites/subscriptions',
   'suites/tasks',

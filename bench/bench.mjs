@@ -2,7 +2,7 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,conformance]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,security,conformance]
 //                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
 //
 // Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
@@ -27,7 +27,7 @@ const flag = (name) => argv.includes(name);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,inflight,oauth').split(',');
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,inflight,oauth,security').split(',');
 /** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
 const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
 /** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
@@ -95,7 +95,12 @@ function timed(cmd, args, { cwd = ROOT, rss = false, cpu = false, timeoutMs } = 
   });
 }
 
-const harnessArgs = (tools, outDir, cli = CLI) => [cli, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--call-tools', 'all', '--quiet', '--out-dir', outDir];
+/**
+ * The overhead and scale rows' run. Without the security suite (this build's CLI: --skip-security): its other sessions
+ * (rug-pull: four more server processes over stdio, each listing every tool) are work the raw floor does not do, and
+ * the `security` row measures what it adds to a default run, side by side.
+ */
+const harnessArgs = (tools, outDir, cli = CLI) => [cli, 'run', '--stdio', `${PY} ${SERVER} ${tools}`, '--call-tools', 'all', '--quiet', '--out-dir', outDir, ...(cli === CLI ? ['--skip-security'] : [])];
 
 /** The ping floor's script: initialize, notifications/initialized, then pings up to `roundTrips` round trips in all, one at a time. */
 function pingScript(roundTrips) {
@@ -510,6 +515,25 @@ async function oauth(rounds) {
 }
 
 /**
+ * What the security suite adds to a default run of the demo server (fixtures/servers/calc.py over stdio): the same run
+ * with the suite and with --skip-security, interleaved rounds (round 0 warms up), medians; the row is the difference
+ * (the suite's own time: the poisoning rules, and rug-pull's later and host-named sessions, each a server process).
+ */
+async function security(rounds) {
+  const demo = `${PY} ${join(ROOT, 'fixtures/servers/calc.py')}`;
+  const times = { with: [], without: [] };
+  for (let i = 0; i < rounds + 1; i++) {
+    for (const which of i % 2 ? ['without', 'with'] : ['with', 'without']) {
+      const r = await timed(process.execPath, [CLI, 'run', '--stdio', demo, '--quiet', '--out-dir', join(work, `security-${which}`), ...(which === 'without' ? ['--skip-security'] : [])], { timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(`the demo run ${which} the security suite exited ${r.code}: ${r.stderr.slice(-2000)}`);
+      if (i > 0) times[which].push(r.ms);
+    }
+  }
+  const added = median(times.with) - median(times.without);
+  row('security', 'demo default run: with − --skip-security', added, 'ms', '< 3000 ms', added < 3000, { withMs: r2(median(times.with)), withoutMs: r2(median(times.without)) });
+}
+
+/**
  * What a page fault costs here: the first write to each 4 KiB page of a fresh 64 MiB buffer (the kernel maps a zeroed
  * page for each), in µs per page, in a process of its own. A run's memory is paid for this way, so the same harness
  * ratios differ between machines where it costs 0.5 µs and where it costs 15 (a virtual machine that traps each one).
@@ -539,6 +563,7 @@ if (ONLY.includes('fleet')) {
 }
 if (ONLY.includes('inflight')) await inflight(QUICK ? 1 : Math.min(ROUNDS, 2));
 if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
+if (ONLY.includes('security')) await security(QUICK ? 2 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };
 writeFileSync(OUT, JSON.stringify(doc, null, 2) + '\n');

@@ -18,6 +18,7 @@ import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.j
 import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
 import { maxInFlightOption } from './tools.js';
+import { clientInfoOf, identifyAsOption } from './client-info.js';
 import { authRequiredReason } from './auth/required.js';
 import { credentialsInput, credentialsReport } from './auth/credentials.js';
 import { inputValue, withInput, type RunInputs } from './inputs.js';
@@ -31,8 +32,8 @@ import { META } from './wire.js';
 
 export { caseWanted } from './run-cases.js';
 
-/** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool; --max-in-flight every batch of independent requests. */
-export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, maxInFlightOption as OptionDef];
+/** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool; --max-in-flight every batch of independent requests; --identify-as every session. */
+export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, identifyAsOption as OptionDef];
 /** The run's own services: their report fields are always filled (report.skippedTools). */
 const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 
@@ -239,7 +240,7 @@ interface Connected {
 }
 
 /** Start the transport and negotiate the version (restarting the server once when negotiate asks). */
-async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport; clientCaps: Record<string, unknown> }): Promise<void> {
+async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport; clientCaps: Record<string, unknown>; clientInfo: { name: string; version: string } }): Promise<void> {
   const { timeoutMs } = env;
   /**
    * Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). With --start
@@ -269,7 +270,7 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
   }
   try {
     const n = await stop.untilStopped(negotiate({
-      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, legacyOffer: opts.legacyOffer, clientInfo: CLIENT_INFO, clientCapabilities: env.clientCaps,
+      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, legacyOffer: opts.legacyOffer, clientInfo: env.clientInfo, clientCapabilities: env.clientCaps,
       restart: async () => {
         // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
         stop.check();
@@ -321,8 +322,10 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const offered = opts.protocolVersion ?? opts.legacyOffer ?? DEFAULT_OFFERED_VERSION;
+  // The name the run gives itself in every session (--identify-as, else mcp-conform).
+  const clientInfo = clientInfoOf(optionValues(opts));
   // (--url detection probes with initialize: it offers a version that has one.)
-  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo: CLIENT_INFO, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
+  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
   const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
   const first = makeTransport();
   guard.transports.push(first);
@@ -337,7 +340,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   };
   const stop = new StopControl(opts, guard, (why) => conn.session.abandon(why));
 
-  const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps });
+  const negotiated = connectAndNegotiate(opts, guard, stop, conn, { timeoutMs, makeTransport, clientCaps, clientInfo });
   // The server is starting: suites begin loading what they will need while the harness waits for its first answer.
   // After the first message is written, not before: a server started early (bin/early.ts) is taken and sent its first
   // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up would hold it;
@@ -381,7 +384,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     const starting = t.start();
     s.setValidator(validatorFor(version));
     if (ctx.features.requestMeta) {
-      s.setRequestMeta(requestMetaFor(version, CLIENT_INFO, clientCaps));
+      s.setRequestMeta(requestMetaFor(version, clientInfo, clientCaps));
       s.heartbeatMethod = 'server/discover';
     }
     await stop.untilStopped(starting);

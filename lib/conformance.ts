@@ -21,6 +21,7 @@ import { CALL_TOOLS_POLICIES } from '../core/call-policy.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../core/options.js';
 import { reportBodiesOption } from '../core/log.js';
 import { maxInFlightOption } from '../core/tools.js';
+import { identifyAsOption } from '../core/client-info.js';
 import { parseHeader } from '../core/headers.js';
 import { headerCredentials, type Credentials } from '../core/auth/credentials.js';
 import type { OAuthOptions } from '../core/auth/oauth.js';
@@ -256,9 +257,9 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   if (!Number.isFinite(maxDuration) || maxDuration <= 0) throw new OptionsError(`${n('max-duration')} must be a positive number of milliseconds`);
   const maxMessageBytes = o.maxMessageBytes ?? DEFAULTS.maxMessageBytes;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) throw new OptionsError(`${n('max-message-bytes')} must be a whole number of bytes, at least 1024`);
-  // The suites' own options (Suite.options), --report-bodies and --max-in-flight: each read by its key, checked against its declaration.
+  // The suites' own options (Suite.options), --report-bodies, --max-in-flight and --identify-as: each read by its key, checked against its declaration.
   const optionValues: Record<string, unknown> = {};
-  for (const d of [reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, ...[...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])]) {
+  for (const d of [reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, identifyAsOption as OptionDef, ...[...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])]) {
     const v = normalizeOption(d, (o as Record<string, unknown>)[d.key] ?? o.options?.[d.key]);
     const problem = optionMessage(d, v, n(d.flag));
     if (problem) throw new OptionsError(problem);

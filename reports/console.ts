@@ -171,7 +171,15 @@ function suiteLines(report: Report, paint: Paint, bold: (s: string) => string, c
     if (!first && c.message.length > 120) said.set(c.message, c.id);
     return caseLine(c, paint, false, { cause: causeOf.get(c), sameAs: first, spec: false, era: eraOf.get(c) });
   };
+  // Suites none of whose cases apply to this run (protocol version, transport, capability): with two or more, one
+  // line names them all, where the first would be, instead of a line each.
+  const naOnly = report.suites.filter((x) => x.cases.length && x.cases.every((c) => c.verdict === 'skip' && c.notApplicable));
+  const foldNa = naOnly.length >= 2;
   for (const suite of report.suites) {
+    if (foldNa && naOnly.includes(suite)) {
+      if (suite === naOnly[0]) out.push(`${bold('not applicable'.padEnd(width))}  ${paint(90, naOnly.map((x) => `${safeText(x.id)} (${x.cases.length})`).join(', '))}`);
+      continue;
+    }
     const list = listSuite(suite, undefined, eras.length);
     eraOf = list.eraOf;
     // A report of two eras: each era's cell of the version matrix (reports/matrix.ts) after the counts, where they differ.

@@ -14,6 +14,8 @@
  *   target's URL (without credentials or query). Paths are relative to the checkout (%SRCROOT%: $GITHUB_WORKSPACE
  *   when set, else the current directory) so that code scanning can show the line.
  * - partialFingerprints: a hash of target and case id, so that an alert keeps its identity from run to run.
+ * - Security rules (the security suite's cases): tags include "security" and properties carry "security-severity"
+ *   (SECURITY_SEVERITY), so that code scanning lists them as security alerts with a severity.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -187,8 +189,33 @@ export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: 
   };
 }
 
+/**
+ * GitHub code scanning's severity of a security rule (properties.security-severity, "0.0"–"10.0": 9+ critical, 7+
+ * high, 4+ medium, else low), by case id (a per-item case by its stem). A case of the security suite not listed
+ * here gets the default. docs/security.md gives the reasons.
+ */
+export const SECURITY_SEVERITY: Readonly<Record<string, string>> = {
+  'security/session-isolation': '9.0', // another user's data in an answer (GHSA-345p-7cg4-v4c7)
+  'security/resource-escape': '8.0', // files outside the served folder (CVE-2025-53110, CVE-2025-53109)
+  'security/path-escape': '8.0',
+  'security/poisoning': '7.5', // instructions to the model: secrets carried out through tool arguments
+  'security/rug-pull': '7.0', // another face for users than for the check
+  'security/ssrf': '6.5', // requests to internal addresses
+  'security/host-header': '6.5', // DNS rebinding of a local server (CVE-2025-66414, CVE-2025-66416)
+  'security/session-id': '5.0', // guessable session ids
+};
+const DEFAULT_SECURITY_SEVERITY = '5.0';
+
+/** The security-severity of a case of the security suite (undefined for the other suites). */
+export function securitySeverity(caseId: string, suite: string): string | undefined {
+  if (suite !== 'security' && !caseId.startsWith('security/')) return undefined;
+  const stem = Object.keys(SECURITY_SEVERITY).filter((k) => caseId === k || caseId.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
+  return stem ? SECURITY_SEVERITY[stem] : DEFAULT_SECURITY_SEVERITY;
+}
+
 function ruleOf(c: CaseResult, suite: string): Record<string, unknown> {
   const desc = c.requirement ?? c.title;
+  const severity = securitySeverity(c.id, suite);
   return {
     id: c.id,
     name: c.id,
@@ -197,7 +224,9 @@ function ruleOf(c: CaseResult, suite: string): Record<string, unknown> {
     helpUri: c.spec,
     help: { text: `${desc}\n${c.level} · ${c.spec}`, markdown: `${desc}\n\n**${c.level}** · [specification](${c.spec})` },
     defaultConfiguration: { level: LEVEL_OF[c.level] ?? 'warning' },
-    properties: { level: c.level, suite, tags: ['mcp', suite, c.level] },
+    // Security rules: GitHub code scanning's convention (the tag "security" and a security-severity) puts them under
+    // security alerts, with the severity it shows.
+    properties: severity ? { level: c.level, suite, tags: [...new Set(['security', 'mcp', suite, c.level])], 'security-severity': severity } : { level: c.level, suite, tags: ['mcp', suite, c.level] },
   };
 }
 

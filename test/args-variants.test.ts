@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateArguments, missingRequiredArguments, wrongTypeArguments } from '../core/args/index.js';
 import { type Schema, errorsOf, expectFailsOnlyOn, obj } from './helpers/args.js';
+import { FILESYSTEM_SERVER } from './helpers/cli.js';
 
 describe('missingRequiredArguments', () => {
   it('undefined without required properties', () => {
@@ -163,7 +164,7 @@ let scratch = '';
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'mcp-conform-args-'));
   servers.everything = { command: bin('mcp-server-everything'), args: ['stdio'] };
-  servers.filesystem = { command: bin('mcp-server-filesystem'), args: [scratch] };
+  servers.filesystem = { command: process.execPath, args: [FILESYSTEM_SERVER, scratch] };
   servers.memory = {
     command: bin('mcp-server-memory'),
     args: [],

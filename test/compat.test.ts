@@ -14,7 +14,7 @@ import { toolCosts } from '../suites/compat/cost.js';
 import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../suites/compat/rules.js';
 import { compat as compatSuite } from '../suites/compat.js';
 import { quality as qualitySuite } from '../suites/quality.js';
-import { BIN, ROOT, cli, run } from './helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, ROOT, cli, run } from './helpers/cli.js';
 
 const DIR = join(ROOT, 'fixtures', 'compat');
 interface Fixture { description: string; expect: Partial<Record<ProviderId, string[]>>; tools: Tool[] }
@@ -199,6 +199,7 @@ describe('lint: the suites on a saved tool list, offline', () => {
     expect(v).toEqual({
       'compat/openai': 'pass', 'compat/anthropic': 'pass', 'compat/bedrock': 'pass', 'compat/gemini': 'pass',
       'quality/tools': 'pass', 'quality/token-cost': 'info', 'quality/result-size': 'skip',
+      'security/poisoning': 'pass', // lint runs the security suite's poisoning rules too
     });
     expect(cases.find((c) => c.id === 'quality/token-cost')!.message).toMatch(/≈\d+ tokens \(o200k_base/);
   });
@@ -356,7 +357,7 @@ describe('in a run, on real servers', () => {
 
   it('server-filesystem and server-memory: accepted by OpenAI, Anthropic, Bedrock; Gemini\'s parameters refuse their $schema', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-compat-'));
-    for (const cmd of [`${join(BIN, 'mcp-server-filesystem')} ${dir}`, join(BIN, 'mcp-server-memory')]) {
+    for (const cmd of [`${process.execPath} ${FILESYSTEM_SERVER} ${dir}`, join(BIN, 'mcp-server-memory')]) {
       const r = await run(cmd, ['--suite', 'compat', '--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`]);
       const v = r.verdicts('compat/');
       expect([v['compat/openai'], v['compat/anthropic'], v['compat/bedrock'], v['compat/gemini']], cmd).toEqual(['pass', 'pass', 'pass', 'warn']);

@@ -24,7 +24,7 @@ describe('options declared once', () => {
       expect(o.key).toBe(o.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
       expect(o.help.length).toBeGreaterThan(10);
     }
-    expect(RUN_OPTIONS.map((o) => o.flag)).toEqual(['call-tools', 'call-tool', 'report-bodies', 'max-in-flight']);
+    expect(RUN_OPTIONS.map((o) => o.flag)).toEqual(['call-tools', 'call-tool', 'report-bodies', 'max-in-flight', 'identify-as']);
     expect(ALL_SUITES.find((s) => s.id === 'unknown-tool')!.options!.map((o) => o.flag)).toEqual(['unknown-tool-code']);
   });
 

@@ -15,7 +15,7 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
 import { accountFor } from './helpers/console-listing.js';
 import { renderConsole } from '../reports/console.js';
 import { freePort } from './http-helpers.js';
@@ -94,7 +94,7 @@ export const TARGETS: Target[] = [
     args: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
       writeFileSync(join(dir, 'README.md'), '# hello\n');
-      return ['--stdio', `${q(join(BIN, 'mcp-server-filesystem'))} ${q(dir)}`];
+      return ['--stdio', `${q(process.execPath)} ${q(FILESYSTEM_SERVER)} ${q(dir)}`];
     },
   },
   {
@@ -180,6 +180,9 @@ export const TARGETS: Target[] = [
   { id: 'ts-sdk2/stdio', title: 'a server on the TS SDK 2.x (`@modelcontextprotocol/server`, `McpServer` with `serveStdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'ts-sdk2.mjs'), 'stdio')] },
   { id: 'ts-sdk2/streamable-http', title: 'a server on the TS SDK 2.x (`McpServer` with `createMcpHandler`, mounted bare on node:http) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'ts-sdk2.mjs'), 'http', p), '/mcp') },
   { id: 'mcp-handler/streamable-http', title: "a server on Vercel's `mcp-handler` 2.x (the TS SDK 2.x underneath; its web-standard handler mounted bare on node:http) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'mcp-handler.mjs'), p), '/mcp') },
+  // The TS SDK either side of the DNS-rebinding fix (CVE-2025-66414, fixed in 1.24.0), on express as its examples built it.
+  { id: 'sdk-1.23-express/streamable-http', title: 'the TS SDK 1.23 on a bare `express()` app, no Host check (fixtures/servers/peers/sdk-express-host.mjs 1.23) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.23', p), '/mcp') },
+  { id: 'sdk-1.24-express/streamable-http', title: "the TS SDK 1.24 on `createMcpExpressApp()`, Host checked (fixtures/servers/peers/sdk-express-host.mjs 1.24) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.24', p), '/mcp') },
 ];
 
 /**

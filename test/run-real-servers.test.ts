@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, FIXTURES, run } from './helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, FIXTURES, run } from './helpers/cli.js';
 
 /** Warns that real SDK-based servers get, and why they are warns and not fails. */
 const KNOWN_WARNS: Record<string, string> = {
@@ -60,7 +60,7 @@ describe('real MCP servers over stdio', () => {
   it('@modelcontextprotocol/server-filesystem (tools not annotated read-only left out)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fs-'));
     writeFileSync(join(dir, 'README.md'), '# hello\n');
-    const r = await run(`${join(BIN, 'mcp-server-filesystem')} ${dir}`, ['--suite', SUITES]);
+    const r = await run(`${process.execPath} ${FILESYSTEM_SERVER} ${dir}`, ['--suite', SUITES]);
     expect(flagged(r, 'fail')).toEqual([]);
     expect(r.code).toBe(0);
     // Not annotated readOnlyHint: true (create_directory is readOnlyHint: false, destructiveHint: false).

@@ -1,5 +1,5 @@
 /**
- * The compat suite's commands and options: `lint FILE` (compat, quality and cost on a saved tool list, offline),
+ * The compat suite's commands and options: `lint FILE` (compat, quality, cost and the security suite's poisoning rules on a saved tool list, offline),
  * `tools --format PROVIDER` (the tool list as a provider's tool configuration, with what had to change) and
  * `list --rules` (the provider rule table). Registered by one line each in bin/mcp-conform.ts.
  */
@@ -33,7 +33,7 @@ export function compatOptions(argv: Record<string, unknown>, defs: readonly Opti
 }
 
 // ------------------------------------------------------------------------------------------------ reading files
-export interface SavedTools { tools: Tool[]; calls: ToolCallRecord[]; kind: string; serverName?: string; transport?: 'stdio' | 'streamable-http' | 'sse' }
+export interface SavedTools { tools: Tool[]; calls: ToolCallRecord[]; kind: string; serverName?: string; transport?: 'stdio' | 'streamable-http' | 'sse'; /** The server's instructions, where the file has them (security/poisoning reads them). */ instructions?: string }
 
 function toolsOf(v: unknown): Tool[] | undefined {
   const ok = (a: unknown): a is Tool[] => Array.isArray(a) && a.every((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string');
@@ -84,16 +84,17 @@ export function readSavedTools(file: string): SavedTools {
   const first = text.trimStart().split('\n', 1)[0] ?? '';
   if (/"mcp-conform-cassette"/.test(first)) {
     const lines = text.split('\n').filter((l) => l.trim()).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } });
-    const header = lines[0] as { server?: { serverInfo?: { name?: string } }; transport?: SavedTools['transport'] } | undefined;
+    const header = lines[0] as { server?: { serverInfo?: { name?: string }; instructions?: unknown }; transport?: SavedTools['transport'] } | undefined;
     const msgs = lines.filter((l) => l?.type === 'message').map((l) => ({ dir: l!.dir === 'to-server' ? 'sent' : 'received', json: l!.message, probe: l!.probe !== undefined }));
     const got = fromMessages(msgs);
     if (!got.tools.length) throw new Error(`${file}: the cassette has no tools/list answer with tools`);
-    return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport };
+    return { ...got, kind: 'cassette', serverName: header?.server?.serverInfo?.name, transport: header?.transport, ...(typeof header?.server?.instructions === 'string' ? { instructions: header.server.instructions } : {}) };
   }
   let doc: unknown;
   try { doc = JSON.parse(text); } catch (e) { throw new Error(`${file} is neither JSON nor a cassette: ${(e as Error).message}`); }
   const direct = toolsOf(doc);
-  if (direct) return { tools: direct, calls: [], kind: 'tools/list result' };
+  const given = (doc as { instructions?: unknown } | null)?.instructions;
+  if (direct) return { tools: direct, calls: [], kind: 'tools/list result', ...(typeof given === 'string' ? { instructions: given } : {}) };
   const multi = (doc as { runs?: unknown }).runs;
   if (Array.isArray(multi)) {
     // A report of several targets (a config file): lint reads one.
@@ -107,7 +108,7 @@ export function readSavedTools(file: string): SavedTools {
     const callingIds = new Set((r.suites ?? []).flatMap((s) => s.cases).filter((c) => c.id.startsWith('calling/tool/')).flatMap((c) => c.messageIds ?? []));
     const got = fromMessages(r.messages.map((m) => ({ dir: m.direction === 'to-server' ? 'sent' : 'received', json: m.json, seq: m.seq })), (seq) => seq !== undefined && callingIds.has(seq));
     if (!got.tools.length) throw new Error(`${file}: the report has no tools/list answer with tools`);
-    return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport };
+    return { ...got, kind: 'report.json', serverName: r.server?.name, transport: r.target?.transport, ...(typeof r.server?.instructions === 'string' ? { instructions: r.server.instructions } : {}) };
   }
   throw new Error(`${file}: not a tools/list result ({"tools": [...]}), a report.json or a cassette`);
 }
@@ -121,6 +122,8 @@ export async function runOffline(suites: Suite[], saved: SavedTools, options: Re
   const produced = new Map<Service<unknown>, Promise<unknown>>();
   const ctx = {
     exchanges: saved.calls, capabilities: { tools: {} },
+    // The handshake as far as the saved file tells it: the server's instructions (security/poisoning reads them).
+    init: { offered: '2025-11-25', ...(saved.instructions !== undefined ? { reply: { result: { instructions: saved.instructions } } } : {}) },
     service: (s: Service<unknown>) => {
       if (s.id === 'tools') return Promise.resolve(listing);
       if (!produced.has(s)) produced.set(s, s.produce(ctx));
@@ -153,11 +156,12 @@ export function lintOptions(y: Argv) {
     .option('max-tool-tokens', { type: 'number', describe: 'Fail when the tool list costs more than N tokens (estimate)' })
     .option('max-result-tokens', { type: 'number', describe: 'Fail when a recorded tool result is longer than N tokens (estimate)' })
     .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' })
-    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, github (default: console)' })
+    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (default: console)' })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Console: more detail' })
-    .example('$0 lint tools.json', 'Check a saved tools/list result against the default provider profiles')
+    .example('$0 lint tools.json', 'Check a saved tools/list result against the default provider profiles and the poisoning rules')
+    .example('$0 lint report.json --reporter sarif', 'The same findings as report.sarif for code scanning (security rules carry security-severity)')
     .example('$0 lint mcp-conform-report/report.json --providers openai,gemini', 'Fail when OpenAI or Gemini would reject the tools of a recorded run');
 }
 
@@ -167,6 +171,7 @@ export async function lintCommand(argv: Record<string, unknown>, list: (v: unkno
   const file = resolve(argv.file);
   const { compat } = await import('../../suites/compat.js');
   const { quality } = await import('../../suites/quality.js');
+  const { offlineSecurity } = await import('../../suites/security.js');
   const options = compatOptions(argv, [compat, quality].flatMap((s) => s.options ?? []), err);
   let saved: SavedTools;
   try { saved = readSavedTools(file); } catch (e) { throw err((e as Error).message); }
@@ -174,7 +179,7 @@ export async function lintCommand(argv: Record<string, unknown>, list: (v: unkno
   const { summarize } = await import('../../core/results.js');
   const { VERSION } = await import('../../core/version.js');
   const t0 = Date.now();
-  const suites = await runOffline([compat, quality], saved, options, (p) => specUrl('2025-11-25', p));
+  const suites = await runOffline([compat, quality, offlineSecurity], saved, options, (p) => specUrl('2025-11-25', p));
   if (argv.strict === true) for (const s of suites) for (const c of s.cases) if (c.verdict === 'warn') { c.verdict = 'fail'; c.strictFromWarn = true; }
   const summary = summarize(suites, []);
   const report: Report = {

@@ -5,7 +5,7 @@
 import type { CaseContext } from '../../core/suite.js';
 import type { ProbeResult } from '../../core/transport/http.js';
 import { requestMetaFor } from '../../core/negotiate.js';
-import { CLIENT_INFO } from '../../core/run.js';
+import { runClientInfo } from '../../core/client-info.js';
 import { brief, isObject } from '../helpers.js';
 
 /** The ids of a run's probes, counted per run (by its HTTP transport): runs side by side in one process number theirs alike. */
@@ -23,7 +23,7 @@ export const MISSING_TOOL = 'mcp-conform-no-such-tool';
 /** A JSON-RPC request body for a probe; where the version wants it (2026-07-28), with the _meta every request carries. */
 export function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
   method = heartbeatIn(ctx, method);
-  const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, CLIENT_INFO) } : params;
+  const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, runClientInfo(ctx)) } : params;
   return JSON.stringify({ jsonrpc: '2.0', id: nextProbeId(ctx), method, ...(Object.keys(p).length ? { params: p } : {}) });
 }
 

@@ -10,6 +10,13 @@ export const CLI = join(ROOT, 'dist', 'bin', 'mcp-conform.js');
 export const FIXTURES = join(ROOT, 'fixtures', 'servers');
 export const BIN = join(ROOT, 'node_modules', '.bin');
 
+/**
+ * The current @modelcontextprotocol/server-filesystem's entry script. Not node_modules/.bin/mcp-server-filesystem: the
+ * old releases installed beside it as npm aliases (server-filesystem-2025.3.28, …) declare the same bin name, and npm
+ * links it to whichever it installs last.
+ */
+export const FILESYSTEM_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
 export interface CliResult {
   code: number | null;
   stdout: string;
