@@ -21,6 +21,7 @@ describe('test/suites/', () => {
       'http',
       'invalid-params',
       'robustness',
+      'security',
       'sse',
       'subscriptions',
       'tasks',
