@@ -2,7 +2,7 @@
 // `npm run bench`: mcp-conform measured against baselines run side by side in the same run, several rounds,
 // medians. Prints a table (each row with its target and whether it is met) and writes bench/results.json.
 //
-//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,security,conformance]
+//   node bench/bench.mjs [--quick] [--rounds N] [--only startup,overhead,scale,validation,replay,fleet,inflight,oauth,security,load,conformance]
 //                        [--before OTHER-CLI.js] [--conformance-dir DIR] [--fleet-concurrency N] [--out FILE]
 //
 // Needs dist/ (npm run bench builds it first) and python3. `conformance` (not in the default set) also needs Node 22
@@ -27,7 +27,7 @@ const flag = (name) => argv.includes(name);
 const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : dflt; };
 const QUICK = flag('--quick');
 const ROUNDS = Number(opt('--rounds', QUICK ? 2 : 5));
-const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,inflight,oauth,security').split(',');
+const ONLY = (opt('--only', '') || 'startup,overhead,scale,validation,replay,fleet,inflight,oauth,security,load').split(',');
 /** --before: another build's CLI (a copy of main's dist/bin/mcp-conform.js, say), timed in the same rounds of the overhead rows. */
 const BEFORE = opt('--before') ? resolve(opt('--before')) : undefined;
 /** Where Node 22 and the official conformance suite are installed (npm) for the `conformance` row. */
@@ -35,6 +35,7 @@ const CONFORMANCE_DIR = resolve(opt('--conformance-dir', join(tmpdir(), 'mcp-con
 const CONFORMANCE_PKG = '@modelcontextprotocol/conformance@0.1.16';
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const LOOPBACK = join(ROOT, 'bench/loopback-port.mjs');
+const AUTOCANNON = join(ROOT, 'node_modules/autocannon/autocannon.js');
 const OUT = resolve(opt('--out', join(ROOT, 'bench/results.json')));
 const PY = process.env.PYTHON ?? 'python3';
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -545,6 +546,56 @@ function pageFaultUs() {
   return r2(median(us));
 }
 
+/**
+ * `load` against autocannon: the same JSON-RPC POST (ping, protocol 2025-11-25) at the same concurrency against the
+ * project's own HTTP mock (`serve --fixture fixtures/mocks/calc.yaml --http 0`), side by side in interleaved rounds.
+ * autocannon (its command line) sends on one session (its id as a header), load opens one session per client and
+ * checks every answer (schema, canary shape); both run as child processes started alike. The row is load's answered
+ * requests per second over autocannon's (target ≥ 0.8).
+ */
+async function loadBench(rounds, connections = 8, seconds = QUICK ? 3 : 5) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--fixture', join(ROOT, 'fixtures/mocks/calc.yaml'), '--http', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  groups.add(child.pid);
+  try {
+    const url = await new Promise((res, rej) => {
+      let out = '';
+      const t = setTimeout(() => rej(new Error(`serve --http: no URL in 20 s: ${out}`)), 20_000);
+      const look = (b) => { out += b; const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out); if (m) { clearTimeout(t); res(m[1]); } };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+    });
+    const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const init = await fetch(url, { method: 'POST', headers: H, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'autocannon', version: '1' } } }) });
+    const sid = init.headers.get('mcp-session-id');
+    await init.text();
+    const dir = mkdtempSync(join(work, 'load-'));
+    const rps = { load: [], autocannon: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const which of i % 2 ? ['autocannon', 'load'] : ['load', 'autocannon']) {
+        if (which === 'autocannon') {
+          // Its command line, started as load is (a child process of its own): the machine schedules both alike.
+          const headers = Object.entries({ ...H, 'mcp-session-id': sid }).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
+          const t = await timed(process.execPath, [AUTOCANNON, '-j', '-c', String(connections), '-d', String(seconds), '-m', 'POST', ...headers, '-b', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), url], { timeoutMs: (seconds + 30) * 1000 });
+          const r = JSON.parse(t.stdout);
+          if (r.non2xx || r.errors) throw new Error(`autocannon: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+          rps.autocannon.push(r.requests.total / seconds);
+        } else {
+          const r = await timed(process.execPath, [CLI, 'load', '--http', url, '--sessions', String(connections), '--duration', String(seconds), '--mix', 'ping', '--protocol-version', '2025-11-25', '--reporter', 'json', '--out-dir', dir], { timeoutMs: (seconds + 30) * 1000 });
+          if (r.code !== 0) throw new Error(`load exited ${r.code}: ${r.stderr.slice(-2000)}`);
+          const l = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).load;
+          if (l.crossed || Object.keys(l.errors).length) throw new Error(`load: ${l.crossed} crossed, errors ${JSON.stringify(l.errors)}`);
+          rps.load.push(l.throughput);
+        }
+      }
+    }
+    const ratio = median(rps.load) / median(rps.autocannon);
+    row('load', `load / autocannon rps (${connections} connections, ping, serve --http)`, ratio, '×', '≥ 0.8', ratio >= 0.8, { loadRps: r2(median(rps.load)), autocannonRps: r2(median(rps.autocannon)), seconds, rounds });
+  } finally {
+    killGroup(child.pid, 'SIGTERM');
+    groups.delete(child.pid);
+  }
+}
+
 const t0 = performance.now();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGb: r2(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, python: spawnSync(PY, ['--version'], { encoding: 'utf8' }).stdout.trim(), ...(['overhead', 'scale', 'fleet'].some((g) => ONLY.includes(g)) ? { pageFaultUs: pageFaultUs() } : {}) };
 // The machine's load average (1 min) when the bench starts and ends: other work on the machine moves absolute times.
@@ -563,6 +614,7 @@ if (ONLY.includes('fleet')) {
 }
 if (ONLY.includes('inflight')) await inflight(QUICK ? 1 : Math.min(ROUNDS, 2));
 if (ONLY.includes('oauth')) await oauth(QUICK ? 2 : ROUNDS);
+if (ONLY.includes('load')) await loadBench(QUICK ? 2 : Math.min(ROUNDS, 3));
 if (ONLY.includes('security')) await security(QUICK ? 2 : Math.min(ROUNDS, 3));
 const totalS = (performance.now() - t0) / 1000;
 const doc = { when: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, machine: { ...machine, loadAverage1m: { start: loadAtStart, end: r2(loadavg()[0]) } }, totalSeconds: r2(totalS), rows };

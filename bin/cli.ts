@@ -13,7 +13,8 @@ import { VERSION } from '../core/version.js';
 import type { OptionDef } from '../core/options.js';
 import { withInput } from '../core/inputs.js';
 import { pairs, targetConformanceOptions, targetOptions } from './target-options.js';
-import type { CommandName } from './command-names.js';
+import { COMMANDS, type CommandName } from './command-names.js';
+import { explainUnknown, helpHint, unknownCommand } from './typos.js';
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
@@ -396,7 +397,7 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
 export async function dispatch(args: string[], needs: (...c: CommandName[]) => boolean): Promise<number> {
   // Each command's module is loaded only for that command (its options and its handler); the suites and their
   // options for `run` only (its flags come from them).
-  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat, , expectCli] = await Promise.all([
+  const [{ default: yargs }, mockCli, compatCli, surfaceCli, cat, , expectCli, loadCli] = await Promise.all([
     import('yargs'),
     needs('serve', 'client', 'record', 'check-secrets') ? import('./commands/mocks.js') : undefined,
     needs('lint', 'tools') ? import('./commands/compat.js') : undefined,
@@ -405,8 +406,15 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     // What `run` imports after parsing (runCommand, runTarget), fetched and compiled in the same batch as the above.
     needs('run') ? Promise.all([import('../lib/config.js'), import('../reports/index.js'), import('../lib/conformance.js'), import('../core/finalize.js')]) : undefined,
     needs('expect') ? import('./commands/expect.js') : undefined,
+    needs('load') ? import('./commands/load.js') : undefined,
   ]);
   const io = { stdout: (s: string) => write(process.stdout, s), stderr: (s: string) => write(process.stderr, s) };
+  // The command typed (the first word), for "did you mean" and the help line of a usage error.
+  const command = (COMMANDS as readonly string[]).includes(args[0] ?? '') ? args[0] : undefined;
+  if (args[0] !== undefined && !args[0].startsWith('-') && !command) {
+    process.stderr.write(`mcp-conform: ${unknownCommand(args[0], COMMANDS)}\n${helpHint(undefined)}\n`);
+    return 2;
+  }
   const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
   let code = 0;
   let usage: string | undefined;
@@ -434,15 +442,16 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
       .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
       .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
     .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality, context cost and poisoned descriptions (security/poisoning), offline', (y) => compatCli!.lintOptions(y), async (a) => { code = await compatCli!.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
+    .command('tools [file]', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
     .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y), async (a) => { code = await mockCli!.serveCommand(a); })
     .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y), async (a) => { code = await mockCli!.clientCommand(a); })
     .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y), async (a) => { code = await mockCli!.recordCommand(a); })
     .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
     .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
     .command('expect', 'Write an expectation file (for run --expect) of what the server answered in a recorded session: a cassette or a report.json', (y) => expectCli!.expectOptions(y), async (a) => { code = await expectCli!.expectCommand(a, io, (m) => new UsageError(m)); })
+    .command('load', 'Hold a server under many concurrent clients: throughput, latency percentiles, errors by kind, answers that reached the wrong client, memory (docs/load.md)', (y) => loadCli!.loadOptions(y), async (a) => { code = await loadCli!.loadCommand(a, args, (m) => new UsageError(m)); })
     .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff or expect')
+    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff, expect or load')
     .strict()
     .version(VERSION)
     .help()
@@ -451,7 +460,9 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .exitProcess(false)
     .fail((msg, err) => {
       if (err && !(err instanceof UsageError)) throw err;
-      throw new UsageError(msg ?? err?.message ?? 'usage error');
+      // The options of the command being parsed (yargs holds them on the instance while it parses that command).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      throw new UsageError(explainUnknown(msg ?? err?.message ?? 'usage error', args, known, command));
     })
     .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md and docs/*.md');
   // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
@@ -465,7 +476,8 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     else throw e;
   }
   if (usage) {
-    process.stderr.write(`mcp-conform: ${usage}\nRun "mcp-conform --help" for usage.\n`);
+    const [head, ...rest] = usage.split('\n');
+    process.stderr.write(`${[`mcp-conform${command ? ` ${command}` : ''}: ${head}`, ...rest].join('\n')}\n${helpHint(command)}\n`);
     return 2;
   }
   return code;

@@ -17,7 +17,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { exitCodeOf, type BaselineOutcome, type CaseResult, type Report } from './results.js';
+import { exitCodeOf, type BaselineOutcome, type CaseResult, type Report, type UpdatedFile } from './results.js';
 
 export { exitCodeOf };
 
@@ -238,6 +238,18 @@ export async function writeUpdatedBaseline(reports: Report[], file: string, prev
   if (previous) applyBaseline(reports, previous);
   const next = baselineFor(reports, previous);
   next.file = file;
-  await writeFile(file, stringifyBaseline(next));
+  // What changed, for the console's "updated FILE: …" or "FILE unchanged" (report.updatedFiles).
+  const key = (e: BaselineEntry) => `${e.target ?? ''}\u0000${e.written}`;
+  const before = new Set((previous?.entries ?? []).map(key));
+  const after = new Set(next.entries.map(key));
+  const added = next.entries.filter((e) => !before.has(key(e))).map((e) => `+ ${e.written}`);
+  const removed = (previous?.entries ?? []).filter((e) => !after.has(key(e))).map((e) => `- ${e.written}`);
+  const text = stringifyBaseline(next);
+  let old: string | undefined;
+  try { old = await readFile(file, 'utf8'); } catch { /* a new file */ }
+  if (old !== text) await writeFile(file, text);
+  const changed = old === undefined ? next.entries.length : added.length + removed.length;
+  const entry: UpdatedFile = { file, by: 'update-baseline', written: old !== text, changed: old === text ? 0 : changed, unit: changed === 1 ? 'entry' : 'entries', details: old === undefined ? ['a new file', ...added] : [...added, ...removed] };
+  for (const r of reports.slice(0, 1)) r.updatedFiles = [...(r.updatedFiles ?? []).filter((u) => u.by !== 'update-baseline'), entry];
   return next;
 }

@@ -8,8 +8,9 @@
  * tools on top of any policy (also `none`: `--call-tools none --call-tool echo` calls echo and nothing else).
  *
  * Every tools/call the harness makes with a tool name the server listed goes through this plan: the calling suite,
- * the invalid-params suite (a server that does not validate would run the tool with the harness's bad arguments)
- * and the robustness suite's cancellation probe.
+ * the invalid-params suite (a server that does not validate would run the tool with the harness's bad arguments),
+ * the robustness suite's cancellation probe, and the security suite's file and URL probes (which are stricter still:
+ * a tool not annotated readOnlyHint: true only when --call-tool names it, suites/security/params.ts probeRefusal).
  *
  * Calls the user wrote are not the harness's to refuse: an expectation file (run --expect, the suite in
  * suites/expect.ts) names a tool and its arguments, and that call is made whatever the policy says; the policy still

@@ -47,11 +47,50 @@ function startUp(transport: Transport, timeoutMs: number): { idle: Promise<void>
 
 /** A request whose timeout counts from `started`'s idle moment (see startUp) when there is one; the watch ends with it. */
 async function requestOnceStarted(session: Session, method: string, params: unknown, opts: RequestOptions, started: ReturnType<typeof startUp>): Promise<Reply> {
+  const noise = session.transport.kind === 'stdio' ? noiseWatch(session, method, started?.idle) : undefined;
   try {
-    return await session.request(method, params, started ? { ...opts, timeoutFrom: started.idle } : opts);
+    const answer = session.request(method, params, started ? { ...opts, timeoutFrom: started.idle } : opts);
+    answer.catch(() => undefined); // it may lose the race to the noise watch: the session ends it with the connection
+    return await (noise ? Promise.race([answer, noise.stopped]) : answer);
   } finally {
     started?.cancel();
+    noise?.cancel();
   }
+}
+
+/** How long after its start-up a server that wrote only text that is not JSON-RPC on stdout has to give an answer. */
+export const NOISE_GRACE_MS = 2000;
+
+/**
+ * A server process that writes text that is not JSON-RPC on stdout (a banner, an echo, a log line) and no JSON-RPC
+ * answer: the handshake request is given up once the process is done starting (`idle`) and NOISE_GRACE_MS more have
+ * passed with such text and no answer, quoting the text — not after its full --timeout, with the cause 100 lines
+ * below (core/start-failure.ts reports it). A server that prints a banner and then answers is not concerned: its
+ * answer comes first (stdio/stdout-only-messages judges the banner).
+ */
+function noiseWatch(session: Session, method: string, idle: Promise<void> | undefined): { stopped: Promise<never>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const fromServer = () => session.log.filter((m) => m.direction === 'from-server');
+  const stopped = new Promise<never>((_, reject) => {
+    const tick = () => {
+      if (done) return;
+      timer = setTimeout(() => {
+        if (done) return;
+        const got = fromServer();
+        if (got.some((m) => m.kind === 'response' || m.kind === 'error')) return;
+        const text = got.find((m) => m.kind === 'invalid' && m.raw.trim());
+        if (!text) return tick();
+        const shown = text.raw.length > 120 ? `${text.raw.slice(0, 120)}…` : text.raw;
+        const request = [...session.log].reverse().find((m) => m.direction === 'to-server' && m.method === method);
+        reject(new SessionError('unresponsive', `${method}${request ? ` (id ${JSON.stringify(request.id)})` : ''} not answered: the server wrote text that is not JSON-RPC on stdout ('${shown}') and no JSON-RPC answer within ${NOISE_GRACE_MS} ms of its start-up (stdout is for protocol messages; log to stderr)`, request));
+      }, NOISE_GRACE_MS);
+      timer.unref?.();
+    };
+    void (idle ?? Promise.resolve()).then(tick);
+  });
+  stopped.catch(() => undefined);
+  return { stopped, cancel: () => { done = true; clearTimeout(timer); } };
 }
 
 export function isStateless(v: string | undefined): boolean {
@@ -235,7 +274,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
       outcome = closed ? 'closed' : e instanceof SessionError && (e.kind === 'timeout' || e.kind === 'unresponsive') ? 'timeout' : 'failed';
       // A server that died of the method, hangs on it, or whose connection is now in doubt: start afresh, once.
       restartedAfter = true;
-      message = `server/discover ${closed ? 'was not answered: the server exited' : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
+      message = `server/discover ${closed ? `was not answered: ${transport.kind === 'stdio' ? 'the server exited' : 'the connection ended'}` : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
     }
     steps.push({ method: 'server/discover', offered: v, outcome, ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message, ...(restartedAfter ? { restartedAfter } : {}), exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
     if (restartedAfter) {

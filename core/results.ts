@@ -35,7 +35,8 @@ export interface CaseResult {
   item?: string;
   /**
    * On a skip: the case does not apply to this run, by what it declares (protocol version, transport, a capability or
-   * extension the server did not declare) — the runner's one rule, not a finding about the server.
+   * extension the server did not declare) — the runner's one rule, not a finding about the server — or because the
+   * server has nothing of the kind the case is about, as the case found (Outcome.notApplicable: no tool takes a path).
    */
   notApplicable?: true;
   /**
@@ -91,6 +92,47 @@ export interface TargetInfo {
   detection?: string[];
 }
 
+/** report.updatedFiles: one file of the user's an option rewrote. */
+export interface UpdatedFile {
+  file: string;
+  /** Which option wrote it: 'update-expect', 'update-baseline', 'snapshot'. */
+  by: string;
+  /** Whether the file was written (false: it already said what it would say). */
+  written: boolean;
+  /** How many entries changed (expectations, baseline entries, surface items); 0: the file is unchanged. */
+  changed: number;
+  /** What the entries are called ('expectations', 'entries', …). */
+  unit: string;
+  /** What changed, in words (each expectation updated and its checks, entries added or removed). */
+  details: string[];
+}
+
+/** What kind of start failure (report.startFailure.kind). */
+export type StartFailureKind = 'command-not-found' | 'spawn-failed' | 'exited' | 'not-json-rpc' | 'silent' | 'refused' | 'dns' | 'tls' | 'http-status' | 'unreachable' | 'auth-required';
+
+/** report.startFailure: a target that never came up, in one cause. */
+export interface StartFailure {
+  kind: StartFailureKind;
+  /** The cause in one sentence: the OS error, the exit code, the HTTP status, the text written instead of JSON-RPC. */
+  cause: string;
+  /** What to try. */
+  hint: string;
+  /** The command as run (stdio, or --start) and its working directory. */
+  command?: string;
+  cwd?: string;
+  /** The URL (HTTP), redacted. */
+  url?: string;
+  /** The HTTP status that refused the run. */
+  status?: number;
+  /** The server process's exit (null: ended by a signal). */
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last lines the server wrote to stderr (at most 5). */
+  stderr: string[];
+  /** Lines it wrote to stdout that are not JSON-RPC (at most 3). */
+  stdout?: string[];
+}
+
 export interface ProcessInfo {
   pid?: number;
   /** Exit code of the server process, or null when it was ended by a signal. */
@@ -116,6 +158,12 @@ export interface Report {
   exitCode: number;
   /** Set when the run ended early (server died, never answered, ...). */
   aborted?: string;
+  /**
+   * The target never came up (it never gave one JSON-RPC answer): why, once (core/start-failure.ts). Every case is then
+   * skipped with this cause but lifecycle/initialize (or the first case selected), which fails with it; none fails
+   * when the server only asked for authorization.
+   */
+  startFailure?: StartFailure;
   /**
    * The run was repeated without early work (robustness/unknown-notification's notification sent before the first
    * case): the server died or went silent while that wait was open, so the first attempt was set aside (why, and how
@@ -143,6 +191,12 @@ export interface Report {
    * characters, and the count per method. Absent when nothing was left out.
    */
   droppedMessages?: { messages: number; chars: number; byMethod: Record<string, number> };
+  /**
+   * Files of the user's that the invocation rewrote or left as they were (--update-expect, --update-baseline,
+   * --snapshot): each with what changed, so the console can say "updated FILE: …" or "FILE unchanged". Absent when
+   * none was asked for.
+   */
+  updatedFiles?: UpdatedFile[];
   /** Present when a baseline was applied (--baseline / --update-baseline). */
   baseline?: BaselineOutcome;
   /** HTTP transports: every HTTP exchange of the run, in order (messages[].http.exchange points here). */
@@ -152,6 +206,8 @@ export interface Report {
    * found and did (every exchange, secrets redacted), and why it could not get in. Never a token or a secret.
    */
   authorization?: AuthorizationInfo;
+  /** `mcp-conform load`: the figures of the load run (lib/load.ts LoadSummary; docs/load.md). */
+  load?: Record<string, unknown>;
   /** How the protocol version was negotiated: mode, handshake, version and every step (see core/negotiate.ts). */
   negotiation?: Negotiation;
   /** `mcp-conform client`: the client under test, as its initialize request described it (`server` is then the mock). */

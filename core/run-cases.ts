@@ -117,7 +117,7 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     out.push({
       id, ...base, title: extra?.title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1,
       messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}),
-      ...(extra?.item !== undefined ? { item: extra.item } : {}), ...(extra?.notApplicable ? { notApplicable: true } : {}),
+      ...(extra?.item !== undefined ? { item: extra.item } : {}), ...(extra?.notApplicable || (o.notApplicable && o.verdict === 'skip') ? { notApplicable: true } : {}),
     });
   };
   const first = out.length;

@@ -15,6 +15,7 @@ import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from 
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
 import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
+import { startFailureOf, startFailureResults } from './start-failure.js';
 import { reportBodiesOption, type LoggedMessage } from './log.js';
 import type { Service } from './services.js';
 import { maxInFlightOption } from './tools.js';
@@ -25,7 +26,8 @@ import { inputValue, withInput, type RunInputs } from './inputs.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
-import { clientCapabilitiesObject, type Root } from './client-capabilities.js';
+import { clientCapabilitiesObject, DEFAULT_ROOTS, type Root } from './client-capabilities.js';
+import { rootsInput, targetInput } from './served-folder.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
 import { META } from './wire.js';
@@ -136,7 +138,11 @@ function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind'], run?
 
 /** The values given for features, with the run's credentials among them (what cases read as ctx.input(credentialsInput)). */
 function inputsOf(opts: RunOptions): RunInputs | undefined {
-  return opts.credentials ? withInput(opts.inputs, credentialsInput, opts.credentials) : opts.inputs;
+  let inputs = opts.credentials ? withInput(opts.inputs, credentialsInput, opts.credentials) : opts.inputs;
+  // The target and the roots the harness answers with: where a local server keeps its files (core/served-folder.ts).
+  inputs = withInput(inputs, targetInput, opts.target);
+  if (opts.clientCapabilities?.includes('roots')) inputs = withInput(inputs, rootsInput, opts.roots ?? DEFAULT_ROOTS);
+  return inputs;
 }
 
 /** Whether a value given for a feature keeps the run in one era (a surface snapshot compares one version's answers). */
@@ -358,6 +364,8 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const authRequired = conn.aborted && !stop.why ? authRequiredReason(conn.transport, opts.credentials) : undefined;
   if (authRequired) conn.aborted = authRequired;
   await warmedUp;
+  // A target that never came up (never one JSON-RPC answer): one cause, no case lines streamed, no pass (core/start-failure.ts).
+  const startFailure = conn.aborted && !stop.why ? startFailureOf({ target: opts.target, transport: conn.transport, session: conn.session, init: conn.init, aborted: conn.aborted, authRequired, timeoutMs, hasCredentials: !!opts.credentials }) : undefined;
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force: from when the
   // session's early work is out (core/run-cases.ts startEarly; the messages logged until then are checked at that
@@ -399,7 +407,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const held: Parameters<NonNullable<RunOptions['onSuite']>>[] = [];
   let streaming = !attempt.early;
   const release = () => { streaming = true; for (const a of held.splice(0)) opts.onSuite?.(...a); };
-  const onSuite: RunOptions['onSuite'] = opts.onSuite && ((suite, phase, added) => {
+  const onSuite: RunOptions['onSuite'] = startFailure ? undefined : opts.onSuite && ((suite, phase, added) => {
     if (!streaming && earlyTrouble(ctx, false) === 'clean') release();
     if (streaming) opts.onSuite!(suite, phase, added);
     else held.push([suite, phase, added]);
@@ -424,7 +432,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   conn.aborted ??= stop.why;
   await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
-  const suites = selectedSuites.map((s) => results.get(s.id)!);
+  const suites = startFailure ? startFailureResults(selectedSuites, opts.caseFilter, startFailure, version) : selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
   const metaInfo = (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo];
   const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
@@ -435,6 +443,7 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     durationMs: Math.round(performance.now() - t0),
     exitCode: 0, // set by finalizeReport below
     ...(conn.aborted ? { aborted: conn.aborted } : {}),
+    ...(startFailure ? { startFailure } : {}),
     ...(attempt.repeated ? { repeated: attempt.repeated } : {}),
     summary: summarize(suites, session.log),
     server: {

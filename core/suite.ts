@@ -57,6 +57,11 @@ export interface Outcome {
   level?: Level;
   /** Time this result took, when the case measured it (per-item cases); else the case's time is shared out. */
   durationMs?: number;
+  /**
+   * On a skip: the server has nothing of the kind the case is about, found by the case itself where no declaration
+   * says it (no tool takes a path, no file:// resource): reported as a case that does not apply (CaseResult.notApplicable).
+   */
+  notApplicable?: true;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { schemaErrorLines } from '../core/schema-words.js';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { ALL_SUITES } from '../suites/index.js';
@@ -74,17 +75,12 @@ export function configSchema(): Record<string, unknown> {
 
 function validate(config: unknown, file: string): void {
   if (!schemaValidator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     schemaValidator = ajv.compile(configSchema());
   }
   if (schemaValidator(config)) return;
-  const errs = (schemaValidator.errors ?? []).map((e) => {
-    const at = e.instancePath || '(top level)';
-    if (e.keyword === 'additionalProperties') return `${at}: unknown key "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
-    if (e.keyword === 'enum') return `${at}: must be one of ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
-    return `${at}: ${e.message ?? e.keyword}`;
-  });
-  throw new ConfigError(`${file} does not fit the config schema:\n  ${[...new Set(errs)].slice(0, 12).join('\n  ')}`);
+  // In words, at most three lines: an unknown key with the nearest known one, no oneOf dump (core/schema-words.ts).
+  throw new ConfigError(`${file} does not fit the config schema:\n  ${schemaErrorLines(schemaValidator.errors ?? [], 3).join('\n  ')}`);
 }
 
 /** Reads and checks a config file. */

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { loadBaseline, BaselineError, type Baseline } from '../core/baseline.js';
 import { finalizeReport } from '../core/finalize.js';
 import type { Report } from '../core/results.js';
-import { runAllVersions, runEras, type RunOptions } from '../core/run.js';
+import { caseWanted, runAllVersions, runEras, type RunOptions } from '../core/run.js';
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, PROTOCOL_VERSIONS, type ProtocolVersion } from '../core/schema/versions.js';
 import { shellWords } from '../core/shell-words.js';
 import type { Suite } from '../core/suite.js';
@@ -28,9 +28,28 @@ import type { OAuthOptions } from '../core/auth/oauth.js';
 import { ALL_SUITES } from '../suites/index.js';
 import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
+import { OptionsError, unknownKeysMessage } from './option-keys.js';
+import { didYouMean } from '../core/suggest.js';
 
-/** Options that are wrong (a usage error: exit code 2 in the CLI). */
-export class OptionsError extends Error {}
+export { OptionsError } from './option-keys.js';
+
+/** Every key of ConformanceOptions (the compiler holds this list to the interface, both ways). */
+export const CONFORMANCE_KEYS = [
+  'stdio', 'http', 'sse', 'url', 'headers', 'credentials', 'authServer', 'authServerScope', 'oauth', 'oauthGrant', 'clientId', 'clientSecret',
+  'clientMetadataUrl', 'oauthScope', 'oauthTimeout', 'start', 'startTimeout', 'cwd', 'env', 'name', 'suites', 'cases', 'timeout', 'strict',
+  'callTools', 'callTool', 'unknownToolCode', 'providers', 'maxToolTokens', 'maxResultTokens', 'expect', 'updateExpect', 'reportBodies', 'options',
+  'clientCapabilities', 'roots', 'protocolVersion', 'allVersions', 'schema', 'shutdownGrace', 'maxDuration', 'maxMessageBytes', 'baseline', 'signal',
+  'reporters', 'outDir',
+] as const satisfies readonly (keyof ConformanceOptions)[];
+type Missing = Exclude<keyof ConformanceOptions, (typeof CONFORMANCE_KEYS)[number]>;
+// A key added to ConformanceOptions and not to the list above fails to compile here.
+const complete: [Missing] extends [never] ? true : Missing = true;
+void complete;
+
+/** The keys runConformance takes: its own, and the options the suites declare (by key, at the top level). */
+export function conformanceKeys(custom: readonly Suite[] = []): string[] {
+  return [...CONFORMANCE_KEYS, ...[reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, ...[...ALL_SUITES, ...custom].flatMap((s) => s.options ?? [])].map((d) => d.key)];
+}
 
 /** What runConformance takes: one server (exactly one of stdio, http, sse, url) and how to test it. */
 export interface ConformanceOptions {
@@ -213,8 +232,8 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   }
   let url: URL | undefined;
   if (via !== 'stdio') {
-    try { url = new URL(String(o[via])); } catch { throw new OptionsError(`${n(via)}: "${String(o[via])}" is not a URL`); }
-    if (!/^https?:$/.test(url.protocol)) throw new OptionsError(`${n(via)}: ${url.href} is not an http:// or https:// URL`);
+    try { url = new URL(String(o[via])); } catch { throw new OptionsError(`${n(via)}: "${String(o[via])}" is not a URL${/^[\w.-]+(:\d+)?(\/|$)/.test(String(o[via])) ? `; did you mean http://${String(o[via])}?` : ''}`); }
+    if (!/^https?:$/.test(url.protocol)) throw new OptionsError(`${n(via)}: ${String(o[via])} is not an http:// or https:// URL${/^[\w.-]+:\d+(\/|$)/.test(String(o[via])) ? `; did you mean http://${String(o[via])}?` : ''}`);
   }
   const headers: Record<string, string> = {};
   if (o.headers !== undefined) {
@@ -244,13 +263,18 @@ export async function prepareRun(o: ConformanceOptions, how: { flags?: boolean }
   const custom = (o.suites ?? []).filter((s): s is Suite => typeof s === 'object' && s !== null);
   const suiteIds = (o.suites ?? []).filter((s): s is string => typeof s === 'string');
   const known = ALL_SUITES.map((s) => s.id);
-  for (const s of suiteIds) if (!known.includes(s)) throw new OptionsError(`${n('suite')}: unknown suite "${s}" (known: ${known.join(', ')})`);
+  for (const s of suiteIds) if (!known.includes(s)) throw new OptionsError(`${n('suite')}: unknown suite "${s}"${didYouMean(s, known)} (known: ${known.join(', ')})`);
   for (const s of custom) {
     if (typeof s.id !== 'string' || !Array.isArray(s.cases)) throw new OptionsError(`${n('suite')}: a suite is an id or an object with id, title and cases`);
     if (known.includes(s.id) || custom.filter((x) => x.id === s.id).length > 1) throw new OptionsError(`${n('suite')}: two suites have the id "${s.id}"`);
   }
+  // A --case that selects nothing would run nothing and pass: a usage error, with the nearest case id.
+  const allCases = [...ALL_SUITES, ...custom].flatMap((s) => s.cases);
+  for (const f of asList(o.cases)) {
+    if (!allCases.some((c) => caseWanted(c, [f]))) throw new OptionsError(`${n('case')} ${f}: no case has this id or id prefix${didYouMean(f, allCases.map((c) => c.id))} (\`mcp-conform list\` lists every case)`);
+  }
   const timeout = o.timeout ?? DEFAULTS.timeout;
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds`);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new OptionsError(`${n('timeout')} must be a positive number of milliseconds (e.g. ${n('timeout')} 5000 for 5 s)`);
   const grace = o.shutdownGrace ?? DEFAULTS.shutdownGrace;
   if (!Number.isFinite(grace) || grace < 0) throw new OptionsError(`${n('shutdown-grace')} must be a number of milliseconds`);
   const maxDuration = o.maxDuration ?? DEFAULTS.maxDuration;
@@ -425,6 +449,10 @@ export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: (
  * Reporters given get their hooks, and onFinished once the report is final.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  if (options === null || typeof options !== 'object') throw new OptionsError('runConformance takes an options object: { stdio: "python server.py" }, { http: url }, …');
+  const custom = (Array.isArray(options.suites) ? options.suites : []).filter((s): s is Suite => typeof s === 'object' && s !== null);
+  const unknown = unknownKeysMessage(options, conformanceKeys(custom), 'runConformance');
+  if (unknown) throw new OptionsError(unknown);
   let reporters: Reporter[];
   try { reporters = (options.reporters ?? []).map((r) => (typeof r === 'string' ? createReporter(r) : r)); } catch (e) { throw e instanceof ReporterError ? new OptionsError(e.message.replace(/^--reporter/, 'reporters')) : e; }
   const prepared = await prepareRun(options);

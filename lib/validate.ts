@@ -11,9 +11,12 @@ import { isObject as isObj } from '../core/objects.js';
 import { schemaDocumentFor } from '../core/schema/index.js';
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from '../core/schema/versions.js';
 import { requestDeclaresTasks } from '../core/wire.js';
+import { OptionsError, unknownKeysMessage } from './option-keys.js';
 
 /** A file that cannot be read, parsed or compiled: a usage error (exit 2). */
-export class InputError extends Error {}
+export class InputError extends Error {
+  override name = 'InputError';
+}
 
 export interface UserSchema {
   file: string;
@@ -168,6 +171,8 @@ async function readLog(file: string): Promise<{ format: 'report' | 'cassette' | 
  * direction, as in a live run.
  */
 export async function validateLog(file: string, opts: { protocolVersion?: ProtocolVersion; schema?: UserSchema } = {}): Promise<LogValidation> {
+  const unknown = unknownKeysMessage(opts, ['protocolVersion', 'schema'], 'validateLog');
+  if (unknown) throw new OptionsError(unknown);
   const log = await readLog(file);
   let protocolVersion: ProtocolVersion;
   let versionFrom: LogValidation['versionFrom'];

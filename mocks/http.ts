@@ -107,7 +107,19 @@ export class StreamableHttpMock implements ModernSessionHost {
       const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
       if (m && typeof m.method === 'string' && (isModernRequest(m) || !era.legacy)) {
         this.modernSession ??= this.source.newSession();
-        return modernPost(req, m, this.modernSession, era, (session, raw) => exchange(session, raw, req));
+        // The faults apply in 2026-07-28 as in the other eras (serve --drop, --latency, --fail-rate, --disconnect-after).
+        let sent: (() => void) | undefined;
+        if ('id' in m && this.faults) {
+          const plan = this.faults;
+          const d = plan.decide(m.method);
+          if (d.action === 'drop') return never(plan);
+          if (d.delayMs) await sleep(d.delayMs);
+          if (plan.disconnected) return HANG_UP;
+          if (d.action === 'fail') return { ...unavailable(m.id), sent: () => plan.answeredOne() };
+          sent = () => plan.answeredOne();
+        }
+        const r = await modernPost(req, m, this.modernSession, era, (session, raw) => exchange(session, raw, req));
+        return sent ? { ...r, sent } : r;
       }
     }
     if (req.method === 'GET') return { status: 405, headers: { allow: 'POST, DELETE' } };

@@ -155,8 +155,9 @@ function chips(s: Summary): string {
   return `<div class="chips">${CATEGORIES.map((k) => `<span class="chip v-${k}${c[k] ? '' : ' zero'}"><b>${c[k]}</b> ${k}</span>`).join('')}</div>`;
 }
 
-function resultLine(r: { exitCode: number; summary: Summary; aborted?: string }): string {
+function resultLine(r: { exitCode: number; summary: Summary; aborted?: string; startFailure?: Report['startFailure'] }): string {
   const c = counts(r.summary);
+  if (r.startFailure) return `<p class="result bad">Result: ${r.startFailure.kind === 'auth-required' ? 'not run: the server asks for authorization' : 'the server never came up'} (exit code ${esc(r.exitCode)})</p>`;
   if (r.exitCode === 0) {
     const extra = c.baselined ? ` (${c.baselined} known failure${c.baselined === 1 ? '' : 's'} in the baseline)` : '';
     return `<p class="result ok">Result: no failures${extra}</p>`;
@@ -194,6 +195,28 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
     + `<dl>${rows.join('')}</dl>${details}${exchange}</details>`;
 }
 
+/**
+ * What failed, at the top of a run: every fail (then every known failure of the baseline), then every warn, each a
+ * link to its case below with its message; a run with none says so. The suites follow.
+ */
+function findingsHtml(r: Report, runIdx: number, anchorOf: Map<CaseResult, number>, causeOf: Map<CaseResult, number>): string {
+  const all = r.suites.flatMap((s) => s.cases);
+  const groups: [Category, string][] = [['fail', 'Failing'], ['baselined', 'Known failures (baseline)'], ['warn', 'Warnings']];
+  const parts = groups.map(([cat, title]) => {
+    const list = all.filter((c) => categoryOf(c) === cat);
+    if (!list.length) return '';
+    const items = list.map((c) => {
+      const msg = c.message.length > 300 ? `${c.message.slice(0, 300)}…` : c.message;
+      const cause = causeOf.get(c);
+      return `<li><a href="#r${runIdx}-c${anchorOf.get(c)}"><code class="cid">${esc(c.id)}</code></a>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''} <span class="dim">${esc(c.level)}</span>${cause ? ` <span class="cause">cause ${cause}</span>` : ''} — ${esc(msg)}</li>`;
+    });
+    return `<div class="findings-group v-${cat}"><b>${esc(title)} (${list.length})</b><ol>${items.join('')}</ol></div>`;
+  }).filter(Boolean);
+  if (!parts.length) return `<div class="box note findings"><b>Nothing failed and nothing was warned at.</b> The suites below list every case; passes are collapsed.</div>`;
+  const failed = all.some((c) => c.verdict === 'fail');
+  return `<div class="box findings"><h3 class="findings-title">${failed ? 'What failed' : 'Nothing failed; what was warned at'}</h3>${parts.join('')}</div>`;
+}
+
 /** The failures that share a cause (reports/causes.ts), linked, and the advice when the newest version looks partial. */
 function causesHtml(r: Report, causes: SharedCause[], runIdx: number, anchorOf: Map<CaseResult, number>): string {
   const items = causes.map((k, i) => {
@@ -221,7 +244,13 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   const bySeq = new Map(r.messages.map((m) => [m.seq, m]));
   out.push(`<section class="run" id="run-${runIdx}">`);
   if (multi) out.push(`<h2 class="run-title">${esc(runLabel(r, runIdx))}</h2>`, serverLine(r), chips(r.summary), resultLine(r));
-  if (r.aborted) out.push(`<div class="box bad"><b>Run ended early:</b> ${esc(r.aborted)}</div>`);
+  const f = r.startFailure;
+  if (f) {
+    const facts = [f.command ? `command as run: <code>${esc(f.command)}</code>${f.cwd ? ` (in <code>${esc(f.cwd)}</code>)` : ''}` : '', f.url ? `URL: <code>${esc(f.url)}</code>${f.status ? ` · HTTP ${esc(f.status)}` : ''}` : '', f.exitCode !== undefined ? (f.exitCode === null ? `ended by ${esc(f.signal ?? 'a signal')}` : `exited with code ${esc(f.exitCode)}`) : ''].filter(Boolean);
+    const stderr = f.stderr.length ? `<pre class="raw">${esc(f.stderr.join('\n'))}</pre>` : '';
+    out.push(`<div class="box bad start-failure"><b>${f.kind === 'auth-required' ? 'The server asks for authorization the run does not have' : 'The server never came up'}:</b> ${esc(f.cause)}${facts.length ? `<p>${facts.join(' · ')}</p>` : ''}${stderr}<p><b>Try:</b> ${esc(f.hint)}</p><p class="dim">Nothing was judged: every case is skipped with this cause${f.kind === 'auth-required' ? '' : ', but the one that fails with it'}.</p></div>`);
+  } else if (r.aborted) out.push(`<div class="box bad"><b>Run ended early:</b> ${esc(r.aborted)}</div>`);
+  const findingsAt = out.length;
   const b = r.baseline;
   if (b) {
     const stale = b.stale.length
@@ -233,20 +262,29 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   const causes = sharedCauses(r);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   const anchorOf = new Map<CaseResult, number>();
-  const causeAt = out.length;
+  // Anchors in page order (suites in order, each suite's cases fails first), known before the page is written: the
+  // list of what failed at the top links to them.
+  const ordered = r.suites.map((s) => [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict)));
   let n = 0;
-  for (const s of r.suites) {
+  for (const list of ordered) for (const c of list) anchorOf.set(c, n++);
+  out.splice(findingsAt, 0, findingsHtml(r, runIdx, anchorOf, causeOf));
+  const causeAt = out.length;
+  n = 0;
+  r.suites.forEach((s, si) => {
     const sc: Record<Category, number> = { fail: 0, baselined: 0, warn: 0, pass: 0, skip: 0, info: 0 };
     for (const c of s.cases) sc[categoryOf(c)]++;
     const tally = CATEGORIES.filter((k) => sc[k]).map((k) => `<span class="tally v-${k}">${sc[k]} ${k}</span>`).join(' ');
     out.push(`<section class="suite" id="r${runIdx}-s-${esc(s.id)}"><h3><code>${esc(s.id)}</code> ${esc(s.title)} <span class="tallies">${tally}</span> <span class="dur">${esc(fmtMs(s.durationMs))}</span></h3>`);
     if (!s.cases.length) out.push('<p class="dim">no cases ran</p>');
-    for (const c of [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict))) {
-      anchorOf.set(c, n);
+    // Passes collapsed under one line (opened with a click, or by "Expand all"); everything else shown.
+    const passes = ordered[si]!.filter((c) => c.verdict === 'pass');
+    for (const c of ordered[si]!) {
+      if (c.verdict === 'pass' && c === passes[0]) out.push(`<details class="passes"><summary class="dim">${passes.length} pass${passes.length === 1 ? '' : 'es'}</summary>`);
       out.push(caseHtml(c, r, runIdx, n++, bySeq, causeOf.get(c)));
+      if (c.verdict === 'pass' && c === passes.at(-1)) out.push('</details>');
     }
     out.push('</section>');
-  }
+  });
   if (causes.length) out.splice(causeAt, 0, causesHtml(r, causes, runIdx, anchorOf));
   // Reference material: the log, stderr, options.
   const log = r.messages.slice(0, HTML_LIMITS.logMessages).map((m) => {
@@ -303,6 +341,8 @@ details.ref{margin:14px 0}details.ref>summary{cursor:pointer;font-weight:600}
 .logline:target{background:#fff8c5}
 table.runs{border-collapse:collapse;margin:8px 0}table.runs td,table.runs th{border:1px solid var(--line);padding:3px 10px;text-align:left}
 footer{color:var(--dim);font-size:12px;padding:12px 24px;border-top:1px solid var(--line)}
+.findings ol{margin:4px 0 8px;padding-left:26px}.findings li{margin:2px 0;overflow-wrap:anywhere}.findings-title{margin:0 0 6px;border:0}
+.findings-group>b{display:block;margin-top:4px}details.passes{margin:6px 0}details.passes>summary{cursor:pointer}
 `;
 
 const SCRIPT = `
@@ -317,7 +357,7 @@ const SCRIPT = `
   var boxes=document.querySelectorAll('input[data-cat]');
   for(var k=0;k<boxes.length;k++){boxes[k].addEventListener('change',function(e){var t=e.target;hidden[t.getAttribute('data-cat')]=!t.checked;apply();});}
   var s=document.getElementById('search');if(s){s.addEventListener('input',function(){q=s.value.trim().toLowerCase();apply();});}
-  var ex=document.getElementById('expand');if(ex){ex.addEventListener('click',function(){var open=ex.getAttribute('data-open')!=='1';var d=document.querySelectorAll('details.case');for(var i=0;i<d.length;i++){if(!d[i].hidden)d[i].open=open;}ex.setAttribute('data-open',open?'1':'0');ex.textContent=open?'Collapse all':'Expand all';});}
+  var ex=document.getElementById('expand');if(ex){ex.addEventListener('click',function(){var open=ex.getAttribute('data-open')!=='1';var d=document.querySelectorAll('details.case,details.passes');for(var i=0;i<d.length;i++){if(!d[i].hidden)d[i].open=open;}ex.setAttribute('data-open',open?'1':'0');ex.textContent=open?'Collapse all':'Expand all';});}
   document.documentElement.className+=' js';
 })();
 `;
@@ -340,7 +380,7 @@ export function renderHtml(set: ReportSet): string {
   head.push(`<h1>mcp-conform report${multi ? ` · ${runs.length} targets` : ''}</h1>`);
   if (!multi) head.push(serverLine(first));
   head.push(`<p class="dim">mcp-conform ${esc(first.tool.version)} · started ${esc(started)} · ${esc(fmtMs(duration))} · ${summary.total} cases · ${summary.messagesValidated} messages validated${set.configFile ? ` · config <code>${esc(set.configFile)}</code>` : ''}</p>`);
-  head.push(chips(summary), resultLine({ exitCode, summary, aborted: multi ? undefined : first.aborted }));
+  head.push(chips(summary), resultLine({ exitCode, summary, aborted: multi ? undefined : first.aborted, startFailure: multi ? undefined : first.startFailure }));
   head.push(`<div class="filters"><span class="dim">Show:</span>${CATEGORIES.map((k) => `<label class="v-${k}"><input type="checkbox" data-cat="${k}" checked> ${k} (${c[k]})</label>`).join('')}<input type="search" id="search" placeholder="filter by case id" aria-label="filter by case id"><button type="button" id="expand">Expand all</button></div>`);
   const body: string[] = [];
   if (multi) {

@@ -2,6 +2,7 @@
  * Reporters by name, and what happens once every target has run and the reports are final: every reporter's
  * onFinished writes or prints (file reporters first, then github, the console last: it lists the files).
  */
+import { didYouMean } from '../core/suggest.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadBaseline, type Baseline } from '../core/baseline.js';
@@ -45,7 +46,7 @@ export function processIO(o: { verbose?: boolean; quiet?: boolean } = {}): Repor
 
 /** One reporter by name (io: default this process's stdout/stderr). */
 export function createReporter(name: string, io: ReporterIO = processIO()): Reporter {
-  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}" (known: ${REPORTER_NAMES.join(', ')})`);
+  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)} (known: ${REPORTER_NAMES.join(', ')})`);
   return REPORTERS[name as ReporterName](io);
 }
 
@@ -147,7 +148,8 @@ export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<Repo
   if (!runs.length && !plan.quiet) await io.stderr(`mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`);
   for (const rep of instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
-    if (rep.name === 'console' && plan.updateBaseline) ctx.written.push(plan.updateBaseline);
+    // (not when it already said what it would say: the console then says it is unchanged).
+    if (rep.name === 'console' && plan.updateBaseline && runs.some((r) => r.updatedFiles?.some((u) => u.by === 'update-baseline' && u.written))) ctx.written.push(plan.updateBaseline);
     try {
       const files = await rep.onFinished?.(set, ctx);
       for (const f of [files ?? []].flat()) ctx.written.push(f);

@@ -31,15 +31,33 @@ export function eraLines(r: Pick<Report, 'eras'>): string[] {
   return [`A dual-era server: judged in ${first.protocolVersion} and in ${second.protocolVersion} (initialize, a fresh connection), the newest legacy version it serves; a case marked [version] was found in that era only, the others alike in both (--protocol-version V judges one)`];
 }
 
-/** The console table of --all-versions: one row per version, one column per suite (fails/passes, or "—"). */
+/** Lines of at most `width` columns: words wrapped, continuation lines indented. */
+function wrap(text: string, width = 100, indent = '    '): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (next.length > width && line.trim()) { out.push(line); line = `${indent}${word}`; } else line = next;
+  }
+  if (line) out.push(line);
+  return out.flatMap((l) => (l.length > width ? [l.slice(0, width - 1) + '…'] : [l]));
+}
+
+/**
+ * The console table of --all-versions: one column per version, one row per suite (fails/passes, or "—" for a version
+ * not accepted), the first row whether the version was accepted; 5 versions fit in 100 columns. Why a version was
+ * not accepted follows, wrapped at 100 columns.
+ */
 export function matrixTable(matrix: MatrixEntry[]): string {
   const suiteIds: string[] = [];
   for (const m of matrix) for (const s of m.suites) if (!suiteIds.includes(s.id)) suiteIds.push(s.id);
-  const cell = matrixCell;
-  const head = ['version', 'accepted', ...suiteIds];
-  const rows = matrix.map((m) => [m.protocolVersion, m.tested === false ? 'not tested' : m.accepted ? 'yes' : 'no', ...suiteIds.map((id) => cell(m, id))]);
+  const head = ['suite', ...matrix.map((m) => m.protocolVersion)];
+  const rows = [
+    ['accepted', ...matrix.map((m) => (m.tested === false ? 'not tested' : m.accepted ? 'yes' : 'no'))],
+    ...suiteIds.map((id) => [id, ...matrix.map((m) => matrixCell(m, id))]),
+  ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const notes = matrix.filter((m) => !m.accepted && m.reason).map((m) => `  ${m.protocolVersion}: ${m.tested === false ? 'not tested' : 'not accepted'}: ${m.reason}`);
+  const notes = matrix.filter((m) => !m.accepted && m.reason).flatMap((m) => wrap(`  ${m.protocolVersion}: ${m.tested === false ? 'not tested' : 'not accepted'}: ${m.reason}`));
   return ['Version matrix (--all-versions):', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...notes, ''].join('\n');
 }

@@ -17,6 +17,7 @@ import { exitCodeOf, type Report } from '../core/results.js';
 import type { ShardInfo } from '../core/shard.js';
 import type { CombinedReport, ReportSet } from './types.js';
 import { isObject as isObj } from '../core/objects.js';
+import { isLoadReport, mergeLoadReports } from './merge-load.js';
 
 export class MergeError extends Error {}
 
@@ -107,6 +108,13 @@ export function joinReports(pieces: Piece[]): ReportSet {
     runs = placed.map((x) => x.run);
   } else {
     runs = pieces.flatMap((p) => p.runs);
+    // Load reports of several machines: one report, the counts summed and the histograms merged (merge-load.ts).
+    const load = runs.filter(isLoadReport).length;
+    if (load && load !== runs.length)
+      throw new MergeError(
+        'merge joins load reports with load reports only (mcp-conform load), not with the reports of run',
+      );
+    if (load > 1) runs = [mergeLoadReports(runs)];
   }
   unstaleAcrossRuns(runs);
   for (const r of runs) r.exitCode = exitCodeOf(r);

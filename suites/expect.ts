@@ -11,6 +11,8 @@ import type { OptionDef } from '../core/options.js';
 import { unanswered, type CaseContext, type ItemOutcome, type Outcome, type Suite } from '../core/suite.js';
 import { tools, type ToolListing } from '../core/tools.js';
 import type { Reply } from '../core/session.js';
+import type { Service } from '../core/services.js';
+import type { UpdatedFile } from '../core/results.js';
 import { ids } from './helpers.js';
 import { runChecks, shown, toolListChecks, type Answer, type CheckOutcome } from './expect/checks.js';
 import { ExpectFileError, loadExpectFiles, type Expectation, type ExpectFile } from './expect/format.js';
@@ -137,8 +139,17 @@ async function runOne(ctx: CaseContext, f: ExpectFile, e: Expectation, saved: Ma
   }
 }
 
+/** What --update-expect did to each expectation file of the run (report.updatedFiles). */
+const updates: Service<UpdatedFile[]> = {
+  id: 'expect-updates',
+  async produce() { return []; },
+  report(report, value) {
+    if (value?.length) report.updatedFiles = [...(report.updatedFiles ?? []), ...value];
+  },
+};
+
 /** --update-expect: rewrites what the failing checks expected, per file; the expectations updated pass, naming what changed. */
-function update(ran: Ran[]): void {
+function update(ran: Ran[], files: readonly ExpectFile[], out: UpdatedFile[]): void {
   const byFile = new Map<ExpectFile, Map<number, Edit[]>>();
   for (const r of ran) {
     if (r.outcome.verdict !== 'fail' || !r.checks.some((c) => !c.ok)) continue;
@@ -155,6 +166,10 @@ function update(ran: Ran[]): void {
       : { ...r.outcome, verdict: 'pass', message: `updated in ${where}: ${note.updated.join(', ')} — was: ${r.outcome.message}` };
   }
   for (const [f, edits] of byFile) writeEdits(f, edits);
+  for (const f of files) {
+    const changed = ran.filter((r) => r.file === f && byFile.get(f)?.has(r.e.index));
+    out.push({ file: f.file, by: 'update-expect', written: changed.length > 0, changed: changed.length, unit: changed.length === 1 ? 'expectation' : 'expectations', details: changed.map((r) => r.e.name ?? r.e.slug) });
+  }
 }
 
 export const expectSuite: Suite = {
@@ -162,6 +177,7 @@ export const expectSuite: Suite = {
   title: 'Expectations',
   description: 'the server answers as the user\'s expectation files say (run --expect FILE)',
   options: [expectOption as OptionDef, updateExpectOption as OptionDef],
+  services: [updates as Service<unknown>],
   selectedWhen: (sel) => (sel.option(expectOption)?.length ?? 0) > 0,
   cases: [
     {
@@ -183,7 +199,7 @@ export const expectSuite: Suite = {
             ran.push(await runOne(ctx, f, e, saved));
           }
         }
-        if (ctx.option(updateExpectOption)) update(ran);
+        if (ctx.option(updateExpectOption)) update(ran, loaded, await ctx.service(updates));
         return ran.map((r) => r.outcome);
       },
     },

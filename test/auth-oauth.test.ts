@@ -244,7 +244,9 @@ describe('--oauth against oidc-provider + the TypeScript SDK server', () => {
     expect(all.find((c) => c.id === 'lifecycle/initialize')?.verdict).toBe('skip');
     // The 401's OAuth error body is no JSON-RPC message: the schema suite has nothing to fail.
     expect(all.filter((c) => c.verdict === 'fail')).toEqual([]);
-    expect(r.stdout).toMatch(/Run ended early: the server requires authorization: .*get in with --oauth/);
+    expect(r.stdout).toMatch(/The server asks for authorization the run does not have: HTTP 401 to POST/);
+    expect(r.stdout).toMatch(/Try: get in with --oauth/);
+    expect(report.startFailure?.kind).toBe('auth-required');
     expect(r.code).toBe(1);
   }, 120_000);
 });

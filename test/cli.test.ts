@@ -83,7 +83,7 @@ describe('mcp-conform CLI', () => {
   });
 
   it.each([
-    [['run', '--stdio', 'python3 x.py', '--bogus-flag'], /Unknown argument/i],
+    [['run', '--stdio', 'python3 x.py', '--bogus-flag'], /unknown option --bogus-flag of run/i],
     [['run'], /--stdio/],
     [['frobnicate'], /Unknown argument|command/i],
     [[], /command/i],

@@ -91,6 +91,6 @@ describe('config file through the CLI', () => {
     writeFileSync(join(other, 'bad.yaml'), 'targets:\n  - stdio: x\n    colour: red\n');
     const bad = await cli(['run', '--config', join(other, 'bad.yaml')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown key "colour"');
+    expect(bad.stderr).toContain('targets[0].colour: unknown key');
   });
 });

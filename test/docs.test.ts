@@ -171,6 +171,7 @@ describe('options tables of the docs and --help', () => {
       'diff',
       'expect',
       'merge',
+      'load',
     ];
     const known = new Set(COMMANDS.flatMap((c) => commandOptions(c).map((o) => o.name)));
     const unknown: string[] = [];

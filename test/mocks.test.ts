@@ -133,7 +133,7 @@ describe('cassette written by run --record', () => {
     writeFileSync(badFx, 'server: { name: x, version: "1" }\ntools:\n  - name: t\n    answers:\n      - bogus: 1\n');
     const f = await cli(['serve', '--fixture', badFx], { timeout: 20_000 });
     expect(f.code).toBe(2);
-    expect(f.stderr).toMatch(/bad\.yaml:5: .*additional properties \(bogus\)/);
+    expect(f.stderr).toMatch(/bad\.yaml:5: tools\[0\]\.answers\[0\]\.bogus: unknown key/);
   });
 });
 
@@ -311,7 +311,7 @@ describe('fixtures', () => {
   it('the fixture schema rejects unknown keys with a line number', () => {
     expect(() =>
       parseFixture('server: {name: a, version: "1"}\ntools:\n  - name: t\n    inputSchema: 3\n', 'f.yaml'),
-    ).toThrow(/f\.yaml:4: \/tools\/0\/inputSchema must be object/);
+    ).toThrow(/f\.yaml:4: tools\[0\]\.inputSchema: must be object/);
   });
 });
 

@@ -79,6 +79,16 @@ const httpStart = async (start: (port: number) => string, path: string, flag = '
 };
 
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+/** A server-filesystem release's entry point (the current devDependency, or an npm alias of an older release). */
+const FILESYSTEM = (pkg: string) => join(ROOT, 'node_modules', ...pkg.split('/'), 'dist', 'index.js');
+/** The folder a filesystem server serves: a temporary directory with one file. */
+function fsFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
+  writeFileSync(join(dir, 'README.md'), '# hello\n');
+  return dir;
+}
+/** The security suite's file and URL cases alone (the rest of a run on these servers is the sections above). */
+const FILE_CASES = ['--case', 'security/resource-escape', '--case', 'security/path-escape', '--case', 'security/ssrf'];
 
 export const TARGETS: Target[] = [
   { id: 'everything/stdio', title: '@modelcontextprotocol/server-everything over stdio', args: async () => ['--stdio', `${q(join(BIN, 'mcp-server-everything'))} stdio`], timeoutMs: 150_000 },
@@ -91,11 +101,27 @@ export const TARGETS: Target[] = [
   {
     id: 'filesystem/stdio',
     title: '@modelcontextprotocol/server-filesystem over stdio (a temporary directory with one file)',
-    args: async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-fs-'));
-      writeFileSync(join(dir, 'README.md'), '# hello\n');
-      return ['--stdio', `${q(process.execPath)} ${q(FILESYSTEM_SERVER)} ${q(dir)}`];
-    },
+    // Its own entry script: node_modules/.bin/mcp-server-filesystem may link one of the older releases installed side
+    // by side (the npm aliases below), whose bins have the same name.
+    args: async () => ['--stdio', node(FILESYSTEM_SERVER, fsFolder())],
+  },
+  {
+    // CVE-2025-53110 / CVE-2025-53109: the release before the fix reads a canary in a prefix-named sibling folder and
+    // one behind a symlink. Its tools carry no annotations: only --call-tool read_file lets the probe call it.
+    id: 'filesystem-2025.3.28/stdio',
+    title: '@modelcontextprotocol/server-filesystem 2025.3.28 (npm alias `server-filesystem-2025.3.28`) over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool read_file`',
+    args: async () => ['--stdio', node(FILESYSTEM('server-filesystem-2025.3.28'), fsFolder()), ...FILE_CASES, '--call-tool', 'read_file'],
+  },
+  {
+    id: 'filesystem-2025.7.1/stdio',
+    title: '@modelcontextprotocol/server-filesystem 2025.7.1, the fixed release (npm alias `server-filesystem-2025.7.1`), over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool read_file`',
+    args: async () => ['--stdio', node(FILESYSTEM('server-filesystem-2025.7.1'), fsFolder()), ...FILE_CASES, '--call-tool', 'read_file'],
+  },
+  {
+    // Its gzip-file-as-resource tool fetches the URL it is given (readOnlyHint: false: only --call-tool calls it).
+    id: 'everything-fetch/stdio',
+    title: '@modelcontextprotocol/server-everything over stdio, run with `--case security/resource-escape --case security/path-escape --case security/ssrf --call-tool gzip-file-as-resource`',
+    args: async () => ['--stdio', `${q(join(BIN, 'mcp-server-everything'))} stdio`, ...FILE_CASES, '--call-tool', 'gzip-file-as-resource'],
   },
   {
     id: 'memory/stdio',
@@ -183,6 +209,10 @@ export const TARGETS: Target[] = [
   // The TS SDK either side of the DNS-rebinding fix (CVE-2025-66414, fixed in 1.24.0), on express as its examples built it.
   { id: 'sdk-1.23-express/streamable-http', title: 'the TS SDK 1.23 on a bare `express()` app, no Host check (fixtures/servers/peers/sdk-express-host.mjs 1.23) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.23', p), '/mcp') },
   { id: 'sdk-1.24-express/streamable-http', title: "the TS SDK 1.24 on `createMcpExpressApp()`, Host checked (fixtures/servers/peers/sdk-express-host.mjs 1.24) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.24', p), '/mcp') },
+  // The TS SDK either side of GHSA-345p-7cg4-v4c7 (answers crossing between clients; fixed in 1.26.0): one McpServer
+  // and one shared stateless transport on 1.25.3, as many examples built it; a server per request on 1.26.0.
+  { id: 'sdk-1.25.3-shared/streamable-http', title: 'the TS SDK 1.25.3, one McpServer and one stateless transport shared by every request (fixtures/servers/peers/sdk-isolation.mjs sdk-1.25.3 shared) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-isolation.mjs'), 'sdk-1.25.3', 'shared', p), '/mcp') },
+  { id: 'sdk-1.26.0-per-request/streamable-http', title: 'the TS SDK 1.26.0, a McpServer and a stateless transport per request (fixtures/servers/peers/sdk-isolation.mjs sdk-1.26.0 per-request) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-isolation.mjs'), 'sdk-1.26.0', 'per-request', p), '/mcp') },
 ];
 
 /**
@@ -318,6 +348,8 @@ const ledgerText = readFileSync(LEDGER, 'utf8');
 const ledger = parseLedger(ledgerText);
 const drafts = new Map<string, string>();
 const reports = new Map<string, Report>();
+/** The tools a target's run names with --call-tool (the user's opt-in: the safety check below allows those). */
+const optedIn = new Map<string, string[]>();
 let py: PythonPeers;
 
 describe('real-server ledger (docs/real-servers.md)', () => {
@@ -358,6 +390,7 @@ describe('real-server ledger (docs/real-servers.md)', () => {
       const args = await t.args(py.python);
       const r: RunResult = await limited(() => runArgs(args, { timeoutMs: t.timeoutMs ?? defaultTimeout(t) }));
       reports.set(t.id, r.report);
+      optedIn.set(t.id, args.flatMap((a, i) => (args[i - 1] === '--call-tool' ? [a] : [])));
       const seen = observed(r.report);
       drafts.set(t.id, draftTable(t, seen, ledger.get(t.id), noiseSkips(r.report)));
       if (DRAFT) return;
@@ -377,10 +410,11 @@ describe('real-server ledger (docs/real-servers.md)', () => {
 describe('safe by default on real servers: no call of a tool not annotated read-only, no made-up prompt argument', () => {
   // The default call policy calls no tool that is not annotated readOnlyHint: true — not in
   // `calling`, not in `invalid-params`, not anywhere — on any of these servers (read from each ledger run's log).
-  (DRAFT ? it.skip : it)('no tools/call with a tool not annotated readOnlyHint: true in a default run', () => {
+  (DRAFT ? it.skip : it)('no tools/call with a tool not annotated readOnlyHint: true in a default run (or one named with --call-tool)', () => {
     const ran = TARGETS.filter((t) => reports.has(t.id));
     expect(ran.length, 'no ledger run finished').toBeGreaterThan(0);
-    const offending = ran.map((t) => [t.id, unsafeCalls(reports.get(t.id)!)] as const).filter(([, calls]) => calls.length > 0);
+    // A tool the run names with --call-tool (filesystem-2025.3.28's read_file) is the user's opt-in, not the default.
+    const offending = ran.map((t) => [t.id, unsafeCalls(reports.get(t.id)!).filter((c) => !optedIn.get(t.id)?.includes(c.replace(/ \(message \d+\)$/, '')))] as const).filter(([, calls]) => calls.length > 0);
     if (offending.length) console.log(`[real-servers] tools/call of tools not annotated readOnlyHint: true:\n${offending.map(([id, calls]) => `  ${id}: ${calls.join(', ')}`).join('\n')}`);
     expect(Object.fromEntries(offending)).toEqual({});
   });

@@ -42,7 +42,7 @@ describe('console report', () => {
       '\n  ✗ fail  schema/from-server/tools/list — fail message of schema/from-server/tools/list (1.5 s)\n        MUST · https://modelcontextprotocol.io/specification/2025-11-25/basic\n',
     );
     expect(text).toMatch(
-      /Summary: 1 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 messages validated · 0\.8 s\nNot listed: 1 pass; --verbose lists every case, report\.html and report\.json hold them all\nReports: \/out\/report\.json\nResult: 1 failing case\n$/,
+      /Summary: 1 pass, 0 warn, 1 fail, 0 skip, 0 info · 2 messages validated · 0\.8 s\nNot listed: 1 pass; --verbose lists every case, report\.json holds them all \(--reporter html for a page\)\nReports: \/out\/report\.json\nResult: 1 failing case\n$/,
     );
     expect(text).not.toContain('→ #4'); // exchanges only with --verbose
   });
@@ -225,7 +225,7 @@ describe('the default report of a large server', () => {
     const text = renderConsole(r, [], { color: false });
     expect(text.split('\n').filter((l) => l.startsWith('  ! warn  compat/openai/'))).toHaveLength(8);
     expect(text).toContain(
-      '    … 22 other findings of compat/openai (warn, 22 items): in report.html and report.json\n',
+      '    … 22 other findings of compat/openai (warn, 22 items): written with --reporter html or --reporter json\n',
     );
     expect(text.split('\n').filter((l) => l.startsWith('  ✗ fail  calling/tool/'))).toHaveLength(30);
     expect(accountFor(text, r).missing).toEqual([]);

@@ -131,6 +131,49 @@ describe.skipIf(!bin && !process.env.CI)('report.html in headless Chromium', () 
     expect(statSync(png).size).toBeGreaterThan(10_000);
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
   });
+
+  it('the first fail\'s id appears before the first pass\'s id in the DOM', async () => {
+    if (!bin) throw new Error('chromium is not installed (CI installs it in .ci/run)');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderHtml({ runs: [lateFailureReport()] }));
+    const dom = await chromium(bin, file, ['--dump-dom']);
+    expect(dom.code).toBe(0);
+    expect(dom.stdout).toContain('<html lang="en" class=" js">');
+    const firstFail = dom.stdout.indexOf('stdio/late-failure');
+    const firstPass = dom.stdout.search(/(lifecycle|listing|calling)\/case-\d+/);
+    expect(firstFail).toBeGreaterThan(0);
+    expect(firstPass).toBeGreaterThan(0);
+    expect(firstFail).toBeLessThan(firstPass);
+  });
+});
+
+/** A report whose only failure comes last: 40 passes in suites before it, then a warn, then the fail. */
+function lateFailureReport() {
+  const passes = Array.from({ length: 40 }, (_, i) => kase(`${['lifecycle', 'listing', 'calling'][i % 3]}/case-${i}`, 'pass'));
+  return makeReport([...passes, kase('schema/warned-late', 'warn'), kase('stdio/late-failure', 'fail', { message: 'the one failure, last in suite order' })]);
+}
+
+describe('report.html leads with what failed', () => {
+  it('lists every fail, then every warn, at the top, each linking to its case; passes are collapsed', () => {
+    const html = renderHtml({ runs: [lateFailureReport()] });
+    const top = html.indexOf('What failed');
+    expect(top).toBeGreaterThan(0);
+    expect(html.indexOf('stdio/late-failure')).toBeLessThan(html.indexOf('lifecycle/case-0'));
+    expect(html.indexOf('stdio/late-failure')).toBeLessThan(html.indexOf('schema/warned-late'));
+    // The link points at the case's own anchor.
+    const link = /<a href="#(r0-c\d+)"><code class="cid">stdio\/late-failure<\/code>/.exec(html);
+    expect(link).not.toBeNull();
+    expect(html).toContain(`id="${link![1]}"`);
+    // Each suite's passes sit in one collapsed <details class="passes">.
+    expect(html).toMatch(/<details class="passes"><summary class="dim">14 passes<\/summary>/);
+    expect(html).not.toMatch(/<details class="passes" open/);
+  });
+
+  it('says so when nothing failed', () => {
+    const html = renderHtml({ runs: [makeReport([kase('lifecycle/initialize', 'pass')])] });
+    expect(html).toContain('Nothing failed and nothing was warned at.');
+  });
 });
 
 describe('report.html: failures that share a cause', () => {

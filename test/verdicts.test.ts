@@ -179,13 +179,14 @@ describe('verdicts are unchanged (test/verdicts/*.json)', () => {
     // The demo server declares only tools: the resources, prompts, completion and logging cases skip, saying so.
     const skips = report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'skip');
     const undeclared = skips.filter((c) => /^the server did not declare the "(resources|prompts|completions|logging|tasks)" capability$/.test(c.message));
-    expect(new Set(undeclared.map((c) => c.id.split('/')[0]))).toEqual(new Set(['resources', 'prompts', 'completion', 'logging', 'tasks']));
+    expect(new Set(undeclared.map((c) => c.id.split('/')[0]))).toEqual(new Set(['resources', 'prompts', 'completion', 'logging', 'tasks', 'security']));
     // And cases that have nothing to look at on it: no server request, no long-running tool, not 2026-07-28 (surface-2026, tasks extension, subscriptions).
-    const nothing = skips.filter((c) => /^(server-requests|progress|surface-2026|protocol-2026|tasks\/extension|subscriptions)\//.test(c.id));
-    for (const c of nothing) expect(c.message).toMatch(/was never sent|^no callable tool looks long-running|^does not apply: protocol 2025-11-25 (has no|\(the case applies from 2026-07-28 on\))/);
+    // (security/path-escape and ssrf: no tool takes a path or a URL.)
+    const nothing = skips.filter((c) => /^(server-requests|progress|surface-2026|protocol-2026|tasks\/extension|subscriptions)\/|^security\/(path-escape|ssrf)$/.test(c.id));
+    for (const c of nothing) expect(c.message).toMatch(/was never sent|^no callable tool looks long-running|^does not apply: protocol 2025-11-25 (has no|\(the case applies from 2026-07-28 on\))|^no tool declares a parameter named or described as a (path|URL)/);
     const skipped = skips.filter((c) => !undeclared.includes(c) && !nothing.includes(c)).map((c) => c.id);
     // result-type: only from 2026-07-28; the security suite's HTTP cases: over stdio they do not apply.
-    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history', 'security/host-header', 'security/session-id']);
+    expect(skipped).toEqual(['lifecycle/result-type', 'calling/tool/clear_history', 'security/host-header', 'security/session-id', 'security/session-isolation']);
     // calc.py serves requests before initialize: the spec leaves that open (info).
     // quality: its arithmetic tools leave their parameters a and b undescribed; the token cost and result sizes are info.
     expect(report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'info').map((c) => c.id)).toEqual([

@@ -241,17 +241,18 @@ export function rulesText(format: string): string {
 /** Options of `tools` besides the target options (bin/target-options.ts adds those, as for `run`). */
 export function toolsOptions<T>(y: Argv<T>) {
   return y
+    .positional('file', { type: 'string', describe: 'Read the tool list from this file (tools/list result, report.json or cassette) instead of a server, as lint does; --file FILE says the same' })
     .option('format', { choices: ['openai', 'anthropic', 'bedrock', 'gemini'], demandOption: true, describe: 'The provider whose tool configuration to print' })
     .option('file', { type: 'string', describe: 'Read the tool list from a file (tools/list result, report.json or cassette) instead of a server' })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .example('$0 tools --format openai --stdio "node server.js"', 'The server\'s tools as an OpenAI `tools` array')
-    .example('$0 tools --format gemini --file tools.json', 'A saved tool list as Gemini functionDeclarations');
+    .example('$0 tools --format gemini tools.json', 'A saved tool list as Gemini functionDeclarations');
 }
 
 export async function toolsCommand(argv: Record<string, unknown>, list: (v: unknown) => string[], err: Err, io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> }): Promise<number> {
   const format = String(argv.format) as import('../../suites/compat/convert.js').Format;
   const given = (['file', ...TARGET_FLAGS] as const).filter((k) => argv[k] !== undefined);
-  if (given.length !== 1) throw err(given.length ? `give only one of --file, --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL, --sse URL or --url URL');
+  if (given.length !== 1) throw err(given.length ? `give only one of FILE (or --file FILE), --stdio, --http, --sse, --url (got ${given.map((g) => `--${g}`).join(', ')})` : 'tools needs a tool list: --file FILE, --stdio "<command>", --http URL, --sse URL or --url URL');
   let tools: Tool[];
   let where: string;
   if (argv.file !== undefined) {

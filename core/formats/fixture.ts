@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import { MockInputError } from './cassette.js';
+import { schemaErrorLines } from '../schema-words.js';
 
 export interface FixtureAnswer {
   when?: Record<string, unknown>;
@@ -100,14 +101,16 @@ export function parseFixture(text: string, file = '<fixture>'): Fixture {
     throw new MockInputError(`${file}:${pos.line}: ${extname(file) === '.json' ? 'not valid JSON' : 'not valid YAML'}: ${e.message.split('\n')[0]}`);
   }
   const value = doc.toJS() as unknown;
-  fixtureValidator ??= new Ajv({ allErrors: false, strict: false }).compile(JSON.parse(readFileSync(schemaPath(), 'utf8')));
+  fixtureValidator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(schemaPath(), 'utf8')));
   if (!fixtureValidator(value)) {
-    const err = fixtureValidator.errors![0]!;
-    const path = err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    // An unknown key first (a typo explains the rest: `tols:` leaves the tools out), in words (core/schema-words.ts).
+    const errors = [...fixtureValidator.errors!].sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
+    const err = errors[0]!;
+    const key = err.keyword === 'additionalProperties' ? [String((err.params as { additionalProperty?: string }).additionalProperty)] : [];
+    const path = [...err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~'))), ...key];
+    const node = (doc.getIn(path, true) ?? doc.getIn(path.slice(0, -1), true)) as { range?: [number, number, number] } | undefined;
     const line = node?.range ? lc.linePos(node.range[0]).line : 1;
-    const extra = err.keyword === 'additionalProperties' ? ` (${String((err.params as { additionalProperty?: string }).additionalProperty)})` : '';
-    throw new MockInputError(`${file}:${line}: ${err.instancePath || '(top level)'} ${err.message}${extra}`);
+    throw new MockInputError(`${file}:${line}: ${schemaErrorLines(errors, 3).join('\n  ')}`);
   }
   const f = value as Fixture;
   const names = new Set<string>();

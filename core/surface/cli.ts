@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { Report } from '../results.js';
+import type { Report, UpdatedFile } from '../results.js';
 import type { RunOptions } from '../run.js';
 import { PROTOCOL_VERSIONS } from '../schema/versions.js';
 import { diffExitCode, diffSnapshots } from './diff.js';
@@ -55,6 +55,23 @@ function unwritable(file: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What writing `text` over `file` changes (report.updatedFiles): nothing when the file already holds it; else the
+ * surface changes from the snapshot there (core/surface/diff.ts), or, for a new file, what it holds.
+ */
+function snapshotUpdate(file: string, text: string, next: Snapshot): UpdatedFile {
+  let old: string | undefined;
+  try { old = readFileSync(file, 'utf8'); } catch { /* a new file */ }
+  if (old === text) return { file, by: 'snapshot', written: false, changed: 0, unit: 'changes', details: [] };
+  if (old === undefined) return { file, by: 'snapshot', written: true, changed: 1, unit: 'new file', details: [summaryLine(next)] };
+  try {
+    const d = diffSnapshots(parseSurfaceFile(old, file).snapshot, next);
+    return { file, by: 'snapshot', written: true, changed: d.changes.length, unit: d.changes.length === 1 ? 'surface change' : 'surface changes', details: d.changes.map((c) => `${c.severity} ${c.name}${c.path ? c.path : ''}`) };
+  } catch {
+    return { file, by: 'snapshot', written: true, changed: 1, unit: 'file replaced', details: ['the file there was no snapshot'] };
+  }
+}
+
 function summaryLine(s: Snapshot): string {
   const n = (l: unknown[] | undefined, w: string) => (l ? `${l.length} ${w}${l.length === 1 ? '' : 's'}` : undefined);
   return [n(s.tools, 'tool'), n(s.prompts, 'prompt'), n(s.resources, 'resource'), n(s.resourceTemplates, 'resource template')].filter(Boolean).join(', ');
@@ -97,7 +114,10 @@ export function surfaceForRun(argv: Record<string, unknown>): SurfaceForRun | un
         return;
       }
       try {
-        writeWhole(out, stringifySnapshot(taken.snapshot));
+        const text = stringifySnapshot(taken.snapshot);
+        const u = snapshotUpdate(out, text, taken.snapshot);
+        if (u.written) writeWhole(out, text);
+        report.updatedFiles = [...(report.updatedFiles ?? []), u];
       } catch (e) {
         stderr(`mcp-conform: could not write the snapshot ${out}: ${(e as Error).message}\n`);
         if (report.exitCode === 0) report.exitCode = 1;
@@ -155,12 +175,14 @@ export async function snapshotCommand(argv: Record<string, unknown>, runTarget: 
     await io.stdout(text);
     return 0;
   }
+  const u = snapshotUpdate(out, text, taken.snapshot);
   try {
-    writeWhole(out, text);
+    if (u.written) writeWhole(out, text);
   } catch (e) {
     throw new SurfaceInputError(`--out: could not write ${out}: ${(e as Error).message}`);
   }
-  await io.stderr(`mcp-conform: wrote ${out}: ${summaryLine(taken.snapshot)}\n`);
+  const what = u.details.length ? ` (${u.details.slice(0, 6).join(', ')}${u.details.length > 6 ? `, and ${u.details.length - 6} more` : ''})` : '';
+  await io.stderr(u.written ? `mcp-conform: updated ${out}: ${u.unit === 'new file' ? `a new file, ${summaryLine(taken.snapshot)}` : `${u.changed} ${u.unit}${what}`}\n` : `mcp-conform: ${out} unchanged (${summaryLine(taken.snapshot)})\n`);
   return 0;
 }
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { parsePath, REFERENCE, type PathPart } from './paths.js';
+import { didYouMean, nearest } from '../../core/suggest.js';
 
 export const EXPECT_FORMAT_VERSION = 1;
 export const FORMS = ['call', 'request', 'read', 'prompt', 'tools'] as const;
@@ -127,7 +128,10 @@ function pathText(path: PathPart[]): string {
 function schemaProblem(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'additionalProperties': return `unknown key "${String(p.additionalProperty)}"`;
+    case 'additionalProperties': {
+      const known = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      return `unknown key "${String(p.additionalProperty)}"${didYouMean(String(p.additionalProperty), known)}`;
+    }
     case 'required': return `"${String(p.missingProperty)}" is missing`;
     case 'const': return `must be ${JSON.stringify(p.allowedValue)}`;
     case 'type': return `must be ${String(p.type)}`;
@@ -157,17 +161,21 @@ export function parseExpectText(text: string, file: string): ExpectFile {
     if (e === null || typeof e !== 'object' || Array.isArray(e)) throw new ExpectFileError(`${at(['expectations', i])}: an expectation is a mapping (name, one of ${FORMS.join(', ')}, expect)`);
     const keys = Object.keys(e as object);
     const forms = FORMS.filter((f) => keys.includes(f));
-    if (forms.length !== 1) throw new ExpectFileError(`${at(['expectations', i])}: an expectation has exactly one of ${FORMS.join(', ')} (${forms.length ? `found ${forms.join(' and ')}` : 'found none'})`);
+    if (forms.length !== 1) {
+      // A misspelt form ("cal:", "tool:") is named with the form it is nearest to.
+      const guess = forms.length ? undefined : keys.map((k) => [k, nearest(k, FORMS) ?? ({ tool: 'call', method: 'request', resource: 'read', uri: 'read', list: 'tools' } as Record<string, string>)[k]] as const).find(([, f]) => f);
+      throw new ExpectFileError(`${at(['expectations', i, ...(guess ? [guess[0]] : [])])}: ${guess ? `unknown key "${guess[0]}"; did you mean ${guess[1]}? ` : ''}an expectation has exactly one of ${FORMS.join(', ')} (${forms.length ? `found ${forms.join(' and ')}` : 'found none'})`);
+    }
     const form = forms[0]!;
     for (const k of keys) {
       if ((FORMS as readonly string[]).includes(k) || !['arguments', 'params', 'save'].includes(k)) continue;
       if (k === 'save' ? form === 'tools' : !FORM_KEYS[form].includes(k)) throw new ExpectFileError(`${at(['expectations', i, k])}: "${k}" does not go with ${form}${k === 'params' ? ' (params go with request)' : k === 'arguments' ? ' (arguments go with call and prompt)' : ''}`);
     }
   });
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(expectSchema());
+  validator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(expectSchema());
   if (!validator(value)) {
     const errs = (validator.errors ?? []).filter((e) => !['oneOf', 'not', 'anyOf'].includes(e.keyword) && !(e.keyword === 'required' && e.schemaPath.includes('/oneOf/')));
-    const first = errs[0] ?? validator.errors![0]!;
+    const first = errs.find((e) => e.keyword === 'additionalProperties') ?? errs[0] ?? validator.errors![0]!;
     const parts = parsePath(first.instancePath);
     const where = first.keyword === 'additionalProperties' ? [...parts, String((first.params as { additionalProperty: string }).additionalProperty)] : parts;
     throw new ExpectFileError(`${at(where)}: ${schemaProblem(first)}${errs.length > 1 ? ` (and ${errs.length - 1} more problem${errs.length > 2 ? 's' : ''})` : ''}`);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, run } from '../helpers/cli.js';
+import { BIN, FILESYSTEM_SERVER, run } from '../helpers/cli.js';
 import { carriesStructured, failureReportedAsSuccess } from '../../suites/tool-answers.js';
 
 const text = (...t: string[]) => t.map((x) => ({ type: 'text', text: x }));
@@ -79,7 +79,8 @@ describe('real servers: structuredContent mirrored in a text block, as the SDKs 
   it('server-filesystem: {"content": text} with that text in a text block carries its value: no calling warn', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fs-'));
     writeFileSync(join(dir, 'README.md'), '# hello\n');
-    const r = await run(`${join(BIN, 'mcp-server-filesystem')} ${dir}`, ['--suite', 'calling', '--call-tools', 'all']);
+    // Its own entry script: .bin/mcp-server-filesystem may link an older release installed as an npm alias.
+    const r = await run(`${process.execPath} ${FILESYSTEM_SERVER} ${dir}`, ['--suite', 'calling', '--call-tools', 'all']);
     const warns = r.report.suites.flatMap((s) => s.cases).filter((c) => c.verdict === 'warn');
     expect(warns.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(r.c('calling/tool/list_allowed_directories').message).toMatch(/a text block carries its one member "content"/);

@@ -1,0 +1,324 @@
+// `mcp-conform load` against fixtures and the real SDK peers: figures, crossed answers, errors by kind, memory growth,
+// requests in flight over stdio, the loopback rule, usage errors, and the bound on a run's length.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { cli, FIXTURES, ROOT } from './helpers/cli.js';
+
+function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+}
+
+async function load(server: string, extra: string[] = []) {
+  const port = await freePort();
+  const out = mkdtempSync(join(tmpdir(), 'load-'));
+  const r = await cli(
+    [
+      'load',
+      '--start',
+      server.replace('{port}', String(port)),
+      '--http',
+      `http://127.0.0.1:${port}/mcp`,
+      '--out-dir',
+      out,
+      '--reporter',
+      'json',
+      '--reporter',
+      'junit',
+      '--reporter',
+      'console',
+      ...extra,
+    ],
+    { timeoutMs: 60_000 },
+  );
+  let report: any;
+  try {
+    report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+  } catch {
+    /* asserted by the caller */
+  }
+  return { ...r, report, out, check: (id: string) => report?.suites[0].cases.find((c: any) => c.id === id) };
+}
+
+const py = (mode: string) => `python3 ${join(FIXTURES, 'http', 'load_http.py')} ${mode} {port}`;
+const sdk = (v: string, mode: string) => `node ${join(FIXTURES, 'peers', 'sdk-isolation.mjs')} ${v} ${mode} {port}`;
+
+describe('load against fixtures', () => {
+  it('a sound HTTP server: 0 errors, 0 crossed, every figure present, exit 0', async () => {
+    const r = await load(py('good'), ['--duration', '2', '--sessions', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    const l = r.report.load;
+    expect(l.crossed).toBe(0);
+    expect(l.errors).toEqual({});
+    expect(l.requests).toBeGreaterThan(20);
+    expect(l.throughput).toBeGreaterThan(0);
+    for (const k of ['p50', 'p90', 'p95', 'p99', 'max']) expect(l.latencyMs[k]).toBeGreaterThan(0);
+    expect(l.latencyMs.p50).toBeLessThanOrEqual(l.latencyMs.p99);
+    expect(Object.keys(l.byMethod)).toEqual(expect.arrayContaining(['ping', 'tools/list', 'tools/call echo']));
+    expect(l.sessions).toMatchObject({ opened: 4, failed: 0, endedCleanly: 4 });
+    expect(l.memory.samples.length).toBeGreaterThanOrEqual(2);
+    expect(l.timeline.length).toBeGreaterThanOrEqual(2);
+    expect(l.canary).toEqual({ by: 'tool', tool: 'echo' });
+    const junit = readFileSync(join(r.out, 'junit.xml'), 'utf8');
+    for (const id of ['load/crossed', 'load/error-rate', 'load/p95', 'load/memory']) expect(junit).toContain(id);
+  }, 60_000);
+
+  it('one reply table shared by all sessions: crossed > 0, exit 1', async () => {
+    const r = await load(py('shared-replies'), ['--duration', '2', '--sessions', '4']);
+    expect(r.code).toBe(1);
+    expect(r.report.load.crossed).toBeGreaterThan(0);
+    expect(r.check('load/crossed').verdict).toBe('fail');
+    expect(r.stdout).toMatch(/reached the wrong client/);
+  }, 60_000);
+
+  it('503 when more than two requests are in flight: errors["http-503"] > 0', async () => {
+    const r = await load(py('busy'), ['--duration', '2', '--sessions', '6']);
+    expect(r.report.load.errors['http-503'] ?? 0).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a server that keeps memory per call: the memory warning', async () => {
+    const r = await load(py('leak'), ['--duration', '5', '--sessions', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    const m = r.check('load/memory');
+    expect(m.verdict).toBe('warn');
+    expect(m.message).toMatch(/MB per 1,000 requests/);
+    expect(r.report.load.memory.steady).toBe(true);
+  }, 60_000);
+
+  it('a stdio server: several requests in flight on one process', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'load-'));
+    const r = await cli(
+      [
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'slow-calls.py')}`,
+        '--env',
+        'SLOW_MS=200',
+        '--sessions',
+        '4',
+        '--duration',
+        '2',
+        '--mix',
+        'tools/call:lookup',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    const inFlight = Math.max(...report.process.stderr.map((l: string) => Number(/in-flight=(\d+)/.exec(l)?.[1] ?? 0)));
+    expect(inFlight).toBeGreaterThanOrEqual(3);
+    // One at a time would answer at most 10 calls of 200 ms in 2 s.
+    expect(report.load.byMethod['tools/call lookup'].requests).toBeGreaterThan(15);
+  }, 60_000);
+});
+
+describe('load modes and reports', () => {
+  it('open loop (--rate) sends about rate × duration; --ramp opens every session; report.html has its plots', async () => {
+    const r = await load(py('good'), [
+      '--duration',
+      '3',
+      '--sessions',
+      '4',
+      '--rate',
+      '20',
+      '--ramp',
+      '1',
+      '--reporter',
+      'html',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const l = r.report.load;
+    expect(l.mode).toBe('open-loop');
+    expect(l.requests).toBeGreaterThanOrEqual(45);
+    expect(l.requests).toBeLessThanOrEqual(61);
+    expect(l.sessions.opened).toBe(4);
+    const html = readFileSync(join(r.out, 'report.html'), 'utf8');
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(4);
+    expect(html).toContain('p95 latency per second');
+    expect(html).not.toMatch(/<script/);
+  }, 60_000);
+});
+
+describe('merge of load reports', () => {
+  it('sums the counts, merges the histograms, judges the checks again; a crossed answer on one machine fails the whole', async () => {
+    const a = await load(py('good'), ['--duration', '2', '--sessions', '2']);
+    const b = await load(py('shared-replies'), ['--duration', '2', '--sessions', '4']);
+    const out = mkdtempSync(join(tmpdir(), 'load-merge-'));
+    const r = await cli(
+      ['merge', join(a.out, 'report.json'), join(b.out, 'report.json'), '--reporter', 'json', '--out-dir', out],
+      { timeoutMs: 30_000 },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const m = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(m.load.merged).toBe(2);
+    expect(m.load.requests).toBe(a.report.load.requests + b.report.load.requests);
+    expect(m.load.crossed).toBe(b.report.load.crossed);
+    expect(m.load.sessions.opened).toBe(6);
+    // HDR histograms keep 3 significant digits: the merged max is the same within that resolution
+    const max = Math.max(a.report.load.latencyMs.max, b.report.load.latencyMs.max);
+    expect(Math.abs(m.load.latencyMs.max - max) / max).toBeLessThan(0.01);
+    expect(m.load.latencyMs.p50).toBeGreaterThanOrEqual(
+      Math.min(a.report.load.latencyMs.p50, b.report.load.latencyMs.p50),
+    );
+    expect(m.load.latencyMs.p50).toBeLessThanOrEqual(
+      Math.max(a.report.load.latencyMs.p50, b.report.load.latencyMs.p50),
+    );
+    expect(m.suites[0].cases.find((c: any) => c.id === 'load/crossed').verdict).toBe('fail');
+    expect(m.load.memory).toBeUndefined();
+  }, 90_000);
+});
+
+describe('load bounds', () => {
+  it('never sends to a non-loopback address without --allow-remote: exit 2, saying why', async () => {
+    for (const url of ['http://192.0.2.1:9/mcp', 'http://example.com/mcp', 'http://[2001:db8::1]/mcp']) {
+      const r = await cli(
+        [
+          'load',
+          '--http',
+          url,
+          '--duration',
+          '1',
+          '--reporter',
+          'json',
+          '--out-dir',
+          mkdtempSync(join(tmpdir(), 'load-')),
+        ],
+        { timeoutMs: 20_000 },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/not a loopback address.*--allow-remote/);
+      expect(r.ms).toBeLessThan(10_000); // refused before any connection (192.0.2.1 would hang a connect)
+    }
+  }, 60_000);
+
+  it('SIGINT stops the load cleanly: the report is written, exit 130, the server ended', async () => {
+    const { spawn } = await import('node:child_process');
+    const out = mkdtempSync(join(tmpdir(), 'load-'));
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'dist/bin/mcp-conform.js'),
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'calc.py')}`,
+        '--duration',
+        '60',
+        '--sessions',
+        '2',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { stdio: 'ignore' },
+    );
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.load.endedBy).toBe('stopped');
+    expect(report.load.requests).toBeGreaterThan(0);
+    expect(report.process.exitCode !== undefined || report.process.signal !== undefined).toBe(true);
+  }, 60_000);
+
+  it('a config target: the one target, or the one --target names (several without --target: exit 2)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'load-config-'));
+    writeFileSync(
+      join(dir, 'mcp-conform.config.json'),
+      JSON.stringify({
+        targets: [
+          { name: 'calc', stdio: `python3 ${join(FIXTURES, 'calc.py')}` },
+          { name: 'other', stdio: `python3 ${join(FIXTURES, 'calc.py')}` },
+        ],
+      }),
+    );
+    const several = await cli(['load', '--duration', '1', '--reporter', 'json', '--out-dir', join(dir, 'out')], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/--target NAME/);
+    const one = await cli(
+      ['load', '--target', 'calc', '--duration', '1', '--reporter', 'json', '--out-dir', join(dir, 'out')],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
+    expect(one.code, one.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8'));
+    expect(report.server.name).toBe('calc');
+    expect(report.load.requests).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('bad values are usage errors (exit 2)', async () => {
+    for (const bad of [
+      ['--sessions', '0'],
+      ['--duration', '-1'],
+      ['--rate', '10'],
+      ['--requests', '0'],
+      ['--max-error-rate', 'lots'],
+    ]) {
+      const r = await cli(['load', '--http', 'http://127.0.0.1:9/mcp', ...bad], { timeoutMs: 20_000 });
+      expect(r.code, bad.join(' ')).toBe(2);
+    }
+  }, 60_000);
+
+  it('a run ends within its duration plus a small grace, even when the server stops answering', async () => {
+    // slow-calls answers each call after 5 s: every request outlives the 1.5 s duration.
+    const out = mkdtempSync(join(tmpdir(), 'load-'));
+    const r = await cli(
+      [
+        'load',
+        '--stdio',
+        `python3 ${join(FIXTURES, 'slow-calls.py')}`,
+        '--env',
+        'SLOW_MS=5000',
+        '--sessions',
+        '2',
+        '--duration',
+        '1.5',
+        '--mix',
+        'tools/call:lookup',
+        '--out-dir',
+        out,
+        '--reporter',
+        'json',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.load.endedBy).toBe('duration');
+    expect(report.load.unfinished).toBe(2);
+    // start-up + 1.5 s + 2 s grace + shutdown, with room for a busy machine
+    expect(r.ms).toBeLessThan(12_000);
+  }, 60_000);
+});
+
+describe('load against the real SDK (GHSA-345p-7cg4-v4c7)', () => {
+  it('1.25.3 with one shared stateless transport: crossed > 0', async () => {
+    const r = await load(sdk('sdk-1.25.3', 'shared'), ['--duration', '3', '--sessions', '4', '--timeout', '1000']);
+    expect(r.code).toBe(1);
+    expect(r.report.load.crossed).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('1.26.0 with a server per request: 0 crossed, 0 errors', async () => {
+    const r = await load(sdk('sdk-1.26.0', 'per-request'), ['--duration', '2', '--sessions', '4']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.report.load.crossed).toBe(0);
+    expect(r.report.load.errors).toEqual({});
+  }, 60_000);
+});
