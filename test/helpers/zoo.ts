@@ -54,7 +54,7 @@ export function notPassing(r: RunResult): Record<string, string> {
         (c) =>
           !(
             c.verdict === 'skip' &&
-            /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(
+            /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b|: nothing to probe$/.test(
               c.message,
             )
           ),
