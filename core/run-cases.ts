@@ -8,6 +8,7 @@ import { notApplicable, requiresOf } from './applies.js';
 import type { RunContext } from './context.js';
 import type { CaseResult, SuiteResult } from './results.js';
 import { closedReason, SessionError } from './session.js';
+import { environmentRule } from './environment.js';
 import { specUrl } from './schema/versions.js';
 import { unanswered, type CaseDef, type ItemOutcome, type Outcome, type Suite } from './suite.js';
 import type { Transport } from './transport/types.js';
@@ -55,6 +56,7 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   const stopWhy = st.stopped();
   const aborted = st.aborted();
   if (stopWhy && aborted === stopWhy && needs !== 'log') return `not run: ${stopWhy}`; // stopped before the handshake ended
+  if (needs === 'listed') return aborted ? `not run: ${aborted}` : stopWhy ? `not run: ${stopWhy}` : undefined;
   if (needs !== 'server') return undefined;
   if (aborted) return `not run: ${aborted}`;
   if (stopWhy) return `not run: ${stopWhy}`;
@@ -63,7 +65,8 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
   // The server stopped answering on what a case sent before the first case (nothing has come from it since): the
   // other cases are not blamed for it, as they are not once it died.
-  if (lostEarly && ctx.session.isStalled) return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
+  if (lostEarly && ctx.session.isStalled)
+    return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
   return undefined;
 }
 
@@ -93,37 +96,71 @@ export function earlyTrouble(ctx: RunContext, final: boolean): 'clean' | 'open' 
     const w = c.earlyWindow?.(ctx);
     if (!w) continue;
     const end = w.until ?? Infinity;
-    if (end > until) { until = end; who = c.id; }
+    if (end > until) {
+      until = end;
+      who = c.id;
+    }
   }
   if (!who) return 'clean';
   const what = `while the wait of ${who}'s early work (sent before the first case) was open`;
-  if (s.closedAt !== undefined && s.closedAt <= until) return `the connection ended ${Math.round(s.closedAt)} ms into the session, ${what}`;
+  if (s.closedAt !== undefined && s.closedAt <= until)
+    return `the connection ended ${Math.round(s.closedAt)} ms into the session, ${what}`;
   if (until !== Infinity && s.heardLast > until) return 'clean';
   // Ended later, with nothing heard from the server since the wait began: whether the early message did it cannot be
   // told apart, so it is treated as if it had.
-  if (s.closedAt !== undefined) return `the connection ended ${Math.round(s.closedAt)} ms into the session with nothing heard from the server after the wait of ${who}'s early work (sent before the first case) ended`;
+  if (s.closedAt !== undefined)
+    return `the connection ended ${Math.round(s.closedAt)} ms into the session with nothing heard from the server after the wait of ${who}'s early work (sent before the first case) ended`;
   if (!final) return 'open';
   // Silent since before the wait ended, with a request unanswered (a timeout): whether the early message did it
   // cannot be told from a slow request, so it is treated as if it had (a repeat costs time, never a verdict).
-  if ((s.isStalled || s.unresponsive) && s.heardLast <= until) return `the server stopped answering (nothing came from it after ${Math.round(s.heardLast)} ms into the session) ${what}`;
+  if ((s.isStalled || s.unresponsive) && s.heardLast <= until)
+    return `the server stopped answering (nothing came from it after ${Math.round(s.heardLast)} ms into the session) ${what}`;
   return 'clean';
 }
 
-export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
+export async function runCase(
+  c: CaseDef,
+  ctx: RunContext,
+  st: RunState,
+  filter: string[] | undefined,
+  out: CaseResult[],
+): Promise<void> {
   if (!caseWanted(c, filter)) return;
   const ct0 = performance.now();
   const base = { title: c.title, level: c.level, spec: specUrl(ctx.version, c.spec), requirement: c.requirement };
   const push = (id: string, o: Outcome, extra?: { title?: string; item?: string; notApplicable?: true }) => {
     out.push({
-      id, ...base, title: extra?.title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1,
-      messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}),
-      ...(extra?.item !== undefined ? { item: extra.item } : {}), ...(extra?.notApplicable || (o.notApplicable && o.verdict === 'skip') ? { notApplicable: true } : {}),
+      id,
+      ...base,
+      title: extra?.title ?? base.title,
+      level: o.level ?? c.level,
+      verdict: o.verdict,
+      message: o.message,
+      durationMs: o.durationMs ?? -1,
+      messageIds: o.messageIds ?? [],
+      ...(o.details ? { details: o.details } : {}),
+      ...(extra?.item !== undefined ? { item: extra.item } : {}),
+      ...(extra?.notApplicable || (o.notApplicable && o.verdict === 'skip') ? { notApplicable: true } : {}),
+      ...(c.ofFile ? { ofFile: true } : {}),
     });
   };
   const first = out.length;
   const needsServer = requiresOf(c).needs === 'server';
-  const cannotRun = notRunnable(c, ctx, st);
-  const doesNotApply = cannotRun ? undefined : notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  // A request of an earlier case timed out and the server is being asked whether it still answers: wait for that
+  // (bounded) so this case is run, or skipped, on what is known of the server.
+  if (needsServer) await st.untilStopped(ctx.session.livenessKnown()).catch(() => undefined);
+  // Once the handshake went through, a case that does not apply says so, whatever became of the server since (it
+  // would not have run anyway); before that, what the run lacks is the reason.
+  const applies = () =>
+    notApplicable(c, {
+      version: ctx.version,
+      features: ctx.features,
+      transport: st.transport.kind,
+      capabilities: ctx.capabilities,
+    });
+  const handshakeDone = !st.aborted() && !st.authRequired?.();
+  const doesNotApply = handshakeDone ? applies() : undefined;
+  const cannotRun = doesNotApply ? undefined : notRunnable(c, ctx, st);
   if (cannotRun) {
     push(c.id, { verdict: 'skip', message: cannotRun });
   } else if (doesNotApply) {
@@ -132,28 +169,46 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     ctx.currentCase = c.id;
     try {
       const o = needsServer ? await st.untilStopped(c.run(ctx)) : await c.run(ctx);
+      // One rule for every case that talks to the server: a fail or warn that rests on an answer blaming the server's
+      // environment (core/environment.ts) is inconclusive. Cases that read the log judge the wire itself.
+      const judged = <T extends Outcome>(x: T): T =>
+        requiresOf(c).needs === 'log' ? x : environmentRule(x, ctx.session.log);
       if (Array.isArray(o)) {
         for (const item of o as ItemOutcome[]) {
           const id = `${c.id}/${item.item}`;
-          if (ctx.selected(id)) push(id, item, { title: item.title, item: item.item });
+          if (ctx.selected(id)) push(id, judged(item), { title: item.title, item: item.item });
         }
-      } else push(c.id, o);
+      } else push(c.id, judged(o));
     } catch (e) {
       const err = e as Error;
       const stopWhy = st.stopped();
-      if (stopWhy && needsServer) push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
+      if (stopWhy && needsServer)
+        push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
       else if (err instanceof SessionError) push(c.id, unanswered(err));
-      else push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
+      else
+        push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
     }
   }
   const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
-  const unmeasured = out.slice(first).filter((r) => r.durationMs < 0);
+  const added = out.slice(first);
+  // What was not run has no duration: a case skipped whole before it ran, and the items of a per-item case skipped
+  // without being measured (a tool the call policy kept from being called). The case's time is shared out among the
+  // other results it did not measure.
+  if (cannotRun || doesNotApply) for (const r of added) r.durationMs = 0;
+  const perItemSkips = added.filter((r) => r.durationMs < 0 && r.item !== undefined && r.verdict === 'skip');
+  for (const r of perItemSkips) r.durationMs = 0;
+  const unmeasured = added.filter((r) => r.durationMs < 0);
   for (const r of unmeasured) r.durationMs = Math.round((ms / unmeasured.length) * 1000) / 1000;
 }
 
 /** Run one phase of every selected suite, in order; `onSuite` gets what the phase added. */
 export async function runPhase(
-  phase: Phase, suites: Suite[], results: Map<string, SuiteResult>, ctx: RunContext, st: RunState, filter: string[] | undefined,
+  phase: Phase,
+  suites: Suite[],
+  results: Map<string, SuiteResult>,
+  ctx: RunContext,
+  st: RunState,
+  filter: string[] | undefined,
   onSuite?: (suite: SuiteResult, phase: Phase, added: CaseResult[]) => void,
 ): Promise<void> {
   if (phase === 'session') await startEarly(suites, ctx, st, filter);
@@ -165,6 +220,7 @@ export async function runPhase(
     // One list of results per case, in the suite's order: a case collected at the end of the suite (CaseDef.offSession)
     // keeps its place.
     const slots: CaseResult[][] = [];
+    const perItemStems = new Set(suite.cases.filter((c) => c.perItem !== undefined).map((c) => c.id));
     const offSession: Promise<void>[] = [];
     for (const c of suite.cases) {
       if (phaseOf(c) !== phase) continue;
@@ -175,7 +231,16 @@ export async function runPhase(
       else await running;
     }
     await Promise.all(offSession);
-    for (const slot of slots) res.cases.push(...slot);
+    // A per-item case skipped whole reports under its stem; when another case of the suite has that id (compat/<provider>
+    // and compat/<provider>/<tool>), that case carries the reason, and the skip is left out: ids stay unique.
+    const ids = new Set(res.cases.map((r) => r.id));
+    for (const slot of slots) {
+      for (const r of slot) {
+        if (ids.has(r.id) && r.verdict === 'skip' && r.item === undefined && perItemStems.has(r.id)) continue;
+        ids.add(r.id);
+        res.cases.push(r);
+      }
+    }
     res.durationMs += Math.round((performance.now() - st0) * 1000) / 1000;
     onSuite?.(res, phase, res.cases.slice(before));
   }
@@ -189,8 +254,18 @@ export async function runPhase(
  * messages begins (RunState.checkMessages). Whether the case runs is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
-  const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
-    && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
+  const wanted = (c: CaseDef) =>
+    phaseOf(c) === 'session' &&
+    caseWanted(c, filter) &&
+    !(
+      notRunnable(c, ctx, st) ??
+      notApplicable(c, {
+        version: ctx.version,
+        features: ctx.features,
+        transport: st.transport.kind,
+        capabilities: ctx.capabilities,
+      })
+    );
   const cases = suites.flatMap((s) => s.cases);
   let started = false;
   const startHooks = () => {

@@ -2,7 +2,7 @@
  * JSON-RPC session over a transport: ids, request/response matching, per-request timeouts, notifications,
  * answers to requests the server sends, and the message log (every line, both directions, schema-checked).
  */
-import { CAPABILITY_OF_REQUEST, cannedResult, type Root } from './client-capabilities.js';
+import { CAPABILITY_OF_REQUEST, cannedResult } from './client-capabilities.js';
 import { performance } from 'node:perf_hooks';
 import { classify, type Direction, type HttpInfo, type LoggedMessage } from './log.js';
 import type { MessageValidator } from './schema/validator.js';
@@ -10,110 +10,18 @@ import type { IncomingFrame, Transport, TransportClosed } from './transport/type
 import { requestDeclaresTasks } from './wire.js';
 import { leadingId, Probe, type ProbeOptions } from './probe.js';
 
-export interface JsonRpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export interface Reply {
-  request: LoggedMessage;
-  response: LoggedMessage;
-  /** Present for a success answer. */
-  result?: Record<string, unknown>;
-  /** Present for an error answer. */
-  error?: JsonRpcError;
-  /**
-   * When the request's timeout began (ms since the session began): when it was sent, or for a request queued
-   * behind an earlier one (RequestOptions.timeoutFrom) when that one ended (answered or failed). Its duration is
-   * measured from here.
-   */
-  timedFrom?: number;
-}
-
-/** transport: the transport knows no answer will come (an HTTP error status, a stream cut before the answer). */
-export type SessionErrorKind = 'timeout' | 'closed' | 'unresponsive' | 'transport' | 'too-large';
-
-export class SessionError extends Error {
-  constructor(
-    readonly kind: SessionErrorKind,
-    message: string,
-    readonly request?: LoggedMessage,
-    readonly closeInfo?: TransportClosed,
-    /** The request was sent after the server was already gone (nothing to judge in it). */
-    readonly afterClose = false,
-  ) {
-    super(message);
-    this.name = 'SessionError';
-  }
-
-  /** A request that went unanswered (timeout, unresponsive): how long it waited from when its timeout began. */
-  waitedMs?: number;
-}
-
-/** How long a request waits, once an earlier one timed out, for any sign of life before giving up. */
-const STALLED_WAIT_MS = 2000;
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  /** The message is malformed on purpose (a probe): its schema violations are expected. Say why. */
-  expectInvalid?: string;
-  /**
-   * The request is queued behind an earlier one still in flight (pipelined calls): its timeout starts only once
-   * this settles (the earlier request's answer, or its failure), as if it had been sent after it. Bounded: the
-   * earlier request has its own timeout. pipelined (core/tools.ts) hands it to each call it makes.
-   */
-  timeoutFrom?: Promise<unknown>;
-}
-
-interface Pending {
-  request: LoggedMessage;
-  resolve: (r: Reply) => void;
-  reject: (e: Error) => void;
-  /** Unset while the request waits for its turn (timeoutFrom). */
-  timer?: NodeJS.Timeout;
-  /** When its timeout began (ms since the session began); unset while it waits for its turn. */
-  timedFrom?: number;
-}
-
-export interface SessionOptions {
-  /** Default per-request timeout (ms). */
-  timeoutMs: number;
-  /** Client capabilities declared in initialize: server requests for undeclared ones get -32601. */
-  clientCapabilities?: Record<string, unknown>;
-  /** The roots answered to roots/list when roots is declared (default: DEFAULT_ROOTS of core/client-capabilities.ts). */
-  roots?: Root[];
-  /**
-   * Bounds on the message log (a server flooding notifications must not exhaust memory): once the log holds this
-   * many messages or this many characters, messages from the server that answer nothing the harness waits for are
-   * counted in `dropped` instead of logged (and not schema-checked). Defaults 50,000 and 256 Mi.
-   */
-  maxLogMessages?: number;
-  maxLogChars?: number;
-  /**
-   * 2026-07-28 (stateless): the `_meta` members every request carries (protocol version, client capabilities,
-   * client info). When set, each request the session sends — probes included — gets them in `params._meta`
-   * (members the request already has win). Notifications and answers are left alone.
-   */
-  requestMeta?: Record<string, unknown>;
-}
-
-/** Messages left out of the log once it reached its bounds (see SessionOptions.maxLogMessages). */
-export interface DroppedMessages {
-  messages: number;
-  chars: number;
-  /** Count by method (or by kind for answers and lines that are no messages). */
-  byMethod: Record<string, number>;
-}
-
-/** How many requests in a row may go unanswered, with nothing at all from the server, before the session stops sending. */
-const GIVE_UP_AFTER = 3;
-
-export interface IdAnomaly {
-  seq: number;
-  /** late-answer: the answer to a request that had already timed out (not an id error). */
-  problem: 'unknown-id' | 'duplicate-answer' | 'missing-id' | 'late-answer';
-}
+export * from './session-types.js';
+import {
+  LIVENESS_WAIT_MS,
+  SessionError,
+  type CancelledRequest,
+  type DroppedMessages,
+  type IdAnomaly,
+  type Pending,
+  type Reply,
+  type RequestOptions,
+  type SessionOptions,
+} from './session-types.js';
 
 export class Session {
   readonly log: LoggedMessage[] = [];
@@ -130,8 +38,15 @@ export class Session {
   private validator?: MessageValidator;
   private unchecked: LoggedMessage[] = [];
   private stalled = false;
-  /** Requests that went unanswered in a row while nothing at all came from the server. */
-  private unansweredInStall = 0;
+  /**
+   * Set when the server answers nothing: a request timed out, and the liveness probe sent then (the heartbeat) got no
+   * answer either, with nothing at all from the server since. Cleared by any sign of life.
+   */
+  private gone?: string;
+  /** The liveness probe in flight (its id key), and the promise that settles once its answer or its timeout is in. */
+  private liveness?: { key: string; done: Promise<void> };
+  /** Every notifications/cancelled sent for a request the session stopped waiting for (timed out, given up, abandoned). */
+  readonly cancelled: CancelledRequest[] = [];
   /** When the last frame came from the server (ms since the session began). */
   private lastHeard = 0;
   private closedAtMs?: number;
@@ -155,7 +70,10 @@ export class Session {
    */
   heartbeatMethod = 'ping';
 
-  constructor(readonly transport: Transport, readonly opts: SessionOptions) {
+  constructor(
+    readonly transport: Transport,
+    readonly opts: SessionOptions,
+  ) {
     transport.onFrame = (f) => this.onFrame(f);
     transport.onClose = (info) => this.onClose(info);
     transport.onRequestFailed = (id, reason) => this.onRequestFailed(id, reason);
@@ -197,7 +115,10 @@ export class Session {
     return () => this.listeners.delete(fn);
   }
 
-  /** true after a request timed out while nothing has come from the server since (it may have stopped answering). */
+  /**
+   * true after a request timed out while nothing has come from the server since: the liveness probe is out (an answer
+   * to it clears this: the server is slow, not gone), or went unanswered too (see unresponsive).
+   */
   get isStalled(): boolean {
     return this.stalled;
   }
@@ -218,12 +139,17 @@ export class Session {
   }
 
   /**
-   * Set when the server stopped answering altogether: several requests in a row went unanswered and nothing at all
-   * came from it since. Requests are then refused at once (not sent) until the server shows a sign of life.
+   * Set when the server stopped answering altogether: a request timed out, and the liveness probe sent then (ping; a
+   * cheap request from 2026-07-28) got no answer within its bound either, with nothing at all from the server since.
+   * Requests are then refused at once (not sent) until the server shows a sign of life.
    */
   get unresponsive(): string | undefined {
-    if (!this.stalled || this.unansweredInStall < GIVE_UP_AFTER) return undefined;
-    return `the server stopped answering: ${this.unansweredInStall} requests in a row went unanswered, and nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`;
+    return this.stalled ? this.gone : undefined;
+  }
+
+  /** Resolves once no liveness probe is out (at once when none is): whether the server is gone is then known. */
+  async livenessKnown(): Promise<void> {
+    while (this.liveness) await this.liveness.done;
   }
 
   /**
@@ -236,7 +162,8 @@ export class Session {
       p.close();
       return p;
     }
-    if (opts.catchAll && lastOpen(this.catchAllProbes)) throw new Error('a catch-all probe is already open on this session (wait for catchAllIdle())');
+    if (opts.catchAll && lastOpen(this.catchAllProbes))
+      throw new Error('a catch-all probe is already open on this session (wait for catchAllIdle())');
     if (opts.id !== undefined) this.probesById.set(idKey(opts.id), p);
     if (opts.catchAll) this.catchAllProbes.push(p);
     this.probes.add(p);
@@ -267,61 +194,127 @@ export class Session {
     if (msg.id === undefined) msg = { ...msg, id: this.nextId++ };
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs;
     const what = `${String(msg.method ?? 'request')} (id ${JSON.stringify(msg.id)})`;
-    if (this.abandoned) return Promise.reject(new SessionError('closed', `${what} not sent: ${this.abandoned}`, undefined, undefined, true));
+    if (this.abandoned)
+      return Promise.reject(
+        new SessionError('closed', `${what} not sent: ${this.abandoned}`, undefined, undefined, true),
+      );
     const gaveUp = this.unresponsive;
-    if (gaveUp && !this.transport.closed) return Promise.reject(new SessionError('unresponsive', `${what} not sent: ${gaveUp}`, undefined, undefined, true));
+    if (gaveUp && !this.transport.closed)
+      return Promise.reject(
+        new SessionError('unresponsive', `${what} not sent: ${gaveUp}`, undefined, undefined, true),
+      );
     const entry = this.emit(msg, opts.expectInvalid);
     if (this.transport.closed) {
-      return Promise.reject(new SessionError('closed', `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`, entry, this.transport.closeInfo, true));
+      return Promise.reject(
+        new SessionError(
+          'closed',
+          `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`,
+          entry,
+          this.transport.closeInfo,
+          true,
+        ),
+      );
     }
     const timeoutFrom = opts.timeoutFrom;
     return new Promise<Reply>((resolve, reject) => {
       const key = idKey(msg.id);
-      let started = Date.now();
-      const since = timeoutFrom ? 'since its turn came (the request ahead of it ended)' : 'since this one was sent';
       const fail = (e: SessionError, waitedMs: number) => {
         e.waitedMs = waitedMs;
         reject(e);
       };
-      // Once a request has timed out, a silent server would cost a full timeout per request: wait only briefly
-      // unless something arrives from the server meanwhile, then the full time.
-      const arm = (ms: number, stalledCheck: boolean): NodeJS.Timeout => setTimeout(() => {
-        if (stalledCheck && !this.stalled) {
-          const p = this.pending.get(key);
-          if (p) p.timer = arm(Math.max(0, timeoutMs - (Date.now() - started)), false);
-          return;
-        }
-        this.pending.delete(key);
-        this.timedOut.add(key);
-        this.unansweredInStall++;
-        if (stalledCheck) {
-          fail(new SessionError('unresponsive', `${what} not answered: the server stopped answering (an earlier request timed out, and nothing came from it in the ${ms} ms ${since})${this.unreadHint()}`, entry), ms);
-        } else {
+      // Its own full wait, however slow the requests around it: a timeout is this request's verdict. What it says
+      // about the server is asked of the server itself (checkLiveness).
+      const arm = (ms: number): NodeJS.Timeout =>
+        setTimeout(() => {
+          this.pending.delete(key);
+          this.timedOut.add(key);
           this.stalled = true;
-          fail(new SessionError('timeout', `${what} not answered within ${timeoutMs} ms${this.unreadHint()}`, entry), timeoutMs);
-        }
-      }, ms);
+          this.cancelRequest(entry, `no answer within ${ms} ms`);
+          fail(new SessionError('timeout', `${what} not answered within ${ms} ms${this.unreadHint()}`, entry), ms);
+          // Not after the handshake request itself: nothing is known of the server yet, and nothing else waits.
+          if (this.liveness?.key !== key && msg.method !== 'initialize' && msg.method !== this.heartbeatMethod)
+            this.checkLiveness(what, ms);
+        }, ms);
       const pending: Pending = { request: entry, resolve, reject };
       // The timeout starts now, or once the request ahead of it settled (it may have been answered, or failed, meanwhile).
       const start = () => {
         if (this.pending.get(key) !== pending) return;
-        started = Date.now();
         pending.timedFrom = timeoutFrom ? Math.max(entry.t, this.now()) : entry.t;
         const gaveUp = timeoutFrom ? this.unresponsive : undefined;
         if (gaveUp) {
           // Its turn came after the server stopped answering altogether: sent one at a time, it would not have been sent.
           this.pending.delete(key);
           this.timedOut.add(key);
+          this.cancelRequest(entry, 'the server answers nothing');
           fail(new SessionError('unresponsive', `${what} not answered: ${gaveUp}`, entry), 0);
           return;
         }
-        pending.timer = this.stalled && timeoutMs > STALLED_WAIT_MS ? arm(STALLED_WAIT_MS, true) : arm(timeoutMs, false);
+        pending.timer = arm(timeoutMs);
       };
       this.pending.set(key, pending);
       this.requestsById.set(key, entry);
       if (timeoutFrom) timeoutFrom.then(start, start);
       else start();
     });
+  }
+
+  /**
+   * A request timed out: is the server slow, or gone? Ask it once (the heartbeat, bounded by LIVENESS_WAIT_MS). Any
+   * sign of life (its answer, or anything else) means slow: the timed-out request keeps its own verdict and nothing
+   * else changes. No answer at all means gone: every request still waiting is given up on (cancelled) at once, and
+   * later ones are refused without being sent until the server shows a sign of life.
+   */
+  private checkLiveness(timedOut: string, waited: number): void {
+    if (this.liveness || this.gone || this.transport.closed || this.abandoned) return;
+    const ms = Math.min(this.opts.timeoutMs, LIVENESS_WAIT_MS);
+    const id = this.nextId;
+    const probe = this.request(this.heartbeatMethod, undefined, { timeoutMs: ms });
+    const key = idKey(id);
+    const done = probe
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          if (!(e instanceof SessionError) || e.kind !== 'timeout' || this.closed || !this.stalled) return;
+          this.declareGone(
+            `the server stopped answering: ${timedOut} got no answer within ${waited} ms, nor did the ${this.heartbeatMethod} sent then to see whether it still answers (id ${id}, ${ms} ms); nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`,
+          );
+        },
+      )
+      .finally(() => {
+        if (this.liveness?.key === key) this.liveness = undefined;
+      });
+    this.liveness = { key, done };
+  }
+
+  /** The server answers nothing (see checkLiveness): every request still waiting is given up on, and cancelled. */
+  private declareGone(reason: string): void {
+    this.gone = reason;
+    for (const [k, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(k);
+      this.timedOut.add(k);
+      this.cancelRequest(p.request, 'the server answers nothing');
+      const e = new SessionError(
+        'unresponsive',
+        `${p.request.method} (id ${JSON.stringify(p.request.id)}) not answered: ${reason}`,
+        p.request,
+      );
+      e.waitedMs = p.timedFrom === undefined ? 0 : Math.round(this.now() - p.timedFrom);
+      p.reject(e);
+    }
+  }
+
+  /**
+   * Tell the server the harness stopped waiting for a request (notifications/cancelled with its id and why), as the
+   * spec asks of a sender that gives up on a request; every version has the notification. Not for initialize (which
+   * must not be cancelled), a task-augmented request (tasks/cancel is its way), or once the connection is gone.
+   */
+  private cancelRequest(req: LoggedMessage, reason: string): void {
+    if (this.transport.closed || req.method === 'initialize' || this.taskAugmented.has(req.seq)) return;
+    const id = (req.json as Record<string, unknown> | undefined)?.id;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const n = this.emit({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    this.cancelled.push({ requestId: id, requestSeq: req.seq, seq: n.seq, reason });
   }
 
   notify(method: string, params?: unknown, opts: { expectInvalid?: string } = {}): LoggedMessage {
@@ -340,6 +333,7 @@ export class Session {
     this.abandoned ??= reason;
     for (const [k, p] of this.pending) {
       clearTimeout(p.timer);
+      this.cancelRequest(p.request, reason);
       p.reject(new SessionError('closed', reason, p.request));
       this.pending.delete(k);
       this.timedOut.add(k); // an answer that still comes is late, not unknown
@@ -350,7 +344,9 @@ export class Session {
   /** Over stdio: bytes written to the server's stdin that it has not read yet (it may have stopped reading). */
   private unreadHint(): string {
     const n = (this.transport as { unreadBytes?: number }).unreadBytes;
-    return typeof n === 'number' && n > 0 ? ` (${n} bytes written to the server's stdin are still waiting to be read: it may have stopped reading)` : '';
+    return typeof n === 'number' && n > 0
+      ? ` (${n} bytes written to the server's stdin are still waiting to be read: it may have stopped reading)`
+      : '';
   }
 
   private emit(value: unknown, expectInvalid?: string, rawText = false): LoggedMessage {
@@ -359,7 +355,11 @@ export class Session {
     let json: unknown;
     let parsed = true;
     if (rawText) {
-      try { json = JSON.parse(raw); } catch { parsed = false; }
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        parsed = false;
+      }
     } else json = value;
     const entry = this.record('to-server', raw, parsed ? json : undefined, parsed, undefined, expectInvalid);
     this.lastSentSeq = entry.seq;
@@ -370,7 +370,16 @@ export class Session {
     return entry;
   }
 
-  private record(direction: Direction, raw: string, json: unknown, parsed: boolean, problem?: string, expectInvalid?: string, http?: HttpInfo, logIt = true): LoggedMessage {
+  private record(
+    direction: Direction,
+    raw: string,
+    json: unknown,
+    parsed: boolean,
+    problem?: string,
+    expectInvalid?: string,
+    http?: HttpInfo,
+    logIt = true,
+  ): LoggedMessage {
     const entry: LoggedMessage = {
       seq: -1,
       direction,
@@ -403,7 +412,10 @@ export class Session {
   }
 
   private get logFull(): boolean {
-    return this.log.length >= (this.opts.maxLogMessages ?? 50_000) || this.logChars >= (this.opts.maxLogChars ?? 256 * 1024 * 1024);
+    return (
+      this.log.length >= (this.opts.maxLogMessages ?? 50_000) ||
+      this.logChars >= (this.opts.maxLogChars ?? 256 * 1024 * 1024)
+    );
   }
 
   /** Whether a message from the server answers something the harness waits for (kept in the log whatever its size). */
@@ -448,7 +460,13 @@ export class Session {
     this.answered.add(key);
     entry.inReplyTo = p.request.seq;
     entry.method = p.request.method;
-    p.reject(new SessionError('too-large', `${p.request.method} (id ${JSON.stringify(id)}) was answered with a message that cannot be read: ${entry.problem ?? 'cut at the size bound'} (--max-message-bytes raises the bound)`, p.request));
+    p.reject(
+      new SessionError(
+        'too-large',
+        `${p.request.method} (id ${JSON.stringify(id)}) was answered with a message that cannot be read: ${entry.problem ?? 'cut at the size bound'} (--max-message-bytes raises the bound)`,
+        p.request,
+      ),
+    );
   }
 
   /** Schema-check a message once its method is known (responses learn it from their request). */
@@ -456,7 +474,13 @@ export class Session {
     if (entry.json === undefined && entry.kind === 'invalid' && entry.problem?.startsWith('not JSON')) {
       if (entry.direction === 'to-server') {
         // A probe of the harness that is not JSON on purpose: checked, and found to be no message at all.
-        entry.schema = { ...entry.schema, checked: true, valid: false, definition: 'JSONRPCMessage', violations: [{ pointer: '', message: 'not JSON' }] };
+        entry.schema = {
+          ...entry.schema,
+          checked: true,
+          valid: false,
+          definition: 'JSONRPCMessage',
+          violations: [{ pointer: '', message: 'not JSON' }],
+        };
       }
       // From the server it is a stray line, no message: the stdio suite reports it.
     } else if (this.validator) this.check(entry);
@@ -467,14 +491,21 @@ export class Session {
   private check(entry: LoggedMessage): void {
     const expected = entry.schema.expectedInvalid;
     // The answer to a task-augmented request (params.task) is a CreateTaskResult, not the request's usual result.
-    const taskAugmented = entry.direction === 'from-server' && entry.inReplyTo !== undefined && this.taskAugmented.has(entry.inReplyTo);
-    entry.schema = this.validator!.check({ direction: entry.direction, kind: entry.kind, method: entry.method, json: entry.json, ...(taskAugmented ? { taskAugmented } : {}) });
+    const taskAugmented =
+      entry.direction === 'from-server' && entry.inReplyTo !== undefined && this.taskAugmented.has(entry.inReplyTo);
+    entry.schema = this.validator!.check({
+      direction: entry.direction,
+      kind: entry.kind,
+      method: entry.method,
+      json: entry.json,
+      ...(taskAugmented ? { taskAugmented } : {}),
+    });
     if (expected) entry.schema.expectedInvalid = expected;
   }
 
   private onFrame(frame: IncomingFrame): void {
     this.stalled = false;
-    this.unansweredInStall = 0;
+    this.gone = undefined;
     this.lastHeard = this.now();
     let json: unknown;
     let parsed = true;
@@ -484,7 +515,16 @@ export class Session {
       parsed = false;
     }
     const full = this.logFull;
-    const entry = this.record('from-server', frame.raw, json, parsed, parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`, undefined, frame.http, !full);
+    const entry = this.record(
+      'from-server',
+      frame.raw,
+      json,
+      parsed,
+      parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`,
+      undefined,
+      frame.http,
+      !full,
+    );
     if (full) {
       if (!this.awaited(entry, frame)) return this.drop(entry);
       this.append(entry);
@@ -518,7 +558,11 @@ export class Session {
     const key = idKey(m.id);
     const p = this.pending.get(key);
     if (!p) {
-      const problem = this.answered.has(key) ? 'duplicate-answer' : this.timedOut.has(key) ? 'late-answer' : 'unknown-id';
+      const problem = this.answered.has(key)
+        ? 'duplicate-answer'
+        : this.timedOut.has(key)
+          ? 'late-answer'
+          : 'unknown-id';
       const req = problem === 'unknown-id' ? undefined : this.requestsById.get(key);
       if (req) {
         entry.inReplyTo = req.seq;
@@ -536,14 +580,23 @@ export class Session {
     entry.inReplyTo = p.request.seq;
     // Answered before its turn came (its timeout not started): the answer ahead of it came just before (or it was
     // answered out of turn); measured from that answer, or from when it was sent.
-    const reply: Reply = { request: p.request, response: entry, timedFrom: p.timedFrom ?? Math.max(p.request.t, this.lastAnswered) };
+    const reply: Reply = {
+      request: p.request,
+      response: entry,
+      timedFrom: p.timedFrom ?? Math.max(p.request.t, this.lastAnswered),
+    };
     this.lastAnswered = entry.t;
     if (entry.kind === 'response') {
       const r = m.result;
-      reply.result = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
+      reply.result =
+        r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
     } else {
       const e = (m.error ?? {}) as Record<string, unknown>;
-      reply.error = { code: typeof e.code === 'number' ? e.code : NaN, message: typeof e.message === 'string' ? e.message : '', data: e.data };
+      reply.error = {
+        code: typeof e.code === 'number' ? e.code : NaN,
+        message: typeof e.message === 'string' ? e.message : '',
+        data: e.data,
+      };
     }
     p.resolve(reply);
   }
@@ -558,7 +611,8 @@ export class Session {
     }
     if (own) {
       const before = probe.answers.filter((a) => a.id !== undefined && a.id !== null && idKey(a.id) === key).length;
-      if (before >= (probe.opts.expectAnswers ?? 1)) this.idAnomalies.push({ seq: entry.seq, problem: 'duplicate-answer' });
+      if (before >= (probe.opts.expectAnswers ?? 1))
+        this.idAnomalies.push({ seq: entry.seq, problem: 'duplicate-answer' });
     }
     probe.take(entry);
   }
@@ -569,8 +623,22 @@ export class Session {
     // A request whose id is no string or integer (what MCP allows) cannot be answered by id: JSON-RPC's Invalid
     // Request, with id null.
     if (typeof id !== 'string' && !Number.isSafeInteger(id)) {
-      const what = id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'number' ? `the number ${JSON.stringify(id)}` : typeof id;
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the id of a request must be a string or an integer, not ${what}` } };
+      const what =
+        id === null
+          ? 'null'
+          : Array.isArray(id)
+            ? 'an array'
+            : typeof id === 'number'
+              ? `the number ${JSON.stringify(id)}`
+              : typeof id;
+      return {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid Request: the id of a request must be a string or an integer, not ${what}`,
+        },
+      };
     }
     const caps = this.opts.clientCapabilities ?? {};
     if (req.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
@@ -578,7 +646,9 @@ export class Session {
     // A declared capability (--client-capabilities) gets its canned, documented answer.
     const canned = cap && caps[cap] !== undefined ? cannedResult(req.method!, this.opts.roots) : undefined;
     if (canned) return { jsonrpc: '2.0', id, result: canned };
-    const why = cap ? `the client did not declare the ${cap} capability` : `the client does not implement ${req.method}`;
+    const why = cap
+      ? `the client did not declare the ${cap} capability`
+      : `the client does not implement ${req.method}`;
     return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${why}` } };
   }
 
@@ -600,7 +670,13 @@ export class Session {
     clearTimeout(p.timer);
     this.pending.delete(key);
     this.timedOut.add(key); // an answer that still comes is late, not unknown
-    p.reject(new SessionError('transport', `${p.request.method} (id ${JSON.stringify(id)}) not answered: ${reason}`, p.request));
+    p.reject(
+      new SessionError(
+        'transport',
+        `${p.request.method} (id ${JSON.stringify(id)}) not answered: ${reason}`,
+        p.request,
+      ),
+    );
   }
 
   private onClose(info: TransportClosed): void {
@@ -622,6 +698,14 @@ export class Session {
 /** A line that names an error ("Error: Cannot find module …", "TypeError: …", "ModuleNotFoundError: …"). */
 const ERROR_LINE = /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/;
 
+/** A stderr line that reports a fatal error: one naming an error (ERROR_LINE), a traceback, a panic, "fatal". */
+export function fatalLine(line: string): boolean {
+  return (
+    ERROR_LINE.test(line) ||
+    /^\s*Traceback \(most recent call last\)|\bpanic(?:ked)?\b|\bfatal\b|\bunhandled\b|\buncaught\b/i.test(line)
+  );
+}
+
 /**
  * "; last stderr lines: a | b" (the last five lines the server wrote before the connection ended), or "". When the
  * line naming the error came earlier (Node prints the stack, the error's properties and its version after it), that
@@ -631,7 +715,12 @@ export function stderrTail(info: TransportClosed | undefined): string {
   const tail = info?.stderrTail ?? [];
   if (!tail.length) return '';
   const last = tail.slice(-5);
-  const named = last.some((l) => ERROR_LINE.test(l)) ? undefined : tail.slice(0, -5).reverse().find((l) => ERROR_LINE.test(l));
+  const named = last.some((l) => ERROR_LINE.test(l))
+    ? undefined
+    : tail
+        .slice(0, -5)
+        .reverse()
+        .find((l) => ERROR_LINE.test(l));
   return `; last stderr lines: ${[...(named ? [named, '…'] : []), ...last].join(' | ')}`;
 }
 
@@ -648,7 +737,10 @@ export function withRequestMeta(value: unknown, meta: Record<string, unknown>): 
   const params = m.params === undefined ? {} : m.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return value; // bent on purpose: leave it
   const p = params as Record<string, unknown>;
-  const own = p._meta !== null && typeof p._meta === 'object' && !Array.isArray(p._meta) ? (p._meta as Record<string, unknown>) : {};
+  const own =
+    p._meta !== null && typeof p._meta === 'object' && !Array.isArray(p._meta)
+      ? (p._meta as Record<string, unknown>)
+      : {};
   return { ...m, params: { ...p, _meta: { ...meta, ...own } } };
 }
 

@@ -37,9 +37,12 @@ export interface Requires {
   /**
    * What the case reads. 'server' (default): it talks to the live server (skipped once the server is gone or the
    * handshake failed). 'handshake': only the handshake outcome (runs in order even when the handshake failed).
-   * 'log': the whole message log (runs once the server has been shut down).
+   * 'log': the whole message log (runs once the server has been shut down). 'listed': only what the run listed
+   * (the tool list, through its run service) and what earlier cases recorded — an offline analysis: it still runs, on
+   * what was listed before, once the server died or stopped answering (a list never fetched is then "nothing to look
+   * at"); skipped only when the handshake failed or the run was stopped.
    */
-  needs?: 'server' | 'handshake' | 'log';
+  needs?: 'server' | 'handshake' | 'log' | 'listed';
   /**
    * The case also runs when the server refused the run for want of authorization (401 to the handshake, no usable
    * token): it checks that refusal itself (the `auth` suite's unauthenticated checks). Every other case but those
@@ -58,6 +61,12 @@ export interface Outcome {
   /** Time this result took, when the case measured it (per-item cases); else the case's time is shared out. */
   durationMs?: number;
   /**
+   * Error answers the verdict rests on that are not in the run's message log (a probe on a connection of its own, an
+   * HTTP probe): the engine's environment rule (core/environment.ts) reads them as it reads the errors among messageIds.
+   * Not reported.
+   */
+  errors?: { code: number; message: string; data?: unknown }[];
+  /**
    * On a skip: the server has nothing of the kind the case is about, found by the case itself where no declaration
    * says it (no tool takes a path, no file:// resource): reported as a case that does not apply (CaseResult.notApplicable).
    */
@@ -70,7 +79,8 @@ export interface Outcome {
  */
 export function unanswered(e: Error): Outcome {
   const mids = e instanceof SessionError && e.request ? [e.request.seq] : [];
-  if (e instanceof SessionError && e.afterClose) return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
+  if (e instanceof SessionError && e.afterClose)
+    return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
   return { verdict: 'fail', message: e.message, messageIds: mids };
 }
 
@@ -91,6 +101,8 @@ export interface CaseDef {
   requirement: string;
   /** Set for cases that produce one result per item; names the item, e.g. 'tool'. */
   perItem?: string;
+  /** The case judges a file the run was given (server.json, an MCPB manifest), not the session: judged once in a run of two eras. */
+  ofFile?: true;
   /** When the case applies (versions, features, transports, capability, live server or log). */
   requires?: Requires;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;
@@ -237,7 +249,17 @@ export interface CaseContext {
   /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
   option<T>(o: OptionDef<T>): T;
   /** Send a request and record it with its purpose in `exchanges`. */
-  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string; beforeRetry?: () => Promise<void> | void; timeoutFrom?: Promise<unknown> }): Promise<ExchangeRecord>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    how: {
+      purpose: string;
+      tool?: string;
+      expectInvalid?: string;
+      beforeRetry?: () => Promise<void> | void;
+      timeoutFrom?: Promise<unknown>;
+    },
+  ): Promise<ExchangeRecord>;
   /** Every exchange cases made through ctx.request (and any a case recorded itself), in the order made. */
   readonly exchanges: ExchangeRecord[];
   /**

@@ -77,6 +77,9 @@ describe('--call-tools safe on a server with side effects', () => {
     expect(r.report.options).toMatchObject({ callTool: ['mutate', 'no_such_tool'] });
     expect(r.report.unknownCallTools).toEqual(['no_such_tool']);
     expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(['note', 'slow_job', 'wipe']);
+    // A name the server does not list is a usage error: exit 2, said on stderr, the report written all the same.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--call-tool no_such_tool: the server lists no tool of that name/);
   }, 60_000);
 
   it('--call-tools none --call-tool look calls look alone', async () => {
@@ -126,5 +129,6 @@ describe('the policy holds where calls are made: a suite cannot call a tool the 
   it('--call-tool with a name the server does not list is reported even when no selected suite calls tools', async () => {
     const { r } = await runSideEffects(['--suite', 'lifecycle', '--call-tool', 'no_such_tool']);
     expect(r.report.unknownCallTools).toEqual(['no_such_tool']);
+    expect(r.code).toBe(2);
   }, 60_000);
 });

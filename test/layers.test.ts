@@ -41,9 +41,9 @@ export const LAYERS: Record<string, readonly string[]> = {
 export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[] = [
   { layer: 'model', files: ['results.ts', 'text.ts', 'log.ts', 'options.ts', 'inputs.ts', 'objects.ts', 'wire.ts', 'version.ts', 'schema/versions.ts', 'features.ts', 'client-capabilities.ts', 'client-info.ts', 'transport/types.ts', 'headers.ts', 'redact.ts', 'secrets.ts', 'shell-words.ts', 'shard.ts', 'pool.ts', 'param-headers.ts', 'published/types.ts', 'suggest.ts'] },
   { layer: 'checks', files: ['schema/', 'schema-words.ts', 'jsonschema.ts', 'args/', 'surface/snapshot.ts', 'surface/diff.ts', 'surface/rules.ts', 'surface/schema-diff.ts', 'surface/render.ts'] },
-  { layer: 'io', files: ['processes.ts', 'start.ts', 'transport/', 'auth/', 'formats/', 'published/', 'baseline.ts', 'canaries.ts', 'canary-listener.ts', 'served-folder.ts'] },
-  { layer: 'protocol', files: ['session.ts', 'probe.ts', 'negotiate.ts', 'listing.ts', 'listen.ts', 'tasks.ts', 'input-answers.ts'] },
-  { layer: 'case-api', files: ['suite.ts', 'applies.ts', 'services.ts'] },
+  { layer: 'io', files: ['processes.ts', 'start.ts', 'url-sink.ts', 'transport/', 'auth/', 'formats/', 'published/', 'baseline.ts', 'canaries.ts', 'canary-listener.ts', 'served-folder.ts'] },
+  { layer: 'protocol', files: ['session.ts', 'session-types.ts', 'probe.ts', 'negotiate.ts', 'listing.ts', 'listen.ts', 'tasks.ts', 'input-answers.ts'] },
+  { layer: 'case-api', files: ['suite.ts', 'applies.ts', 'services.ts', 'environment.ts'] },
   { layer: 'run-services', files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts', 'concurrency/', 'load/'] },
   { layer: 'engine', files: ['context.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts', 'start-failure.ts'] },
   { layer: 'commands', files: ['surface/cli.ts'] },

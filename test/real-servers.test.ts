@@ -12,7 +12,7 @@
  * reason (printed, and in the skipped test's note).
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, FILESYSTEM_SERVER, FIXTURES, ROOT, runArgs, type RunResult } from './helpers/cli.js';
@@ -71,6 +71,37 @@ interface Target {
   args(python?: string): Promise<string[]>;
   python?: Python;
   timeoutMs?: number;
+  /**
+   * An npm package the target needs that is not a devDependency yet: its bin is looked up in node_modules, then in the
+   * npm prefixes MCP_CONFORM_PEER_PREFIXES names (colon-separated, e.g. one made by `npm install --prefix DIR PKG`);
+   * when it is in neither, the target's test is skipped, saying so.
+   */
+  npm?: { pkg: string; bin: string };
+}
+
+/** Where an npm package's file is: node_modules first, then the prefixes of MCP_CONFORM_PEER_PREFIXES (undefined: absent). */
+function npmFile(pkg: string, file: string): string | undefined {
+  const roots = [ROOT, ...(process.env.MCP_CONFORM_PEER_PREFIXES ?? '').split(':').filter(Boolean)];
+  for (const r of roots) {
+    const path = join(r, 'node_modules', pkg, file);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** The npm target's server script (its bin), or undefined when the package is not installed. */
+const npmBin = (t: Pick<Target, 'npm'>): string | undefined => (t.npm ? npmFile(t.npm.pkg, t.npm.bin) : undefined);
+
+/** A kubeconfig whose one cluster is https://127.0.0.1:6443 (nothing listens there): a Kubernetes server started offline. */
+function offlineKubeconfig(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcp-conform-ledger-kube-')), 'config');
+  writeFileSync(file, [
+    'apiVersion: v1', 'kind: Config', 'current-context: offline',
+    'clusters:', '- name: offline', '  cluster:', '    server: https://127.0.0.1:6443', '    insecure-skip-tls-verify: true',
+    'contexts:', '- name: offline', '  context:', '    cluster: offline', '    user: nobody', '    namespace: default',
+    'users:', '- name: nobody', '  user:', '    token: not-a-real-token', '',
+  ].join('\n'));
+  return file;
 }
 
 const httpStart = async (start: (port: number) => string, path: string, flag = '--http', env: string[] = []): Promise<string[]> => {
@@ -205,6 +236,32 @@ export const TARGETS: Target[] = [
   },
   { id: 'ts-sdk2/stdio', title: 'a server on the TS SDK 2.x (`@modelcontextprotocol/server`, `McpServer` with `serveStdio`) over stdio', args: async () => ['--stdio', node(join(PEERS, 'ts-sdk2.mjs'), 'stdio')] },
   { id: 'ts-sdk2/streamable-http', title: 'a server on the TS SDK 2.x (`McpServer` with `createMcpHandler`, mounted bare on node:http) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'ts-sdk2.mjs'), 'http', p), '/mcp') },
+  // Servers started offline (issue 42), from npm packages that are not devDependencies yet (see Target.npm): their
+  // backends are unreachable, so what they answer for those is an environment error (inconclusive, not failed).
+  {
+    id: 'kubernetes/stdio',
+    title: 'mcp-server-kubernetes over stdio, offline (a kubeconfig whose cluster, https://127.0.0.1:6443, does not answer)',
+    npm: { pkg: 'mcp-server-kubernetes', bin: 'dist/index.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', `KUBECONFIG=${offlineKubeconfig()}`]; },
+  },
+  {
+    id: 'airtable/stdio',
+    title: 'airtable-mcp-server over stdio, offline (AIRTABLE_API_KEY set to a made-up key; api.airtable.com unreachable)',
+    npm: { pkg: 'airtable-mcp-server', bin: 'dist/main.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', 'AIRTABLE_API_KEY=patOFFLINE.not-a-key']; },
+  },
+  {
+    id: 'google-maps/stdio',
+    title: '@modelcontextprotocol/server-google-maps over stdio, offline (GOOGLE_MAPS_API_KEY set to a made-up key; the Maps API unreachable)',
+    npm: { pkg: '@modelcontextprotocol/server-google-maps', bin: 'dist/index.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!), '--env', 'GOOGLE_MAPS_API_KEY=offline-not-a-key']; },
+  },
+  {
+    id: 'mcp-fetch/stdio',
+    title: 'mcp-fetch over stdio, offline (no browser downloaded for its puppeteer tool)',
+    npm: { pkg: 'mcp-fetch', bin: 'dist/stdio.js' },
+    args: async function () { return ['--stdio', node(npmBin(this)!)]; },
+  },
   { id: 'mcp-handler/streamable-http', title: "a server on Vercel's `mcp-handler` 2.x (the TS SDK 2.x underneath; its web-standard handler mounted bare on node:http) over Streamable HTTP", args: () => httpStart((p) => node(join(PEERS, 'mcp-handler.mjs'), p), '/mcp') },
   // The TS SDK either side of the DNS-rebinding fix (CVE-2025-66414, fixed in 1.24.0), on express as its examples built it.
   { id: 'sdk-1.23-express/streamable-http', title: 'the TS SDK 1.23 on a bare `express()` app, no Host check (fixtures/servers/peers/sdk-express-host.mjs 1.23) over Streamable HTTP', args: () => httpStart((p) => node(join(PEERS, 'sdk-express-host.mjs'), '1.23', p), '/mcp') },
@@ -387,7 +444,13 @@ describe('real-server ledger (docs/real-servers.md)', () => {
         ctx.skip(`Python peers not available: ${py.reason}`);
         return;
       }
-      const args = await t.args(py.python);
+      if (t.npm && !npmBin(t)) {
+        ctx.skip(`${t.npm.pkg} is not installed (not a devDependency yet; MCP_CONFORM_PEER_PREFIXES can name an npm prefix that has it)`);
+        return;
+      }
+      // A Python server takes about 2 s to exit once its stdin closes (FastMCP ~2.1 s measured idle), the default
+      // --shutdown-grace: a 5 s grace keeps lifecycle/shutdown from depending on the machine's load.
+      const args = [...await t.args(py.python), ...(t.python ? ['--shutdown-grace', '5000'] : [])];
       const r: RunResult = await limited(() => runArgs(args, { timeoutMs: t.timeoutMs ?? defaultTimeout(t) }));
       reports.set(t.id, r.report);
       optedIn.set(t.id, args.flatMap((a, i) => (args[i - 1] === '--call-tool' ? [a] : [])));
@@ -433,11 +496,12 @@ describe('safe by default on real servers: no call of a tool not annotated read-
 describe('the console report of a real server fits on one screen and accounts for every non-pass', () => {
   // A default run on server-everything fits on one screen (60 lines) with every non-pass
   // verdict in it — read from the ledger run's report, rendered as the console renders it.
-  (DRAFT ? it.skip : it)('server-everything over stdio: 60 lines at most, every case that is not a pass accounted for', () => {
+  // 61 since issue 42: its lifecycle/shutdown (ends only on SIGTERM) became a warn, which shows its level and spec line.
+  (DRAFT ? it.skip : it)('server-everything over stdio: 61 lines at most, every case that is not a pass accounted for', () => {
     const report = reports.get('everything/stdio');
     expect(report, 'the everything/stdio ledger run did not finish').toBeDefined();
     const text = renderConsole(report!, [join(tmpdir(), 'report.json')], { color: false });
-    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(60);
+    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(61);
     const seen = accountFor(text, report!);
     expect(seen.missing).toEqual([]);
     expect(seen.shown.length).toBeGreaterThan(0);

@@ -58,10 +58,19 @@ describe('Session', () => {
     expect(cut).toMatchObject({ kind: 'invalid', inReplyTo: 0, method: 'tools/call' });
   });
 
-  it('after three requests in a row unanswered, with nothing from the server, it stops sending until the server speaks', async () => {
+  it('a request times out: a ping asks whether the server still answers; unanswered too, it stops sending until the server speaks', async () => {
     const { wire, session } = setup({ timeoutMs: 50 });
-    for (let i = 0; i < 3; i++) await expect(session.request('ping')).rejects.toBeInstanceOf(SessionError);
-    expect(session.unresponsive).toMatch(/3 requests in a row went unanswered/);
+    await expect(session.request('tools/call', { name: 'x' })).rejects.toMatchObject({ kind: 'timeout' });
+    // The liveness ping is out; nothing is refused yet.
+    expect(session.unresponsive).toBeUndefined();
+    await session.livenessKnown();
+    expect(session.unresponsive).toMatch(/the server stopped answering: tools\/call \(id 1\) got no answer within 50 ms, nor did the ping sent then .*\(id 2, 50 ms\)/);
+    // Each request given up on was cancelled, with its id and why: the call, then the ping.
+    const sent = wire.sent.map((r) => JSON.parse(r) as Record<string, unknown>);
+    expect(sent.map((m) => m.method)).toEqual(['tools/call', 'notifications/cancelled', 'ping', 'notifications/cancelled']);
+    expect(sent[1]).toMatchObject({ params: { requestId: 1, reason: 'no answer within 50 ms' } });
+    expect(sent[3]).toMatchObject({ params: { requestId: 2 } });
+    expect(session.cancelled.map((c) => c.requestId)).toEqual([1, 2]);
     const sentBefore = wire.sent.length;
     const e = (await session.request('ping').catch((x: unknown) => x)) as SessionError;
     expect(e).toMatchObject({ kind: 'unresponsive', afterClose: true });
@@ -73,6 +82,35 @@ describe('Session', () => {
     const p = session.request('ping');
     wire.push({ jsonrpc: '2.0', id: JSON.parse(wire.sent[wire.sent.length - 1]!).id, result: {} });
     await expect(p).resolves.toMatchObject({ result: {} });
+  });
+
+  it('a slow server that answers the ping is alive: the timed-out call is its own verdict, the others get their full wait; late answers are no errors', async () => {
+    const { wire, session } = setup({ timeoutMs: 150 });
+    const slow = session.request('tools/call', { name: 'slow' }); // id 1: never answered in time
+    const other = session.request('tools/call', { name: 'other' }); // id 2: answered at 250 ms, after id 1 timed out
+    // Answer pings at once, like a server whose tools hang on a backend while it still reads its input.
+    const answerPings = setInterval(() => {
+      for (const raw of wire.sent.splice(0)) {
+        const m = JSON.parse(raw) as Record<string, unknown>;
+        if (m.method === 'ping') wire.push({ jsonrpc: '2.0', id: m.id, result: {} });
+        else done.push(m);
+      }
+    }, 5);
+    const done: Record<string, unknown>[] = [];
+    setTimeout(() => wire.push({ jsonrpc: '2.0', id: 2, result: { content: [] } }), 100);
+    await expect(slow).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(other).resolves.toMatchObject({ result: { content: [] } });
+    await session.livenessKnown();
+    clearInterval(answerPings);
+    expect(session.unresponsive).toBeUndefined();
+    expect(session.isStalled).toBe(false);
+    // The call given up on was cancelled, once; its late answer is logged as late, not as an id error.
+    expect(session.cancelled.map((c) => c.requestId)).toEqual([1]);
+    wire.push({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    expect(session.idAnomalies.map((a) => a.problem)).toEqual(['late-answer']);
+    const next = session.request('ping');
+    wire.push({ jsonrpc: '2.0', id: JSON.parse(wire.sent.at(-1)!).id, result: {} });
+    await expect(next).resolves.toMatchObject({ result: {} });
   });
 
   it('the log is bounded: past maxLogMessages, notifications are counted, not logged; awaited answers still are', async () => {

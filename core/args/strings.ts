@@ -6,6 +6,35 @@ import { ARGUMENT_LIMITS } from './limits.js';
 import { patternStrings } from './regex.js';
 import type { SchemaObject } from './types.js';
 import { formatCheck } from './validate.js';
+import { memo } from './memo.js';
+
+/**
+ * Where the URLs the generator makes up point: a loopback address, never a public host. A run sets it to the listener
+ * it owns (core/url-sink.ts: it answers 404); without one, a loopback port nothing is expected to listen on.
+ */
+const DEFAULT_URL_BASE = 'http://127.0.0.1:65535';
+let urlBase = DEFAULT_URL_BASE;
+
+/** Point generated URLs at this base (`http://127.0.0.1:PORT`; undefined: the default). Remembered results are dropped. */
+export function setGeneratedUrlBase(base: string | undefined): void {
+  const next = base ?? DEFAULT_URL_BASE;
+  if (next === urlBase) return;
+  urlBase = next;
+  for (const f of URL_FORMATS) FORMAT_VALUES[f] = `${urlBase}/`;
+  FORMAT_VALUES.url = `${namedBase()}/`;
+  FORMAT_VALUES['uri-template'] = `${urlBase}/{id}`;
+  memo.clear();
+}
+
+const URL_FORMATS = ['uri', 'iri', 'uri-reference', 'iri-reference'];
+
+/**
+ * The base for format "url", whose definition (ajv-formats) wants a host name with a top-level domain and refuses
+ * loopback addresses: a name under .localhost, which is reserved for loopback (RFC 6761) and never a public host.
+ */
+function namedBase(): string {
+  return urlBase.replace('//127.0.0.1', '//mcp-conform.localhost');
+}
 
 /** Values for formats; each is valid for ajv-formats' "full" definitions. */
 export const FORMAT_VALUES: Record<string, string> = {
@@ -17,17 +46,17 @@ export const FORMAT_VALUES: Record<string, string> = {
   duration: 'P1D',
   email: 'user@example.com',
   'idn-email': 'user@example.com',
-  uri: 'https://example.com',
-  url: 'https://example.com',
-  iri: 'https://example.com',
-  'uri-reference': 'https://example.com',
-  'iri-reference': 'https://example.com',
-  'uri-template': 'https://example.com/{id}',
+  uri: `${DEFAULT_URL_BASE}/`,
+  url: 'http://mcp-conform.localhost:65535/',
+  iri: `${DEFAULT_URL_BASE}/`,
+  'uri-reference': `${DEFAULT_URL_BASE}/`,
+  'iri-reference': `${DEFAULT_URL_BASE}/`,
+  'uri-template': `${DEFAULT_URL_BASE}/{id}`,
   uuid: '123e4567-e89b-42d3-a456-426614174000',
   ipv4: '127.0.0.1',
   ipv6: '::1',
-  hostname: 'example.com',
-  'idn-hostname': 'example.com',
+  hostname: 'localhost',
+  'idn-hostname': 'localhost',
   byte: 'ZXhhbXBsZQ==',
   regex: '^example$',
   'json-pointer': '/example',
@@ -67,14 +96,15 @@ export function formatVariant(format: string, i: number): string | undefined {
     case 'email':
     case 'idn-email':
       return `user${n}@example.com`;
-    case 'uri':
     case 'url':
+      return `${namedBase()}/${n}`;
+    case 'uri':
     case 'iri':
     case 'uri-reference':
     case 'iri-reference':
-      return `https://example.com/${n}`;
+      return `${urlBase}/${n}`;
     case 'uri-template':
-      return `https://example.com/${n}/{id}`;
+      return `${urlBase}/${n}/{id}`;
     case 'uuid':
       return `123e4567-e89b-42d3-a456-${String(426614174000 + i).padStart(12, '0')}`;
     case 'ipv4':
@@ -83,7 +113,7 @@ export function formatVariant(format: string, i: number): string | undefined {
       return `::${n.toString(16)}`;
     case 'hostname':
     case 'idn-hostname':
-      return `host${n}.example.com`;
+      return `host${n}.localhost`;
     case 'byte':
       return btoa(`example${n}`);
     case 'regex':
@@ -108,16 +138,23 @@ export function hintStrings(hint: string): string[] {
     .filter(Boolean);
   const any = (test: (w: string) => boolean) => words.some(test);
   const out: string[] = [];
-  if (any((w) => /^(ur[il]s?|links?|hrefs?|endpoints?|websites?|\w*url)$/.test(w))) out.push('https://example.com');
+  if (any((w) => /^(ur[il]s?|links?|hrefs?|endpoints?|websites?|\w*url)$/.test(w))) out.push(`${urlBase}/`);
   if (any((w) => /^e?mails?$|^email/.test(w))) out.push('user@example.com');
   if (any((w) => /^(paths?|files?|filenames?|\w*path)$/.test(w) || w.startsWith('file'))) out.push('README.md');
-  if (any((w) => /^host(name)?s?$/.test(w))) out.push('example.com');
+  if (any((w) => /^host(name)?s?$/.test(w))) out.push('localhost');
   if (any((w) => /^(names?|titles?|labels?|\w+name)$/.test(w))) out.push('mcp-conform');
   if (any((w) => /^(lang|language|locale)s?$/.test(w))) out.push('en');
   return out;
 }
 
-export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, exclude: unknown[]): Gen {
+export function synthString(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  hint: string,
+  variant: number,
+  exclude: unknown[],
+): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   let minLen = 0;
@@ -138,7 +175,8 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
     if (typeof f === 'string' && !formats.includes(f)) formats.push(f);
   }
   for (const f of formats) {
-    if (!hasOwn(FORMAT_VALUES, f) && !NUMBER_FORMATS.has(f) && !formatCheck(f)) notes.push(`${where}: format ${show(f)} is not known; sent a plain string`);
+    if (!hasOwn(FORMAT_VALUES, f) && !NUMBER_FORMATS.has(f) && !formatCheck(f))
+      notes.push(`${where}: format ${show(f)} is not known; sent a plain string`);
   }
   const capped = minLen > ARGUMENT_LIMITS.maxStringLength;
   if (capped) {
@@ -147,13 +185,19 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
   }
   const fit = (c: string): string[] => {
     const len = cpLength(c);
-    if (len < minLen) return [c, c + 'x'.repeat(minLen - len), c.repeat(Math.ceil(minLen / Math.max(1, len))).slice(0, Math.max(minLen, c.length))];
+    if (len < minLen)
+      return [
+        c,
+        c + 'x'.repeat(minLen - len),
+        c.repeat(Math.ceil(minLen / Math.max(1, len))).slice(0, Math.max(minLen, c.length)),
+      ];
     if (len > maxLen) return [cpSlice(c, Math.max(0, maxLen))];
     return [c];
   };
   const bases = function* (): Generator<string> {
-    yield* hintStrings(hint);
+    // A declared format's own value first (format "url" wants a named host, which a name hint's loopback URL is not).
     for (const f of formats) if (hasOwn(FORMAT_VALUES, f)) yield FORMAT_VALUES[f];
+    yield* hintStrings(hint);
     yield 'example';
     yield 'mcp-conform';
     for (const p of patterns) yield* patternStrings(p, ctx, minLen, maxLen, 0);
@@ -168,19 +212,26 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
     }
   };
   const cands = (function* () {
-    for (const base of bases()) for (const c of fit(base)) if (cpLength(c) <= ARGUMENT_LIMITS.maxStringLength || capped) yield c;
+    for (const base of bases())
+      for (const c of fit(base)) if (cpLength(c) <= ARGUMENT_LIMITS.maxStringLength || capped) yield c;
   })();
   const describe = () => {
     if (minLen > maxLen) return `${where}: minLength ${minLen} is greater than maxLength ${maxLen}`;
-    if (patterns.length) return `${where}: could not generate a string matching pattern ${patterns.map((p) => show(p)).join(' and ')}`;
+    if (patterns.length)
+      return `${where}: could not generate a string matching pattern ${patterns.map((p) => show(p)).join(' and ')}`;
     const f = formats.filter((x) => !NUMBER_FORMATS.has(x));
-    if (f.length) return `${where}: could not generate a string of format ${f.map((x) => show(x)).join(' and ')} that satisfies the schema`;
+    if (f.length)
+      return `${where}: could not generate a string of format ${f.map((x) => show(x)).join(' and ')} that satisfies the schema`;
     return undefined;
   };
   let r = pickScalar(cands, conj, ctx, frame, variant, exclude, 'string', describe);
   if (!ok(r) && (!r.has || typeof r.value !== 'string' || cpLength(r.value) < minLen || cpLength(r.value) > maxLen)) {
     // Send at least a string of an allowed length.
-    r = { has: true, value: cpSlice('example'.padEnd(minLen, 'x'), Math.max(0, Math.min(maxLen, Math.max(minLen, 7)))), notes: r.notes };
+    r = {
+      has: true,
+      value: cpSlice('example'.padEnd(minLen, 'x'), Math.max(0, Math.min(maxLen, Math.max(minLen, 7)))),
+      notes: r.notes,
+    };
   }
   if (notes.length) r = { ...r, notes: [...notes, ...r.notes] };
   return r;

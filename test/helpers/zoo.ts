@@ -54,9 +54,10 @@ export function notPassing(r: RunResult): Record<string, string> {
         (c) =>
           !(
             c.verdict === 'skip' &&
-            /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b|: nothing to probe$/.test(
-              c.message,
-            )
+            (c.notApplicable ||
+              /^does not apply: |^the server did not declare\b|^the server declared every capability this case probes$|^protocol \S+ has no\b|\bwas never sent\b|^no callable tool\b/.test(
+                c.message,
+              ))
           ),
       )
       .map((c) => [c.id, c.verdict]),
