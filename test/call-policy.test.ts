@@ -1,39 +1,18 @@
 /**
  * --call-tools safe (the default) calls only tools annotated readOnlyHint: true — in every suite that calls a listed
  * tool — and --call-tool NAME adds named tools. Proved on a fixture whose other tools leave a file behind when called
- * (valid arguments or not), and on a real server that runs shell commands.
+ * (valid arguments or not); on a real server that runs shell commands: test/call-policy-peers.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planCalls, policyRefusal } from '../core/call-policy.js';
-import type { Report } from '../core/results.js';
-import { BIN, cli, FIXTURES, run } from './helpers/cli.js';
+import { cli, FIXTURES, run } from './helpers/cli.js';
+import { calledNames } from './helpers/tool-calls.js';
 
 const SIDE_EFFECTS = join(FIXTURES, 'safety', 'side-effects.py');
 const NOT_READ_ONLY = ['mutate', 'note', 'slow_job', 'wipe'];
-
-interface ListedTool { name: string; annotations?: { readOnlyHint?: unknown } }
-
-/** Every tool the server listed in the run (all tools/list answers in the message log). */
-function listedTools(report: Report): ListedTool[] {
-  return report.messages
-    .filter((m) => m.direction === 'from-server' && m.kind === 'response' && m.method === 'tools/list')
-    .flatMap((m) => ((m.json as { result?: { tools?: ListedTool[] } }).result?.tools ?? []));
-}
-
-/**
- * The names of every tools/call the harness sent that names a tool the server listed (the unknown-tool probe's
- * made-up name and the nameless malformed call are not calls of a real tool).
- */
-function calledNames(report: Report): string[] {
-  const listed = new Set(listedTools(report).map((t) => t.name));
-  return report.messages
-    .filter((m) => m.direction === 'to-server' && m.kind === 'request' && m.method === 'tools/call')
-    .map((m) => ((m.json as { params?: { name?: unknown } }).params ?? {}).name)
-    .filter((n): n is string => typeof n === 'string' && listed.has(n));
-}
 
 /** A server started with SIDE_EFFECTS_DIR pointing at a fresh directory, run through the CLI with these flags. */
 async function runSideEffects(extra: string[]) {
@@ -128,23 +107,7 @@ describe('--call-tools safe on a server with side effects', () => {
   }, 60_000);
 });
 
-describe('a real server that runs shell commands: @agent-infra/mcp-server-commands', () => {
-  const bin = join(BIN, 'mcp-server-commands');
-  it.skipIf(!existsSync(bin))('a default run calls neither run_command nor run_script (they are not annotated read-only)', async () => {
-    // Its tools execute commands through /bin/sh. NEVER run it here with --call-tools all.
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-conform-commands-'));
-    const r = await run(bin, [], { cwd, timeoutMs: 90_000 });
-    const listed = listedTools(r.report);
-    const readOnly = new Set(listed.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name));
-    expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['run_command', 'run_script']));
-    expect(calledNames(r.report).filter((n) => !readOnly.has(n))).toEqual([]);
-    expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(['run_command', 'run_script']);
-    expect(r.c('calling/tool/run_command')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/no annotations/) });
-    expect(readdirSync(cwd).filter((f) => f !== 'mcp-conform-report')).toEqual([]);
-  }, 90_000);
-});
-
-describe('the policy holds where calls are made (review of issue 11 item 1)', () => {
+describe('the policy holds where calls are made: a suite cannot call a tool the plan leaves out', () => {
   it('a suite that asks to call a tool the policy leaves out is stopped before the call: no tools/call, no marker file', async () => {
     const { runConformance, callTool } = await import('mcp-conform');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));

@@ -209,24 +209,28 @@ function nonPassMap(r: Awaited<ReturnType<typeof client>>): Record<string, Recor
 
 describe('a real client: the TypeScript SDK v2 (@modelcontextprotocol/client 2.4, headless)', () => {
   it('over Streamable HTTP and HTTP+SSE: the non-pass verdicts are the ledger\'s', async () => {
-    const h = await client(['--suite', 'client-auth', '--http', `${SDK('http')} v2`, '--timeout', '20000'], 300_000);
+    // the two transports' runs side by side: each plays every scenario, one client process at a time
+    const [h, s] = await Promise.all([
+      client(['--suite', 'client-auth', '--http', `${SDK('http')} v2`, '--timeout', '20000'], 300_000),
+      client(['--suite', 'client-auth', '--sse', `${SDK('sse')} v2`, '--timeout', '20000'], 300_000),
+    ]);
     expect(nonPassMap(h), nonPass(h).join('\n')).toEqual(V2_LEDGER);
     expect(h.verdict('auth-iss-wrong', 'client-auth/iss-validated').verdict).toBe('pass');
     expect(h.verdict('auth-step-up', 'client-auth/step-up').verdict).toBe('pass');
-    const s = await client(['--suite', 'client-auth', '--sse', `${SDK('sse')} v2`, '--timeout', '20000'], 300_000);
     expect(nonPassMap(s), nonPass(s).join('\n')).toEqual({ ...V2_LEDGER, 'auth-step-up': { 'client-auth/step-up': 'warn' } });
     const ledger = readFileSync(join(ROOT, 'docs/real-servers.md'), 'utf8');
     for (const id of ['client-auth/refuse-no-s256', 'client-auth/step-up', 'client-auth/resource-token-request']) expect(ledger, id).toMatch(new RegExp(`TS SDK v2[^\\n]*\`${id}\``));
   }, 620_000);
 });
 
+// The two transports' runs are independent: side by side (it.concurrent), as the v2 client's are.
 describe('a real client: the TypeScript SDK (auth() with an OAuthClientProvider, headless)', () => {
-  it('over HTTP+SSE: the same non-pass verdicts', async () => {
+  it.concurrent('over HTTP+SSE: the same non-pass verdicts', async () => {
     const r = await client(['--suite', 'client-auth', '--sse', SDK('sse'), '--timeout', '20000'], 300_000);
     expect(nonPassMap(r), nonPass(r).join('\n')).toEqual(SDK_LEDGER);
   }, 320_000);
 
-  it('over Streamable HTTP: the non-pass verdicts are the ledger\'s', async () => {
+  it.concurrent('over Streamable HTTP: the non-pass verdicts are the ledger\'s', async () => {
     const r = await client(['--suite', 'client-auth', '--http', SDK('http'), '--timeout', '20000'], 300_000);
     expect(nonPassMap(r), nonPass(r).join('\n')).toEqual(SDK_LEDGER);
     const ledger = readFileSync(join(ROOT, 'docs/real-servers.md'), 'utf8');

@@ -1,5 +1,5 @@
 /**
- * One defect, many failures (issue 27): a server that lists 2026-07-28 and answers in 2025-11-25 shapes fails a dozen
+ * One defect, many failures: a server that lists 2026-07-28 and answers in 2025-11-25 shapes fails a dozen
  * cases for one defect. The console marks those failures with their shared cause and says it once, report.html
  * groups them in a box with links, and both suggest --all-versions (its older versions pass). The server answers
  * initialize too: the default run judges it in 2025-11-25 as well (a dual-era server), where it passes.

@@ -2,14 +2,14 @@
  * Expectation files (run --expect, suite expect; docs/expectations.md) as a user runs them: the issue's example passes
  * against a server that behaves so and fails with expected and actual against one that does not; a malformed file is
  * exit 2 naming it and the place; expectations share one run and one report with the built-in suites; --update-expect
- * rewrites only the values checked; `expect --from-cassette` turns a session into a file a later run passes; and a
- * real server nobody here wrote (server-memory) passes a stateful sequence that reuses its own answers.
+ * rewrites only the values checked; `expect --from-cassette` turns a session into a file a later run passes. A real
+ * server nobody here wrote (server-memory): test/expect-peers.test.ts.
  */
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cli, py, ROOT, run } from './helpers/cli.js';
+import { cli, py, ROOT, run } from './helpers/cli.js';
 
 const EXAMPLE = join(ROOT, 'fixtures', 'expect', 'notes-calc.expect.yaml');
 const tmp = () => mkdtempSync(join(tmpdir(), 'mcp-conform-expect-'));
@@ -225,24 +225,5 @@ describe('run --expect', () => {
     const twice = await cli(['expect', '--from-cassette', cassette, '--out', out]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/--out: .*from\.expect\.yaml is there already \(--force replaces it/);
-  });
-
-  it('a real server nobody here wrote: server-memory passes a stateful sequence that reuses its own answers, and fails a wrong one', async () => {
-    const dir = tmp();
-    const file = join(ROOT, 'fixtures', 'expect', 'server-memory.expect.yaml');
-    const r = await run(join(BIN, 'mcp-server-memory'), ['--env', `MEMORY_FILE_PATH=${join(dir, 'memory.jsonl')}`, '--expect', file]);
-    expect(r.report.server.name).toBe('memory-server');
-    expect(r.verdicts('expect/')).toEqual({
-      'expect/memory-lists-its-graph-tools': 'pass', 'expect/memory-creates-an-entity': 'pass', 'expect/memory-adds-an-observation-to-the-entity-it-created': 'pass',
-      'expect/memory-opens-the-entity-by-the-name-it-answered': 'pass', 'expect/memory-finds-it-by-an-observation': 'pass', 'expect/memory-refuses-an-unknown-method': 'pass',
-    });
-    // The built-in suites ran in the same run (their ledger verdicts are test/real-servers.test.ts's business).
-    expect(r.report.suites.map((s) => s.id)).toEqual(expect.arrayContaining(['lifecycle', 'listing', 'expect', 'calling', 'schema']));
-    // The same steps against a fresh memory expecting a second observation that was never added: fail, with both sides.
-    const wrongFile = join(dir, 'wrong.yaml');
-    writeFileSync(wrongFile, readFileSync(file, 'utf8').replace('[wrote the first program, worked with Babbage]', '[wrote the first program, worked with Menabrea]'));
-    const w = await run(join(BIN, 'mcp-server-memory'), ['--env', `MEMORY_FILE_PATH=${join(dir, 'memory2.jsonl')}`, '--expect', wrongFile, '--suite', 'expect']);
-    expect(w.code).toBe(1);
-    expect(w.c('expect/memory-opens-the-entity-by-the-name-it-answered').message).toMatch(/structuredContent differs: \/entities\/0\/observations\/1 expected "worked with Menabrea", got "worked with Babbage"/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Accuracy of the HTTP verdicts (issue 11, items 6, 7, 9, 11, 12): one probe's leftovers never decide another's
+ * Accuracy of the HTTP verdicts: one probe's leftovers never decide another's
  * verdict, an HTTP refusal is an answer, a server that accepts a batch is not at fault, and messages name the request
  * actually sent. Stdlib fixtures here; the Python SDK peers where they can be installed.
  */

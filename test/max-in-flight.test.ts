@@ -1,5 +1,5 @@
 /**
- * run --max-in-flight (issue 30, "one run, less waiting"): requests whose verdicts cannot depend on one another (calls
+ * run --max-in-flight ("one run, less waiting"): requests whose verdicts cannot depend on one another (calls
  * of different read-only tools, the per-tool invalid-params probes) go out together, up to the bound; 1 is a serial
  * run. Each server is run both ways, side by side, and must get the same verdicts, case by case and tool by tool.
  * Whether the calls really overlapped is read from the slow fixture's own log (report.process.stderr), not from a

@@ -1,46 +1,14 @@
-/** Version negotiation: server/discover first, the initialize fallback, forced versions, restarts, --all-versions. */
+/**
+ * Version negotiation: server/discover first, the initialize fallback, forced versions, restarts, --all-versions,
+ * against real processes. What needs none (a 2025-era server, forced versions, a counter-offer, an unpublished
+ * version): test/negotiation-fake.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { BIN, FIXTURES, py, run } from './helpers/cli.js';
 import { pythonPeers } from './helpers/python-peers.js';
 
 const OLD = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-
-describe('negotiation against calc.py (speaks 2024-11-05 … 2025-11-25)', () => {
-  it('default: server/discover gets -32601, initialize offering 2025-11-25 follows on the same process', async () => {
-    const r = await run(py('calc.py'), ['--suite', 'lifecycle']);
-    expect(r.code).toBe(0);
-    const n = r.report.negotiation!;
-    expect(n).toMatchObject({ mode: 'default', handshake: 'initialize', version: '2025-11-25', restarts: 0 });
-    expect(n.steps.map((s) => [s.method, s.outcome, s.errorCode])).toEqual([
-      ['server/discover', 'error', -32601],
-      ['initialize', 'result', undefined],
-    ]);
-    expect(r.report.server.protocolVersion).toBe('2025-11-25');
-    expect(r.c('lifecycle/initialize').message).toMatch(/negotiation: server\/discover was answered with error -32601/);
-  });
-
-  it.each(OLD)('--protocol-version %s is spoken (initialize only)', async (v) => {
-    const r = await run(py('calc.py'), ['--suite', 'lifecycle,schema', '--protocol-version', v]);
-    expect(r.code).toBe(0);
-    expect(r.report.options.protocolVersionInForce).toBe(v);
-    expect(r.report.server.protocolVersion).toBe(v);
-    expect(r.report.negotiation!.steps.map((s) => s.method)).toEqual(['initialize']);
-    expect(r.c('lifecycle/version-negotiation').verdict).toBe('pass');
-  });
-
-  it('--protocol-version 2026-07-28 fails lifecycle: the server cannot speak it', async () => {
-    const r = await run(py('calc.py'), ['--protocol-version', '2026-07-28']);
-    expect(r.code).toBe(1);
-    expect(r.c('lifecycle/initialize').verdict).toBe('fail');
-    expect(r.c('lifecycle/version-negotiation')).toMatchObject({
-      verdict: 'fail',
-      message: expect.stringMatching(/cannot speak 2026-07-28/),
-    });
-    expect(r.report.negotiation).toMatchObject({ mode: 'forced', requested: '2026-07-28', handshake: 'none' });
-    expect(r.report.aborted).toMatch(/cannot speak 2026-07-28/);
-  });
-});
 
 describe('negotiation against calc-all.py (speaks all five)', () => {
   it('default: 2026-07-28 through server/discover, stateless _meta on every request, resultType on every result', async () => {
@@ -103,12 +71,6 @@ describe('negotiation against calc-all.py (speaks all five)', () => {
 });
 
 describe('servers that answer a version nobody published', () => {
-  it('initialize answered with 2099-01-01 fails lifecycle/version-negotiation', async () => {
-    const r = await run(py('broken/unknown-version.py'), ['--suite', 'lifecycle']);
-    expect(r.code).toBe(1);
-    expect(r.c('lifecycle/version-negotiation').verdict).toBe('fail');
-  });
-
   it('server/discover listing only 2099-01-01: fallback to initialize, which answers 2099-01-01: fail', async () => {
     const r = await run(py('broken/unknown-version-discover.py'), ['--suite', 'lifecycle']);
     expect(r.code).toBe(1);
@@ -135,18 +97,6 @@ describe('servers that answer a version nobody published', () => {
         /--protocol-version 2026-07-28: the server does not serve 2026-07-28 \(server\/discover lists \["2099-01-01"\]\)/,
       ),
     });
-  });
-
-  it('--protocol-version on a version the server counters with another it supports: info "does not serve", not a fail; the run goes on in the version answered', async () => {
-    const r = await run(py('only-2025-11-25.py'), ['--suite', 'lifecycle', '--protocol-version', '2025-06-18']);
-    expect(r.c('lifecycle/version-negotiation')).toMatchObject({
-      verdict: 'info',
-      message: expect.stringMatching(
-        /^--protocol-version 2025-06-18: the server does not serve 2025-06-18; it answered initialize with 2025-11-25/,
-      ),
-    });
-    expect(r.report.options.protocolVersionInForce).toBe('2025-11-25');
-    expect(r.code).toBe(0);
   });
 });
 

@@ -274,7 +274,7 @@ export const TARGETS: Target[] = [
 
 /**
  * A run's bound: 90 s, 150 s for a Python peer (each probe of a fresh connection starts an interpreter: ~2 s, more on
- * a busy machine; and a dual-era server is run in both eras, issue 27).
+ * a busy machine; and a dual-era server is run in both eras).
  */
 const defaultTimeout = (t: Target): number => (t.python ? 150_000 : 90_000);
 
@@ -470,8 +470,8 @@ describe('real-server ledger (docs/real-servers.md)', () => {
   }
 });
 
-describe('safe by default on real servers (issue 11)', () => {
-  // Acceptance of issue 11: the default call policy calls no tool that is not annotated readOnlyHint: true — not in
+describe('safe by default on real servers: no call of a tool not annotated read-only, no made-up prompt argument', () => {
+  // The default call policy calls no tool that is not annotated readOnlyHint: true — not in
   // `calling`, not in `invalid-params`, not anywhere — on any of these servers (read from each ledger run's log).
   (DRAFT ? it.skip : it)('no tools/call with a tool not annotated readOnlyHint: true in a default run (or one named with --call-tool)', () => {
     const ran = TARGETS.filter((t) => reports.has(t.id));
@@ -493,8 +493,8 @@ describe('safe by default on real servers (issue 11)', () => {
   });
 });
 
-describe('the console report of a real server (issue 28)', () => {
-  // Done when of issue 28: a default run on server-everything fits on one screen (60 lines) with every non-pass
+describe('the console report of a real server fits on one screen and accounts for every non-pass', () => {
+  // A default run on server-everything fits on one screen (60 lines) with every non-pass
   // verdict in it — read from the ledger run's report, rendered as the console renders it.
   // 61 since issue 42: its lifecycle/shutdown (ends only on SIGTERM) became a warn, which shows its level and spec line.
   (DRAFT ? it.skip : it)('server-everything over stdio: 61 lines at most, every case that is not a pass accounted for', () => {
@@ -507,7 +507,7 @@ describe('the console report of a real server (issue 28)', () => {
     expect(seen.shown.length).toBeGreaterThan(0);
   });
 
-  // Issue 27: a dual-era server is judged in both eras; its console grows by the findings that differ between them
+  // A dual-era server is judged in both eras; its console grows by the findings that differ between them
   // only (a finding of both is one line), and still accounts for every result of both.
   (DRAFT ? it.skip : it)('the TS SDK 2.x over stdio, judged in two eras: 80 lines at most, every non-pass result of both eras accounted for', () => {
     const report = reports.get('ts-sdk2/stdio');

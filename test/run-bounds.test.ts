@@ -15,9 +15,9 @@ describe('run bounds, over the fake server', () => {
 
   it('an AbortSignal stops the run where it is: the case in flight is "not finished", the rest "not run"; the server is closed', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('SIGINT'), 300);
-    // every call hangs: the run is stuck in the calling suite
-    const r = await probe(extend({ 'tools/call': () => {} }), ['lifecycle', 'calling', 'robustness'], { signal: controller.signal, timeoutMs: 60_000 });
+    // every call hangs, and the first one interrupts the run: it is stuck in the calling suite (not a timer: a loaded
+    // machine may not have finished the lifecycle cases within any fixed delay)
+    const r = await probe(extend({ 'tools/call': (_m, api) => api.later(50, () => controller.abort('SIGINT')) }), ['lifecycle', 'calling', 'robustness'], { signal: controller.signal, timeoutMs: 60_000 });
     expect(r.report.aborted).toBe('the run was interrupted (SIGINT)');
     expect(r.c('lifecycle/ping').verdict).toBe('pass');
     expect(r.c('calling/tool')).toMatchObject({ verdict: 'skip', message: 'not finished: the run was interrupted (SIGINT)' });

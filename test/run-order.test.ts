@@ -1,6 +1,6 @@
 /**
  * The order in which the runner does a run's work (core/run-cases.ts), where it differs from "one case after the
- * other" to save time (issue 17): a case collected at the end of its suite (CaseDef.offSession) and the start hooks
+ * other" to save time: a case collected at the end of its suite (CaseDef.offSession) and the start hooks
  * (CaseDef.start) run after the early work (CaseDef.early). What the report shows stays in the suites' order.
  */
 import { describe, expect, it } from 'vitest';

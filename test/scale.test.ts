@@ -1,5 +1,5 @@
 /**
- * Work done for speed at scale (issue 17) that must not change what a run finds: the index of tool calls that
+ * Work done for speed at scale that must not change what a run finds: the index of tool calls that
  * invalid-params reads, and suite warm-up (quality loads its tokenizer while the server starts).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

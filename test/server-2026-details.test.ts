@@ -1,5 +1,5 @@
 /**
- * Issue 27's server verdicts beyond multi round-trip requests and tasks, each graded by the text of its own protocol
+ * The 2026-07-28 server verdicts beyond multi round-trip requests and tasks, each graded by the text of its own protocol
  * version: resources/read of an unknown URI (-32002 a SHOULD up to 2025-11-25, -32602 a MUST from 2026-07-28, never
  * an empty contents array), the per-request logLevel of 2026-07-28 (no message below it), tool input schemas in the
  * 2020-12 dialect ($defs, $anchor, conditionals, a $ref by the schema's own $id; a dangling $ref fails, a network

@@ -1,6 +1,6 @@
 /**
  * The token table the build makes of gpt-tokenizer's data (scripts/precompile-tokenizer.mjs, suites/compat/
- * token-table.ts): a run counts from it instead of loading the package's encoder (issue 17), and must count exactly
+ * token-table.ts): a run counts from it instead of loading the package's encoder, and must count exactly
  * as the package does on any text, with text that looks like a special token counted as ordinary text
  * (`countTokens(text, { disallowedSpecial: new Set() })`: what a tool sends is not a control token).
  */

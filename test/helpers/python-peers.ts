@@ -31,13 +31,16 @@ async function check(python: string): Promise<string | undefined> {
 }
 
 async function create(dir: string): Promise<string | undefined> {
+  // The interpreter itself, not the run's PATH shortcut to it (test/setup/python3.ts): the venv points at the
+  // interpreter it was made with, and that shortcut is gone when the run ends.
+  const python3 = process.env.MCP_CONFORM_TEST_PYTHON3 || 'python3';
   const deadline = Date.now() + CREATE_TIMEOUT_MS;
   const left = () => Math.max(1, deadline - Date.now());
-  const version = await runBounded('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], 10_000);
+  const version = await runBounded(python3, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], 10_000);
   if (version.code !== 0) return `python3 is not usable: ${lastLine(version.out) || `exit ${version.code}`}`;
   const [major, minor] = version.out.trim().split('.').map(Number);
   if (major! < 3 || (major === 3 && minor! < 10)) return `python3 is ${version.out.trim()}; the Python MCP SDK 2.x needs 3.10 or later`;
-  const venv = await runBounded('python3', ['-m', 'venv', dir], left());
+  const venv = await runBounded(python3, ['-m', 'venv', dir], left());
   if (venv.code !== 0) return `python3 -m venv failed${venv.timedOut ? ' (timed out)' : ''}: ${lastLine(venv.out)}`;
   const pip = await runBounded(join(dir, 'bin', 'pip'), ['install', '--retries', '0', '--timeout', '10', ...REQUIREMENTS], left(),
     { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' });

@@ -1,6 +1,6 @@
 /**
  * Access to the official MCP JSON Schemas (reference data kept outside the repository, at
- * `<repo>/../shared/mcp-spec`), for the differential tests. Nothing here is copied into the product.
+ * `<repo>/../shared/mcp-spec`, or MCP_CONFORM_SPEC_DIR), for the differential tests. Nothing here is copied into the product.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { ProtocolVersion } from '../../core/schema/versions.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SPEC_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'mcp-spec');
+/** MCP_CONFORM_SPEC_DIR names another folder (a checkout elsewhere, e.g. a git worktree); without one the tests skip. */
+export const SPEC_DIR = path.resolve(process.env.MCP_CONFORM_SPEC_DIR || path.join(REPO_ROOT, '..', 'shared', 'mcp-spec'));
 
 export function officialSchemasAvailable(): boolean {
   return existsSync(SPEC_DIR);

@@ -1,7 +1,6 @@
 /**
- * The calling suite: failure text in a result without isError (issue 11 item 4) and the structured-content mirror
- * (item 10), on the answer readers with the shapes real servers produce and on real servers (moved from
- * grading-accuracy.test.ts).
+ * The calling suite: failure text in a result without isError and the structured-content mirror, on the answer
+ * readers with the shapes real servers produce and on real servers.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -76,7 +75,7 @@ describe('a text block carries structuredContent (item 10)', () => {
   });
 });
 
-describe('real servers: the structured-content mirror (issue 11 item 10)', () => {
+describe('real servers: structuredContent mirrored in a text block, as the SDKs wrap it', () => {
   it('server-filesystem: {"content": text} with that text in a text block carries its value: no calling warn', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-fs-'));
     writeFileSync(join(dir, 'README.md'), '# hello\n');

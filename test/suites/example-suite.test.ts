@@ -1,5 +1,5 @@
 /**
- * "Adding a suite touches only suites/ (its file and the index) and its tests" (issue 12): a small suite written the
+ * "Adding a suite touches only suites/ (its file and the index) and its tests": a small suite written the
  * way "Adding a suite" in docs/developing.md describes — case metadata, an option of its own, a run service with a report field,
  * exchanges recorded with their purpose — run through the library beside a built-in suite, against the demo server.
  * It is not shipped; it checks that the shape holds.

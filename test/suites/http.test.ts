@@ -113,7 +113,7 @@ describe('broken HTTP fixtures', () => {
   }, 60_000);
 
   // Every Streamable HTTP version lets a server refuse input it cannot accept with an HTTP error status: the
-  // harness's unknown notification refused with 400 is no failure (review of issue 11 item 6, 2025 versions).
+  // harness's unknown notification refused with 400 is no failure (2025 versions).
   it('refuse-unknown (2025-11-25): a 400 refusal of an unknown notification is reported (info), not failed', async () => {
     const r = await run('refuse-unknown', 'lifecycle,listing,http,robustness');
     expect(r.c('http/accepted-202').verdict, r.c('http/accepted-202').message).toBe('info');

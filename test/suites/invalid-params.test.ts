@@ -1,7 +1,7 @@
 /**
  * The invalid-params suite: an error answer proves validation only when the valid call did not fail the same way,
- * lenient validation is not "no validation" (issue 11 items 3, 5; moved from grading-accuracy.test.ts), and answers
- * are judged by their JSON-RPC code and isError, not their wording (issue 42). The broken fixtures' full verdicts are in run-broken.test.ts.
+ * lenient validation is not "no validation", and answers are judged by their JSON-RPC code and isError, not their
+ * wording. The broken fixtures' full verdicts are in verdicts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ describe('an error answer to an invalid call proves validation only when the val
       '--suite', 'calling,invalid-params', '--call-tools', 'all',
       '--case', `calling/tool/${tool}`, '--case', `invalid-params/missing-required/${tool}`, '--case', `invalid-params/wrong-type/${tool}`,
     ], { timeoutMs: 60_000 });
-    // A task-required tool is never called plainly (issue 11 item 2), so invalid-params has nothing to judge on it:
+    // A task-required tool is never called plainly, so invalid-params has nothing to judge on it:
     // no item for the tool, no pass at case level, and no plain tools/call of it with bad arguments.
     for (const k of ['missing-required', 'wrong-type']) {
       expect(Object.keys(r.verdicts(`invalid-params/${k}/`))).not.toContain(`invalid-params/${k}/${tool}`);
@@ -64,7 +64,7 @@ describe('lenient validation is not "no validation" (item 5)', () => {
   });
 });
 
-describe('an error answer is judged by its JSON-RPC code and isError, its text quoted, never parsed (issue 42)', () => {
+describe('an error answer is judged by its JSON-RPC code and isError, its text quoted, never parsed', () => {
   it('a tool that fails the same way whatever it is sent stays inconclusive, even when its text names the argument', async () => {
     const r = await run(py('broken/env-failure.py'), ['--suite', 'invalid-params', '--timeout', '3000']);
     const typed = r.c('invalid-params/missing-required/browser_type');

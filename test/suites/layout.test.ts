@@ -14,13 +14,14 @@ describe('test/suites/', () => {
       .map((f) => f.replace(/\.test\.ts$/, ''));
     const strays = files.filter((f) => !ids.has(f) && f !== 'layout' && f !== 'example-suite');
     expect(strays).toEqual([]);
-    // the suites whose behaviour has tests of its own here (the others: run-demo, run-broken, verdicts)
+    // the suites whose behaviour has tests of its own here (the others: run-demo, verdicts)
     expect(files.filter((f) => ids.has(f)).sort()).toEqual([
       'auth',
       'calling',
       'http',
       'invalid-params',
       'robustness',
+      'security',
       'sse',
       'subscriptions',
       'tasks',

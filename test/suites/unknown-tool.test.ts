@@ -1,12 +1,11 @@
 /**
- * The unknown-tool suite's message says what was sent and what came back (issue 11 item 9; moved from
- * grading-accuracy.test.ts). Its verdicts on the broken fixtures are in run-broken.test.ts.
+ * The unknown-tool suite's message says what was sent and what came back. Its verdicts on the broken fixtures are in verdicts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { FIXTURES, run } from '../helpers/cli.js';
 
-describe('real servers: the unknown-tool message (issue 11 item 9)', () => {
+describe('real servers: the unknown-tool message names what was sent and what came back', () => {
   it("the SDK's McpServer: the unknown-tool message says what was sent and seen, not what SDKs do", async () => {
     const r = await run(`node ${join(FIXTURES, 'sdk-stdio.mjs')}`, ['--suite', 'unknown-tool']);
     const m = r.c('unknown-tool/call').message;
