@@ -30,68 +30,215 @@ interface Catalogue {
 
 async function loadCatalogue(): Promise<Catalogue> {
   const [{ ALL_SUITES }, { RUN_OPTIONS }] = await Promise.all([import('../suites/index.js'), import('../core/run.js')]);
-  return { suiteIds: ALL_SUITES.map((s) => s.id), options: [...RUN_OPTIONS, ...ALL_SUITES.flatMap((s) => s.options ?? [])] };
+  return {
+    suiteIds: ALL_SUITES.map((s) => s.id),
+    options: [...RUN_OPTIONS, ...ALL_SUITES.flatMap((s) => s.options ?? [])],
+  };
 }
 
 /** A declared option as a yargs option. */
 function yargsOption(o: OptionDef): Record<string, unknown> {
-  const t = o.type === 'string[]' ? { type: 'string', array: true } : o.choices ? { choices: [...o.choices] } : { type: o.type === 'integer' ? 'number' : o.type };
-  return { ...t, describe: o.help, ...(o.default !== undefined && o.type !== 'string[]' ? { default: o.default } : {}) };
+  const t =
+    o.type === 'string[]'
+      ? { type: 'string', array: true }
+      : o.choices
+        ? { choices: [...o.choices] }
+        : { type: o.type === 'integer' ? 'number' : o.type };
+  return {
+    ...t,
+    describe: o.help,
+    ...(o.default !== undefined && o.type !== 'string[]' ? { default: o.default } : {}),
+  };
 }
 
 function list(v: unknown): string[] {
   const a = Array.isArray(v) ? v : v === undefined ? [] : [v];
-  return a.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+  return a
+    .flatMap((x) => String(x).split(','))
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 function runOptions(y: Argv, cat: Catalogue) {
   y = targetOptions(y)
-    .option('suite', { type: 'string', array: true, describe: `Suites to run, comma-separated or repeated (${cat.suiteIds.join(', ')})` })
-    .option('case', { type: 'string', array: true, describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add' })
+    .option('suite', {
+      type: 'string',
+      array: true,
+      describe: `Suites to run, comma-separated or repeated (${cat.suiteIds.join(', ')})`,
+    })
+    .option('case', {
+      type: 'string',
+      array: true,
+      describe: 'Case ids or id prefixes to run (repeatable), e.g. lifecycle/ping or calling/tool/add',
+    })
     .option('timeout', { type: 'number', default: 30000, describe: 'Timeout of each request (ms)' })
     .option('strict', { type: 'boolean', default: false, describe: 'Turn every warn into a fail' });
   // The call policy and the suites' own options, from their declarations (Suite.options, core/call-policy.ts).
   for (const o of cat.options) y = y.option(o.flag, yargsOption(o));
   return y
-    .option('client-capabilities', { type: 'string', array: true, describe: 'Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server\'s requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see docs/run.md)' })
-    .option('root', { type: 'string', array: true, describe: 'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)' })
-    .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
-    .option('config', { type: 'string', describe: 'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it' })
-    .option('baseline', { type: 'string', describe: 'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale' })
-    .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it' })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Console: list every case (by default passes and skips that do not apply are only counted), with the exchange of each failing case, every duration and more server stderr' })
+    .option('client-capabilities', {
+      type: 'string',
+      array: true,
+      describe:
+        "Client capabilities to declare, comma-separated (sampling, elicitation, roots); the server's requests for them, and in 2026-07-28 the input requests of its input_required results, get canned answers (see docs/run.md)",
+    })
+    .option('root', {
+      type: 'string',
+      array: true,
+      describe:
+        'With --client-capabilities roots: a root URI answered to roots/list (repeatable; default file:///mcp-conform/root)',
+    })
+    .option('reporter', {
+      type: 'string',
+      array: true,
+      describe:
+        'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)',
+    })
+    .option('config', {
+      type: 'string',
+      describe:
+        'Config file (JSON or YAML; default: mcp-conform.config.json or .yaml in the current directory); flags override it',
+    })
+    .option('baseline', {
+      type: 'string',
+      describe:
+        'YAML file of known failures: listed failing cases do not fail the run; entries that match no failure are reported stale',
+    })
+    .option('update-baseline', {
+      type: 'string',
+      describe:
+        'Write the failures of this run to this baseline file (keeping reasons of entries still in use), then apply it',
+    })
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'Console: list every case (by default passes and skips that do not apply are only counted), with the exchange of each failing case, every duration and more server stderr',
+    })
     .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for report files' })
-    .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Speak only this protocol version (default: server/discover for 2026-07-28, else initialize offering 2025-11-25, accepting any published version the server answers)' })
-    .option('all-versions', { type: 'boolean', describe: 'Run the suites once per published protocol version (a fresh server each); report.json gets a matrix, the console a version × suite table' })
-    .option('schema', { type: 'string', describe: 'Validate messages with this JSON Schema file instead of the built-in schema of the version in force (dialect from its $schema)' })
-    .option('shutdown-grace', { type: 'number', default: 2000, describe: 'How long each shutdown step waits for the server to exit (ms)' })
-    .option('max-duration', { type: 'number', default: 600000, describe: 'Bound on the whole run (ms): when it runs out, the remaining cases are skipped, the server is stopped and the report written (exit 1)' })
-    .option('max-message-bytes', { type: 'number', default: 64 * 1024 * 1024, describe: 'Longest message accepted from the server (bytes); a longer one is cut there and reported' })
+    .option('protocol-version', {
+      choices: [...PROTOCOL_VERSIONS],
+      describe:
+        'Speak only this protocol version (default: server/discover for 2026-07-28, else initialize offering 2025-11-25, accepting any published version the server answers)',
+    })
+    .option('all-versions', {
+      type: 'boolean',
+      describe:
+        'Run the suites once per published protocol version (a fresh server each); report.json gets a matrix, the console a version × suite table',
+    })
+    .option('schema', {
+      type: 'string',
+      describe:
+        'Validate messages with this JSON Schema file instead of the built-in schema of the version in force (dialect from its $schema)',
+    })
+    .option('shutdown-grace', {
+      type: 'number',
+      default: 2000,
+      describe: 'How long each shutdown step waits for the server to exit (ms)',
+    })
+    .option('max-duration', {
+      type: 'number',
+      default: 600000,
+      describe:
+        'Bound on the whole run (ms): when it runs out, the remaining cases are skipped, the server is stopped and the report written (exit 1)',
+    })
+    .option('max-message-bytes', {
+      type: 'number',
+      default: 64 * 1024 * 1024,
+      describe: 'Longest message accepted from the server (bytes); a longer one is cut there and reported',
+    })
     .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
-    .option('record', { type: 'string', describe: 'Write the session of this run to a cassette (JSON Lines) for `serve --cassette`' })
-    .option('redact', { type: 'string', array: true, describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)' })
-    .option('redact-env', { type: 'string', array: true, describe: 'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)' })
-    .option('check-secrets', { type: 'boolean', default: false, describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)' })
-    .option('server-json', { type: 'string', describe: 'Test the server an MCP registry server.json describes: a remote over its transport, or a package started as its registryType says (npm via npx, pypi via uvx, oci via docker); the file is checked against the registry schema (case registry/server-json)' })
-    .option('server-json-entry', { type: 'string', describe: 'With --server-json: the entry to test — packages[N], remotes[N], a registryType (npm, pypi, oci), a transport (streamable-http, sse), or an identifier or URL (default: the first package whose runner is on PATH, else the first remote)' })
-    .option('manifest', { type: 'string', describe: 'Test the server of an unpacked MCPB bundle, started from its manifest.json mcp_config (${__dirname} and user_config substituted), and check the tools and prompts it declares against those the server lists (suite manifest)' })
-    .option('user-config', { type: 'string', array: true, describe: 'With --manifest: KEY=VALUE for the manifest\'s user_config (once per key, repeated for a "multiple" one; the value is taken whole, commas included; default: the manifest\'s defaults)' })
-    .option('concurrency', { type: 'string', describe: 'Targets of a config tested at once (their servers started side by side): a number, or auto for the number of cores; each target\'s verdicts are those of a serial run, its console output printed whole (default 1)' })
-    .option('shard', { type: 'string', describe: 'Run only shard INDEX/COUNT of the config\'s targets (e.g. 2/3), split by a hash of each target\'s name (or command/URL): the same target is always in the same shard; join the shards\' report.json files with `mcp-conform merge`' })
-    .option('snapshot', { type: 'string', describe: 'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)' })
-    .option('baseline-snapshot', { type: 'string', describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change' })
+    .option('record', {
+      type: 'string',
+      describe: 'Write the session of this run to a cassette (JSON Lines) for `serve --cassette`',
+    })
+    .option('redact', {
+      type: 'string',
+      array: true,
+      describe: 'With --record: regular expression whose matches the cassette replaces by [redacted:N] (repeatable)',
+    })
+    .option('redact-env', {
+      type: 'string',
+      array: true,
+      describe:
+        'With --record: environment variable whose value the cassette replaces by [redacted:env:NAME] (repeatable)',
+    })
+    .option('check-secrets', {
+      type: 'boolean',
+      default: false,
+      describe: 'With --record: list anything in the cassette that looks like a credential (exit 1 if any)',
+    })
+    .option('server-json', {
+      type: 'string',
+      describe:
+        'Test the server an MCP registry server.json describes: a remote over its transport, or a package started as its registryType says (npm via npx, pypi via uvx, oci via docker); the file is checked against the registry schema (case registry/server-json)',
+    })
+    .option('server-json-entry', {
+      type: 'string',
+      describe:
+        'With --server-json: the entry to test — packages[N], remotes[N], a registryType (npm, pypi, oci), a transport (streamable-http, sse), or an identifier or URL (default: the first package whose runner is on PATH, else the first remote)',
+    })
+    .option('manifest', {
+      type: 'string',
+      describe:
+        'Test the server of an unpacked MCPB bundle, started from its manifest.json mcp_config (${__dirname} and user_config substituted), and check the tools and prompts it declares against those the server lists (suite manifest)',
+    })
+    .option('user-config', {
+      type: 'string',
+      array: true,
+      describe:
+        'With --manifest: KEY=VALUE for the manifest\'s user_config (once per key, repeated for a "multiple" one; the value is taken whole, commas included; default: the manifest\'s defaults)',
+    })
+    .option('concurrency', {
+      type: 'string',
+      describe:
+        "Targets of a config tested at once (their servers started side by side): a number, or auto for the number of cores; each target's verdicts are those of a serial run, its console output printed whole (default 1)",
+    })
+    .option('shard', {
+      type: 'string',
+      describe:
+        "Run only shard INDEX/COUNT of the config's targets (e.g. 2/3), split by a hash of each target's name (or command/URL): the same target is always in the same shard; join the shards' report.json files with `mcp-conform merge`",
+    })
+    .option('snapshot', {
+      type: 'string',
+      describe:
+        'Also write the surface snapshot (tools, prompts, resources, capabilities) of this run to this file (see the snapshot command)',
+    })
+    .option('baseline-snapshot', {
+      type: 'string',
+      describe: 'Snapshot file to compare the surface with: case surface/compatible fails on a breaking change',
+    })
     .example('$0 run --stdio "python3 fixtures/servers/calc.py"', 'Test the bundled demo server')
-    .example('$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out', 'Write report.json and junit.xml for CI')
-    .example('$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing', 'Only two suites')
+    .example(
+      '$0 run --stdio "python server.py" --reporter json --reporter junit --out-dir reports-out',
+      'Write report.json and junit.xml for CI',
+    )
+    .example(
+      '$0 run --stdio "npx -y @modelcontextprotocol/server-everything stdio" --suite lifecycle,listing',
+      'Only two suites',
+    )
     .example('$0 run --stdio "node server.js" --case calling/tool/add --strict', 'One case, warnings fail')
-    .example('$0 run --stdio "python server.py" --reporter html --baseline known-failures.yaml', 'An HTML report; known failures do not fail the run')
+    .example(
+      '$0 run --stdio "python server.py" --reporter html --baseline known-failures.yaml',
+      'An HTML report; known failures do not fail the run',
+    )
     .example('$0 run --config mcp-conform.config.yaml', 'The targets and options of a config file')
-    .example('$0 run --http https://example.test/mcp --header "Authorization: Bearer $TOKEN"', 'A Streamable HTTP server')
-    .example('$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp', 'Start an HTTP server, test it, stop it');
+    .example(
+      '$0 run --http https://example.test/mcp --header "Authorization: Bearer $TOKEN"',
+      'A Streamable HTTP server',
+    )
+    .example(
+      '$0 run --start "python server.py --port 8000" --http http://127.0.0.1:8000/mcp',
+      'Start an HTTP server, test it, stop it',
+    );
 }
 
 /** The options of a command line (or of one config target), as the library takes them (lib/conformance.ts). */
-function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?: string): import('../lib/conformance.js').ConformanceOptions {
+function conformanceOptions(
+  argv: Record<string, unknown>,
+  cat: Catalogue,
+  name?: string,
+): import('../lib/conformance.js').ConformanceOptions {
   // Every declared option (the suites' and the call policy) by its key; the library checks the values.
   const declared: Record<string, unknown> = {};
   for (const o of cat.options) {
@@ -122,12 +269,16 @@ function conformanceOptions(argv: Record<string, unknown>, cat: Catalogue, name?
  * --server-json FILE / --manifest FILE: the server the file describes, written into the library's options (the
  * target, its environment, headers, working directory); returns what the suites registry/manifest judge.
  */
-async function publishedTarget(argv: Record<string, unknown>, options: import('../lib/conformance.js').ConformanceOptions): Promise<import('../core/published/types.js').PublishedRunOptions> {
+async function publishedTarget(
+  argv: Record<string, unknown>,
+  options: import('../lib/conformance.js').ConformanceOptions,
+): Promise<import('../core/published/types.js').PublishedRunOptions> {
   const { resolve } = await import('node:path');
   const { PublishedError } = await import('../core/published/server-json.js');
   const { shellQuote } = await import('../core/shell-words.js');
   const flag = argv['server-json'] !== undefined ? '--server-json' : '--manifest';
-  if (argv['server-json'] !== undefined && argv.manifest !== undefined) throw new UsageError('give --server-json or --manifest, not both');
+  if (argv['server-json'] !== undefined && argv.manifest !== undefined)
+    throw new UsageError('give --server-json or --manifest, not both');
   const direct = ['stdio', 'http', 'sse', 'url', 'start'].find((k) => argv[k] !== undefined);
   if (direct) throw new UsageError(`${flag} says how to start or reach the server: leave out --${direct}`);
   try {
@@ -135,19 +286,31 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
     let published: import('../core/published/types.js').PublishedRunOptions;
     if (argv['server-json'] !== undefined) {
       const { envMap, serverJsonTarget } = await import('../core/published/server-json.js');
-      const r = serverJsonTarget(resolve(String(argv['server-json'])), { entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']), env: pairs(argv.env) });
+      const r = serverJsonTarget(resolve(String(argv['server-json'])), {
+        entry: argv['server-json-entry'] === undefined ? undefined : String(argv['server-json-entry']),
+        env: pairs(argv.env),
+      });
       target = r.target;
       published = { serverJson: r.run };
       if (target.fetch) {
         // The package into npx's cache first, so that the server's start is not a download (core/published/fetch.ts).
         const { fetchPackage } = await import('../core/published/fetch.js');
         const env = { ...process.env, ...Object.fromEntries(envMap(target.env ?? [])) };
-        const f = await fetchPackage(target.fetch, { cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined, env });
-        if (f.code !== 0) (r.run.notes ??= []).push(`fetching the package with npx first ${f.timedOut ? `was stopped after ${Math.round(f.ms / 1000)} s` : `failed (exit ${f.code ?? 'none'}): ${f.output.trim().split('\n').at(-1) ?? ''}`}; the server was started anyway`);
+        const f = await fetchPackage(target.fetch, {
+          cwd: typeof argv.cwd === 'string' ? resolve(argv.cwd) : undefined,
+          env,
+        });
+        if (f.code !== 0)
+          (r.run.notes ??= []).push(
+            `fetching the package with npx first ${f.timedOut ? `was stopped after ${Math.round(f.ms / 1000)} s` : `failed (exit ${f.code ?? 'none'}): ${f.output.trim().split('\n').at(-1) ?? ''}`}; the server was started anyway`,
+          );
       }
     } else {
       const { manifestTarget } = await import('../core/published/manifest.js');
-      const r = manifestTarget(resolve(String(argv.manifest)), { userConfig: pairs(argv['user-config']), env: pairs(argv.env) });
+      const r = manifestTarget(resolve(String(argv.manifest)), {
+        userConfig: pairs(argv['user-config']),
+        env: pairs(argv.env),
+      });
       target = r.target;
       published = { manifest: r.run };
     }
@@ -162,19 +325,39 @@ async function publishedTarget(argv: Record<string, unknown>, options: import('.
     if (!target.stdio && !target.start) options.cwd = undefined;
     return published;
   } catch (e) {
-    throw e instanceof PublishedError ? new UsageError(e.message) : e;
+    // A server.json read and checked before the error keeps its schema verdict (registry/server-json) in the message.
+    throw e instanceof PublishedError
+      ? new UsageError(
+          e.schemaVerdict ? `${e.message}\n  registry/server-json (the file itself): ${e.schemaVerdict}` : e.message,
+        )
+      : e;
   }
 }
 
 /** Runs one target (the options of a command line, or of one config target) and returns its report. */
-async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Reporter[]; name?: string; cat?: Catalogue; extra?: Partial<RunOptions>; interrupt?: AbortController; stderr?: (s: string) => void } = {}): Promise<Report> {
+async function runTarget(
+  argv: Record<string, unknown>,
+  hooks: {
+    reporters?: Reporter[];
+    name?: string;
+    cat?: Catalogue;
+    extra?: Partial<RunOptions>;
+    interrupt?: AbortController;
+    stderr?: (s: string) => void;
+  } = {},
+): Promise<Report> {
   const { resolve } = await import('node:path');
   const { prepareRun, executeRun, OptionsError } = await import('../lib/conformance.js');
   let prepared: Awaited<ReturnType<typeof prepareRun>>;
-  const cat = hooks.cat ?? await loadCatalogue();
+  const cat = hooks.cat ?? (await loadCatalogue());
   const options = conformanceOptions(argv, cat, hooks.name);
-  const published = argv['server-json'] !== undefined || argv.manifest !== undefined ? await publishedTarget(argv, options) : undefined;
-  try { prepared = await prepareRun(options, { flags: true }); } catch (e) { throw e instanceof OptionsError ? new UsageError(e.message) : e; }
+  const published =
+    argv['server-json'] !== undefined || argv.manifest !== undefined ? await publishedTarget(argv, options) : undefined;
+  try {
+    prepared = await prepareRun(options, { flags: true });
+  } catch (e) {
+    throw e instanceof OptionsError ? new UsageError(e.message) : e;
+  }
   if (published) {
     // The suite that judges the file runs even when --suite names others.
     const { publishedInput } = await import('../core/published/types.js');
@@ -192,17 +375,28 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
       await mkdir(outDir, { recursive: true });
       await access(outDir, constants.W_OK);
     } catch (e) {
-      throw new UsageError(`--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UsageError(
+        `--out-dir: cannot write reports to ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   }
   let surface: import('../core/surface/cli.js').SurfaceForRun | undefined;
   if (argv.snapshot !== undefined || argv['baseline-snapshot'] !== undefined) {
     const { surfaceForRun } = await import('../core/surface/cli.js');
-    try { surface = surfaceForRun(argv); } catch (e) { throw new UsageError((e as Error).message); }
+    try {
+      surface = surfaceForRun(argv);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const suites = prepared.run.suiteFilter;
     if (suites?.length && !suites.includes('surface')) suites.push('surface');
     if (surface && prepared.run.caseFilter?.length) prepared.run.caseFilter = [...prepared.run.caseFilter, 'surface/'];
-    if (surface) prepared.run.inputs = withInput(prepared.run.inputs, (await import('../core/surface/snapshot.js')).surfaceInput, surface.options);
+    if (surface)
+      prepared.run.inputs = withInput(
+        prepared.run.inputs,
+        (await import('../core/surface/snapshot.js')).surfaceInput,
+        surface.options,
+      );
   }
   const { inputs: extraInputs, ...extra } = hooks.extra ?? {};
   Object.assign(prepared.run, extra);
@@ -230,7 +424,11 @@ async function runTarget(argv: Record<string, unknown>, hooks: { reporters?: Rep
     };
   }
   // --record writes the run's session to a cassette: one session, so one era.
-  const report = await executeRun(prepared, { signal: interrupt.signal, reporters: hooks.reporters ?? [], oneEra: argv.record !== undefined });
+  const report = await executeRun(prepared, {
+    signal: interrupt.signal,
+    reporters: hooks.reporters ?? [],
+    oneEra: argv.record !== undefined,
+  });
   surface?.finish(report, hooks.stderr ?? ((s) => process.stderr.write(s)));
   return report;
 }
@@ -249,7 +447,10 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   try {
     plan = planRuns(argv, rawArgs, process.cwd());
     const shard = argv.shard === undefined ? undefined : parseShard(String(argv.shard));
-    if (shard && plan.shared['update-baseline'] !== undefined) throw new ShardError('--shard with --update-baseline: a shard sees only its own targets; update the baseline from a run over the whole config');
+    if (shard && plan.shared['update-baseline'] !== undefined)
+      throw new ShardError(
+        '--shard with --update-baseline: a shard sees only its own targets; update the baseline from a run over the whole config',
+      );
     output = await prepareOutput(plan.shared, list, plan.configFile);
     if (shard) {
       const picked = selectShard(plan.targets, shard);
@@ -257,13 +458,19 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
       output.shard = picked.info;
     }
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError || e instanceof ShardError) throw new UsageError(e.message);
+    if (e instanceof ConfigError || e instanceof BaselineError || e instanceof ReporterError || e instanceof ShardError)
+      throw new UsageError(e.message);
     throw e;
   }
   const snapshots = plan.targets.map((t) => t.argv.snapshot).filter((f) => typeof f === 'string');
-  if (new Set(snapshots).size < snapshots.length) throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
+  if (new Set(snapshots).size < snapshots.length)
+    throw new UsageError('snapshot: several targets would write the same snapshot file; set snapshot per target');
   let concurrency: number;
-  try { concurrency = parseConcurrency(plan.shared.concurrency); } catch (e) { throw new UsageError((e as Error).message); }
+  try {
+    concurrency = parseConcurrency(plan.shared.concurrency);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   let reports: Report[] = [];
   let recordFailed = false;
   // Several targets: the token counts' table is read once for all of them, and let go before the reports are written.
@@ -289,10 +496,24 @@ async function runCommand(argv: Record<string, unknown>, rawArgs: string[], cat:
   // The invocation's baseline, over all its targets (--update-baseline: written first), in the one final step.
   const { finalizeInvocation } = await import('../core/finalize.js');
   const problem = await finalizeInvocation(reports, output);
-  if (problem) { await write(process.stderr, `mcp-conform: ${problem}\n`); return 2; }
+  if (problem) {
+    await write(process.stderr, `mcp-conform: ${problem}\n`);
+    return 2;
+  }
   // --record --check-secrets found a credential in the cassette: the run fails (whatever the baseline says).
   if (recordFailed && reports[0].exitCode === 0) reports[0].exitCode = 1;
-  return finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+  const code = await finishRuns(reports, output, { stderr: (s) => write(process.stderr, s) });
+  // --call-tool NAME that the server does not list: a usage error (exit 2), said once the listing showed it — the
+  // reports are written all the same (report.unknownCallTools names it).
+  const unknown = [...new Set(reports.flatMap((r) => r.unknownCallTools ?? []))];
+  if (unknown.length && code < 2) {
+    await write(
+      process.stderr,
+      `mcp-conform: --call-tool ${unknown.join(', ')}: the server lists no tool of ${unknown.length === 1 ? 'that name' : 'those names'} (a usage error: exit 2)\n`,
+    );
+    return 2;
+  }
+  return code;
 }
 
 /** --concurrency: a whole number ≥ 1, or `auto` (the number of cores). */
@@ -300,7 +521,10 @@ function parseConcurrency(v: unknown): number {
   if (v === undefined || v === null || v === '') return 1;
   if (String(v).trim() === 'auto') return availableParallelism();
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency ${String(v)}: expected a whole number of targets at once (1 or more), or auto (the number of cores)`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(
+      `--concurrency ${String(v)}: expected a whole number of targets at once (1 or more), or auto (the number of cores)`,
+    );
   return n;
 }
 
@@ -310,21 +534,37 @@ function parseConcurrency(v: unknown): number {
  * never interleave); the reports come back in config order. SIGINT/SIGTERM stops every running target (the others
  * do not start); a target that hangs is bounded by its own limits and holds no other up.
  */
-async function runSideBySide(targets: { name?: string; argv: Record<string, unknown> }[], concurrency: number, reporters: Reporter[], cat: Catalogue): Promise<Report[]> {
+async function runSideBySide(
+  targets: { name?: string; argv: Record<string, unknown> }[],
+  concurrency: number,
+  reporters: Reporter[],
+  cat: Catalogue,
+): Promise<Report[]> {
   const { endOwnedOnSignals } = await import('../core/processes.js');
   const { bufferHooks } = await import('../reports/index.js');
   const { mapPool } = await import('../core/pool.js');
   const interrupt = new AbortController();
   const grace = Math.max(...targets.map((t) => Number(t.argv['shutdown-grace']) || 2000));
   endOwnedOnSignals((sig) => interrupt.abort(sig), 4 * grace + 15_000);
-  return mapPool(targets, concurrency, async (t) => {
-    const buffer = bufferHooks(reporters);
-    try {
-      return await runTarget(t.argv, { name: t.name, reporters: [buffer.reporter], cat, interrupt, stderr: buffer.stderr });
-    } finally {
-      await buffer.flush((s) => write(process.stderr, s));
-    }
-  }, { stop: interrupt.signal });
+  return mapPool(
+    targets,
+    concurrency,
+    async (t) => {
+      const buffer = bufferHooks(reporters);
+      try {
+        return await runTarget(t.argv, {
+          name: t.name,
+          reporters: [buffer.reporter],
+          cat,
+          interrupt,
+          stderr: buffer.stderr,
+        });
+      } finally {
+        await buffer.flush((s) => write(process.stderr, s));
+      }
+    },
+    { stop: interrupt.signal },
+  );
 }
 
 /** `merge REPORT…`: the report.json files of a config's shards joined, written by every reporter asked for. */
@@ -335,7 +575,11 @@ async function mergeCommand(argv: Record<string, unknown>): Promise<number> {
   let output: Awaited<ReturnType<typeof prepareOutput>>;
   try {
     set = await mergeReportFiles(list(argv.report), VERSION);
-    output = await prepareOutput({ reporter: argv.reporter, 'out-dir': argv['out-dir'], quiet: argv.quiet, verbose: argv.verbose }, list, set.configFile);
+    output = await prepareOutput(
+      { reporter: argv.reporter, 'out-dir': argv['out-dir'], quiet: argv.quiet, verbose: argv.verbose },
+      list,
+      set.configFile,
+    );
   } catch (e) {
     if (e instanceof MergeError || e instanceof ReporterError) throw new UsageError(e.message);
     throw e;
@@ -349,7 +593,10 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
   const { validateLog, validationText, loadSchemaFile, InputError } = await import('../lib/validate.js');
   try {
     const schema = argv.schema !== undefined ? loadSchemaFile(resolve(String(argv.schema))) : undefined;
-    const v = await validateLog(String(argv.file), { protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined, schema });
+    const v = await validateLog(String(argv.file), {
+      protocolVersion: argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined,
+      schema,
+    });
     if (argv.format === 'json') await write(process.stdout, JSON.stringify(v, null, 2) + '\n');
     else if (!argv.quiet) await write(process.stdout, validationText(v));
     return v.invalid ? 1 : 0;
@@ -360,16 +607,33 @@ async function validateCommand(argv: Record<string, unknown>): Promise<number> {
 }
 
 async function listCommand(argv: Record<string, unknown>): Promise<number> {
-  if (argv.rules === true) return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
+  if (argv.rules === true)
+    return write(process.stdout, (await import('./commands/compat.js')).rulesText(String(argv.format))).then(() => 0);
   const { ALL_SUITES } = await import('../suites/index.js');
   const { CLIENT_SUITES } = await import('../clients/suites/index.js');
   const { specUrl } = await import('../core/schema/versions.js');
   const { catalogueVersion } = await import('../core/applies.js');
   const version = (argv['protocol-version'] as (typeof PROTOCOL_VERSIONS)[number] | undefined) ?? '2025-11-25';
-  const rows = [...ALL_SUITES, ...CLIENT_SUITES.map((s) => ({ ...s, cases: s.cases.map((c) => ({ ...c, perItem: undefined as string | undefined, requires: { from: c.from, until: c.until && PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.indexOf(c.until) + 1] } })) }))].map((s) => ({
+  const rows = [
+    ...ALL_SUITES,
+    ...CLIENT_SUITES.map((s) => ({
+      ...s,
+      cases: s.cases.map((c) => ({
+        ...c,
+        perItem: undefined as string | undefined,
+        requires: { from: c.from, until: c.until && PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.indexOf(c.until) + 1] },
+      })),
+    })),
+  ].map((s) => ({
     id: s.id,
     title: s.title,
-    cases: s.cases.map((c) => ({ id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id, title: c.title, level: c.level, spec: specUrl(catalogueVersion(c, version), c.spec), requirement: c.requirement })),
+    cases: s.cases.map((c) => ({
+      id: c.perItem ? `${c.id}/<${c.perItem}>` : c.id,
+      title: c.title,
+      level: c.level,
+      spec: specUrl(catalogueVersion(c, version), c.spec),
+      requirement: c.requirement,
+    })),
   }));
   if (argv.format === 'json') {
     await write(process.stdout, JSON.stringify({ protocolVersion: version, suites: rows }, null, 2) + '\n');
@@ -383,7 +647,8 @@ async function listCommand(argv: Record<string, unknown>): Promise<number> {
   const out: string[] = [];
   for (const s of rows) {
     out.push(`${s.id} — ${s.title}`);
-    for (const c of s.cases) out.push(`  ${c.id.padEnd(44)} ${c.level.padEnd(6)} ${c.spec}\n  ${''.padEnd(44)} ${c.title}`);
+    for (const c of s.cases)
+      out.push(`  ${c.id.padEnd(44)} ${c.level.padEnd(6)} ${c.spec}\n  ${''.padEnd(44)} ${c.title}`);
     out.push('');
   }
   await write(process.stdout, out.join('\n'));
@@ -404,7 +669,14 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     needs('snapshot', 'diff') ? import('../core/surface/cli.js') : undefined,
     args.includes('run') ? loadCatalogue() : { suiteIds: [], options: [] },
     // What `run` imports after parsing (runCommand, runTarget), fetched and compiled in the same batch as the above.
-    needs('run') ? Promise.all([import('../lib/config.js'), import('../reports/index.js'), import('../lib/conformance.js'), import('../core/finalize.js')]) : undefined,
+    needs('run')
+      ? Promise.all([
+          import('../lib/config.js'),
+          import('../reports/index.js'),
+          import('../lib/conformance.js'),
+          import('../core/finalize.js'),
+        ])
+      : undefined,
     needs('expect') ? import('./commands/expect.js') : undefined,
     needs('load') ? import('./commands/load.js') : undefined,
   ]);
@@ -415,43 +687,204 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     process.stderr.write(`mcp-conform: ${unknownCommand(args[0], COMMANDS)}\n${helpHint(undefined)}\n`);
     return 2;
   }
-  const surfaceCommand = async (f: () => Promise<number>) => { try { return await f(); } catch (e) { throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e; } };
+  const surfaceCommand = async (f: () => Promise<number>) => {
+    try {
+      return await f();
+    } catch (e) {
+      throw e instanceof surfaceCli!.SurfaceInputError ? new UsageError(e.message) : e;
+    }
+  };
   let code = 0;
   let usage: string | undefined;
   const cli = yargs(args)
     .scriptName('mcp-conform')
     .usage('$0 <command> [options]\n\nConformance tests for MCP servers.')
-    .command('run', 'Test a server: start it, run the suites, report', (y) => runOptions(y, cat), async (a) => { code = await runCommand(a, args, cat); })
-    .command('merge <report..>', 'Join the report.json files of the shards of a config (run --shard i/n) into one report, with the exit code one run over every target would have had', (y) => y
-      .positional('report', { type: 'string', array: true, demandOption: true, describe: 'report.json of each shard (any order)' })
-      .option('reporter', { type: 'string', array: true, describe: 'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)' })
-      .option('out-dir', { type: 'string', default: 'mcp-conform-report', describe: 'Directory for the merged report files' })
-      .option('verbose', { type: 'boolean', default: false, describe: 'Console: print the exchange of each failing case, durations and more server stderr' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
-      .example('$0 merge shard-*/report.json --reporter json --reporter html --reporter junit', 'One report of three shards'), async (a) => { code = await mergeCommand(a); })
-    .command('list', 'List every suite and case with its id, level and spec link', (y) => y
-      .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Output format (markdown: the table of cases in docs/suites.md)' })
-      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Spec links for this version (default 2025-11-25)' })
-      .option('rules', { type: 'boolean', default: false, describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases' }), async (a) => { code = await listCommand(a); })
-    .command('validate <file>', 'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline', (y) => y
-      .positional('file', { type: 'string', demandOption: true, describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)' })
-      .option('protocol-version', { choices: [...PROTOCOL_VERSIONS], describe: 'Check against this version (default: the version recorded in the file)' })
-      .option('schema', { type: 'string', describe: 'Check against this JSON Schema file instead of the built-in one' })
-      .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
-      .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
-      .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'), async (a) => { code = await validateCommand(a); })
-    .command('lint [file]', 'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality, context cost and poisoned descriptions (security/poisoning), offline', (y) => compatCli!.lintOptions(y), async (a) => { code = await compatCli!.lintCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('tools [file]', 'Print the tool list (of a server or a file) as a provider\'s tool configuration, with what had to change', (y) => compatCli!.toolsOptions(targetOptions(y)), async (a) => { code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) }); })
-    .command('serve', 'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)', (y) => mockCli!.serveOptions(y), async (a) => { code = await mockCli!.serveCommand(a); })
-    .command('client', 'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")', (y) => mockCli!.clientOptions(y), async (a) => { code = await mockCli!.clientCommand(a); })
-    .command('record', 'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette', (y) => mockCli!.recordOptions(y), async (a) => { code = await mockCli!.recordCommand(a); })
-    .command('snapshot', 'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares', (y) => surfaceCli!.snapshotOptions(targetOptions(y)), async (a) => { code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io)); })
-    .command('diff <old> <new>', 'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes', (y) => surfaceCli!.diffOptions(y), async (a) => { code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io)); })
-    .command('expect', 'Write an expectation file (for run --expect) of what the server answered in a recorded session: a cassette or a report.json', (y) => expectCli!.expectOptions(y), async (a) => { code = await expectCli!.expectCommand(a, io, (m) => new UsageError(m)); })
-    .command('load', 'Hold a server under many concurrent clients: throughput, latency percentiles, errors by kind, answers that reached the wrong client, memory (docs/load.md)', (y) => loadCli!.loadOptions(y), async (a) => { code = await loadCli!.loadCommand(a, args, (m) => new UsageError(m)); })
-    .command('check-secrets <file..>', 'List anything in cassettes that looks like a credential (exit 1 if any)', (y) => y.positional('file', { type: 'string', array: true }), async (a) => { code = await mockCli!.checkSecretsCommand(a); })
-    .demandCommand(1, 'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff, expect or load')
+    .command(
+      'run',
+      'Test a server: start it, run the suites, report',
+      (y) => runOptions(y, cat),
+      async (a) => {
+        code = await runCommand(a, args, cat);
+      },
+    )
+    .command(
+      'merge <report..>',
+      'Join the report.json files of the shards of a config (run --shard i/n) into one report, with the exit code one run over every target would have had',
+      (y) =>
+        y
+          .positional('report', {
+            type: 'string',
+            array: true,
+            demandOption: true,
+            describe: 'report.json of each shard (any order)',
+          })
+          .option('reporter', {
+            type: 'string',
+            array: true,
+            describe:
+              'console, json, junit, html, sarif, github (repeatable; default: console and json; console is on unless --quiet; github is on by itself when GITHUB_ACTIONS=true)',
+          })
+          .option('out-dir', {
+            type: 'string',
+            default: 'mcp-conform-report',
+            describe: 'Directory for the merged report files',
+          })
+          .option('verbose', {
+            type: 'boolean',
+            default: false,
+            describe: 'Console: print the exchange of each failing case, durations and more server stderr',
+          })
+          .option('quiet', { type: 'boolean', default: false, describe: 'No console report' })
+          .example(
+            '$0 merge shard-*/report.json --reporter json --reporter html --reporter junit',
+            'One report of three shards',
+          ),
+      async (a) => {
+        code = await mergeCommand(a);
+      },
+    )
+    .command(
+      'list',
+      'List every suite and case with its id, level and spec link',
+      (y) =>
+        y
+          .option('format', {
+            choices: ['text', 'json', 'markdown'],
+            default: 'text',
+            describe: 'Output format (markdown: the table of cases in docs/suites.md)',
+          })
+          .option('protocol-version', {
+            choices: [...PROTOCOL_VERSIONS],
+            describe: 'Spec links for this version (default 2025-11-25)',
+          })
+          .option('rules', {
+            type: 'boolean',
+            default: false,
+            describe: 'Show the provider rule table of the compat suite (with sources and dates) instead of the cases',
+          }),
+      async (a) => {
+        code = await listCommand(a);
+      },
+    )
+    .command(
+      'validate <file>',
+      'Check every message of a recorded log (a report.json or a cassette), or what a mock fixture serves, against a protocol version, offline',
+      (y) =>
+        y
+          .positional('file', {
+            type: 'string',
+            demandOption: true,
+            describe: 'report.json, cassette (.jsonl) or mock fixture (.yaml, .json)',
+          })
+          .option('protocol-version', {
+            choices: [...PROTOCOL_VERSIONS],
+            describe: 'Check against this version (default: the version recorded in the file)',
+          })
+          .option('schema', {
+            type: 'string',
+            describe: 'Check against this JSON Schema file instead of the built-in one',
+          })
+          .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'No output; only the exit code' })
+          .example('$0 validate mcp-conform-report/report.json', 'Re-check a run with the schema of its version')
+          .example('$0 validate session.cassette.jsonl --protocol-version 2025-06-18', 'A cassette against 2025-06-18'),
+      async (a) => {
+        code = await validateCommand(a);
+      },
+    )
+    .command(
+      'lint [file]',
+      'Check a saved tool list (tools/list result, report.json or cassette) for provider compatibility, quality, context cost and poisoned descriptions (security/poisoning), offline',
+      (y) => compatCli!.lintOptions(y),
+      async (a) => {
+        code = await compatCli!.lintCommand(
+          a,
+          list,
+          (m) => new UsageError(m),
+          { stdout: (s) => write(process.stdout, s), stderr: (s) => write(process.stderr, s) },
+          args,
+        );
+      },
+    )
+    .command(
+      'tools [file]',
+      "Print the tool list (of a server or a file) as a provider's tool configuration, with what had to change",
+      (y) => compatCli!.toolsOptions(targetOptions(y)),
+      async (a) => {
+        code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), {
+          stdout: (s) => write(process.stdout, s),
+          stderr: (s) => write(process.stderr, s),
+        });
+      },
+    )
+    .command(
+      'serve',
+      'Serve a mock MCP server: replay a cassette or a declarative fixture (stdio, --http PORT, --sse PORT)',
+      (y) => mockCli!.serveOptions(y),
+      async (a) => {
+        code = await mockCli!.serveCommand(a);
+      },
+    )
+    .command(
+      'client',
+      'Grade an MCP client: it talks to a mock that plays scenarios (--stdio "CMD {server}", --http "CMD {url}", --sse "CMD {url}")',
+      (y) => mockCli!.clientOptions(y),
+      async (a) => {
+        code = await mockCli!.clientCommand(a);
+      },
+    )
+    .command(
+      'record',
+      'Record a real session: a stdio or HTTP proxy between a client and a server, writing a cassette',
+      (y) => mockCli!.recordOptions(y),
+      async (a) => {
+        code = await mockCli!.recordCommand(a);
+      },
+    )
+    .command(
+      'snapshot',
+      'Write the surface of a server (tools, prompts, resources, capabilities), normalised, as JSON: the file diff compares',
+      (y) => surfaceCli!.snapshotOptions(targetOptions(y)),
+      async (a) => {
+        code = await surfaceCommand(() => surfaceCli!.snapshotCommand(a, runTarget, io));
+      },
+    )
+    .command(
+      'diff <old> <new>',
+      'Compare two surface snapshots (or report.json files): breaking, compatible and cosmetic changes',
+      (y) => surfaceCli!.diffOptions(y),
+      async (a) => {
+        code = await surfaceCommand(() => surfaceCli!.diffCommand(a, io));
+      },
+    )
+    .command(
+      'expect',
+      'Write an expectation file (for run --expect) of what the server answered in a recorded session: a cassette or a report.json',
+      (y) => expectCli!.expectOptions(y),
+      async (a) => {
+        code = await expectCli!.expectCommand(a, io, (m) => new UsageError(m));
+      },
+    )
+    .command(
+      'load',
+      'Hold a server under many concurrent clients: throughput, latency percentiles, errors by kind, answers that reached the wrong client, memory (docs/load.md)',
+      (y) => loadCli!.loadOptions(y),
+      async (a) => {
+        code = await loadCli!.loadCommand(a, args, (m) => new UsageError(m));
+      },
+    )
+    .command(
+      'check-secrets <file..>',
+      'List anything in cassettes that looks like a credential (exit 1 if any)',
+      (y) => y.positional('file', { type: 'string', array: true }),
+      async (a) => {
+        code = await mockCli!.checkSecretsCommand(a);
+      },
+    )
+    .demandCommand(
+      1,
+      'Name a command: run, merge, list, validate, lint, tools, serve, client, record, check-secrets, snapshot, diff, expect or load',
+    )
     .strict()
     .version(VERSION)
     .help()
@@ -461,13 +894,21 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
     .fail((msg, err) => {
       if (err && !(err instanceof UsageError)) throw err;
       // The options of the command being parsed (yargs holds them on the instance while it parses that command).
-      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      const known = Object.keys(
+        (cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key,
+      );
       throw new UsageError(explainUnknown(msg ?? err?.message ?? 'usage error', args, known, command));
     })
-    .epilogue('Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md and docs/*.md');
+    .epilogue(
+      'Exit codes: 0 no failing case, 1 a failing case (or a server that would not start, crashed or stopped answering), 2 a usage or configuration error, 3 an internal error, 130/143 interrupted by SIGINT/SIGTERM (partial report written).\nDocs: README.md and docs/*.md',
+    );
   // yargs renders the whole help text of a command right after starting its handler (to show it should the handler
   // fail later: ~50 ms of CPU for run, in the middle of the run); this CLI never shows it then.
-  const usageInstance = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  const usageInstance = (
+    cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
+  )
+    .getInternalMethods?.()
+    .getUsageInstance?.();
   if (typeof usageInstance?.cacheHelpMessage === 'function') usageInstance.cacheHelpMessage = () => undefined;
   try {
     await cli.parseAsync();
@@ -477,7 +918,9 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
   }
   if (usage) {
     const [head, ...rest] = usage.split('\n');
-    process.stderr.write(`${[`mcp-conform${command ? ` ${command}` : ''}: ${head}`, ...rest].join('\n')}\n${helpHint(command)}\n`);
+    process.stderr.write(
+      `${[`mcp-conform${command ? ` ${command}` : ''}: ${head}`, ...rest].join('\n')}\n${helpHint(command)}\n`,
+    );
     return 2;
   }
   return code;

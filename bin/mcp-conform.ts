@@ -12,7 +12,6 @@ function write(stream: NodeJS.WriteStream, s: string): Promise<void> {
   return new Promise((res) => stream.write(s, () => res()));
 }
 
-
 /**
  * The modules a command line needs beyond yargs: yargs runs the builder of the command named only, so the first word
  * names what to load; a command line that names no command at all (`--help`) needs none, and anything else (an option
@@ -76,12 +75,25 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 function exitWhenFlushed(code: number): void {
   const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
   let left = pending.length;
-  if (!left) { process.exit(code); return; }
-  for (const s of pending) s.once('drain', () => { if (--left === 0) process.exit(code); });
+  if (!left) {
+    process.exit(code);
+    return;
+  }
+  for (const s of pending)
+    s.once('drain', () => {
+      if (--left === 0) process.exit(code);
+    });
   setTimeout(() => process.exit(code), 50).unref(); // a reader that stopped reading holds nothing up for long
 }
 
-main(process.argv.slice(2)).then( // what yargs' hideBin gives under node
-  (code) => { process.exitCode = code; exitWhenFlushed(code); },
-  (e) => { process.stderr.write(`mcp-conform: internal error: ${(e as Error).stack ?? String(e)}\n`); process.exit(3); },
+main(process.argv.slice(2)).then(
+  // what yargs' hideBin gives under node
+  (code) => {
+    process.exitCode = code;
+    exitWhenFlushed(code);
+  },
+  (e) => {
+    process.stderr.write(`mcp-conform: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    process.exit(3);
+  },
 );

@@ -67,17 +67,30 @@ function entryFrom(raw: unknown, where: string): BaselineEntry {
     if (unknown.length || typeof o.id !== 'string') {
       // `- some-id: why` parses as a one-key mapping: say what to write instead.
       if (keys.length === 1 && typeof o[keys[0]] !== 'object') {
-        throw new BaselineError(`${where}: "${keys[0]}: ${String(o[keys[0]])}" is a mapping; write "- id: ${keys[0]}" with "reason: ..." on the next line (or "- ${keys[0]}" alone)`);
+        throw new BaselineError(
+          `${where}: "${keys[0]}: ${String(o[keys[0]])}" is a mapping; write "- id: ${keys[0]}" with "reason: ..." on the next line (or "- ${keys[0]}" alone)`,
+        );
       }
-      throw new BaselineError(`${where}: an entry is a string or { id, reason?, target? }${unknown.length ? ` (unknown keys: ${unknown.join(', ')})` : ' (id missing)'}`);
+      throw new BaselineError(
+        `${where}: an entry is a string or { id, reason?, target? }${unknown.length ? ` (unknown keys: ${unknown.join(', ')})` : ' (id missing)'}`,
+      );
     }
     const written = o.id.trim();
     if (!written) throw new BaselineError(`${where}: an empty id`);
-    if (o.reason !== undefined && typeof o.reason !== 'string') throw new BaselineError(`${where}: reason must be a string`);
-    if (o.target !== undefined && typeof o.target !== 'string') throw new BaselineError(`${where}: target must be a string`);
-    return { written, id: normalizeEntry(written), ...(o.reason ? { reason: o.reason } : {}), ...(o.target ? { target: o.target } : {}) };
+    if (o.reason !== undefined && typeof o.reason !== 'string')
+      throw new BaselineError(`${where}: reason must be a string`);
+    if (o.target !== undefined && typeof o.target !== 'string')
+      throw new BaselineError(`${where}: target must be a string`);
+    return {
+      written,
+      id: normalizeEntry(written),
+      ...(o.reason ? { reason: o.reason } : {}),
+      ...(o.target ? { target: o.target } : {}),
+    };
   }
-  throw new BaselineError(`${where}: an entry is a string or { id, reason?, target? }, got ${raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw}`);
+  throw new BaselineError(
+    `${where}: an entry is a string or { id, reason?, target? }, got ${raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw}`,
+  );
 }
 
 /** Parses baseline text (YAML; JSON is YAML too). */
@@ -95,18 +108,26 @@ export function parseBaseline(text: string, file: string): Baseline {
     return items.map((x, i) => entryFrom(x, `${file}: ${key}[${i}]`));
   };
   if (Array.isArray(doc)) return { file, format: 'mcp-conform', entries: list(doc, 'entries') };
-  if (typeof doc !== 'object') throw new BaselineError(`${file}: expected a mapping with "failures" (or the expected-failures shape with "server"), got ${typeof doc}`);
+  if (typeof doc !== 'object')
+    throw new BaselineError(
+      `${file}: expected a mapping with "failures" (or the expected-failures shape with "server"), got ${typeof doc}`,
+    );
   const o = doc as Record<string, unknown>;
   if ('failures' in o) {
-    if (o.version !== undefined && o.version !== 1) throw new BaselineError(`${file}: version ${String(o.version)} is not supported (1 is)`);
+    if (o.version !== undefined && o.version !== 1)
+      throw new BaselineError(`${file}: version ${String(o.version)} is not supported (1 is)`);
     const extra = Object.keys(o).filter((k) => k !== 'failures' && k !== 'version');
     if (extra.length) throw new BaselineError(`${file}: unknown keys ${extra.join(', ')} (known: version, failures)`);
     return { file, format: 'mcp-conform', entries: list(o.failures, 'failures') };
   }
   if ('server' in o || 'client' in o) {
     const extra = Object.keys(o).filter((k) => k !== 'server' && k !== 'client');
-    if (extra.length) throw new BaselineError(`${file}: unknown keys ${extra.join(', ')} (an expected-failures file has server and client)`);
-    if (o.client !== undefined && o.client !== null && !Array.isArray(o.client)) throw new BaselineError(`${file}: "client" must be a list`);
+    if (extra.length)
+      throw new BaselineError(
+        `${file}: unknown keys ${extra.join(', ')} (an expected-failures file has server and client)`,
+      );
+    if (o.client !== undefined && o.client !== null && !Array.isArray(o.client))
+      throw new BaselineError(`${file}: "client" must be a list`);
     return { file, format: 'expected-failures', entries: list(o.server, 'server') };
   }
   throw new BaselineError(`${file}: no "failures" list (nor "server", the expected-failures shape)`);
@@ -117,7 +138,9 @@ export async function loadBaseline(file: string): Promise<Baseline> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new BaselineError(`cannot read the baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new BaselineError(
+      `cannot read the baseline ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   return parseBaseline(text, file);
 }
@@ -156,7 +179,9 @@ export function applyBaseline(reports: Report[], baseline: Baseline): void {
   const seen = new Set<BaselineEntry>(); // matched a case that was checked (not only skipped)
   for (const r of reports) {
     for (const c of allCases(r)) {
-      delete c.baselined; delete c.baselineReason; delete c.baselineEntry;
+      delete c.baselined;
+      delete c.baselineReason;
+      delete c.baselineEntry;
       const matching = baseline.entries.filter((e) => applies(e, r) && entryMatches(e, c.id));
       if (!matching.length) continue;
       if (c.verdict !== 'skip') for (const e of matching) seen.add(e);
@@ -171,16 +196,30 @@ export function applyBaseline(reports: Report[], baseline: Baseline): void {
   }
   for (const r of reports) {
     const mine = baseline.entries.filter((e) => applies(e, r));
-    const outcome: BaselineOutcome = { file: baseline.file, format: baseline.format, entries: mine.length, used: [], stale: [], unchecked: [] };
+    const outcome: BaselineOutcome = {
+      file: baseline.file,
+      format: baseline.format,
+      entries: mine.length,
+      used: [],
+      stale: [],
+      unchecked: [],
+    };
     for (const e of mine) {
       // Used in any run (an entry without a target covers them all): not stale.
-      if (used.has(e)) { outcome.used.push(e.written); continue; }
+      if (used.has(e)) {
+        outcome.used.push(e.written);
+        continue;
+      }
       const matched = allCases(r).filter((c) => entryMatches(e, c.id));
       const checked = seen.has(e);
       const reason = e.reason ? { reason: e.reason } : {};
       if (checked) {
         const verdicts = [...new Set(matched.map((c) => c.verdict))].join(', ');
-        outcome.stale.push({ entry: e.written, ...reason, why: `no failure any more (${matched.length === 1 ? matched[0].id : `${matched.length} cases`}: ${verdicts})` });
+        outcome.stale.push({
+          entry: e.written,
+          ...reason,
+          why: `no failure any more (${matched.length === 1 ? matched[0].id : `${matched.length} cases`}: ${verdicts})`,
+        });
       } else if (matched.length || !selectedIn(r, e.id) || r.aborted) {
         outcome.unchecked.push(e.written);
       } else {
@@ -203,7 +242,9 @@ export function baselineFor(reports: Report[], previous?: Baseline): Baseline {
   const multi = reports.length > 1;
   if (previous) {
     for (const e of previous.entries) {
-      const stillUseful = reports.some((r) => applies(e, r) && (r.baseline?.used.includes(e.written) || r.baseline?.unchecked.includes(e.written)));
+      const stillUseful = reports.some(
+        (r) => applies(e, r) && (r.baseline?.used.includes(e.written) || r.baseline?.unchecked.includes(e.written)),
+      );
       if (stillUseful && !entries.some((x) => x.written === e.written && x.target === e.target)) entries.push(e);
     }
   }
@@ -212,7 +253,12 @@ export function baselineFor(reports: Report[], previous?: Baseline): Baseline {
       if (c.verdict !== 'fail') continue;
       if (entries.some((e) => applies(e, r) && entryMatches(e, c.id))) continue;
       const reason = c.message.replace(/\s+/g, ' ').trim();
-      entries.push({ written: c.id, id: c.id, reason: reason.length > 160 ? reason.slice(0, 159) + '…' : reason, ...(multi && r.target.name ? { target: r.target.name } : {}) });
+      entries.push({
+        written: c.id,
+        id: c.id,
+        reason: reason.length > 160 ? reason.slice(0, 159) + '…' : reason,
+        ...(multi && r.target.name ? { target: r.target.name } : {}),
+      });
     }
   }
   return { file: previous?.file ?? '', format: 'mcp-conform', entries };
@@ -220,7 +266,11 @@ export function baselineFor(reports: Report[], previous?: Baseline): Baseline {
 
 /** The YAML text of a baseline in mcp-conform's own format. */
 export function stringifyBaseline(b: Baseline): string {
-  const failures = b.entries.map((e) => ({ id: e.written, ...(e.reason ? { reason: e.reason } : {}), ...(e.target ? { target: e.target } : {}) }));
+  const failures = b.entries.map((e) => ({
+    id: e.written,
+    ...(e.reason ? { reason: e.reason } : {}),
+    ...(e.target ? { target: e.target } : {}),
+  }));
   const head = [
     '# mcp-conform baseline: failing cases that do not fail the run.',
     '# Entries: a case id, a suite id (every case in it) or "suite:case". Written by --update-baseline; edit the reasons.',
@@ -246,10 +296,22 @@ export async function writeUpdatedBaseline(reports: Report[], file: string, prev
   const removed = (previous?.entries ?? []).filter((e) => !after.has(key(e))).map((e) => `- ${e.written}`);
   const text = stringifyBaseline(next);
   let old: string | undefined;
-  try { old = await readFile(file, 'utf8'); } catch { /* a new file */ }
+  try {
+    old = await readFile(file, 'utf8');
+  } catch {
+    /* a new file */
+  }
   if (old !== text) await writeFile(file, text);
   const changed = old === undefined ? next.entries.length : added.length + removed.length;
-  const entry: UpdatedFile = { file, by: 'update-baseline', written: old !== text, changed: old === text ? 0 : changed, unit: changed === 1 ? 'entry' : 'entries', details: old === undefined ? ['a new file', ...added] : [...added, ...removed] };
-  for (const r of reports.slice(0, 1)) r.updatedFiles = [...(r.updatedFiles ?? []).filter((u) => u.by !== 'update-baseline'), entry];
+  const entry: UpdatedFile = {
+    file,
+    by: 'update-baseline',
+    written: old !== text,
+    changed: old === text ? 0 : changed,
+    unit: changed === 1 ? 'entry' : 'entries',
+    details: old === undefined ? ['a new file', ...added] : [...added, ...removed],
+  };
+  for (const r of reports.slice(0, 1))
+    r.updatedFiles = [...(r.updatedFiles ?? []).filter((u) => u.by !== 'update-baseline'), entry];
   return next;
 }

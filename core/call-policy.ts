@@ -72,11 +72,15 @@ export function policyRefusal(tool: Tool, policy: CallPolicy): string | undefine
   const a = tool.annotations;
   if (a && typeof a === 'object' && a.readOnlyHint === true) {
     if (policy.mode !== 'safe-closed' || !reachesOpenWorld(tool)) return undefined;
-    const hint = a.openWorldHint === undefined ? 'no openWorldHint (it defaults to true: the tool may reach the outside world, a paid API say)' : `openWorldHint is ${JSON.stringify(a.openWorldHint)}`;
+    const hint =
+      a.openWorldHint === undefined
+        ? 'no openWorldHint (it defaults to true: the tool may reach the outside world, a paid API say)'
+        : `openWorldHint is ${JSON.stringify(a.openWorldHint)}`;
     return `--call-tools safe-closed calls only read-only tools annotated openWorldHint: false; ${hint}; --call-tools safe or --call-tool NAME calls it`;
   }
   let why: string;
-  if (!a || typeof a !== 'object' || !Object.keys(a).length) why = 'no annotations: the spec presumes a tool may modify its environment (readOnlyHint defaults to false)';
+  if (!a || typeof a !== 'object' || !Object.keys(a).length)
+    why = 'no annotations: the spec presumes a tool may modify its environment (readOnlyHint defaults to false)';
   else if (a.destructiveHint === true) why = 'annotated destructiveHint: true';
   else if (a.readOnlyHint === false) why = 'annotated readOnlyHint: false';
   else if (a.readOnlyHint !== undefined) why = `readOnlyHint is ${JSON.stringify(a.readOnlyHint)}, not true`;
@@ -104,7 +108,11 @@ export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls:
     if (refused) plan.skipped.push({ name: t.name, reason: refused });
     else if (taskSupportOf(t) !== 'required') plan.call.push(t);
     else if (taskCalls === undefined) plan.tasks.push(t);
-    else plan.skipped.push({ name: t.name, reason: `execution.taskSupport is "required": a client must call it as a task, never plainly, and ${taskCalls}` });
+    else
+      plan.skipped.push({
+        name: t.name,
+        reason: `execution.taskSupport is "required": a client must call it as a task, never plainly, and ${taskCalls}`,
+      });
   }
   plan.openWorld = [...plan.call, ...plan.tasks].filter(reachesOpenWorld).map((t) => t.name);
   return plan;
@@ -115,12 +123,21 @@ export function planCalls(tools: readonly Tool[], policy: CallPolicy, taskCalls:
  * default, whatever suites are selected), so it is declared here, next to the plan it decides.
  */
 export const callToolsOption: OptionDef<CallToolsPolicy> = {
-  flag: 'call-tools', key: 'callTools', type: 'string', choices: [...CALL_TOOLS_POLICIES], default: 'safe', inReport: 'always',
+  flag: 'call-tools',
+  key: 'callTools',
+  type: 'string',
+  choices: [...CALL_TOOLS_POLICIES],
+  default: 'safe',
+  inReport: 'always',
   help: 'Which tools the run may call: safe calls only tools annotated readOnlyHint: true (an unannotated tool may have side effects); safe-closed only those that are also annotated openWorldHint: false (no web search, no paid API: for CI with real keys); all calls every tool (use a sandbox); none calls none',
 };
 export const callToolOption: OptionDef<string[]> = {
-  flag: 'call-tool', key: 'callTool', type: 'string[]', default: [], inReport: 'always',
-  help: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported',
+  flag: 'call-tool',
+  key: 'callTool',
+  type: 'string[]',
+  default: [],
+  inReport: 'always',
+  help: 'Also call the tool of this name, whatever --call-tools says (repeatable); a name the server does not list is reported and makes the exit code 2 (a usage error)',
 };
 
 /**
@@ -131,7 +148,11 @@ export const callPlan: Service<CallPlan> = {
   id: 'call-plan',
   async produce(ctx) {
     const l = await ctx.service(tools);
-    return planCalls(l.tools, { mode: ctx.option(callToolsOption), allow: ctx.option(callToolOption) }, taskCallsUnsupported(ctx.version, ctx.capabilities));
+    return planCalls(
+      l.tools,
+      { mode: ctx.option(callToolsOption), allow: ctx.option(callToolOption) },
+      taskCallsUnsupported(ctx.version, ctx.capabilities),
+    );
   },
   report(report, plan) {
     report.skippedTools = plan?.skipped ?? [];
@@ -142,11 +163,21 @@ export const callPlan: Service<CallPlan> = {
 
 /** Call a tool through ctx.request: the exchange is recorded with its purpose for later suites (is-error). */
 export async function callTool(
-  ctx: CaseContext, name: string, args: unknown, purpose: string, o: { expectInvalid?: string; params?: Record<string, unknown>; timeoutFrom?: Promise<unknown> } = {},
+  ctx: CaseContext,
+  name: string,
+  args: unknown,
+  purpose: string,
+  o: { expectInvalid?: string; params?: Record<string, unknown>; timeoutFrom?: Promise<unknown> } = {},
 ): Promise<ToolCallRecord> {
   await assertCallAllowed(ctx, name, purpose);
   // A retry after input_required (2026-07-28, core/mrtr.ts) is a tools/call too: the policy is checked again before it.
-  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, { purpose, tool: name, expectInvalid: o.expectInvalid, timeoutFrom: o.timeoutFrom, beforeRetry: () => assertCallAllowed(ctx, name, purpose) })) as ToolCallRecord;
+  return (await ctx.request('tools/call', o.params ?? { name, arguments: args }, {
+    purpose,
+    tool: name,
+    expectInvalid: o.expectInvalid,
+    timeoutFrom: o.timeoutFrom,
+    beforeRetry: () => assertCallAllowed(ctx, name, purpose),
+  })) as ToolCallRecord;
 }
 
 /**

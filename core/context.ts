@@ -61,15 +61,30 @@ export function makeContext(i: ContextInput): RunContext {
       return (v === undefined ? o.default : v) as T;
     },
     async request(method, params, how) {
-      const rec: ExchangeRecord = { method, purpose: how.purpose, caseId: ctx.currentCase, ...(how.tool !== undefined ? { tool: how.tool } : {}) };
+      const rec: ExchangeRecord = {
+        method,
+        purpose: how.purpose,
+        caseId: ctx.currentCase,
+        ...(how.tool !== undefined ? { tool: how.tool } : {}),
+      };
       exchanges.push(rec); // in the order the requests were made (several may be in flight: see pipelined in core/tools.ts)
       try {
         // 2026-07-28: an input_required answer is answered (canned) and the request sent again (core/mrtr.ts); a
         // request malformed on purpose is sent once, as it is.
         if (ctx.features.mrtr && how.expectInvalid === undefined) {
-          const x = await requestAnswering(ctx, method, params, { beforeRetry: how.beforeRetry, timeoutFrom: how.timeoutFrom, onExchange: (m) => { rec.mrtr = m; } });
+          const x = await requestAnswering(ctx, method, params, {
+            beforeRetry: how.beforeRetry,
+            timeoutFrom: how.timeoutFrom,
+            onExchange: (m) => {
+              rec.mrtr = m;
+            },
+          });
           rec.reply = x.reply;
-        } else rec.reply = await i.session.request(method, params, { expectInvalid: how.expectInvalid, timeoutFrom: how.timeoutFrom });
+        } else
+          rec.reply = await i.session.request(method, params, {
+            expectInvalid: how.expectInvalid,
+            timeoutFrom: how.timeoutFrom,
+          });
       } catch (e) {
         rec.failure = e as Error;
       }

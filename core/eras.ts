@@ -9,9 +9,8 @@
 import { DEFAULT_OFFERED_VERSION, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, suiteCounts } from './negotiate.js';
 import type { LoggedMessage } from './log.js';
-import type { Era, Report, SuiteResult } from './results.js';
+import { summarize, type Era, type Report, type SuiteResult } from './results.js';
 export type { Era } from './results.js';
-
 
 /**
  * The legacy version to judge a run in, when the run spoke 2026-07-28 by default (no --protocol-version, a
@@ -20,9 +19,13 @@ export type { Era } from './results.js';
  */
 export function legacyEraOf(r: Report): ProtocolVersion | undefined {
   const n = r.negotiation;
-  if (!n || n.mode !== 'default' || n.handshake !== 'server/discover' || !isStateless(n.version) || r.aborted) return undefined;
+  if (!n || n.mode !== 'default' || n.handshake !== 'server/discover' || !isStateless(n.version) || r.aborted)
+    return undefined;
   const listed = n.steps.find((s) => s.method === 'server/discover' && s.outcome === 'result')?.answered;
-  const legacy = (Array.isArray(listed) ? listed : []).filter(isProtocolVersion).filter((v) => !isStateless(v)).sort();
+  const legacy = (Array.isArray(listed) ? listed : [])
+    .filter(isProtocolVersion)
+    .filter((v) => !isStateless(v))
+    .sort();
   return legacy.at(-1) ?? DEFAULT_OFFERED_VERSION;
 }
 
@@ -32,7 +35,13 @@ export function legacyEraOf(r: Report): ProtocolVersion | undefined {
  */
 export function legacyAccepted(r: Report): boolean {
   const n = r.negotiation;
-  return !!n && n.handshake === 'initialize' && isProtocolVersion(n.version) && !isStateless(n.version) && r.options.protocolVersionInForce === n.version;
+  return (
+    !!n &&
+    n.handshake === 'initialize' &&
+    isProtocolVersion(n.version) &&
+    !isStateless(n.version) &&
+    r.options.protocolVersionInForce === n.version
+  );
 }
 
 /** The era row of a run. */
@@ -79,22 +88,60 @@ export function mergeEras(first: Report, second: Report): Report {
     ...(m.inReplyTo !== undefined ? { inReplyTo: m.inReplyTo + offset } : {}),
     ...(m.http ? { http: { ...m.http, exchange: m.http.exchange + exOffset } } : {}),
   }));
+  // A case about a file (server.json, the MCPB manifest), not the session, is judged once: the first era's result
+  // stands, and the second era's copy goes (from its row's counts too).
+  const fileIds = new Set(
+    first.suites
+      .flatMap((s) => s.cases)
+      .filter((c) => c.ofFile)
+      .map((c) => c.id),
+  );
+  if (fileIds.size) {
+    for (const s of second.suites) s.cases = s.cases.filter((c) => !(c.ofFile && fileIds.has(c.id)));
+    second.suites = second.suites.filter((s) => s.cases.length);
+    second.summary = summarize(second.suites, second.messages);
+  }
   // The rows, before the merge: each counts its own run's cases (a copy of the first summary: the merged report's
   // summary object is the first run's, and finalizeReport sets it again in place).
   const eras: Era[] = [
-    { ...eraOf(first, true, undefined, first.messages.length ? { from: Math.min(...firstSeqs), to: offset - 1 } : undefined), summary: { ...first.summary } },
+    {
+      ...eraOf(
+        first,
+        true,
+        undefined,
+        first.messages.length ? { from: Math.min(...firstSeqs), to: offset - 1 } : undefined,
+      ),
+      summary: { ...first.summary },
+    },
     eraOf(second, true, undefined, moved.length ? { from: moved[0]!.seq, to: moved.at(-1)!.seq } : undefined),
   ];
   for (const s of first.suites) for (const c of s.cases) c.protocolVersion = v1;
   const bySuite = new Map<string, SuiteResult>(first.suites.map((s) => [s.id, s]));
   for (const s of second.suites) {
-    const cases = s.cases.map((c) => ({ ...c, protocolVersion: v2, messageIds: c.messageIds.map((id) => id + offset) }));
+    const cases = s.cases.map((c) => ({
+      ...c,
+      protocolVersion: v2,
+      messageIds: c.messageIds.map((id) => id + offset),
+    }));
     const into = bySuite.get(s.id);
-    if (into) { into.cases.push(...cases); into.durationMs += s.durationMs; }
-    else { const added = { ...s, cases }; first.suites.push(added); bySuite.set(s.id, added); }
+    if (into) {
+      into.cases.push(...cases);
+      into.durationMs += s.durationMs;
+    } else {
+      const added = { ...s, cases };
+      first.suites.push(added);
+      bySuite.set(s.id, added);
+    }
   }
   first.messages.push(...moved);
-  if (second.http) (first.http ??= { exchanges: [] }).exchanges.push(...second.http.exchanges.map((x) => (typeof x === 'object' && x !== null && 'n' in x ? { ...(x as object), n: (x as { n: number }).n + exOffset } : x)));
+  if (second.http)
+    (first.http ??= { exchanges: [] }).exchanges.push(
+      ...second.http.exchanges.map((x) =>
+        typeof x === 'object' && x !== null && 'n' in x
+          ? { ...(x as object), n: (x as { n: number }).n + exOffset }
+          : x,
+      ),
+    );
   first.durationMs = Math.round(tOffset + second.durationMs);
   const names = new Set(first.skippedTools.map((t) => t.name));
   for (const t of second.skippedTools) if (!names.has(t.name)) first.skippedTools.push(t);
@@ -111,4 +158,3 @@ export function mergeEras(first: Report, second: Report): Report {
   first.eras = eras;
   return first;
 }
-

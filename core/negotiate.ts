@@ -16,7 +16,12 @@
  */
 import type { Reply, RequestOptions, Session } from './session.js';
 import { SessionError } from './session.js';
-import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from './schema/versions.js';
+import {
+  DEFAULT_OFFERED_VERSION,
+  PROTOCOL_VERSIONS,
+  isProtocolVersion,
+  type ProtocolVersion,
+} from './schema/versions.js';
 import type { Transport } from './transport/types.js';
 import { whenIdle } from './processes.js';
 import { cut } from './text.js';
@@ -42,11 +47,19 @@ const START_UP_MS = 10_000;
  */
 function startUp(transport: Transport, timeoutMs: number): { idle: Promise<void>; cancel(): void } | undefined {
   const pid = transport.processInfo()?.pid;
-  return pid !== undefined ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(timeoutMs, START_UP_MS) }) : undefined;
+  return pid !== undefined
+    ? whenIdle(pid, { quietMs: IDLE_QUIET_MS, maxMs: Math.max(timeoutMs, START_UP_MS) })
+    : undefined;
 }
 
 /** A request whose timeout counts from `started`'s idle moment (see startUp) when there is one; the watch ends with it. */
-async function requestOnceStarted(session: Session, method: string, params: unknown, opts: RequestOptions, started: ReturnType<typeof startUp>): Promise<Reply> {
+async function requestOnceStarted(
+  session: Session,
+  method: string,
+  params: unknown,
+  opts: RequestOptions,
+  started: ReturnType<typeof startUp>,
+): Promise<Reply> {
   const noise = session.transport.kind === 'stdio' ? noiseWatch(session, method, started?.idle) : undefined;
   try {
     const answer = session.request(method, params, started ? { ...opts, timeoutFrom: started.idle } : opts);
@@ -68,7 +81,11 @@ export const NOISE_GRACE_MS = 2000;
  * below (core/start-failure.ts reports it). A server that prints a banner and then answers is not concerned: its
  * answer comes first (stdio/stdout-only-messages judges the banner).
  */
-function noiseWatch(session: Session, method: string, idle: Promise<void> | undefined): { stopped: Promise<never>; cancel(): void } {
+function noiseWatch(
+  session: Session,
+  method: string,
+  idle: Promise<void> | undefined,
+): { stopped: Promise<never>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let done = false;
   const fromServer = () => session.log.filter((m) => m.direction === 'from-server');
@@ -83,14 +100,26 @@ function noiseWatch(session: Session, method: string, idle: Promise<void> | unde
         if (!text) return tick();
         const shown = text.raw.length > 120 ? `${text.raw.slice(0, 120)}…` : text.raw;
         const request = [...session.log].reverse().find((m) => m.direction === 'to-server' && m.method === method);
-        reject(new SessionError('unresponsive', `${method}${request ? ` (id ${JSON.stringify(request.id)})` : ''} not answered: the server wrote text that is not JSON-RPC on stdout ('${shown}') and no JSON-RPC answer within ${NOISE_GRACE_MS} ms of its start-up (stdout is for protocol messages; log to stderr)`, request));
+        reject(
+          new SessionError(
+            'unresponsive',
+            `${method}${request ? ` (id ${JSON.stringify(request.id)})` : ''} not answered: the server wrote text that is not JSON-RPC on stdout ('${shown}') and no JSON-RPC answer within ${NOISE_GRACE_MS} ms of its start-up (stdout is for protocol messages; log to stderr)`,
+            request,
+          ),
+        );
       }, NOISE_GRACE_MS);
       timer.unref?.();
     };
     void (idle ?? Promise.resolve()).then(tick);
   });
   stopped.catch(() => undefined);
-  return { stopped, cancel: () => { done = true; clearTimeout(timer); } };
+  return {
+    stopped,
+    cancel: () => {
+      done = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 export function isStateless(v: string | undefined): boolean {
@@ -98,15 +127,17 @@ export function isStateless(v: string | undefined): boolean {
 }
 
 /** The `_meta` members every request carries in a stateless version. */
-export function requestMetaFor(version: ProtocolVersion, clientInfo: { name: string; version: string }, clientCapabilities: Record<string, unknown> = {}): Record<string, unknown> {
+export function requestMetaFor(
+  version: ProtocolVersion,
+  clientInfo: { name: string; version: string },
+  clientCapabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     [META.protocolVersion]: version,
     [META.clientCapabilities]: clientCapabilities,
     [META.clientInfo]: clientInfo,
   };
 }
-
-
 
 /**
  * The outcome of the handshake, as cases see it (ctx.init): the one type for it. `negotiation` is how the run got
@@ -174,7 +205,9 @@ function cutRaw(s: string | undefined): string | undefined {
   return s === undefined ? undefined : cut(s, 2000);
 }
 
-function exchange(r: { request?: { raw: string }; response?: { raw: string } } | undefined): NegotiationStep['exchange'] {
+function exchange(
+  r: { request?: { raw: string }; response?: { raw: string } } | undefined,
+): NegotiationStep['exchange'] {
   if (!r) return undefined;
   return { sent: cutRaw(r.request?.raw), received: cutRaw(r.response?.raw) };
 }
@@ -198,22 +231,34 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
   let { session, transport } = env;
   const forced = env.forced;
   const steps: NegotiationStep[] = [];
-  const negotiation: Negotiation = { mode: forced ? 'forced' : 'default', ...(forced ? { requested: forced } : {}), handshake: 'none', steps, restarts: 0 };
+  const negotiation: Negotiation = {
+    mode: forced ? 'forced' : 'default',
+    ...(forced ? { requested: forced } : {}),
+    handshake: 'none',
+    steps,
+    restarts: 0,
+  };
   const out = (r: Outcome): NegotiationResult => {
     negotiation.version ??= r.aborted && negotiation.handshake === 'none' ? undefined : r.version;
     const failure = r.failure ?? r.discoverFailure;
     const handshake: NegotiationResult['handshake'] = {
-      offered: r.offered, handshake: negotiation.handshake, reply: r.reply,
+      offered: r.offered,
+      handshake: negotiation.handshake,
+      reply: r.reply,
       // a discover that failed before initialize went through is a step of the negotiation, not a failed handshake
       ...(failure && (r.failure || negotiation.handshake === 'none') ? { failure } : {}),
-      initializedSeq: r.initializedSeq, discover: r.discover, discoverFailure: r.discoverFailure, negotiation,
+      initializedSeq: r.initializedSeq,
+      discover: r.discover,
+      discoverFailure: r.discoverFailure,
+      negotiation,
     };
     return { session, transport, version: r.version, handshake, ...(r.aborted ? { aborted: r.aborted } : {}) };
   };
 
   // HTTP+SSE is the transport of 2024-11-05: no discover there.
   const tryDiscover = transport.kind !== 'sse' && !env.legacyOffer && (forced === undefined || isStateless(forced));
-  let initOffer: ProtocolVersion = env.legacyOffer ?? (forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION);
+  let initOffer: ProtocolVersion =
+    env.legacyOffer ?? (forced && !isStateless(forced) ? forced : DEFAULT_OFFERED_VERSION);
   let discoverFailure: Error | undefined;
   let discover: Reply | undefined;
 
@@ -227,14 +272,27 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     // took more than 5 s to answer its first message, and was judged in the legacy era; see startUp). Forced to
     // 2026-07-28 too: there the first message is this one, and a slow start would abort the run.
     try {
-      discover = await requestOnceStarted(session, 'server/discover', undefined, { timeoutMs: bound }, startUp(transport, env.timeoutMs));
+      discover = await requestOnceStarted(
+        session,
+        'server/discover',
+        undefined,
+        { timeoutMs: bound },
+        startUp(transport, env.timeoutMs),
+      );
     } catch (e) {
       discoverFailure = e as Error;
     }
     const r = discover?.result;
     const listed = r && Array.isArray(r.supportedVersions) ? (r.supportedVersions as unknown[]) : undefined;
     if (r && listed?.includes(v)) {
-      steps.push({ method: 'server/discover', offered: v, outcome: 'result', answered: listed, message: `server/discover lists ${listed.map(String).join(', ')}: the run speaks ${v} (no initialize)`, exchange: exchange(discover) });
+      steps.push({
+        method: 'server/discover',
+        offered: v,
+        outcome: 'result',
+        answered: listed,
+        message: `server/discover lists ${listed.map(String).join(', ')}: the run speaks ${v} (no initialize)`,
+        exchange: exchange(discover),
+      });
       negotiation.handshake = 'server/discover';
       session.heartbeatMethod = 'server/discover';
       return out({ version: v, offered: v, discover });
@@ -248,8 +306,30 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
         : discover?.error
           ? `server/discover was answered with error ${discover.error.code} ${JSON.stringify(discover.error.message)}`
           : `server/discover got no answer: ${discoverFailure?.message ?? 'no reply'}`;
-      steps.push({ method: 'server/discover', offered: v, outcome: r ? 'result' : discover?.error ? 'error' : discoverFailure instanceof SessionError && discoverFailure.kind === 'closed' ? 'closed' : 'timeout', ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message: `${why}: the server cannot speak ${v} (--protocol-version ${v})`, exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
-      return out({ version: v, offered: v, discover, discoverFailure, aborted: `${why}, so it cannot speak ${v} (--protocol-version ${v})` });
+      steps.push({
+        method: 'server/discover',
+        offered: v,
+        outcome: r
+          ? 'result'
+          : discover?.error
+            ? 'error'
+            : discoverFailure instanceof SessionError && discoverFailure.kind === 'closed'
+              ? 'closed'
+              : 'timeout',
+        ...(discover?.error ? { errorCode: discover.error.code } : {}),
+        ...(r ? { answered: r.supportedVersions } : {}),
+        message: `${why}: the server cannot speak ${v} (--protocol-version ${v})`,
+        exchange: exchange(
+          discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined),
+        ),
+      });
+      return out({
+        version: v,
+        offered: v,
+        discover,
+        discoverFailure,
+        aborted: `${why}, so it cannot speak ${v} (--protocol-version ${v})`,
+      });
     }
     let restartedAfter = false;
     let outcome: NegotiationStep['outcome'];
@@ -271,18 +351,40 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     } else {
       const e = discoverFailure as Error;
       const closed = e instanceof SessionError && e.kind === 'closed';
-      outcome = closed ? 'closed' : e instanceof SessionError && (e.kind === 'timeout' || e.kind === 'unresponsive') ? 'timeout' : 'failed';
+      outcome = closed
+        ? 'closed'
+        : e instanceof SessionError && (e.kind === 'timeout' || e.kind === 'unresponsive')
+          ? 'timeout'
+          : 'failed';
       // A server that died of the method, hangs on it, or whose connection is now in doubt: start afresh, once.
       restartedAfter = true;
       message = `server/discover ${closed ? `was not answered: ${transport.kind === 'stdio' ? 'the server exited' : 'the connection ended'}` : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
     }
-    steps.push({ method: 'server/discover', offered: v, outcome, ...(discover?.error ? { errorCode: discover.error.code } : {}), ...(r ? { answered: r.supportedVersions } : {}), message, ...(restartedAfter ? { restartedAfter } : {}), exchange: exchange(discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined)) });
+    steps.push({
+      method: 'server/discover',
+      offered: v,
+      outcome,
+      ...(discover?.error ? { errorCode: discover.error.code } : {}),
+      ...(r ? { answered: r.supportedVersions } : {}),
+      message,
+      ...(restartedAfter ? { restartedAfter } : {}),
+      exchange: exchange(
+        discover ?? (discoverFailure instanceof SessionError ? { request: discoverFailure.request } : undefined),
+      ),
+    });
     if (restartedAfter) {
       try {
         ({ session, transport } = await env.restart());
         negotiation.restarts++;
       } catch (e) {
-        return out({ version: initOffer, offered: initOffer, discover, discoverFailure, failure: e as Error, aborted: `the server could not be restarted after server/discover: ${(e as Error).message}` });
+        return out({
+          version: initOffer,
+          offered: initOffer,
+          discover,
+          discoverFailure,
+          failure: e as Error,
+          aborted: `the server could not be restarted after server/discover: ${(e as Error).message}`,
+        });
       }
       discover = undefined; // its messages are in the first connection's log, described in the step
     }
@@ -298,31 +400,59 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     // The first message to a server process (no server/discover went before it, or it went to the process that was
     // restarted): its --timeout counts from when the process is idle, as discover's bound does, not from its start.
     const started = !tryDiscover || negotiation.restarts > 0 ? startUp(transport, env.timeoutMs) : undefined;
-    reply = await requestOnceStarted(session, 'initialize', { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo }, {}, started);
+    reply = await requestOnceStarted(
+      session,
+      'initialize',
+      { protocolVersion: initOffer, capabilities: env.clientCapabilities ?? {}, clientInfo: env.clientInfo },
+      {},
+      started,
+    );
     const answered = reply.result?.protocolVersion;
     if (isProtocolVersion(answered) && !isStateless(answered)) version = answered;
     if (reply.error) {
       aborted = `initialize was answered with error ${reply.error.code}: ${reply.error.message}`;
-      steps.push({ method: 'initialize', offered: initOffer, outcome: 'error', errorCode: reply.error.code, message: aborted, exchange: exchange(reply) });
+      steps.push({
+        method: 'initialize',
+        offered: initOffer,
+        outcome: 'error',
+        errorCode: reply.error.code,
+        message: aborted,
+        exchange: exchange(reply),
+      });
     } else {
       initializedSeq = session.notify('notifications/initialized').seq;
       negotiation.handshake = 'initialize';
       const words = isProtocolVersion(answered)
         ? isStateless(answered)
           ? `initialize was answered with ${answered}, a version without initialize: the run continues with ${version}`
-          : answered === initOffer ? `initialize agreed on ${answered}` : `initialize offered ${initOffer}, the server countered with ${answered}: the run speaks ${answered}`
+          : answered === initOffer
+            ? `initialize agreed on ${answered}`
+            : `initialize offered ${initOffer}, the server countered with ${answered}: the run speaks ${answered}`
         : `initialize was answered with ${JSON.stringify(answered)}, which is no published version: messages are judged by ${version}`;
-      steps.push({ method: 'initialize', offered: initOffer, outcome: 'result', answered, message: words, exchange: exchange(reply) });
+      steps.push({
+        method: 'initialize',
+        offered: initOffer,
+        outcome: 'result',
+        answered,
+        message: words,
+        exchange: exchange(reply),
+      });
     }
   } catch (e) {
     failure = e as Error;
     aborted = `initialize failed: ${failure.message}`;
-    steps.push({ method: 'initialize', offered: initOffer, outcome: failure instanceof SessionError && failure.kind === 'closed' ? 'closed' : 'timeout', message: aborted, exchange: exchange(failure instanceof SessionError ? { request: failure.request } : undefined) });
+    steps.push({
+      method: 'initialize',
+      offered: initOffer,
+      outcome: failure instanceof SessionError && failure.kind === 'closed' ? 'closed' : 'timeout',
+      message: aborted,
+      exchange: exchange(failure instanceof SessionError ? { request: failure.request } : undefined),
+    });
   }
-  if (!aborted && reply?.result && !isProtocolVersion(reply.result.protocolVersion)) negotiation.version = String(reply.result.protocolVersion);
+  if (!aborted && reply?.result && !isProtocolVersion(reply.result.protocolVersion))
+    negotiation.version = String(reply.result.protocolVersion);
   return out({ version, offered: initOffer, discover, discoverFailure, reply, failure, initializedSeq, aborted });
 }
-
 
 export function suiteCounts(s: SuiteResult): MatrixEntry['suites'][number] {
   const c = { id: s.id, pass: 0, warn: 0, fail: 0, skip: 0, info: 0 };

@@ -44,6 +44,8 @@ export interface CaseResult {
    * protocol version this result was judged in. Absent in a report of one version (report.options.protocolVersionInForce).
    */
   protocolVersion?: string;
+  /** The case judges a file (server.json, an MCPB manifest), not the session: a report of two eras has it once. */
+  ofFile?: true;
 }
 
 export interface SuiteResult {
@@ -108,7 +110,18 @@ export interface UpdatedFile {
 }
 
 /** What kind of start failure (report.startFailure.kind). */
-export type StartFailureKind = 'command-not-found' | 'spawn-failed' | 'exited' | 'not-json-rpc' | 'silent' | 'refused' | 'dns' | 'tls' | 'http-status' | 'unreachable' | 'auth-required';
+export type StartFailureKind =
+  | 'command-not-found'
+  | 'spawn-failed'
+  | 'exited'
+  | 'not-json-rpc'
+  | 'silent'
+  | 'refused'
+  | 'dns'
+  | 'tls'
+  | 'http-status'
+  | 'unreachable'
+  | 'auth-required';
 
 /** report.startFailure: a target that never came up, in one cause. */
 export interface StartFailure {
@@ -346,28 +359,43 @@ export interface AuthExchange {
 
 /** What getting in learnt (Credentials.discovered; in the report without the metadata documents). */
 export interface AuthDiscovered {
-    resourceMetadataUrl?: string;
-    resourceMetadata?: Record<string, unknown>;
-    authorizationServerMetadataUrl?: string;
-    authorizationServerMetadata?: Record<string, unknown>;
-    /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
-    registration?: string;
-    scope?: string;
-    /** --oauth: the issuer of the authorization server used. */
-    issuer?: string;
-    /** --oauth: the grant that got the token ('authorization_code' | 'client_credentials'). */
-    grant?: string;
-    /** --oauth: how the token endpoint authenticated the client ('none' | 'client_secret_post' | 'client_secret_basic'). */
-    tokenEndpointAuthMethod?: string;
-    /** --oauth: the authorization needed a person (its URL was printed), else it was approved at once. */
-    interactive?: boolean;
-    /** --oauth: the server had no protected-resource metadata, so the 2025-03-26 way was taken (the MCP URL's origin). */
-    legacy?: boolean;
-  }
+  resourceMetadataUrl?: string;
+  resourceMetadata?: Record<string, unknown>;
+  authorizationServerMetadataUrl?: string;
+  authorizationServerMetadata?: Record<string, unknown>;
+  /** How the client registered: 'pre-registered' | 'client-id-metadata-document' | 'dynamic' | 'none' (client_credentials with given id). */
+  registration?: string;
+  scope?: string;
+  /** --oauth: the issuer of the authorization server used. */
+  issuer?: string;
+  /** --oauth: the grant that got the token ('authorization_code' | 'client_credentials'). */
+  grant?: string;
+  /** --oauth: how the token endpoint authenticated the client ('none' | 'client_secret_post' | 'client_secret_basic'). */
+  tokenEndpointAuthMethod?: string;
+  /** --oauth: the authorization needed a person (its URL was printed), else it was approved at once. */
+  interactive?: boolean;
+  /** --oauth: the server had no protected-resource metadata, so the 2025-03-26 way was taken (the MCP URL's origin). */
+  legacy?: boolean;
+}
 
 export function summarize(suites: SuiteResult[], messages: LoggedMessage[]): Summary {
-  const s: Summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };
-  for (const suite of suites) for (const c of suite.cases) { s[c.verdict]++; s.total++; if (c.baselined && c.verdict === 'fail') s.baselined++; }
+  const s: Summary = {
+    pass: 0,
+    warn: 0,
+    fail: 0,
+    skip: 0,
+    info: 0,
+    total: 0,
+    messagesValidated: 0,
+    strayLines: 0,
+    baselined: 0,
+  };
+  for (const suite of suites)
+    for (const c of suite.cases) {
+      s[c.verdict]++;
+      s.total++;
+      if (c.baselined && c.verdict === 'fail') s.baselined++;
+    }
   for (const m of messages) {
     if (m.schema.checked) s.messagesValidated++;
     else if (m.direction === 'from-server') s.strayLines++;

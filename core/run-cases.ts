@@ -65,7 +65,8 @@ function notRunnable(c: CaseDef, ctx: RunContext, st: RunState): string | undefi
   if (ctx.session.unresponsive) return `not run: ${ctx.session.unresponsive}`;
   // The server stopped answering on what a case sent before the first case (nothing has come from it since): the
   // other cases are not blamed for it, as they are not once it died.
-  if (lostEarly && ctx.session.isStalled) return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
+  if (lostEarly && ctx.session.isStalled)
+    return `not run: the server stopped answering after what ${lostEarly} sent before the first case (nothing has come from it since)`;
   return undefined;
 }
 
@@ -95,31 +96,52 @@ export function earlyTrouble(ctx: RunContext, final: boolean): 'clean' | 'open' 
     const w = c.earlyWindow?.(ctx);
     if (!w) continue;
     const end = w.until ?? Infinity;
-    if (end > until) { until = end; who = c.id; }
+    if (end > until) {
+      until = end;
+      who = c.id;
+    }
   }
   if (!who) return 'clean';
   const what = `while the wait of ${who}'s early work (sent before the first case) was open`;
-  if (s.closedAt !== undefined && s.closedAt <= until) return `the connection ended ${Math.round(s.closedAt)} ms into the session, ${what}`;
+  if (s.closedAt !== undefined && s.closedAt <= until)
+    return `the connection ended ${Math.round(s.closedAt)} ms into the session, ${what}`;
   if (until !== Infinity && s.heardLast > until) return 'clean';
   // Ended later, with nothing heard from the server since the wait began: whether the early message did it cannot be
   // told apart, so it is treated as if it had.
-  if (s.closedAt !== undefined) return `the connection ended ${Math.round(s.closedAt)} ms into the session with nothing heard from the server after the wait of ${who}'s early work (sent before the first case) ended`;
+  if (s.closedAt !== undefined)
+    return `the connection ended ${Math.round(s.closedAt)} ms into the session with nothing heard from the server after the wait of ${who}'s early work (sent before the first case) ended`;
   if (!final) return 'open';
   // Silent since before the wait ended, with a request unanswered (a timeout): whether the early message did it
   // cannot be told from a slow request, so it is treated as if it had (a repeat costs time, never a verdict).
-  if ((s.isStalled || s.unresponsive) && s.heardLast <= until) return `the server stopped answering (nothing came from it after ${Math.round(s.heardLast)} ms into the session) ${what}`;
+  if ((s.isStalled || s.unresponsive) && s.heardLast <= until)
+    return `the server stopped answering (nothing came from it after ${Math.round(s.heardLast)} ms into the session) ${what}`;
   return 'clean';
 }
 
-export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter: string[] | undefined, out: CaseResult[]): Promise<void> {
+export async function runCase(
+  c: CaseDef,
+  ctx: RunContext,
+  st: RunState,
+  filter: string[] | undefined,
+  out: CaseResult[],
+): Promise<void> {
   if (!caseWanted(c, filter)) return;
   const ct0 = performance.now();
   const base = { title: c.title, level: c.level, spec: specUrl(ctx.version, c.spec), requirement: c.requirement };
   const push = (id: string, o: Outcome, extra?: { title?: string; item?: string; notApplicable?: true }) => {
     out.push({
-      id, ...base, title: extra?.title ?? base.title, level: o.level ?? c.level, verdict: o.verdict, message: o.message, durationMs: o.durationMs ?? -1,
-      messageIds: o.messageIds ?? [], ...(o.details ? { details: o.details } : {}),
-      ...(extra?.item !== undefined ? { item: extra.item } : {}), ...(extra?.notApplicable || (o.notApplicable && o.verdict === 'skip') ? { notApplicable: true } : {}),
+      id,
+      ...base,
+      title: extra?.title ?? base.title,
+      level: o.level ?? c.level,
+      verdict: o.verdict,
+      message: o.message,
+      durationMs: o.durationMs ?? -1,
+      messageIds: o.messageIds ?? [],
+      ...(o.details ? { details: o.details } : {}),
+      ...(extra?.item !== undefined ? { item: extra.item } : {}),
+      ...(extra?.notApplicable || (o.notApplicable && o.verdict === 'skip') ? { notApplicable: true } : {}),
+      ...(c.ofFile ? { ofFile: true } : {}),
     });
   };
   const first = out.length;
@@ -129,7 +151,13 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
   if (needsServer) await st.untilStopped(ctx.session.livenessKnown()).catch(() => undefined);
   // Once the handshake went through, a case that does not apply says so, whatever became of the server since (it
   // would not have run anyway); before that, what the run lacks is the reason.
-  const applies = () => notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities });
+  const applies = () =>
+    notApplicable(c, {
+      version: ctx.version,
+      features: ctx.features,
+      transport: st.transport.kind,
+      capabilities: ctx.capabilities,
+    });
   const handshakeDone = !st.aborted() && !st.authRequired?.();
   const doesNotApply = handshakeDone ? applies() : undefined;
   const cannotRun = doesNotApply ? undefined : notRunnable(c, ctx, st);
@@ -143,7 +171,8 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
       const o = needsServer ? await st.untilStopped(c.run(ctx)) : await c.run(ctx);
       // One rule for every case that talks to the server: a fail or warn that rests on an answer blaming the server's
       // environment (core/environment.ts) is inconclusive. Cases that read the log judge the wire itself.
-      const judged = <T extends Outcome>(x: T): T => (requiresOf(c).needs === 'log' ? x : environmentRule(x, ctx.session.log));
+      const judged = <T extends Outcome>(x: T): T =>
+        requiresOf(c).needs === 'log' ? x : environmentRule(x, ctx.session.log);
       if (Array.isArray(o)) {
         for (const item of o as ItemOutcome[]) {
           const id = `${c.id}/${item.item}`;
@@ -153,9 +182,11 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
     } catch (e) {
       const err = e as Error;
       const stopWhy = st.stopped();
-      if (stopWhy && needsServer) push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
+      if (stopWhy && needsServer)
+        push(c.id, { verdict: 'skip', message: `not finished: ${stopWhy}`, messageIds: unanswered(err).messageIds });
       else if (err instanceof SessionError) push(c.id, unanswered(err));
-      else push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
+      else
+        push(c.id, { verdict: 'fail', message: `harness error while running this case: ${err.stack ?? err.message}` });
     }
   }
   const ms = Math.round((performance.now() - ct0) * 1000) / 1000;
@@ -172,7 +203,12 @@ export async function runCase(c: CaseDef, ctx: RunContext, st: RunState, filter:
 
 /** Run one phase of every selected suite, in order; `onSuite` gets what the phase added. */
 export async function runPhase(
-  phase: Phase, suites: Suite[], results: Map<string, SuiteResult>, ctx: RunContext, st: RunState, filter: string[] | undefined,
+  phase: Phase,
+  suites: Suite[],
+  results: Map<string, SuiteResult>,
+  ctx: RunContext,
+  st: RunState,
+  filter: string[] | undefined,
   onSuite?: (suite: SuiteResult, phase: Phase, added: CaseResult[]) => void,
 ): Promise<void> {
   if (phase === 'session') await startEarly(suites, ctx, st, filter);
@@ -218,8 +254,18 @@ export async function runPhase(
  * messages begins (RunState.checkMessages). Whether the case runs is still decided when its turn comes.
  */
 async function startEarly(suites: Suite[], ctx: RunContext, st: RunState, filter: string[] | undefined): Promise<void> {
-  const wanted = (c: CaseDef) => phaseOf(c) === 'session' && caseWanted(c, filter)
-    && !(notRunnable(c, ctx, st) ?? notApplicable(c, { version: ctx.version, features: ctx.features, transport: st.transport.kind, capabilities: ctx.capabilities }));
+  const wanted = (c: CaseDef) =>
+    phaseOf(c) === 'session' &&
+    caseWanted(c, filter) &&
+    !(
+      notRunnable(c, ctx, st) ??
+      notApplicable(c, {
+        version: ctx.version,
+        features: ctx.features,
+        transport: st.transport.kind,
+        capabilities: ctx.capabilities,
+      })
+    );
   const cases = suites.flatMap((s) => s.cases);
   let started = false;
   const startHooks = () => {

@@ -36,7 +36,13 @@ import { META } from './wire.js';
 export { caseWanted } from './run-cases.js';
 
 /** The run's own options (the suites declare theirs): the call policy binds every suite that calls a listed tool; --max-in-flight every batch of independent requests; --identify-as every session. */
-export const RUN_OPTIONS: readonly OptionDef[] = [callToolsOption as OptionDef, callToolOption as OptionDef, reportBodiesOption as OptionDef, maxInFlightOption as OptionDef, identifyAsOption as OptionDef];
+export const RUN_OPTIONS: readonly OptionDef[] = [
+  callToolsOption as OptionDef,
+  callToolOption as OptionDef,
+  reportBodiesOption as OptionDef,
+  maxInFlightOption as OptionDef,
+  identifyAsOption as OptionDef,
+];
 /** The run's own services: their report fields are always filled (report.skippedTools). */
 const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>];
 
@@ -128,13 +134,24 @@ interface RunGuard {
 /** Close a transport once: every later call (restart, end of run, internal error) waits for the same shutdown. */
 const closings = new WeakMap<Transport, Promise<void>>();
 /** Whether a suite runs: named by --suite, else by default on this transport (and when its own condition holds). */
-function suiteSelected(s: Suite, opts: RunOptions, kind: Transport['kind'], run?: { transport: Transport; init: InitOutcome }): boolean {
+function suiteSelected(
+  s: Suite,
+  opts: RunOptions,
+  kind: Transport['kind'],
+  run?: { transport: Transport; init: InitOutcome },
+): boolean {
   if (opts.suiteFilter?.length) return opts.suiteFilter.includes(s.id);
   if (s.transports && !s.transports.includes(kind)) return false;
   if (!s.selectedWhen) return true;
   const values = optionValues(opts);
   const inputs = inputsOf(opts);
-  return s.selectedWhen({ option: (o) => (values[o.key] === undefined ? o.default : values[o.key]) as never, input: (i) => inputValue(inputs, i) }, run);
+  return s.selectedWhen(
+    {
+      option: (o) => (values[o.key] === undefined ? o.default : values[o.key]) as never,
+      input: (i) => inputValue(inputs, i),
+    },
+    run,
+  );
 }
 
 /** The values given for features, with the run's credentials among them (what cases read as ctx.input(credentialsInput)). */
@@ -181,7 +198,11 @@ async function runWithGuard(opts: RunOptions, guard: RunGuard): Promise<Report> 
     return report;
   } catch (e) {
     // An internal error: whatever it interrupted, end every server this run started before passing it on.
-    await Promise.all([...guard.extras.map((x) => x.close()), ...guard.transports.map((t) => closeOnce(t))].map((p) => p.catch(() => undefined)));
+    await Promise.all(
+      [...guard.extras.map((x) => x.close()), ...guard.transports.map((t) => closeOnce(t))].map((p) =>
+        p.catch(() => undefined),
+      ),
+    );
     throw e;
   } finally {
     guard.dispose();
@@ -207,16 +228,28 @@ class RunStopped extends Error {}
 class StopControl {
   why: string | undefined;
   private onStop!: () => void;
-  private readonly stopped = new Promise<never>((_, reject) => { this.onStop = () => reject(new RunStopped(this.why)); });
+  private readonly stopped = new Promise<never>((_, reject) => {
+    this.onStop = () => reject(new RunStopped(this.why));
+  });
 
-  constructor(opts: RunOptions, private readonly guard: RunGuard, private readonly abandon: (why: string) => void) {
+  constructor(
+    opts: RunOptions,
+    private readonly guard: RunGuard,
+    private readonly abandon: (why: string) => void,
+  ) {
     this.stopped.catch(() => undefined);
     const maxMs = guard.bound?.ms ?? opts.maxDurationMs ?? 600_000;
-    const deadline = setTimeout(() => this.halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`), guard.bound ? Math.max(0, guard.bound.at - performance.now()) : maxMs);
+    const deadline = setTimeout(
+      () => this.halt(`the run reached its time limit of ${maxMs} ms (--max-duration)`),
+      guard.bound ? Math.max(0, guard.bound.at - performance.now()) : maxMs,
+    );
     const onAbort = () => this.halt(abortReason(opts.signal!));
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    guard.dispose = () => { clearTimeout(deadline); opts.signal?.removeEventListener('abort', onAbort); };
+    guard.dispose = () => {
+      clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', onAbort);
+    };
   }
 
   halt(why: string): void {
@@ -250,7 +283,18 @@ interface Connected {
 }
 
 /** Start the transport and negotiate the version (restarting the server once when negotiate asks). */
-async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: StopControl, conn: Connected, env: { timeoutMs: number; makeTransport: () => Transport; clientCaps: Record<string, unknown>; clientInfo: { name: string; version: string } }): Promise<void> {
+async function connectAndNegotiate(
+  opts: RunOptions,
+  guard: RunGuard,
+  stop: StopControl,
+  conn: Connected,
+  env: {
+    timeoutMs: number;
+    makeTransport: () => Transport;
+    clientCaps: Record<string, unknown>;
+    clientInfo: { name: string; version: string };
+  },
+): Promise<void> {
   const { timeoutMs } = env;
   /**
    * Connecting is bounded too (a spawn resolves at once; an HTTP transport has its own bounds as well). With --start
@@ -260,7 +304,17 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
   const connectMs = startSpec ? (startSpec.timeoutMs ?? 15_000) + timeoutMs : timeoutMs;
   const connect = async (t: Transport) => {
     let startTimer: NodeJS.Timeout | undefined;
-    const startBound = new Promise<never>((_, reject) => { startTimer = setTimeout(() => reject(new Error(`the server could not be reached within ${connectMs} ms${startSpec ? ' (--start-timeout + --timeout)' : ''}`)), connectMs); });
+    const startBound = new Promise<never>((_, reject) => {
+      startTimer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the server could not be reached within ${connectMs} ms${startSpec ? ' (--start-timeout + --timeout)' : ''}`,
+            ),
+          ),
+        connectMs,
+      );
+    });
     try {
       await stop.untilStopped(Promise.race([t.start(), startBound]));
     } finally {
@@ -279,23 +333,35 @@ async function connectAndNegotiate(opts: RunOptions, guard: RunGuard, stop: Stop
     return;
   }
   try {
-    const n = await stop.untilStopped(negotiate({
-      session: conn.session, transport: conn.transport, timeoutMs, forced: opts.protocolVersion, legacyOffer: opts.legacyOffer, clientInfo: env.clientInfo, clientCapabilities: env.clientCaps,
-      restart: async () => {
-        // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
-        stop.check();
-        // The first server is ended (its log stays out of the report: the negotiation step describes it).
-        conn.session.abandon('restarted after server/discover');
-        await closeOnce(conn.transport).catch(() => undefined);
-        stop.check();
-        conn.transport = env.makeTransport();
-        guard.transports.push(conn.transport);
-        conn.session = new Session(conn.transport, { timeoutMs, clientCapabilities: env.clientCaps, roots: opts.roots });
-        await connect(conn.transport);
-        stop.check();
-        return { session: conn.session, transport: conn.transport };
-      },
-    }));
+    const n = await stop.untilStopped(
+      negotiate({
+        session: conn.session,
+        transport: conn.transport,
+        timeoutMs,
+        forced: opts.protocolVersion,
+        legacyOffer: opts.legacyOffer,
+        clientInfo: env.clientInfo,
+        clientCapabilities: env.clientCaps,
+        restart: async () => {
+          // A stopped run starts no server: negotiate may go on in the background after the run stopped waiting.
+          stop.check();
+          // The first server is ended (its log stays out of the report: the negotiation step describes it).
+          conn.session.abandon('restarted after server/discover');
+          await closeOnce(conn.transport).catch(() => undefined);
+          stop.check();
+          conn.transport = env.makeTransport();
+          guard.transports.push(conn.transport);
+          conn.session = new Session(conn.transport, {
+            timeoutMs,
+            clientCapabilities: env.clientCaps,
+            roots: opts.roots,
+          });
+          await connect(conn.transport);
+          stop.check();
+          return { session: conn.session, transport: conn.transport };
+        },
+      }),
+    );
     ({ session: conn.session, transport: conn.transport, version: conn.version } = n);
     conn.init = n.handshake;
     if (n.aborted) conn.aborted = n.aborted;
@@ -327,7 +393,13 @@ export function declaredOptions(suites: readonly Suite[]): OptionDef[] {
  * open (core/run-cases.ts earlyTrouble), the run is repeated once without it, so that every case gets the verdict a
  * run without early work gives (report.repeated says why).
  */
-async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: boolean; repeated?: { reason: string; firstAttemptMs: number } } = { early: opts.target.transport === 'stdio' || !!opts.target.start || !!opts.transportFactory }): Promise<Report> {
+async function runGuarded(
+  opts: RunOptions,
+  guard: RunGuard,
+  attempt: { early: boolean; repeated?: { reason: string; firstAttemptMs: number } } = {
+    early: opts.target.transport === 'stdio' || !!opts.target.start || !!opts.transportFactory,
+  },
+): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -335,12 +407,24 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   // The name the run gives itself in every session (--identify-as, else mcp-conform).
   const clientInfo = clientInfoOf(optionValues(opts));
   // (--url detection probes with initialize: it offers a version that has one.)
-  const transportOptions = { shutdownGraceMs: opts.shutdownGraceMs, maxMessageBytes: opts.maxMessageBytes, timeoutMs, protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered, clientInfo, ...(opts.credentials ? { credentials: opts.credentials } : {}) };
+  const transportOptions = {
+    shutdownGraceMs: opts.shutdownGraceMs,
+    maxMessageBytes: opts.maxMessageBytes,
+    timeoutMs,
+    protocolVersion: isStateless(offered) ? DEFAULT_OFFERED_VERSION : offered,
+    clientInfo,
+    ...(opts.credentials ? { credentials: opts.credentials } : {}),
+  };
   const makeTransport = () => (opts.transportFactory ?? createTransport)(opts.target, transportOptions);
   const first = makeTransport();
   guard.transports.push(first);
   const clientCaps = clientCapabilitiesObject(opts.clientCapabilities ?? []);
-  const conn: Connected = { transport: first, session: new Session(first, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots }), version: offered, init: { offered } };
+  const conn: Connected = {
+    transport: first,
+    session: new Session(first, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots }),
+    version: offered,
+    init: { offered },
+  };
   // One validator per version for the run's sessions (the main one, a second connection): making one costs ~15–25 ms.
   const validators = new Map<ProtocolVersion, MessageValidator>();
   const validatorFor = (v: ProtocolVersion) => {
@@ -355,21 +439,41 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   // After the first message is written, not before: a server started early (bin/early.ts) is taken and sent its first
   // message in this turn of the event loop (the stdio transport writes at setImmediate), and a warm-up would hold it;
   // it overlaps the wait for the answer instead. (The schema check is not made ready here: see checkMessages below.)
-  const warmedUp = new Promise<void>((resolve) => setImmediate(() => setImmediate(() => {
-    for (const s of opts.suites) {
-      if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
-        try { s.warmUp(); } catch { /* only a head start: the cases load what they need themselves */ }
-      }
-    }
-    resolve();
-  })));
+  const warmedUp = new Promise<void>((resolve) =>
+    setImmediate(() =>
+      setImmediate(() => {
+        for (const s of opts.suites) {
+          if (s.warmUp && suiteSelected(s, opts, first.kind) && s.cases.some((c) => caseWanted(c, opts.caseFilter))) {
+            try {
+              s.warmUp();
+            } catch {
+              /* only a head start: the cases load what they need themselves */
+            }
+          }
+        }
+        resolve();
+      }),
+    ),
+  );
   await negotiated;
   // A server that asks for authorization the run does not have: said so, with how to get in (core/auth/required.ts).
   const authRequired = conn.aborted && !stop.why ? authRequiredReason(conn.transport, opts.credentials) : undefined;
   if (authRequired) conn.aborted = authRequired;
   await warmedUp;
   // A target that never came up (never one JSON-RPC answer): one cause, no case lines streamed, no pass (core/start-failure.ts).
-  const startFailure = conn.aborted && !stop.why ? startFailureOf({ target: opts.target, transport: conn.transport, session: conn.session, init: conn.init, aborted: conn.aborted, authRequired, timeoutMs, hasCredentials: !!opts.credentials }) : undefined;
+  const startFailure =
+    conn.aborted && !stop.why
+      ? startFailureOf({
+          target: opts.target,
+          transport: conn.transport,
+          session: conn.session,
+          init: conn.init,
+          aborted: conn.aborted,
+          authRequired,
+          timeoutMs,
+          hasCredentials: !!opts.credentials,
+        })
+      : undefined;
   const { session, transport, version, init } = conn;
   // Every message, the handshake included, is checked against the schema of the version in force: from when the
   // session's early work is out (core/run-cases.ts startEarly; the messages logged until then are checked at that
@@ -378,14 +482,27 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   // window; it runs inside that window. Before any case runs, in every run (the session phase always begins).
   const checkMessages = () => session.setValidator(validatorFor(version));
 
-  const handshakeResult = (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
+  const handshakeResult =
+    (init.handshake === 'server/discover' ? init.discover?.result : init.reply?.result) ?? undefined;
   const capabilities = (handshakeResult?.capabilities ?? {}) as Record<string, unknown>;
   const values = optionValues(opts);
-  const ctx = makeContext({ session, transport, init, version, capabilities, timeoutMs, forcedVersion: opts.protocolVersion, options: values, caseFilter: opts.caseFilter, inputs: inputsOf(opts) });
+  const ctx = makeContext({
+    session,
+    transport,
+    init,
+    version,
+    capabilities,
+    timeoutMs,
+    forcedVersion: opts.protocolVersion,
+    options: values,
+    caseFilter: opts.caseFilter,
+    inputs: inputsOf(opts),
+  });
   ctx.openSession = async () => {
     // Another connection to the same server: a second process for stdio; for HTTP a second session at the same
     // URL (a server the run started itself with --start is not started twice).
-    const target: Target = opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
+    const target: Target =
+      opts.target.transport !== 'stdio' && opts.target.start ? { ...opts.target, start: undefined } : opts.target;
     const t = (opts.transportFactory ?? createTransport)(target, transportOptions);
     guard.transports.push(t);
     const s = new Session(t, { timeoutMs, clientCapabilities: clientCaps, roots: opts.roots });
@@ -405,17 +522,31 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
   const results = new Map<string, SuiteResult>();
   const selectedSuites = opts.suites.filter((s) => suiteSelected(s, opts, transport.kind, { transport, init }));
   for (const s of [...RUN_SERVICES, ...opts.suites.flatMap((x) => x.services ?? [])]) ctx.services.declare(s);
-  const state: RunState = { aborted: () => conn.aborted, stopped: () => stop.why, authRequired: () => authRequired, untilStopped: (p) => stop.untilStopped(p), transport, early: attempt.early, checkMessages };
+  const state: RunState = {
+    aborted: () => conn.aborted,
+    stopped: () => stop.why,
+    authRequired: () => authRequired,
+    untilStopped: (p) => stop.untilStopped(p),
+    transport,
+    early: attempt.early,
+    checkMessages,
+  };
   // With early work, the suites' results reach onSuite (the console's progress) once it is clear that the run will not
   // be repeated (earlyTrouble 'clean'), so that no result is shown that a repeat replaces.
   const held: Parameters<NonNullable<RunOptions['onSuite']>>[] = [];
   let streaming = !attempt.early;
-  const release = () => { streaming = true; for (const a of held.splice(0)) opts.onSuite?.(...a); };
-  const onSuite: RunOptions['onSuite'] = startFailure ? undefined : opts.onSuite && ((suite, phase, added) => {
-    if (!streaming && earlyTrouble(ctx, false) === 'clean') release();
-    if (streaming) opts.onSuite!(suite, phase, added);
-    else held.push([suite, phase, added]);
-  });
+  const release = () => {
+    streaming = true;
+    for (const a of held.splice(0)) opts.onSuite?.(...a);
+  };
+  const onSuite: RunOptions['onSuite'] = startFailure
+    ? undefined
+    : opts.onSuite &&
+      ((suite, phase, added) => {
+        if (!streaming && earlyTrouble(ctx, false) === 'clean') release();
+        if (streaming) opts.onSuite!(suite, phase, added);
+        else held.push([suite, phase, added]);
+      });
 
   await runPhase('session', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
   const trouble = attempt.early && !stop.why && !conn.aborted ? earlyTrouble(ctx, true) : 'clean';
@@ -426,17 +557,23 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
     guard.dispose();
     const ms = opts.maxDurationMs ?? 600_000;
     guard.bound ??= { at: t0 + ms, ms };
-    return runGuarded(opts, guard, { early: false, repeated: { reason: trouble, firstAttemptMs: Math.round(performance.now() - t0) } });
+    return runGuarded(opts, guard, {
+      early: false,
+      repeated: { reason: trouble, firstAttemptMs: Math.round(performance.now() - t0) },
+    });
   }
   if (!streaming) release();
   // --call-tool names are checked against the tool list even when no selected suite needed the plan, so a misspelt
   // name is always reported (report.unknownCallTools, the console); bounded like every request.
-  if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why) await ctx.service(callPlan).catch(() => undefined);
+  if (opts.callToolNames?.length && !session.closed && !conn.aborted && !stop.why)
+    await ctx.service(callPlan).catch(() => undefined);
   await endConnections(guard, session, transport, 'the run ended', opts.onSessionEnd);
   conn.aborted ??= stop.why;
   await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
-  const suites = startFailure ? startFailureResults(selectedSuites, opts.caseFilter, startFailure, version) : selectedSuites.map((s) => results.get(s.id)!);
+  const suites = startFailure
+    ? startFailureResults(selectedSuites, opts.caseFilter, startFailure, version)
+    : selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
   const metaInfo = (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo];
   const serverInfo = (r.serverInfo ?? metaInfo ?? {}) as Record<string, unknown>;
@@ -497,9 +634,19 @@ async function runGuarded(opts: RunOptions, guard: RunGuard, attempt: { early: b
  * it; test/mocks-record-exit.test.ts). Ending them together would save ~5 ms of a run: not done. onSessionEnd (the
  * run's end, not a repeat's) gets the log once nothing more is sent, while the servers end.
  */
-async function endConnections(guard: RunGuard, session: Session, transport: Transport, why: string, onSessionEnd?: RunOptions['onSessionEnd']): Promise<void> {
+async function endConnections(
+  guard: RunGuard,
+  session: Session,
+  transport: Transport,
+  why: string,
+  onSessionEnd?: RunOptions['onSessionEnd'],
+): Promise<void> {
   session.abandon(why);
-  try { onSessionEnd?.(session.log); } catch { /* only a head start for the report */ }
+  try {
+    onSessionEnd?.(session.log);
+  } catch {
+    /* only a head start for the report */
+  }
   await Promise.all(guard.extras.map((x) => x.close()));
   const others = guard.transports.filter((t) => t !== transport).map((t) => closeOnce(t).catch(() => undefined));
   await closeOnce(transport);
@@ -519,7 +666,8 @@ export function reportedOptions(defs: OptionDef[], values: Record<string, unknow
     if (o.inReport === 'always') into[o.key] = v ?? o.default;
     else if (v !== undefined) into[o.key] = v;
   }
-  for (const k of Object.keys(out)) if (defs.some((o) => o.reportIn === k) && !Object.keys(out[k] as object).length) delete out[k];
+  for (const k of Object.keys(out))
+    if (defs.some((o) => o.reportIn === k) && !Object.keys(out[k] as object).length) delete out[k];
   return out;
 }
 
@@ -540,7 +688,10 @@ function makeValidator(v: ProtocolVersion, custom?: RunOptions['schema']): Messa
  * server accepted none, or when the runs were stopped. --max-duration bounds all the runs together: a version whose
  * handshake the bound (or an interrupt) cut short, or that never started, is "not tested" (`tested: false`).
  */
-export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolVersion, r: Report) => void): Promise<Report> {
+export async function runAllVersions(
+  opts: RunOptions,
+  onVersion?: (v: ProtocolVersion, r: Report) => void,
+): Promise<Report> {
   const matrix: MatrixEntry[] = [];
   let main: Report | undefined;
   let mainAccepted = false;
@@ -548,7 +699,14 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
   for (const v of PROTOCOL_VERSIONS) {
     const stopped = bounded.stopped();
     if (stopped) {
-      matrix.push({ protocolVersion: v, accepted: false, tested: false, reason: `not run: ${stopped}`, summary: summarize([], []), suites: [] });
+      matrix.push({
+        protocolVersion: v,
+        accepted: false,
+        tested: false,
+        reason: `not run: ${stopped}`,
+        summary: summarize([], []),
+        suites: [],
+      });
       continue;
     }
     const r = await bounded.run({ ...opts, protocolVersion: v });
@@ -558,9 +716,23 @@ export async function runAllVersions(opts: RunOptions, onVersion?: (v: ProtocolV
     const accepted = !!n && n.handshake !== 'none' && n.version === v && r.options.protocolVersionInForce === v;
     // Stopped before the handshake decided: nothing is known about v.
     const untested = !accepted && !!cut && r.aborted === cut;
-    const reason = accepted ? undefined : untested ? `cut short: ${cut}` : r.negotiation?.steps.at(-1)?.message ?? r.aborted ?? 'no handshake';
-    matrix.push({ protocolVersion: v, accepted, ...(untested ? { tested: false } : {}), ...(reason ? { reason } : {}), summary: r.summary, suites: r.suites.map(suiteCounts) });
-    if (accepted || !mainAccepted) { main = r; mainAccepted = accepted; }
+    const reason = accepted
+      ? undefined
+      : untested
+        ? `cut short: ${cut}`
+        : (r.negotiation?.steps.at(-1)?.message ?? r.aborted ?? 'no handshake');
+    matrix.push({
+      protocolVersion: v,
+      accepted,
+      ...(untested ? { tested: false } : {}),
+      ...(reason ? { reason } : {}),
+      summary: r.summary,
+      suites: r.suites.map(suiteCounts),
+    });
+    if (accepted || !mainAccepted) {
+      main = r;
+      mainAccepted = accepted;
+    }
     onVersion?.(v, r);
   }
   const report = main ?? (await bounded.run({ ...opts, protocolVersion: PROTOCOL_VERSIONS.at(-1)! }));
@@ -587,7 +759,8 @@ function boundedRuns(opts: RunOptions): { run(o: RunOptions): Promise<Report>; s
     },
     stopped() {
       if (!stopped && opts.signal?.aborted) stopped = abortReason(opts.signal);
-      if (!stopped && performance.now() >= bound.at) stopped = `the run reached its time limit of ${ms} ms (--max-duration)`;
+      if (!stopped && performance.now() >= bound.at)
+        stopped = `the run reached its time limit of ${ms} ms (--max-duration)`;
       return stopped;
     },
   };
@@ -605,9 +778,17 @@ function boundedRuns(opts: RunOptions): { run(o: RunOptions): Promise<Report>; s
 export async function runEras(opts: RunOptions, o: { eras?: boolean } = {}): Promise<Report> {
   const bounded = boundedRuns(opts);
   const first = await bounded.run(opts);
-  const legacy = o.eras === false || opts.protocolVersion || opts.schema || inputsWantOneEra(opts.inputs) ? undefined : legacyEraOf(first);
+  const legacy =
+    o.eras === false || opts.protocolVersion || opts.schema || inputsWantOneEra(opts.inputs)
+      ? undefined
+      : legacyEraOf(first);
   // Only when a case selected can apply there (`--suite protocol-2026` alone has nothing to judge in a legacy version).
-  const applies = (v: ProtocolVersion) => opts.suites.some((s) => (!opts.suiteFilter?.length || opts.suiteFilter.includes(s.id)) && s.cases.some((c) => caseWanted(c, opts.caseFilter) && versionsOfCase(c).includes(v)));
+  const applies = (v: ProtocolVersion) =>
+    opts.suites.some(
+      (s) =>
+        (!opts.suiteFilter?.length || opts.suiteFilter.includes(s.id)) &&
+        s.cases.some((c) => caseWanted(c, opts.caseFilter) && versionsOfCase(c).includes(v)),
+    );
   if (!legacy || !applies(legacy) || bounded.stopped()) return first;
   // The second era's log is not the report's as it stands (it is renumbered into it): no head start for it.
   const second = await bounded.run({ ...opts, legacyOffer: legacy, onSessionEnd: undefined });

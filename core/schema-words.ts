@@ -11,7 +11,10 @@ import { nearest } from './suggest.js';
 
 /** "/targets/0/command" → "targets[0].command" ("(top level)" for ""). */
 export function pathWords(pointer: string, key?: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (key !== undefined) parts.push(key);
   if (!parts.length) return '(top level)';
   return parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join('');
@@ -19,8 +22,19 @@ export function pathWords(pointer: string, key?: string): string {
 
 /** Keys people write for one the format calls otherwise (the nearest by spelling would miss them). */
 const SYNONYMS: Record<string, string[]> = {
-  command: ['stdio', 'start', 'call'], cmd: ['stdio', 'start'], exec: ['stdio'], endpoint: ['http', 'url'], uri: ['url', 'read'], address: ['url', 'http'],
-  tool: ['call', 'tools'], method: ['request'], args: ['arguments'], argv: ['arguments'], input: ['arguments'], expected: ['expect'], result: ['expect', 'result'],
+  command: ['stdio', 'start', 'call'],
+  cmd: ['stdio', 'start'],
+  exec: ['stdio'],
+  endpoint: ['http', 'url'],
+  uri: ['url', 'read'],
+  address: ['url', 'http'],
+  tool: ['call', 'tools'],
+  method: ['request'],
+  args: ['arguments'],
+  argv: ['arguments'],
+  input: ['arguments'],
+  expected: ['expect'],
+  result: ['expect', 'result'],
 };
 
 /** The keys a oneOf's branches require (from the schema of a verbose oneOf error). */
@@ -33,14 +47,20 @@ function branchKeys(e: ErrorObject): string[] {
 export function schemaErrorLines(errors: readonly ErrorObject[], max = 4): string[] {
   const unknownAt = new Set<string>();
   const lines: string[] = [];
-  const add = (l: string) => { if (!lines.includes(l)) lines.push(l); };
+  const add = (l: string) => {
+    if (!lines.includes(l)) lines.push(l);
+  };
   for (const e of errors) {
     if (e.keyword !== 'additionalProperties') continue;
     const key = String((e.params as { additionalProperty?: string }).additionalProperty);
-    const known = Object.keys(((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties) ?? {});
+    const known = Object.keys(
+      (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {},
+    );
     const near = nearest(key, known) ?? SYNONYMS[key.toLowerCase()]?.find((k) => known.includes(k));
     unknownAt.add(e.instancePath);
-    add(`${pathWords(e.instancePath, key)}: unknown key${near ? `; did you mean ${near}?` : known.length && known.length <= 12 ? ` (known: ${known.join(', ')})` : ''}`);
+    add(
+      `${pathWords(e.instancePath, key)}: unknown key${near ? `; did you mean ${near}?` : known.length && known.length <= 12 ? ` (known: ${known.join(', ')})` : ''}`,
+    );
   }
   // A oneOf's branches: the keys each one requires, said once.
   const oneOfRequired = new Map<string, string[]>();
@@ -53,23 +73,47 @@ export function schemaErrorLines(errors: readonly ErrorObject[], max = 4): strin
   }
   for (const e of errors) {
     if (e.keyword === 'additionalProperties') continue;
-    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || (e.keyword === 'required' && /\/(?:oneOf|anyOf)\/\d+\//.test(e.schemaPath))) {
+    if (
+      e.keyword === 'oneOf' ||
+      e.keyword === 'anyOf' ||
+      (e.keyword === 'required' && /\/(?:oneOf|anyOf)\/\d+\//.test(e.schemaPath))
+    ) {
       if (unknownAt.has(e.instancePath)) continue;
-      const keys = e.keyword === 'required' ? oneOfRequired.get(e.instancePath) ?? [] : [...branchKeys(e), ...(oneOfRequired.get(e.instancePath) ?? [])];
+      const keys =
+        e.keyword === 'required'
+          ? (oneOfRequired.get(e.instancePath) ?? [])
+          : [...branchKeys(e), ...(oneOfRequired.get(e.instancePath) ?? [])];
       const passing = (e.params as { passingSchemas?: number[] | null }).passingSchemas;
-      if (keys.length) add(`${pathWords(e.instancePath)}: ${passing && passing.length > 1 ? 'takes only one of' : 'needs one of'} ${[...new Set(keys)].join(', ')}`);
+      if (keys.length)
+        add(
+          `${pathWords(e.instancePath)}: ${passing && passing.length > 1 ? 'takes only one of' : 'needs one of'} ${[...new Set(keys)].join(', ')}`,
+        );
       else if (e.keyword !== 'required') add(`${pathWords(e.instancePath)}: does not fit any of the forms it may take`);
       continue;
     }
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
-      case 'required': add(`${pathWords(e.instancePath, String(p.missingProperty))}: missing (it is required)`); break;
-      case 'enum': add(`${pathWords(e.instancePath)}: must be one of ${((p.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}`); break;
-      case 'const': add(`${pathWords(e.instancePath)}: must be ${JSON.stringify(p.allowedValue)}`); break;
-      case 'type': add(`${pathWords(e.instancePath)}: must be ${Array.isArray(p.type) ? p.type.join(' or ') : String(p.type)}`); break;
-      default: add(`${pathWords(e.instancePath)}: ${e.message ?? e.keyword}`);
+      case 'required':
+        add(`${pathWords(e.instancePath, String(p.missingProperty))}: missing (it is required)`);
+        break;
+      case 'enum':
+        add(
+          `${pathWords(e.instancePath)}: must be one of ${((p.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}`,
+        );
+        break;
+      case 'const':
+        add(`${pathWords(e.instancePath)}: must be ${JSON.stringify(p.allowedValue)}`);
+        break;
+      case 'type':
+        add(`${pathWords(e.instancePath)}: must be ${Array.isArray(p.type) ? p.type.join(' or ') : String(p.type)}`);
+        break;
+      default:
+        add(`${pathWords(e.instancePath)}: ${e.message ?? e.keyword}`);
     }
   }
   if (lines.length <= max) return lines;
-  return [...lines.slice(0, max - 1), `… and ${lines.length - max + 1} more problem${lines.length - max + 1 === 1 ? '' : 's'}`];
+  return [
+    ...lines.slice(0, max - 1),
+    `… and ${lines.length - max + 1} more problem${lines.length - max + 1 === 1 ? '' : 's'}`,
+  ];
 }

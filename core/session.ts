@@ -11,7 +11,17 @@ import { requestDeclaresTasks } from './wire.js';
 import { leadingId, Probe, type ProbeOptions } from './probe.js';
 
 export * from './session-types.js';
-import { LIVENESS_WAIT_MS, SessionError, type CancelledRequest, type DroppedMessages, type IdAnomaly, type Pending, type Reply, type RequestOptions, type SessionOptions } from './session-types.js';
+import {
+  LIVENESS_WAIT_MS,
+  SessionError,
+  type CancelledRequest,
+  type DroppedMessages,
+  type IdAnomaly,
+  type Pending,
+  type Reply,
+  type RequestOptions,
+  type SessionOptions,
+} from './session-types.js';
 
 export class Session {
   readonly log: LoggedMessage[] = [];
@@ -60,7 +70,10 @@ export class Session {
    */
   heartbeatMethod = 'ping';
 
-  constructor(readonly transport: Transport, readonly opts: SessionOptions) {
+  constructor(
+    readonly transport: Transport,
+    readonly opts: SessionOptions,
+  ) {
     transport.onFrame = (f) => this.onFrame(f);
     transport.onClose = (info) => this.onClose(info);
     transport.onRequestFailed = (id, reason) => this.onRequestFailed(id, reason);
@@ -149,7 +162,8 @@ export class Session {
       p.close();
       return p;
     }
-    if (opts.catchAll && lastOpen(this.catchAllProbes)) throw new Error('a catch-all probe is already open on this session (wait for catchAllIdle())');
+    if (opts.catchAll && lastOpen(this.catchAllProbes))
+      throw new Error('a catch-all probe is already open on this session (wait for catchAllIdle())');
     if (opts.id !== undefined) this.probesById.set(idKey(opts.id), p);
     if (opts.catchAll) this.catchAllProbes.push(p);
     this.probes.add(p);
@@ -180,12 +194,26 @@ export class Session {
     if (msg.id === undefined) msg = { ...msg, id: this.nextId++ };
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs;
     const what = `${String(msg.method ?? 'request')} (id ${JSON.stringify(msg.id)})`;
-    if (this.abandoned) return Promise.reject(new SessionError('closed', `${what} not sent: ${this.abandoned}`, undefined, undefined, true));
+    if (this.abandoned)
+      return Promise.reject(
+        new SessionError('closed', `${what} not sent: ${this.abandoned}`, undefined, undefined, true),
+      );
     const gaveUp = this.unresponsive;
-    if (gaveUp && !this.transport.closed) return Promise.reject(new SessionError('unresponsive', `${what} not sent: ${gaveUp}`, undefined, undefined, true));
+    if (gaveUp && !this.transport.closed)
+      return Promise.reject(
+        new SessionError('unresponsive', `${what} not sent: ${gaveUp}`, undefined, undefined, true),
+      );
     const entry = this.emit(msg, opts.expectInvalid);
     if (this.transport.closed) {
-      return Promise.reject(new SessionError('closed', `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`, entry, this.transport.closeInfo, true));
+      return Promise.reject(
+        new SessionError(
+          'closed',
+          `${what} not sent: ${this.transport.closeInfo?.reason ?? 'the connection is closed'}`,
+          entry,
+          this.transport.closeInfo,
+          true,
+        ),
+      );
     }
     const timeoutFrom = opts.timeoutFrom;
     return new Promise<Reply>((resolve, reject) => {
@@ -196,15 +224,17 @@ export class Session {
       };
       // Its own full wait, however slow the requests around it: a timeout is this request's verdict. What it says
       // about the server is asked of the server itself (checkLiveness).
-      const arm = (ms: number): NodeJS.Timeout => setTimeout(() => {
-        this.pending.delete(key);
-        this.timedOut.add(key);
-        this.stalled = true;
-        this.cancelRequest(entry, `no answer within ${ms} ms`);
-        fail(new SessionError('timeout', `${what} not answered within ${ms} ms${this.unreadHint()}`, entry), ms);
-        // Not after the handshake request itself: nothing is known of the server yet, and nothing else waits.
-        if (this.liveness?.key !== key && msg.method !== 'initialize' && msg.method !== this.heartbeatMethod) this.checkLiveness(what, ms);
-      }, ms);
+      const arm = (ms: number): NodeJS.Timeout =>
+        setTimeout(() => {
+          this.pending.delete(key);
+          this.timedOut.add(key);
+          this.stalled = true;
+          this.cancelRequest(entry, `no answer within ${ms} ms`);
+          fail(new SessionError('timeout', `${what} not answered within ${ms} ms${this.unreadHint()}`, entry), ms);
+          // Not after the handshake request itself: nothing is known of the server yet, and nothing else waits.
+          if (this.liveness?.key !== key && msg.method !== 'initialize' && msg.method !== this.heartbeatMethod)
+            this.checkLiveness(what, ms);
+        }, ms);
       const pending: Pending = { request: entry, resolve, reject };
       // The timeout starts now, or once the request ahead of it settled (it may have been answered, or failed, meanwhile).
       const start = () => {
@@ -240,12 +270,19 @@ export class Session {
     const id = this.nextId;
     const probe = this.request(this.heartbeatMethod, undefined, { timeoutMs: ms });
     const key = idKey(id);
-    const done = probe.then(() => undefined, (e: unknown) => {
-      if (!(e instanceof SessionError) || e.kind !== 'timeout' || this.closed || !this.stalled) return;
-      this.declareGone(`the server stopped answering: ${timedOut} got no answer within ${waited} ms, nor did the ${this.heartbeatMethod} sent then to see whether it still answers (id ${id}, ${ms} ms); nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`);
-    }).finally(() => {
-      if (this.liveness?.key === key) this.liveness = undefined;
-    });
+    const done = probe
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          if (!(e instanceof SessionError) || e.kind !== 'timeout' || this.closed || !this.stalled) return;
+          this.declareGone(
+            `the server stopped answering: ${timedOut} got no answer within ${waited} ms, nor did the ${this.heartbeatMethod} sent then to see whether it still answers (id ${id}, ${ms} ms); nothing has come from it since ${Math.round(this.lastHeard)} ms into the run${this.unreadHint()}`,
+          );
+        },
+      )
+      .finally(() => {
+        if (this.liveness?.key === key) this.liveness = undefined;
+      });
     this.liveness = { key, done };
   }
 
@@ -257,7 +294,11 @@ export class Session {
       this.pending.delete(k);
       this.timedOut.add(k);
       this.cancelRequest(p.request, 'the server answers nothing');
-      const e = new SessionError('unresponsive', `${p.request.method} (id ${JSON.stringify(p.request.id)}) not answered: ${reason}`, p.request);
+      const e = new SessionError(
+        'unresponsive',
+        `${p.request.method} (id ${JSON.stringify(p.request.id)}) not answered: ${reason}`,
+        p.request,
+      );
       e.waitedMs = p.timedFrom === undefined ? 0 : Math.round(this.now() - p.timedFrom);
       p.reject(e);
     }
@@ -303,7 +344,9 @@ export class Session {
   /** Over stdio: bytes written to the server's stdin that it has not read yet (it may have stopped reading). */
   private unreadHint(): string {
     const n = (this.transport as { unreadBytes?: number }).unreadBytes;
-    return typeof n === 'number' && n > 0 ? ` (${n} bytes written to the server's stdin are still waiting to be read: it may have stopped reading)` : '';
+    return typeof n === 'number' && n > 0
+      ? ` (${n} bytes written to the server's stdin are still waiting to be read: it may have stopped reading)`
+      : '';
   }
 
   private emit(value: unknown, expectInvalid?: string, rawText = false): LoggedMessage {
@@ -312,7 +355,11 @@ export class Session {
     let json: unknown;
     let parsed = true;
     if (rawText) {
-      try { json = JSON.parse(raw); } catch { parsed = false; }
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        parsed = false;
+      }
     } else json = value;
     const entry = this.record('to-server', raw, parsed ? json : undefined, parsed, undefined, expectInvalid);
     this.lastSentSeq = entry.seq;
@@ -323,7 +370,16 @@ export class Session {
     return entry;
   }
 
-  private record(direction: Direction, raw: string, json: unknown, parsed: boolean, problem?: string, expectInvalid?: string, http?: HttpInfo, logIt = true): LoggedMessage {
+  private record(
+    direction: Direction,
+    raw: string,
+    json: unknown,
+    parsed: boolean,
+    problem?: string,
+    expectInvalid?: string,
+    http?: HttpInfo,
+    logIt = true,
+  ): LoggedMessage {
     const entry: LoggedMessage = {
       seq: -1,
       direction,
@@ -356,7 +412,10 @@ export class Session {
   }
 
   private get logFull(): boolean {
-    return this.log.length >= (this.opts.maxLogMessages ?? 50_000) || this.logChars >= (this.opts.maxLogChars ?? 256 * 1024 * 1024);
+    return (
+      this.log.length >= (this.opts.maxLogMessages ?? 50_000) ||
+      this.logChars >= (this.opts.maxLogChars ?? 256 * 1024 * 1024)
+    );
   }
 
   /** Whether a message from the server answers something the harness waits for (kept in the log whatever its size). */
@@ -401,7 +460,13 @@ export class Session {
     this.answered.add(key);
     entry.inReplyTo = p.request.seq;
     entry.method = p.request.method;
-    p.reject(new SessionError('too-large', `${p.request.method} (id ${JSON.stringify(id)}) was answered with a message that cannot be read: ${entry.problem ?? 'cut at the size bound'} (--max-message-bytes raises the bound)`, p.request));
+    p.reject(
+      new SessionError(
+        'too-large',
+        `${p.request.method} (id ${JSON.stringify(id)}) was answered with a message that cannot be read: ${entry.problem ?? 'cut at the size bound'} (--max-message-bytes raises the bound)`,
+        p.request,
+      ),
+    );
   }
 
   /** Schema-check a message once its method is known (responses learn it from their request). */
@@ -409,7 +474,13 @@ export class Session {
     if (entry.json === undefined && entry.kind === 'invalid' && entry.problem?.startsWith('not JSON')) {
       if (entry.direction === 'to-server') {
         // A probe of the harness that is not JSON on purpose: checked, and found to be no message at all.
-        entry.schema = { ...entry.schema, checked: true, valid: false, definition: 'JSONRPCMessage', violations: [{ pointer: '', message: 'not JSON' }] };
+        entry.schema = {
+          ...entry.schema,
+          checked: true,
+          valid: false,
+          definition: 'JSONRPCMessage',
+          violations: [{ pointer: '', message: 'not JSON' }],
+        };
       }
       // From the server it is a stray line, no message: the stdio suite reports it.
     } else if (this.validator) this.check(entry);
@@ -420,8 +491,15 @@ export class Session {
   private check(entry: LoggedMessage): void {
     const expected = entry.schema.expectedInvalid;
     // The answer to a task-augmented request (params.task) is a CreateTaskResult, not the request's usual result.
-    const taskAugmented = entry.direction === 'from-server' && entry.inReplyTo !== undefined && this.taskAugmented.has(entry.inReplyTo);
-    entry.schema = this.validator!.check({ direction: entry.direction, kind: entry.kind, method: entry.method, json: entry.json, ...(taskAugmented ? { taskAugmented } : {}) });
+    const taskAugmented =
+      entry.direction === 'from-server' && entry.inReplyTo !== undefined && this.taskAugmented.has(entry.inReplyTo);
+    entry.schema = this.validator!.check({
+      direction: entry.direction,
+      kind: entry.kind,
+      method: entry.method,
+      json: entry.json,
+      ...(taskAugmented ? { taskAugmented } : {}),
+    });
     if (expected) entry.schema.expectedInvalid = expected;
   }
 
@@ -437,7 +515,16 @@ export class Session {
       parsed = false;
     }
     const full = this.logFull;
-    const entry = this.record('from-server', frame.raw, json, parsed, parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`, undefined, frame.http, !full);
+    const entry = this.record(
+      'from-server',
+      frame.raw,
+      json,
+      parsed,
+      parsed ? frame.problem : `not JSON${frame.problem ? ` (${frame.problem})` : ''}`,
+      undefined,
+      frame.http,
+      !full,
+    );
     if (full) {
       if (!this.awaited(entry, frame)) return this.drop(entry);
       this.append(entry);
@@ -471,7 +558,11 @@ export class Session {
     const key = idKey(m.id);
     const p = this.pending.get(key);
     if (!p) {
-      const problem = this.answered.has(key) ? 'duplicate-answer' : this.timedOut.has(key) ? 'late-answer' : 'unknown-id';
+      const problem = this.answered.has(key)
+        ? 'duplicate-answer'
+        : this.timedOut.has(key)
+          ? 'late-answer'
+          : 'unknown-id';
       const req = problem === 'unknown-id' ? undefined : this.requestsById.get(key);
       if (req) {
         entry.inReplyTo = req.seq;
@@ -489,14 +580,23 @@ export class Session {
     entry.inReplyTo = p.request.seq;
     // Answered before its turn came (its timeout not started): the answer ahead of it came just before (or it was
     // answered out of turn); measured from that answer, or from when it was sent.
-    const reply: Reply = { request: p.request, response: entry, timedFrom: p.timedFrom ?? Math.max(p.request.t, this.lastAnswered) };
+    const reply: Reply = {
+      request: p.request,
+      response: entry,
+      timedFrom: p.timedFrom ?? Math.max(p.request.t, this.lastAnswered),
+    };
     this.lastAnswered = entry.t;
     if (entry.kind === 'response') {
       const r = m.result;
-      reply.result = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
+      reply.result =
+        r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
     } else {
       const e = (m.error ?? {}) as Record<string, unknown>;
-      reply.error = { code: typeof e.code === 'number' ? e.code : NaN, message: typeof e.message === 'string' ? e.message : '', data: e.data };
+      reply.error = {
+        code: typeof e.code === 'number' ? e.code : NaN,
+        message: typeof e.message === 'string' ? e.message : '',
+        data: e.data,
+      };
     }
     p.resolve(reply);
   }
@@ -511,7 +611,8 @@ export class Session {
     }
     if (own) {
       const before = probe.answers.filter((a) => a.id !== undefined && a.id !== null && idKey(a.id) === key).length;
-      if (before >= (probe.opts.expectAnswers ?? 1)) this.idAnomalies.push({ seq: entry.seq, problem: 'duplicate-answer' });
+      if (before >= (probe.opts.expectAnswers ?? 1))
+        this.idAnomalies.push({ seq: entry.seq, problem: 'duplicate-answer' });
     }
     probe.take(entry);
   }
@@ -522,8 +623,22 @@ export class Session {
     // A request whose id is no string or integer (what MCP allows) cannot be answered by id: JSON-RPC's Invalid
     // Request, with id null.
     if (typeof id !== 'string' && !Number.isSafeInteger(id)) {
-      const what = id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'number' ? `the number ${JSON.stringify(id)}` : typeof id;
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the id of a request must be a string or an integer, not ${what}` } };
+      const what =
+        id === null
+          ? 'null'
+          : Array.isArray(id)
+            ? 'an array'
+            : typeof id === 'number'
+              ? `the number ${JSON.stringify(id)}`
+              : typeof id;
+      return {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid Request: the id of a request must be a string or an integer, not ${what}`,
+        },
+      };
     }
     const caps = this.opts.clientCapabilities ?? {};
     if (req.method === 'ping') return { jsonrpc: '2.0', id, result: {} };
@@ -531,7 +646,9 @@ export class Session {
     // A declared capability (--client-capabilities) gets its canned, documented answer.
     const canned = cap && caps[cap] !== undefined ? cannedResult(req.method!, this.opts.roots) : undefined;
     if (canned) return { jsonrpc: '2.0', id, result: canned };
-    const why = cap ? `the client did not declare the ${cap} capability` : `the client does not implement ${req.method}`;
+    const why = cap
+      ? `the client did not declare the ${cap} capability`
+      : `the client does not implement ${req.method}`;
     return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${why}` } };
   }
 
@@ -553,7 +670,13 @@ export class Session {
     clearTimeout(p.timer);
     this.pending.delete(key);
     this.timedOut.add(key); // an answer that still comes is late, not unknown
-    p.reject(new SessionError('transport', `${p.request.method} (id ${JSON.stringify(id)}) not answered: ${reason}`, p.request));
+    p.reject(
+      new SessionError(
+        'transport',
+        `${p.request.method} (id ${JSON.stringify(id)}) not answered: ${reason}`,
+        p.request,
+      ),
+    );
   }
 
   private onClose(info: TransportClosed): void {
@@ -577,7 +700,10 @@ const ERROR_LINE = /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,4
 
 /** A stderr line that reports a fatal error: one naming an error (ERROR_LINE), a traceback, a panic, "fatal". */
 export function fatalLine(line: string): boolean {
-  return ERROR_LINE.test(line) || /^\s*Traceback \(most recent call last\)|\bpanic(?:ked)?\b|\bfatal\b|\bunhandled\b|\buncaught\b/i.test(line);
+  return (
+    ERROR_LINE.test(line) ||
+    /^\s*Traceback \(most recent call last\)|\bpanic(?:ked)?\b|\bfatal\b|\bunhandled\b|\buncaught\b/i.test(line)
+  );
 }
 
 /**
@@ -589,7 +715,12 @@ export function stderrTail(info: TransportClosed | undefined): string {
   const tail = info?.stderrTail ?? [];
   if (!tail.length) return '';
   const last = tail.slice(-5);
-  const named = last.some((l) => ERROR_LINE.test(l)) ? undefined : tail.slice(0, -5).reverse().find((l) => ERROR_LINE.test(l));
+  const named = last.some((l) => ERROR_LINE.test(l))
+    ? undefined
+    : tail
+        .slice(0, -5)
+        .reverse()
+        .find((l) => ERROR_LINE.test(l));
   return `; last stderr lines: ${[...(named ? [named, '…'] : []), ...last].join(' | ')}`;
 }
 
@@ -606,7 +737,10 @@ export function withRequestMeta(value: unknown, meta: Record<string, unknown>): 
   const params = m.params === undefined ? {} : m.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return value; // bent on purpose: leave it
   const p = params as Record<string, unknown>;
-  const own = p._meta !== null && typeof p._meta === 'object' && !Array.isArray(p._meta) ? (p._meta as Record<string, unknown>) : {};
+  const own =
+    p._meta !== null && typeof p._meta === 'object' && !Array.isArray(p._meta)
+      ? (p._meta as Record<string, unknown>)
+      : {};
   return { ...m, params: { ...p, _meta: { ...meta, ...own } } };
 }
 

@@ -79,7 +79,8 @@ export interface Outcome {
  */
 export function unanswered(e: Error): Outcome {
   const mids = e instanceof SessionError && e.request ? [e.request.seq] : [];
-  if (e instanceof SessionError && e.afterClose) return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
+  if (e instanceof SessionError && e.afterClose)
+    return { verdict: 'skip', message: `not run: ${e.message}`, messageIds: mids };
   return { verdict: 'fail', message: e.message, messageIds: mids };
 }
 
@@ -100,6 +101,8 @@ export interface CaseDef {
   requirement: string;
   /** Set for cases that produce one result per item; names the item, e.g. 'tool'. */
   perItem?: string;
+  /** The case judges a file the run was given (server.json, an MCPB manifest), not the session: judged once in a run of two eras. */
+  ofFile?: true;
   /** When the case applies (versions, features, transports, capability, live server or log). */
   requires?: Requires;
   run(ctx: CaseContext): Promise<Outcome | ItemOutcome[]>;
@@ -246,7 +249,17 @@ export interface CaseContext {
   /** The value of a declared option (a suite's own, or a run option such as the call policy), or its default. */
   option<T>(o: OptionDef<T>): T;
   /** Send a request and record it with its purpose in `exchanges`. */
-  request(method: string, params: Record<string, unknown> | undefined, how: { purpose: string; tool?: string; expectInvalid?: string; beforeRetry?: () => Promise<void> | void; timeoutFrom?: Promise<unknown> }): Promise<ExchangeRecord>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    how: {
+      purpose: string;
+      tool?: string;
+      expectInvalid?: string;
+      beforeRetry?: () => Promise<void> | void;
+      timeoutFrom?: Promise<unknown>;
+    },
+  ): Promise<ExchangeRecord>;
   /** Every exchange cases made through ctx.request (and any a case recorded itself), in the order made. */
   readonly exchanges: ExchangeRecord[];
   /**

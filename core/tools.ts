@@ -31,7 +31,13 @@ export { MAX_PAGES } from './listing.js';
 
 export async function listAllTools(session: Session, maxPages = MAX_PAGES): Promise<ToolListing> {
   const l = await listAll<Tool>(session, 'tools/list', 'tools', hasStringMember('name'), maxPages);
-  return { tools: l.items, pages: l.pages, messageIds: l.messageIds, malformed: l.malformed, ...(l.problem ? { problem: l.problem } : {}) };
+  return {
+    tools: l.items,
+    pages: l.pages,
+    messageIds: l.messageIds,
+    malformed: l.malformed,
+    ...(l.problem ? { problem: l.problem } : {}),
+  };
 }
 
 /** The default of --max-in-flight: the requests of one batch (calls of different tools, per-tool probes) in flight at once. */
@@ -44,9 +50,16 @@ export const DEFAULT_MAX_IN_FLIGHT = 8;
  * alone whatever it says.
  */
 export const maxInFlightOption: OptionDef<number> = {
-  flag: 'max-in-flight', key: 'maxInFlight', type: 'integer', default: DEFAULT_MAX_IN_FLIGHT, inReport: 'always',
+  flag: 'max-in-flight',
+  key: 'maxInFlight',
+  type: 'integer',
+  default: DEFAULT_MAX_IN_FLIGHT,
+  inReport: 'always',
   help: `Most independent requests in flight at once (calls of different tools, the per-tool invalid-params probes); 1 sends every request alone, as a serial run; probes whose verdict depends on order always go alone (default ${DEFAULT_MAX_IN_FLIGHT})`,
-  validate: (v, name) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256 ? undefined : `${name} must be an integer from 1 to 256 (got ${JSON.stringify(v)})`),
+  validate: (v, name) =>
+    Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256
+      ? undefined
+      : `${name} must be an integer from 1 to 256 (got ${JSON.stringify(v)})`,
 };
 
 export interface PipelineOptions<R> {
@@ -76,7 +89,11 @@ export interface PipelineOptions<R> {
  * without it, so a hanging or dying server gets the same treatment as before (only the few calls already sent behind
  * the bad one wait for it, each within its own timeout from its turn).
  */
-export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number, after: Promise<unknown> | undefined) => Promise<R>, opts: PipelineOptions<R> = {}): Promise<R[]> {
+export function pipelined<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number, after: Promise<unknown> | undefined) => Promise<R>,
+  opts: PipelineOptions<R> = {},
+): Promise<R[]> {
   const window = Math.max(1, opts.window ?? DEFAULT_MAX_IN_FLIGHT);
   const slowMs = opts.slowMs ?? Infinity;
   const results = new Array<R>(items.length);
@@ -94,7 +111,11 @@ export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number
           if (opts.isStalled?.()) sequential = true;
           else {
             const now = performance.now();
-            for (const t of started.values()) if (now - t > slowMs) { sequential = true; break; }
+            for (const t of started.values())
+              if (now - t > slowMs) {
+                sequential = true;
+                break;
+              }
           }
         }
         if (started.size >= (sequential ? 1 : window)) return;
@@ -104,7 +125,12 @@ export function pipelined<T, R>(items: readonly T[], fn: (item: T, index: number
         // starts once that one has settled.
         const behind = started.has(i - 1) ? ahead : undefined;
         started.set(i, performance.now());
-        try { p = fn(items[i]!, i, behind); } catch (e) { reject(e); return; }
+        try {
+          p = fn(items[i]!, i, behind);
+        } catch (e) {
+          reject(e);
+          return;
+        }
         ahead = p;
         p.then((r) => {
           const t0 = started.get(i)!;
@@ -134,14 +160,29 @@ export function notJudgedAfterCrash(recs: readonly { failure?: Error }[]): void 
     // Given up on because the server answered nothing any more (a call timed out, then the liveness ping did too):
     // the call that timed out carries the verdict; the ones given up on with it are not judged.
     if (e instanceof SessionError && e.kind === 'unresponsive' && !e.afterClose) {
-      const n = new SessionError('unresponsive', `${e.message} (it was already sent when the server stopped answering: not judged)`, e.request, e.closeInfo, true);
+      const n = new SessionError(
+        'unresponsive',
+        `${e.message} (it was already sent when the server stopped answering: not judged)`,
+        e.request,
+        e.closeInfo,
+        true,
+      );
       n.waitedMs = e.waitedMs;
       rec.failure = n;
       continue;
     }
     if (!(e instanceof SessionError) || e.kind !== 'closed' || e.afterClose) continue;
-    if (!gone) { gone = true; continue; }
-    rec.failure = new SessionError('closed', `${e.message} (it was already sent, with earlier calls still in flight, when the server went away: not judged)`, e.request, e.closeInfo, true);
+    if (!gone) {
+      gone = true;
+      continue;
+    }
+    rec.failure = new SessionError(
+      'closed',
+      `${e.message} (it was already sent, with earlier calls still in flight, when the server went away: not judged)`,
+      e.request,
+      e.closeInfo,
+      true,
+    );
   }
 }
 
@@ -163,7 +204,11 @@ export const tools: Service<ToolListing> = {
  * run's exchanges by tool, brought up to date from where it stopped (exchanges are only appended, and a record's
  * method, tool and purpose are set when it is made). A scan of every exchange per tool was quadratic at 5,000 tools.
  */
-export function firstToolCall(ctx: Pick<CaseContext, 'exchanges'>, tool: string, purposes: readonly string[]): ToolCallRecord | undefined {
+export function firstToolCall(
+  ctx: Pick<CaseContext, 'exchanges'>,
+  tool: string,
+  purposes: readonly string[],
+): ToolCallRecord | undefined {
   let ix = callIndexes.get(ctx.exchanges);
   if (!ix) callIndexes.set(ctx.exchanges, (ix = { seen: 0, byTool: new Map() }));
   const all = ctx.exchanges;

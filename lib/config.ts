@@ -25,21 +25,63 @@ export const CONFIG_FILE_NAMES = ['mcp-conform.config.json', 'mcp-conform.config
  */
 const FLAG_OF: Record<string, string> = {
   ...Object.fromEntries(declaredOptions(ALL_SUITES).map((o) => [o.key, o.flag])),
-  stdio: 'stdio', cwd: 'cwd', env: 'env', suites: 'suite', cases: 'case', timeout: 'timeout', strict: 'strict',
-  protocolVersion: 'protocol-version', clientCapabilities: 'client-capabilities', roots: 'root',
-  shutdownGrace: 'shutdown-grace', maxDuration: 'max-duration', maxMessageBytes: 'max-message-bytes',
-  http: 'http', sse: 'sse', url: 'url', serverJson: 'server-json', serverJsonEntry: 'server-json-entry', manifest: 'manifest', userConfig: 'user-config', header: 'header', start: 'start', startTimeout: 'start-timeout',
-  authServer: 'auth-server', authServerScope: 'auth-server-scope',
-  reporters: 'reporter', outDir: 'out-dir', concurrency: 'concurrency', baseline: 'baseline', verbose: 'verbose', quiet: 'quiet',
-  allVersions: 'all-versions', schema: 'schema',
-  snapshot: 'snapshot', baselineSnapshot: 'baseline-snapshot',
-  oauth: 'oauth', oauthGrant: 'oauth-grant', clientId: 'client-id', clientSecret: 'client-secret',
-  clientMetadataUrl: 'client-metadata-url', oauthScope: 'oauth-scope', oauthTimeout: 'oauth-timeout',
+  stdio: 'stdio',
+  cwd: 'cwd',
+  env: 'env',
+  suites: 'suite',
+  cases: 'case',
+  timeout: 'timeout',
+  strict: 'strict',
+  protocolVersion: 'protocol-version',
+  clientCapabilities: 'client-capabilities',
+  roots: 'root',
+  shutdownGrace: 'shutdown-grace',
+  maxDuration: 'max-duration',
+  maxMessageBytes: 'max-message-bytes',
+  http: 'http',
+  sse: 'sse',
+  url: 'url',
+  serverJson: 'server-json',
+  serverJsonEntry: 'server-json-entry',
+  manifest: 'manifest',
+  userConfig: 'user-config',
+  header: 'header',
+  start: 'start',
+  startTimeout: 'start-timeout',
+  authServer: 'auth-server',
+  authServerScope: 'auth-server-scope',
+  reporters: 'reporter',
+  outDir: 'out-dir',
+  concurrency: 'concurrency',
+  baseline: 'baseline',
+  verbose: 'verbose',
+  quiet: 'quiet',
+  allVersions: 'all-versions',
+  schema: 'schema',
+  snapshot: 'snapshot',
+  baselineSnapshot: 'baseline-snapshot',
+  oauth: 'oauth',
+  oauthGrant: 'oauth-grant',
+  clientId: 'client-id',
+  clientSecret: 'client-secret',
+  clientMetadataUrl: 'client-metadata-url',
+  oauthScope: 'oauth-scope',
+  oauthTimeout: 'oauth-timeout',
 };
 /** Flags that say which server to test: given on the command line, they replace the config's targets. */
 const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url', 'server-json', 'manifest'];
 /** Values that are paths, resolved against the config file's directory. */
-const PATH_KEYS = new Set(['cwd', 'outDir', 'baseline', 'schema', 'snapshot', 'baselineSnapshot', 'expect', 'serverJson', 'manifest']);
+const PATH_KEYS = new Set([
+  'cwd',
+  'outDir',
+  'baseline',
+  'schema',
+  'snapshot',
+  'baselineSnapshot',
+  'expect',
+  'serverJson',
+  'manifest',
+]);
 
 export interface ConfigFile {
   file: string;
@@ -62,7 +104,7 @@ export interface RunPlan {
   shared: Record<string, unknown>;
 }
 
-let schemaValidator: ((x: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let schemaValidator: (((x: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 
 /** The JSON Schema of the config file (config.schema.json at the package root). */
 export function configSchema(): Record<string, unknown> {
@@ -80,7 +122,9 @@ function validate(config: unknown, file: string): void {
   }
   if (schemaValidator(config)) return;
   // In words, at most three lines: an unknown key with the nearest known one, no oneOf dump (core/schema-words.ts).
-  throw new ConfigError(`${file} does not fit the config schema:\n  ${schemaErrorLines(schemaValidator.errors ?? [], 3).join('\n  ')}`);
+  throw new ConfigError(
+    `${file} does not fit the config schema:\n  ${schemaErrorLines(schemaValidator.errors ?? [], 3).join('\n  ')}`,
+  );
 }
 
 /** Reads and checks a config file. */
@@ -90,13 +134,17 @@ export function loadConfig(file: string): ConfigFile {
   try {
     text = readFileSync(abs, 'utf8');
   } catch (e) {
-    throw new ConfigError(`cannot read the config file ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ConfigError(
+      `cannot read the config file ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   let config: unknown;
   try {
     config = /\.json$/i.test(abs) ? JSON.parse(text) : parseYaml(text);
   } catch (e) {
-    throw new ConfigError(`${abs} is not valid ${/\.json$/i.test(abs) ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`);
+    throw new ConfigError(
+      `${abs} is not valid ${/\.json$/i.test(abs) ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`,
+    );
   }
   validate(config, abs);
   return { file: abs, dir: dirname(abs), config: config as Record<string, unknown> };
@@ -129,16 +177,43 @@ export function explicitFlags(args: string[]): Set<string> {
 /** A config value as the parsed flag would be. */
 function asFlag(key: string, value: unknown, dir: string): unknown {
   if (PATH_KEYS.has(key) && typeof value === 'string') return isAbsolute(value) ? value : resolve(dir, value);
-  if (PATH_KEYS.has(key) && Array.isArray(value)) return value.map((v) => (typeof v === 'string' && !isAbsolute(v) ? resolve(dir, v) : v));
+  if (PATH_KEYS.has(key) && Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' && !isAbsolute(v) ? resolve(dir, v) : v));
   // A userConfig list (an MCPB user_config with multiple: true) is the key given once per item.
-  if ((key === 'env' || key === 'userConfig') && value && typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (key === 'userConfig' && Array.isArray(v) ? v : [v]).map((x) => `${k}=${String(x)}`));
-  if (key === 'header' && value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
+  if ((key === 'env' || key === 'userConfig') && value && typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+      (key === 'userConfig' && Array.isArray(v) ? v : [v]).map((x) => `${k}=${String(x)}`),
+    );
+  if (key === 'header' && value && typeof value === 'object' && !Array.isArray(value))
+    return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`);
   return value;
 }
 
 function setFlag(argv: Record<string, unknown>, flag: string, value: unknown): void {
   argv[flag] = value;
   argv[camel(flag)] = value;
+}
+
+/**
+ * A command other than `run` that takes some of the config file's top-level keys (lint: providers, maxToolTokens,
+ * maxResultTokens, strict, reporters, outDir, quiet, verbose): `--config FILE` or the config in `cwd`, each of those
+ * keys set as its flag unless the flag was given. Returns the file used, if any.
+ */
+export function applyConfigTop(
+  argv: Record<string, unknown>,
+  rawArgs: string[],
+  cwd: string,
+  keys: readonly string[],
+): string | undefined {
+  const cfg = findConfig(cwd, typeof argv.config === 'string' ? argv.config : undefined);
+  if (!cfg) return undefined;
+  const given = explicitFlags(rawArgs);
+  for (const k of keys) {
+    const flag = FLAG_OF[k];
+    if (!flag || cfg.config[k] === undefined || given.has(flag)) continue;
+    setFlag(argv, flag, asFlag(k, cfg.config[k], cfg.dir));
+  }
+  return cfg.file;
 }
 
 /**
@@ -160,7 +235,8 @@ export function planRuns(argv: Record<string, unknown>, rawArgs: string[], cwd: 
   }
   const topEnv = (asFlag('env', top.env, cfg?.dir ?? cwd) as string[] | undefined) ?? [];
   const shared: Record<string, unknown> = {};
-  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict', 'concurrency']) shared[f] = base[f];
+  for (const f of ['reporter', 'out-dir', 'baseline', 'update-baseline', 'verbose', 'quiet', 'strict', 'concurrency'])
+    shared[f] = base[f];
 
   const cliTarget = TARGET_FLAGS.some((f) => given.has(f));
   const configTargets = (top.targets as Record<string, unknown>[] | undefined) ?? [];
@@ -178,7 +254,12 @@ export function planRuns(argv: Record<string, unknown>, rawArgs: string[], cwd: 
       setFlag(one, flag, asFlag(k, v, cfg!.dir));
     }
     // A server the harness starts runs in the config file's directory unless the target says otherwise (or --cwd).
-    if (!given.has('cwd') && t.cwd === undefined && (t.stdio !== undefined || t.start !== undefined || t.serverJson !== undefined)) setFlag(one, 'cwd', cfg!.dir);
+    if (
+      !given.has('cwd') &&
+      t.cwd === undefined &&
+      (t.stdio !== undefined || t.start !== undefined || t.serverJson !== undefined)
+    )
+      setFlag(one, 'cwd', cfg!.dir);
     const env = [...topEnv, ...((asFlag('env', t.env, cfg!.dir) as string[] | undefined) ?? []), ...cliEnv];
     if (env.length) setFlag(one, 'env', env);
     return { name: typeof t.name === 'string' ? t.name : undefined, argv: one };

@@ -40,11 +40,16 @@ const HANG_UP: PlainResponse = { status: 0, headers: {}, hangUp: true };
 
 /** A dropped request: no answer until the mock is closed (then the connection is closed). */
 function never(plan: FaultPlan): Promise<PlainResponse> {
-  return new Promise((resolve) => { plan.whenDisconnected(() => resolve(HANG_UP)); plan.whenClosed(() => resolve(HANG_UP)); });
+  return new Promise((resolve) => {
+    plan.whenDisconnected(() => resolve(HANG_UP));
+    plan.whenClosed(() => resolve(HANG_UP));
+  });
 }
 
 function unavailable(id: unknown): PlainResponse {
-  return jsonResponse(503, errorResponse(id ?? null, -32603, `Service Unavailable: ${FAIL_MESSAGE}`), { 'retry-after': '0' });
+  return jsonResponse(503, errorResponse(id ?? null, -32603, `Service Unavailable: ${FAIL_MESSAGE}`), {
+    'retry-after': '0',
+  });
 }
 
 export function sseEvents(messages: Outgoing[], firstId = 1): string {
@@ -62,8 +67,13 @@ function originAllowed(req: PlainRequest, opts: HttpMockOptions): boolean {
   if (allow.includes('*') || allow.includes(origin)) return true;
   try {
     const o = new URL(origin);
-    return o.host === req.url.host || ((o.hostname === 'localhost' || o.hostname === '127.0.0.1' || o.hostname === '[::1]') && o.port === req.url.port);
-  } catch { return false; }
+    return (
+      o.host === req.url.host ||
+      ((o.hostname === 'localhost' || o.hostname === '127.0.0.1' || o.hostname === '[::1]') && o.port === req.url.port)
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Collects what a session emits for one client message. */
@@ -88,23 +98,36 @@ export class StreamableHttpMock implements ModernSessionHost {
 
   readonly faults?: FaultPlan;
 
-  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions = {}) {
+  constructor(
+    private readonly source: MockSource,
+    private readonly opts: HttpMockOptions = {},
+  ) {
     this.faults = planOf(opts);
   }
 
   async handle(req: PlainRequest): Promise<PlainResponse> {
     if (this.faults?.disconnected) return HANG_UP;
-    if (!originAllowed(req, this.opts)) return jsonResponse(403, errorResponse(null, -32000, `Forbidden: Origin ${req.header('origin')} is not allowed (serve --allow-origin)`));
+    if (!originAllowed(req, this.opts))
+      return jsonResponse(
+        403,
+        errorResponse(null, -32000, `Forbidden: Origin ${req.header('origin')} is not allowed (serve --allow-origin)`),
+      );
     const sid = req.header('mcp-session-id');
     if (sid && this.faults?.isExpired(sid)) {
       this.sessions.delete(sid);
       this.eventIds.delete(sid);
-      return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'));
+      return jsonResponse(
+        404,
+        errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'),
+      );
     }
     const era = eraInfoOf(this.source);
     if (era?.modernVersions.length && req.method === 'POST' && !sid) {
       const p = parseJson(req.body);
-      const m = p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value) ? p.value as Record<string, unknown> : undefined;
+      const m =
+        p.ok && p.value && typeof p.value === 'object' && !Array.isArray(p.value)
+          ? (p.value as Record<string, unknown>)
+          : undefined;
       if (m && typeof m.method === 'string' && (isModernRequest(m) || !era.legacy)) {
         this.modernSession ??= this.source.newSession();
         // The faults apply in 2026-07-28 as in the other eras (serve --drop, --latency, --fail-rate, --disconnect-after).
@@ -131,12 +154,15 @@ export class StreamableHttpMock implements ModernSessionHost {
     }
     if (req.method !== 'POST') return { status: 405, headers: { allow: 'GET, POST, DELETE' } };
     const pv = req.header('mcp-protocol-version');
-    if (pv && !KNOWN_VERSIONS.includes(pv)) return jsonResponse(400, errorResponse(null, -32000, `Bad Request: unsupported MCP-Protocol-Version ${pv}`));
+    if (pv && !KNOWN_VERSIONS.includes(pv))
+      return jsonResponse(400, errorResponse(null, -32000, `Bad Request: unsupported MCP-Protocol-Version ${pv}`));
     const parsed = parseJson(req.body);
     if (!parsed.ok) return jsonResponse(400, errorResponse(null, -32700, 'Parse error: the body is not JSON'));
     const msg = parsed.value;
-    if (Array.isArray(msg)) return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: batches are not accepted'));
-    if (!msg || typeof msg !== 'object') return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'));
+    if (Array.isArray(msg))
+      return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: batches are not accepted'));
+    if (!msg || typeof msg !== 'object')
+      return jsonResponse(400, errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'));
     const m = msg as Record<string, unknown>;
     const isRequest = typeof m.method === 'string' && 'id' in m;
     const isMessage = typeof m.method === 'string' || 'result' in m || 'error' in m;
@@ -155,7 +181,10 @@ export class StreamableHttpMock implements ModernSessionHost {
       if (isRequest && this.faults?.sessionExpired(sid)) {
         this.sessions.delete(sid);
         this.eventIds.delete(sid);
-        return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'));
+        return jsonResponse(
+          404,
+          errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'),
+        );
       }
     }
     let sent: (() => void) | undefined;
@@ -170,37 +199,66 @@ export class StreamableHttpMock implements ModernSessionHost {
     }
     const withSent = (r: PlainResponse): PlainResponse => (sent ? { ...r, sent } : r);
     const out = await exchange(session, req.body, req);
-    if (!isMessage) return jsonResponse(400, out[0] ?? errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'), headers);
+    if (!isMessage)
+      return jsonResponse(
+        400,
+        out[0] ?? errorResponse(null, -32600, 'Invalid Request: not a JSON-RPC message'),
+        headers,
+      );
     if (!isRequest) return { status: 202, headers }; // notifications and responses: 202, no body at all
-    if (out.length === 1 || this.opts.jsonOnly) return withSent(jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers));
+    if (out.length === 1 || this.opts.jsonOnly)
+      return withSent(jsonResponse(200, out[out.length - 1] ?? errorResponse(m.id, -32603, 'no answer'), headers));
     const key = sid ?? headers['mcp-session-id']!;
     const first = this.eventIds.get(key) ?? 1;
     this.eventIds.set(key, first + out.length);
-    return withSent({ status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, body: sseEvents(out, first) });
+    return withSent({
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      body: sseEvents(out, first),
+    });
   }
 }
 
 /** The legacy HTTP+SSE transport: GET opens the stream, POST /message?sessionId= carries client messages. */
 export class SseMock {
-  private readonly streams = new Map<string, { session: MockSession; write: (chunk: string) => void; nextId: number; end?: () => void }>();
+  private readonly streams = new Map<
+    string,
+    { session: MockSession; write: (chunk: string) => void; nextId: number; end?: () => void }
+  >();
 
   readonly faults?: FaultPlan;
 
-  constructor(private readonly source: MockSource, private readonly opts: HttpMockOptions & { messagePath?: string } = {}) {
+  constructor(
+    private readonly source: MockSource,
+    private readonly opts: HttpMockOptions & { messagePath?: string } = {},
+  ) {
     this.faults = planOf(opts);
     // --disconnect-after: every stream is ended once the count is reached.
-    this.faults?.whenDisconnected(() => setImmediate(() => { for (const s of this.streams.values()) s.end?.(); this.streams.clear(); }));
+    this.faults?.whenDisconnected(() =>
+      setImmediate(() => {
+        for (const s of this.streams.values()) s.end?.();
+        this.streams.clear();
+      }),
+    );
   }
 
   /** Opens a stream: returns the session id; `write` receives SSE text (the `endpoint` event first). */
-  open(req: PlainRequest, write: (chunk: string) => void, end?: () => void): { status: number; headers: Record<string, string>; sessionId?: string } {
+  open(
+    req: PlainRequest,
+    write: (chunk: string) => void,
+    end?: () => void,
+  ): { status: number; headers: Record<string, string>; sessionId?: string } {
     if (this.faults?.disconnected) return { status: 0, headers: {} };
     if (!originAllowed(req, this.opts)) return { status: 403, headers: {} };
     const id = randomUUID();
     this.streams.set(id, { session: this.source.newSession(), write, nextId: 1, end });
     const path = this.opts.messagePath ?? '/message';
     write(`event: endpoint\ndata: ${path}?sessionId=${id}\n\n`);
-    return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, sessionId: id };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      sessionId: id,
+    };
   }
 
   closeStream(id: string): void {
@@ -215,11 +273,22 @@ export class SseMock {
     if (!s) return jsonResponse(404, errorResponse(null, -32001, 'Session not found'));
     const plan = this.faults;
     const parsed = parseJson(req.body);
-    const m = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? parsed.value as Record<string, unknown> : undefined;
+    const m =
+      parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)
+        ? (parsed.value as Record<string, unknown>)
+        : undefined;
     const isRequest = !!m && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number');
-    const writeOut = (out: Outgoing[]) => { for (const o of out) s.write(`event: message\nid: ${s.nextId++}\ndata: ${JSON.stringify(o)}\n\n`); };
+    const writeOut = (out: Outgoing[]) => {
+      for (const o of out) s.write(`event: message\nid: ${s.nextId++}\ndata: ${JSON.stringify(o)}\n\n`);
+    };
     if (plan && isRequest) {
-      if (plan.sessionExpired(id)) { this.streams.delete(id); return jsonResponse(404, errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)')); }
+      if (plan.sessionExpired(id)) {
+        this.streams.delete(id);
+        return jsonResponse(
+          404,
+          errorResponse(null, -32001, 'Session not found (expired by the mock: serve --expire-session-after)'),
+        );
+      }
       const d = plan.decide(String(m!.method));
       if (d.action === 'drop') return { status: 202, headers: {} };
       if (d.action === 'fail') {
@@ -243,7 +312,13 @@ function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): Promise<strin
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let n = 0;
-    req.on('data', (c: Buffer) => { n += c.length; if (n > limit) { reject(new Error('body too large')); req.destroy(); } else chunks.push(c); });
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > limit) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
@@ -253,19 +328,27 @@ function plain(req: IncomingMessage, body: string, base: string): PlainRequest {
   return {
     method: req.method ?? 'GET',
     url: new URL(req.url ?? '/', base),
-    header: (n) => { const v = req.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; },
+    header: (n) => {
+      const v = req.headers[n.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
     headerNames: () => Object.keys(req.headers),
     body,
   };
 }
 
 function send(res: ServerResponse, r: PlainResponse): void {
-  if (r.hangUp) { res.destroy(); return; }
+  if (r.hangUp) {
+    res.destroy();
+    return;
+  }
   res.writeHead(r.status, r.headers);
   if (r.stream) {
     if (r.body) res.write(r.body);
     r.sent?.();
-    const stop = r.stream((chunk) => { if (!res.destroyed) res.write(chunk); });
+    const stop = r.stream((chunk) => {
+      if (!res.destroyed) res.write(chunk);
+    });
     res.on('close', stop);
     return;
   }
@@ -283,67 +366,137 @@ export interface RunningHttpMock {
  * `serve --http PORT` (Streamable HTTP at /mcp) or `serve --sse PORT` (GET /sse, POST /message), bound to
  * 127.0.0.1 unless `host` says otherwise. Port 0 picks a free port.
  */
-export async function startHttpMock(source: MockSource, o: HttpMockOptions & { port: number; host?: string; kind: 'streamable-http' | 'sse'; path?: string; handler?: Pick<StreamableHttpMock, 'handle'> }): Promise<RunningHttpMock> {
+export async function startHttpMock(
+  source: MockSource,
+  o: HttpMockOptions & {
+    port: number;
+    host?: string;
+    kind: 'streamable-http' | 'sse';
+    path?: string;
+    handler?: Pick<StreamableHttpMock, 'handle'>;
+  },
+): Promise<RunningHttpMock> {
   const host = o.host ?? '127.0.0.1';
   const faults = planOf(o);
   const streamable = o.handler ?? new StreamableHttpMock(source, { ...o, faults });
   const sse = new SseMock(source, { ...o, faults });
   const mcpPath = o.path ?? '/mcp';
   const server = createServer((req, res) => {
-    if (faults?.disconnected) { req.socket.destroy(); return; }
+    if (faults?.disconnected) {
+      req.socket.destroy();
+      return;
+    }
     const base = `http://${req.headers.host ?? `${host}:${(server.address() as AddressInfo).port}`}`;
-    const fail = (e: unknown) => { if (!res.headersSent) send(res, jsonResponse(500, errorResponse(null, -32603, `mock server error: ${(e as Error).message}`))); else res.destroy(); };
+    const fail = (e: unknown) => {
+      if (!res.headersSent)
+        send(res, jsonResponse(500, errorResponse(null, -32603, `mock server error: ${(e as Error).message}`)));
+      else res.destroy();
+    };
     if (o.guard) {
       const guard = o.guard;
-      readBody(req).then(async (body) => {
-        const r = await guard(plain(req, body, base));
-        if (r) { if (!res.destroyed) send(res, r); return; }
-        route(req, res, base, fail, body);
-      }).catch(fail);
+      readBody(req)
+        .then(async (body) => {
+          const r = await guard(plain(req, body, base));
+          if (r) {
+            if (!res.destroyed) send(res, r);
+            return;
+          }
+          route(req, res, base, fail, body);
+        })
+        .catch(fail);
       return;
     }
     route(req, res, base, fail);
   });
   /** body: already read (by the guard). */
-  function route(req: IncomingMessage, res: ServerResponse, base: string, fail: (e: unknown) => void, body?: string): void {
+  function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    base: string,
+    fail: (e: unknown) => void,
+    body?: string,
+  ): void {
     const bodyOf = () => (body !== undefined ? Promise.resolve(body) : readBody(req));
     if (o.kind === 'streamable-http') {
       const path = new URL(req.url ?? '/', base).pathname;
-      if (path !== mcpPath) { send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: `not found: the MCP endpoint is ${mcpPath}` }); req.resume(); return; }
-      bodyOf().then((b) => streamable.handle(plain(req, b, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      if (path !== mcpPath) {
+        send(res, {
+          status: 404,
+          headers: { 'content-type': 'text/plain' },
+          body: `not found: the MCP endpoint is ${mcpPath}`,
+        });
+        req.resume();
+        return;
+      }
+      bodyOf()
+        .then((b) => streamable.handle(plain(req, b, base)))
+        .then((r) => {
+          if (!res.destroyed) send(res, r);
+        }, fail);
       return;
     }
     const path = new URL(req.url ?? '/', base).pathname;
     if (req.method === 'GET' && path === '/sse') {
       const early: string[] = [];
       let ready = false;
-      const r = sse.open(plain(req, '', base), (chunk) => { if (!ready) early.push(chunk); else if (!res.destroyed) res.write(chunk); }, () => res.destroy());
-      if (r.status === 0) { res.destroy(); return; }
+      const r = sse.open(
+        plain(req, '', base),
+        (chunk) => {
+          if (!ready) early.push(chunk);
+          else if (!res.destroyed) res.write(chunk);
+        },
+        () => res.destroy(),
+      );
+      if (r.status === 0) {
+        res.destroy();
+        return;
+      }
       res.writeHead(r.status, r.headers);
-      if (r.status !== 200) { res.end(); return; }
+      if (r.status !== 200) {
+        res.end();
+        return;
+      }
       ready = true;
       for (const c of early) res.write(c);
       res.on('close', () => sse.closeStream(r.sessionId!));
       return;
     }
     if (req.method === 'POST' && path === '/message') {
-      bodyOf().then((b) => sse.post(plain(req, b, base))).then((r) => { if (!res.destroyed) send(res, r); }, fail);
+      bodyOf()
+        .then((b) => sse.post(plain(req, b, base)))
+        .then((r) => {
+          if (!res.destroyed) send(res, r);
+        }, fail);
       return;
     }
     req.resume();
-    send(res, { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found: GET /sse opens the stream, POST /message carries messages' });
+    send(res, {
+      status: 404,
+      headers: { 'content-type': 'text/plain' },
+      body: 'not found: GET /sse opens the stream, POST /message carries messages',
+    });
   }
   server.on('clientError', (_e, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(o.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   // --disconnect-after: every connection and stream is closed once the count is reached (after the last answer went out).
   faults?.whenDisconnected(() => setImmediate(() => server.closeAllConnections()));
   const port = (server.address() as AddressInfo).port;
   const url = o.kind === 'streamable-http' ? `http://${host}:${port}${mcpPath}` : `http://${host}:${port}/sse`;
   return {
-    server, port, url,
-    close: () => new Promise<void>((resolve) => { faults?.close(); server.closeAllConnections(); server.close(() => resolve()); }),
+    server,
+    port,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        faults?.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -35,7 +35,9 @@ const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"
 /** Escapes text for HTML content and (quoted) attribute values. */
 export function esc(v: unknown): string {
   // eslint-disable-next-line no-control-regex
-  return String(v).replace(/[&<>"']/g, (c) => ESC[c]).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD');
+  return String(v)
+    .replace(/[&<>"']/g, (c) => ESC[c])
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD');
 }
 
 function cutForPage(s: string, n: number): string {
@@ -51,7 +53,14 @@ function categoryOf(c: CaseResult): Category {
 }
 
 function counts(s: Summary): Record<Category, number> {
-  return { fail: s.fail - (s.baselined ?? 0), baselined: s.baselined ?? 0, warn: s.warn, pass: s.pass, skip: s.skip, info: s.info };
+  return {
+    fail: s.fail - (s.baselined ?? 0),
+    baselined: s.baselined ?? 0,
+    warn: s.warn,
+    pass: s.pass,
+    skip: s.skip,
+    info: s.info,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -77,7 +86,11 @@ function jsonHtml(v: unknown, ptr: string, indent: string, depth: number, ctx: J
     body = `<span class="j-${cls}">${esc(text.length > 4000 ? `${text.slice(0, 4000)}…"` : text)}</span>`;
   } else if (depth >= HTML_LIMITS.depth) {
     let text: string;
-    try { text = JSON.stringify(v); } catch { text = '…'; }
+    try {
+      text = JSON.stringify(v);
+    } catch {
+      text = '…';
+    }
     ctx.budget -= text.length;
     body = esc(cutForPage(text, 2000));
   } else if (Array.isArray(v)) {
@@ -86,7 +99,10 @@ function jsonHtml(v: unknown, ptr: string, indent: string, depth: number, ctx: J
       const inner = indent + '  ';
       const items: string[] = [];
       for (let i = 0; i < v.length; i++) {
-        if (ctx.budget <= 0) { items.push(`${inner}<span class="j-cut">… ${v.length - i} more items</span>`); break; }
+        if (ctx.budget <= 0) {
+          items.push(`${inner}<span class="j-cut">… ${v.length - i} more items</span>`);
+          break;
+        }
         items.push(inner + jsonHtml(v[i], `${ptr}/${i}`, inner, depth + 1, ctx));
       }
       body = `[\n${items.join(',\n')}\n${indent}]`;
@@ -98,10 +114,15 @@ function jsonHtml(v: unknown, ptr: string, indent: string, depth: number, ctx: J
       const inner = indent + '  ';
       const items: string[] = [];
       for (let i = 0; i < keys.length; i++) {
-        if (ctx.budget <= 0) { items.push(`${inner}<span class="j-cut">… ${keys.length - i} more properties</span>`); break; }
+        if (ctx.budget <= 0) {
+          items.push(`${inner}<span class="j-cut">… ${keys.length - i} more properties</span>`);
+          break;
+        }
         const k = keys[i];
         ctx.budget -= k.length + 4;
-        items.push(`${inner}<span class="j-key">${esc(JSON.stringify(k))}</span>: ${jsonHtml((v as Record<string, unknown>)[k], `${ptr}/${ptrPart(k)}`, inner, depth + 1, ctx)}`);
+        items.push(
+          `${inner}<span class="j-key">${esc(JSON.stringify(k))}</span>: ${jsonHtml((v as Record<string, unknown>)[k], `${ptr}/${ptrPart(k)}`, inner, depth + 1, ctx)}`,
+        );
       }
       body = `{\n${items.join(',\n')}\n${indent}}`;
     }
@@ -128,20 +149,34 @@ export function messageJsonHtml(json: unknown, violations: SchemaViolation[], ex
 
 function messageHtml(m: LoggedMessage, runIdx: number): string {
   const dir = m.direction === 'to-server' ? '→ to server' : '← from server';
-  const what = [m.kind, m.method, m.id !== undefined ? `id ${JSON.stringify(m.id)}` : undefined].filter((x) => x !== undefined).join(' ');
-  const http = m.http ? ` · HTTP ${esc(m.http.method)}${m.http.status !== undefined ? ` ${esc(m.http.status)}` : ''}${m.http.sseEvent ? ` · SSE ${esc(m.http.sseEvent)}${m.http.sseId ? ` #${esc(m.http.sseId)}` : ''}` : ''}` : '';
+  const what = [m.kind, m.method, m.id !== undefined ? `id ${JSON.stringify(m.id)}` : undefined]
+    .filter((x) => x !== undefined)
+    .join(' ');
+  const http = m.http
+    ? ` · HTTP ${esc(m.http.method)}${m.http.status !== undefined ? ` ${esc(m.http.status)}` : ''}${m.http.sseEvent ? ` · SSE ${esc(m.http.sseEvent)}${m.http.sseId ? ` #${esc(m.http.sseId)}` : ''}` : ''}`
+    : '';
   const sc = m.schema;
-  const schema = !sc.checked ? '<span class="bad">not a JSON message</span>'
-    : sc.valid ? `<span class="ok">valid${sc.definition ? ` (${esc(sc.definition)})` : ''}</span>`
-      : sc.expectedInvalid ? `<span class="expected">malformed on purpose: ${esc(sc.expectedInvalid)}</span>`
+  const schema = !sc.checked
+    ? '<span class="bad">not a JSON message</span>'
+    : sc.valid
+      ? `<span class="ok">valid${sc.definition ? ` (${esc(sc.definition)})` : ''}</span>`
+      : sc.expectedInvalid
+        ? `<span class="expected">malformed on purpose: ${esc(sc.expectedInvalid)}</span>`
         : `<span class="bad">${sc.violations.length} schema violation${sc.violations.length === 1 ? '' : 's'}${sc.definition ? ` (${esc(sc.definition)})` : ''}</span>`;
   const head = `<div class="msg-head"><a href="#r${runIdx}-m${m.seq}">#${m.seq}</a> ${dir} · ${esc(what)} · ${esc(m.t.toFixed(1))} ms${http} · ${schema}</div>`;
   let body: string;
-  if (m.json !== undefined) body = `<pre class="json">${messageJsonHtml(m.json, sc.violations, !!sc.expectedInvalid)}</pre>`;
+  if (m.json !== undefined)
+    body = `<pre class="json">${messageJsonHtml(m.json, sc.violations, !!sc.expectedInvalid)}</pre>`;
   else body = `<pre class="raw">${esc(cutForPage(m.raw, HTML_LIMITS.jsonChars))}</pre>`;
   const problem = m.problem ? `<div class="problem">${esc(m.problem)}</div>` : '';
   const viol = sc.violations.length
-    ? `<ul class="violations${sc.expectedInvalid ? ' expected' : ''}">${sc.violations.slice(0, 50).map((v) => `<li><code>${esc(v.pointer || '(the whole message)')}</code> ${esc(v.message)}${v.keyword ? ` <span class="dim">[${esc(v.keyword)}]</span>` : ''}</li>`).join('')}${sc.violations.length > 50 ? `<li>… ${sc.violations.length - 50} more</li>` : ''}</ul>`
+    ? `<ul class="violations${sc.expectedInvalid ? ' expected' : ''}">${sc.violations
+        .slice(0, 50)
+        .map(
+          (v) =>
+            `<li><code>${esc(v.pointer || '(the whole message)')}</code> ${esc(v.message)}${v.keyword ? ` <span class="dim">[${esc(v.keyword)}]</span>` : ''}</li>`,
+        )
+        .join('')}${sc.violations.length > 50 ? `<li>… ${sc.violations.length - 50} more</li>` : ''}</ul>`
     : '';
   return `<div class="msg ${m.direction}">${head}${problem}${viol}${body}</div>`;
 }
@@ -155,28 +190,53 @@ function chips(s: Summary): string {
   return `<div class="chips">${CATEGORIES.map((k) => `<span class="chip v-${k}${c[k] ? '' : ' zero'}"><b>${c[k]}</b> ${k}</span>`).join('')}</div>`;
 }
 
-function resultLine(r: { exitCode: number; summary: Summary; aborted?: string; startFailure?: Report['startFailure'] }): string {
+function resultLine(r: {
+  exitCode: number;
+  summary: Summary;
+  aborted?: string;
+  startFailure?: Report['startFailure'];
+}): string {
   const c = counts(r.summary);
-  if (r.startFailure) return `<p class="result bad">Result: ${r.startFailure.kind === 'auth-required' ? 'not run: the server asks for authorization' : 'the server never came up'} (exit code ${esc(r.exitCode)})</p>`;
+  if (r.startFailure)
+    return `<p class="result bad">Result: ${r.startFailure.kind === 'auth-required' ? 'not run: the server asks for authorization' : 'the server never came up'} (exit code ${esc(r.exitCode)})</p>`;
   if (r.exitCode === 0) {
     const extra = c.baselined ? ` (${c.baselined} known failure${c.baselined === 1 ? '' : 's'} in the baseline)` : '';
     return `<p class="result ok">Result: no failures${extra}</p>`;
   }
-  const why = c.fail ? `${c.fail} failing case${c.fail === 1 ? '' : 's'}` : r.aborted ? 'the run ended early' : 'stale baseline entries (--strict)';
+  const why = c.fail
+    ? `${c.fail} failing case${c.fail === 1 ? '' : 's'}`
+    : r.aborted
+      ? 'the run ended early'
+      : 'stale baseline entries (--strict)';
   return `<p class="result bad">Result: ${esc(why)}</p>`;
 }
 
-function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Map<number, LoggedMessage>, cause?: number): string {
+function caseHtml(
+  c: CaseResult,
+  r: Report,
+  runIdx: number,
+  n: number,
+  bySeq: Map<number, LoggedMessage>,
+  cause?: number,
+): string {
   const cat = categoryOf(c);
-  const open = (cat === 'fail' || cat === 'warn') ? ' open' : '';
-  const spec = /^https?:\/\//.test(c.spec) ? `<a href="${esc(c.spec)}" rel="noopener noreferrer">${esc(c.spec)}</a>` : esc(c.spec);
+  const open = cat === 'fail' || cat === 'warn' ? ' open' : '';
+  const spec = /^https?:\/\//.test(c.spec)
+    ? `<a href="${esc(c.spec)}" rel="noopener noreferrer">${esc(c.spec)}</a>`
+    : esc(c.spec);
   const rows: string[] = [];
   if (c.requirement) rows.push(`<dt>Requirement</dt><dd>${esc(c.requirement)}</dd>`);
   rows.push(`<dt>Level</dt><dd>${esc(c.level)}</dd>`, `<dt>Spec</dt><dd>${spec}</dd>`);
   rows.push(`<dt>Verdict</dt><dd class="message">${esc(cutForPage(c.message, HTML_LIMITS.messageChars))}</dd>`);
-  if (cause) rows.push(`<dt>Shared cause</dt><dd><a href="#r${runIdx}-cause-${cause}">cause ${cause}</a>: other failing cases rest on answers with the same schema violation</dd>`);
+  if (cause)
+    rows.push(
+      `<dt>Shared cause</dt><dd><a href="#r${runIdx}-cause-${cause}">cause ${cause}</a>: other failing cases rest on answers with the same schema violation</dd>`,
+    );
   if (c.strictFromWarn) rows.push('<dt>Strict</dt><dd>a warn, made a fail by --strict</dd>');
-  if (c.baselined) rows.push(`<dt>Baseline</dt><dd>known failure (entry <code>${esc(c.baselineEntry ?? c.id)}</code>)${c.baselineReason ? `: ${esc(c.baselineReason)}` : ''}</dd>`);
+  if (c.baselined)
+    rows.push(
+      `<dt>Baseline</dt><dd>known failure (entry <code>${esc(c.baselineEntry ?? c.id)}</code>)${c.baselineReason ? `: ${esc(c.baselineReason)}` : ''}</dd>`,
+    );
   rows.push(`<dt>Duration</dt><dd>${esc(c.durationMs.toFixed(1))} ms</dd>`);
   let details = '';
   if (c.details && Object.keys(c.details).length) {
@@ -185,34 +245,54 @@ function caseHtml(c: CaseResult, r: Report, runIdx: number, n: number, bySeq: Ma
   const ids = c.messageIds ?? [];
   let exchange = '';
   if (ids.length) {
-    const shown = ids.slice(0, HTML_LIMITS.messagesPerCase).map((id) => bySeq.get(id)).filter((m): m is LoggedMessage => !!m);
-    const more = ids.length > shown.length ? `<p class="dim">… ${ids.length - shown.length} more message${ids.length - shown.length === 1 ? '' : 's'} in the message log below</p>` : '';
+    const shown = ids
+      .slice(0, HTML_LIMITS.messagesPerCase)
+      .map((id) => bySeq.get(id))
+      .filter((m): m is LoggedMessage => !!m);
+    const more =
+      ids.length > shown.length
+        ? `<p class="dim">… ${ids.length - shown.length} more message${ids.length - shown.length === 1 ? '' : 's'} in the message log below</p>`
+        : '';
     exchange = `<div class="exchange"><h4>Exchange (${ids.length} message${ids.length === 1 ? '' : 's'})</h4>${shown.map((m) => messageHtml(m, runIdx)).join('')}${more}</div>`;
   }
   const badge = cat === 'baselined' ? 'fail · baselined' : c.verdict + (c.strictFromWarn ? ' (strict)' : '');
-  return `<details class="case v-${cat}" data-cat="${cat}" data-id="${esc(c.id.toLowerCase())}" id="r${runIdx}-c${n}"${open}>`
-    + `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''}${cause ? ` <span class="cause">cause ${cause}</span>` : ''} <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>`
-    + `<dl>${rows.join('')}</dl>${details}${exchange}</details>`;
+  return (
+    `<details class="case v-${cat}" data-cat="${cat}" data-id="${esc(c.id.toLowerCase())}" id="r${runIdx}-c${n}"${open}>` +
+    `<summary><span class="badge v-${cat}">${esc(badge)}</span> <code class="cid">${esc(c.id)}</code>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''}${cause ? ` <span class="cause">cause ${cause}</span>` : ''} <span class="ctitle">${esc(c.title)}</span> <span class="dur">${esc(fmtMs(c.durationMs))}</span></summary>` +
+    `<dl>${rows.join('')}</dl>${details}${exchange}</details>`
+  );
 }
 
 /**
  * What failed, at the top of a run: every fail (then every known failure of the baseline), then every warn, each a
  * link to its case below with its message; a run with none says so. The suites follow.
  */
-function findingsHtml(r: Report, runIdx: number, anchorOf: Map<CaseResult, number>, causeOf: Map<CaseResult, number>): string {
+function findingsHtml(
+  r: Report,
+  runIdx: number,
+  anchorOf: Map<CaseResult, number>,
+  causeOf: Map<CaseResult, number>,
+): string {
   const all = r.suites.flatMap((s) => s.cases);
-  const groups: [Category, string][] = [['fail', 'Failing'], ['baselined', 'Known failures (baseline)'], ['warn', 'Warnings']];
-  const parts = groups.map(([cat, title]) => {
-    const list = all.filter((c) => categoryOf(c) === cat);
-    if (!list.length) return '';
-    const items = list.map((c) => {
-      const msg = c.message.length > 300 ? `${c.message.slice(0, 300)}…` : c.message;
-      const cause = causeOf.get(c);
-      return `<li><a href="#r${runIdx}-c${anchorOf.get(c)}"><code class="cid">${esc(c.id)}</code></a>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''} <span class="dim">${esc(c.level)}</span>${cause ? ` <span class="cause">cause ${cause}</span>` : ''} — ${esc(msg)}</li>`;
-    });
-    return `<div class="findings-group v-${cat}"><b>${esc(title)} (${list.length})</b><ol>${items.join('')}</ol></div>`;
-  }).filter(Boolean);
-  if (!parts.length) return `<div class="box note findings"><b>Nothing failed and nothing was warned at.</b> The suites below list every case; passes are collapsed.</div>`;
+  const groups: [Category, string][] = [
+    ['fail', 'Failing'],
+    ['baselined', 'Known failures (baseline)'],
+    ['warn', 'Warnings'],
+  ];
+  const parts = groups
+    .map(([cat, title]) => {
+      const list = all.filter((c) => categoryOf(c) === cat);
+      if (!list.length) return '';
+      const items = list.map((c) => {
+        const msg = c.message.length > 300 ? `${c.message.slice(0, 300)}…` : c.message;
+        const cause = causeOf.get(c);
+        return `<li><a href="#r${runIdx}-c${anchorOf.get(c)}"><code class="cid">${esc(c.id)}</code></a>${c.protocolVersion ? ` <span class="dim">[${esc(c.protocolVersion)}]</span>` : ''} <span class="dim">${esc(c.level)}</span>${cause ? ` <span class="cause">cause ${cause}</span>` : ''} — ${esc(msg)}</li>`;
+      });
+      return `<div class="findings-group v-${cat}"><b>${esc(title)} (${list.length})</b><ol>${items.join('')}</ol></div>`;
+    })
+    .filter(Boolean);
+  if (!parts.length)
+    return `<div class="box note findings"><b>Nothing failed and nothing was warned at.</b> The suites below list every case; passes are collapsed.</div>`;
   const failed = all.some((c) => c.verdict === 'fail');
   return `<div class="box findings"><h3 class="findings-title">${failed ? 'What failed' : 'Nothing failed; what was warned at'}</h3>${parts.join('')}</div>`;
 }
@@ -220,11 +300,20 @@ function findingsHtml(r: Report, runIdx: number, anchorOf: Map<CaseResult, numbe
 /** The failures that share a cause (reports/causes.ts), linked, and the advice when the newest version looks partial. */
 function causesHtml(r: Report, causes: SharedCause[], runIdx: number, anchorOf: Map<CaseResult, number>): string {
   const items = causes.map((k, i) => {
-    const links = k.cases.map((c) => `<a href="#r${runIdx}-c${anchorOf.get(c)}"><code>${esc(c.id)}</code></a>`).join(', ');
+    const links = k.cases
+      .map((c) => `<a href="#r${runIdx}-c${anchorOf.get(c)}"><code>${esc(c.id)}</code></a>`)
+      .join(', ');
     return `<li id="r${runIdx}-cause-${i + 1}"><b>Cause ${i + 1}</b>: ${k.cases.length} failing cases rest on answers with one schema violation, <code>${esc(k.pointer || '(the whole message)')}</code> ${esc(k.message)}, in ${k.messages.length} message${k.messages.length === 1 ? '' : 's'} (${esc(k.methods.join(', '))}): ${links}</li>`;
   });
   const p = partialNewest(r, causes);
-  const advice = p ? `<p>${esc(partialNewestText(p, causes.filter((k) => k.methods.length >= 2).reduce((n, k) => n + k.cases.length, 0)))}</p>` : '';
+  const advice = p
+    ? `<p>${esc(
+        partialNewestText(
+          p,
+          causes.filter((k) => k.methods.length >= 2).reduce((n, k) => n + k.cases.length, 0),
+        ),
+      )}</p>`
+    : '';
   return `<div class="box bad causes"><b>Failures that share a cause</b><ul>${items.join('')}</ul>${advice}</div>`;
 }
 
@@ -243,12 +332,25 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   const out: string[] = [];
   const bySeq = new Map(r.messages.map((m) => [m.seq, m]));
   out.push(`<section class="run" id="run-${runIdx}">`);
-  if (multi) out.push(`<h2 class="run-title">${esc(runLabel(r, runIdx))}</h2>`, serverLine(r), chips(r.summary), resultLine(r));
+  if (multi)
+    out.push(`<h2 class="run-title">${esc(runLabel(r, runIdx))}</h2>`, serverLine(r), chips(r.summary), resultLine(r));
   const f = r.startFailure;
   if (f) {
-    const facts = [f.command ? `command as run: <code>${esc(f.command)}</code>${f.cwd ? ` (in <code>${esc(f.cwd)}</code>)` : ''}` : '', f.url ? `URL: <code>${esc(f.url)}</code>${f.status ? ` · HTTP ${esc(f.status)}` : ''}` : '', f.exitCode !== undefined ? (f.exitCode === null ? `ended by ${esc(f.signal ?? 'a signal')}` : `exited with code ${esc(f.exitCode)}`) : ''].filter(Boolean);
+    const facts = [
+      f.command
+        ? `command as run: <code>${esc(f.command)}</code>${f.cwd ? ` (in <code>${esc(f.cwd)}</code>)` : ''}`
+        : '',
+      f.url ? `URL: <code>${esc(f.url)}</code>${f.status ? ` · HTTP ${esc(f.status)}` : ''}` : '',
+      f.exitCode !== undefined
+        ? f.exitCode === null
+          ? `ended by ${esc(f.signal ?? 'a signal')}`
+          : `exited with code ${esc(f.exitCode)}`
+        : '',
+    ].filter(Boolean);
     const stderr = f.stderr.length ? `<pre class="raw">${esc(f.stderr.join('\n'))}</pre>` : '';
-    out.push(`<div class="box bad start-failure"><b>${f.kind === 'auth-required' ? 'The server asks for authorization the run does not have' : 'The server never came up'}:</b> ${esc(f.cause)}${facts.length ? `<p>${facts.join(' · ')}</p>` : ''}${stderr}<p><b>Try:</b> ${esc(f.hint)}</p><p class="dim">Nothing was judged: every case is skipped with this cause${f.kind === 'auth-required' ? '' : ', but the one that fails with it'}.</p></div>`);
+    out.push(
+      `<div class="box bad start-failure"><b>${f.kind === 'auth-required' ? 'The server asks for authorization the run does not have' : 'The server never came up'}:</b> ${esc(f.cause)}${facts.length ? `<p>${facts.join(' · ')}</p>` : ''}${stderr}<p><b>Try:</b> ${esc(f.hint)}</p><p class="dim">Nothing was judged: every case is skipped with this cause${f.kind === 'auth-required' ? '' : ', but the one that fails with it'}.</p></div>`,
+    );
   } else if (r.aborted) out.push(`<div class="box bad"><b>Run ended early:</b> ${esc(r.aborted)}</div>`);
   const findingsAt = out.length;
   const b = r.baseline;
@@ -256,15 +358,22 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
     const stale = b.stale.length
       ? `<p><b>${b.stale.length} stale entr${b.stale.length === 1 ? 'y' : 'ies'}</b> (no failure matches them any more: remove them from the baseline):</p><ul>${b.stale.map((s) => `<li><code>${esc(s.entry)}</code> — ${esc(s.why)}${s.reason ? ` <span class="dim">(reason was: ${esc(s.reason)})</span>` : ''}</li>`).join('')}</ul>`
       : '';
-    out.push(`<div class="box ${b.stale.length ? 'warn' : 'note'}"><b>Baseline</b> <code>${esc(b.file)}</code> (${esc(b.format)}): ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}, ${b.used.length} excusing failures${b.unchecked.length ? `, ${b.unchecked.length} not checked in this run` : ''}.${stale}</div>`);
+    out.push(
+      `<div class="box ${b.stale.length ? 'warn' : 'note'}"><b>Baseline</b> <code>${esc(b.file)}</code> (${esc(b.format)}): ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}, ${b.used.length} excusing failures${b.unchecked.length ? `, ${b.unchecked.length} not checked in this run` : ''}.${stale}</div>`,
+    );
   }
-  if (r.skippedTools.length) out.push(`<div class="box note"><b>Tools not called</b> (--call-tools ${esc(r.options.callTools)}): ${r.skippedTools.map((t) => `<code>${esc(t.name)}</code>`).join(', ')}</div>`);
+  if (r.skippedTools.length)
+    out.push(
+      `<div class="box note"><b>Tools not called</b> (--call-tools ${esc(r.options.callTools)}): ${r.skippedTools.map((t) => `<code>${esc(t.name)}</code>`).join(', ')}</div>`,
+    );
   const causes = sharedCauses(r);
   const causeOf = new Map(causes.flatMap((k, i) => k.cases.map((c) => [c, i + 1] as const)));
   const anchorOf = new Map<CaseResult, number>();
   // Anchors in page order (suites in order, each suite's cases fails first), known before the page is written: the
   // list of what failed at the top links to them.
-  const ordered = r.suites.map((s) => [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict)));
+  const ordered = r.suites.map((s) =>
+    [...s.cases].sort((a, b2) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b2.verdict)),
+  );
   let n = 0;
   for (const list of ordered) for (const c of list) anchorOf.set(c, n++);
   out.splice(findingsAt, 0, findingsHtml(r, runIdx, anchorOf, causeOf));
@@ -273,13 +382,20 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   r.suites.forEach((s, si) => {
     const sc: Record<Category, number> = { fail: 0, baselined: 0, warn: 0, pass: 0, skip: 0, info: 0 };
     for (const c of s.cases) sc[categoryOf(c)]++;
-    const tally = CATEGORIES.filter((k) => sc[k]).map((k) => `<span class="tally v-${k}">${sc[k]} ${k}</span>`).join(' ');
-    out.push(`<section class="suite" id="r${runIdx}-s-${esc(s.id)}"><h3><code>${esc(s.id)}</code> ${esc(s.title)} <span class="tallies">${tally}</span> <span class="dur">${esc(fmtMs(s.durationMs))}</span></h3>`);
+    const tally = CATEGORIES.filter((k) => sc[k])
+      .map((k) => `<span class="tally v-${k}">${sc[k]} ${k}</span>`)
+      .join(' ');
+    out.push(
+      `<section class="suite" id="r${runIdx}-s-${esc(s.id)}"><h3><code>${esc(s.id)}</code> ${esc(s.title)} <span class="tallies">${tally}</span> <span class="dur">${esc(fmtMs(s.durationMs))}</span></h3>`,
+    );
     if (!s.cases.length) out.push('<p class="dim">no cases ran</p>');
     // Passes collapsed under one line (opened with a click, or by "Expand all"); everything else shown.
     const passes = ordered[si]!.filter((c) => c.verdict === 'pass');
     for (const c of ordered[si]!) {
-      if (c.verdict === 'pass' && c === passes[0]) out.push(`<details class="passes"><summary class="dim">${passes.length} pass${passes.length === 1 ? '' : 'es'}</summary>`);
+      if (c.verdict === 'pass' && c === passes[0])
+        out.push(
+          `<details class="passes"><summary class="dim">${passes.length} pass${passes.length === 1 ? '' : 'es'}</summary>`,
+        );
       out.push(caseHtml(c, r, runIdx, n++, bySeq, causeOf.get(c)));
       if (c.verdict === 'pass' && c === passes.at(-1)) out.push('</details>');
     }
@@ -287,21 +403,37 @@ function runHtml(r: Report, runIdx: number, multi: boolean): string {
   });
   if (causes.length) out.splice(causeAt, 0, causesHtml(r, causes, runIdx, anchorOf));
   // Reference material: the log, stderr, options.
-  const log = r.messages.slice(0, HTML_LIMITS.logMessages).map((m) => {
-    const arrow = m.direction === 'to-server' ? '→' : '←';
-    const bad = m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid ? ' bad' : !m.schema.checked ? ' bad' : '';
-    return `<div class="logline${bad}" id="r${runIdx}-m${m.seq}"><span class="dim">#${m.seq} ${esc(m.t.toFixed(1))} ms ${arrow}</span> <code>${esc(cutForPage(m.raw, HTML_LIMITS.rawChars))}</code></div>`;
-  }).join('');
-  const more = r.messages.length > HTML_LIMITS.logMessages ? `<p class="dim">… ${r.messages.length - HTML_LIMITS.logMessages} more in report.json</p>` : '';
-  out.push(`<details class="ref"><summary>Message log (${r.messages.length} message${r.messages.length === 1 ? '' : 's'}, ${r.summary.messagesValidated} validated)</summary><div class="log">${log}${more}</div></details>`);
+  const log = r.messages
+    .slice(0, HTML_LIMITS.logMessages)
+    .map((m) => {
+      const arrow = m.direction === 'to-server' ? '→' : '←';
+      const bad =
+        m.schema.checked && !m.schema.valid && !m.schema.expectedInvalid ? ' bad' : !m.schema.checked ? ' bad' : '';
+      return `<div class="logline${bad}" id="r${runIdx}-m${m.seq}"><span class="dim">#${m.seq} ${esc(m.t.toFixed(1))} ms ${arrow}</span> <code>${esc(cutForPage(m.raw, HTML_LIMITS.rawChars))}</code></div>`;
+    })
+    .join('');
+  const more =
+    r.messages.length > HTML_LIMITS.logMessages
+      ? `<p class="dim">… ${r.messages.length - HTML_LIMITS.logMessages} more in report.json</p>`
+      : '';
+  out.push(
+    `<details class="ref"><summary>Message log (${r.messages.length} message${r.messages.length === 1 ? '' : 's'}, ${r.summary.messagesValidated} validated)</summary><div class="log">${log}${more}</div></details>`,
+  );
   const err = r.process.stderr ?? [];
-  if (err.length) out.push(`<details class="ref"><summary>Server stderr (${err.length} line${err.length === 1 ? '' : 's'}${r.process.stderrTruncated ? ', the newest' : ''})</summary><pre class="raw">${esc(err.join('\n'))}</pre></details>`);
+  if (err.length)
+    out.push(
+      `<details class="ref"><summary>Server stderr (${err.length} line${err.length === 1 ? '' : 's'}${r.process.stderrTruncated ? ', the newest' : ''})</summary><pre class="raw">${esc(err.join('\n'))}</pre></details>`,
+    );
   const proc = r.process;
   const facts = {
-    target: r.target, process: { pid: proc.pid, exitCode: proc.exitCode, signal: proc.signal, shutdown: proc.shutdown },
-    options: r.options, server: { capabilities: r.server.capabilities, instructions: r.server.instructions, toolCount: r.server.toolCount },
+    target: r.target,
+    process: { pid: proc.pid, exitCode: proc.exitCode, signal: proc.signal, shutdown: proc.shutdown },
+    options: r.options,
+    server: { capabilities: r.server.capabilities, instructions: r.server.instructions, toolCount: r.server.toolCount },
   };
-  out.push(`<details class="ref"><summary>Target, options and server</summary><pre class="json">${messageJsonHtml(facts, [])}</pre></details>`);
+  out.push(
+    `<details class="ref"><summary>Target, options and server</summary><pre class="json">${messageJsonHtml(facts, [])}</pre></details>`,
+  );
   out.push('</section>');
   return out.join('\n');
 }
@@ -379,15 +511,31 @@ export function renderHtml(set: ReportSet): string {
   const head: string[] = [];
   head.push(`<h1>mcp-conform report${multi ? ` · ${runs.length} targets` : ''}</h1>`);
   if (!multi) head.push(serverLine(first));
-  head.push(`<p class="dim">mcp-conform ${esc(first.tool.version)} · started ${esc(started)} · ${esc(fmtMs(duration))} · ${summary.total} cases · ${summary.messagesValidated} messages validated${set.configFile ? ` · config <code>${esc(set.configFile)}</code>` : ''}</p>`);
-  head.push(chips(summary), resultLine({ exitCode, summary, aborted: multi ? undefined : first.aborted, startFailure: multi ? undefined : first.startFailure }));
-  head.push(`<div class="filters"><span class="dim">Show:</span>${CATEGORIES.map((k) => `<label class="v-${k}"><input type="checkbox" data-cat="${k}" checked> ${k} (${c[k]})</label>`).join('')}<input type="search" id="search" placeholder="filter by case id" aria-label="filter by case id"><button type="button" id="expand">Expand all</button></div>`);
+  head.push(
+    `<p class="dim">mcp-conform ${esc(first.tool.version)} · started ${esc(started)} · ${esc(fmtMs(duration))} · ${summary.total} cases · ${summary.messagesValidated} messages validated${set.configFile ? ` · config <code>${esc(set.configFile)}</code>` : ''}</p>`,
+  );
+  head.push(
+    chips(summary),
+    resultLine({
+      exitCode,
+      summary,
+      aborted: multi ? undefined : first.aborted,
+      startFailure: multi ? undefined : first.startFailure,
+    }),
+  );
+  head.push(
+    `<div class="filters"><span class="dim">Show:</span>${CATEGORIES.map((k) => `<label class="v-${k}"><input type="checkbox" data-cat="${k}" checked> ${k} (${c[k]})</label>`).join('')}<input type="search" id="search" placeholder="filter by case id" aria-label="filter by case id"><button type="button" id="expand">Expand all</button></div>`,
+  );
   const body: string[] = [];
   if (multi) {
-    body.push('<table class="runs"><tr><th>target</th><th>server</th><th>result</th><th>fail</th><th>warn</th><th>pass</th><th>skip</th><th>baselined</th></tr>');
+    body.push(
+      '<table class="runs"><tr><th>target</th><th>server</th><th>result</th><th>fail</th><th>warn</th><th>pass</th><th>skip</th><th>baselined</th></tr>',
+    );
     runs.forEach((r, i) => {
       const rc = counts(r.summary);
-      body.push(`<tr><td><a href="#run-${i}">${esc(runLabel(r, i))}</a></td><td>${esc(r.server.name ?? '')} ${esc(r.server.version ?? '')}</td><td class="${r.exitCode ? 'bad' : 'ok'}">${r.exitCode ? 'failed' : 'passed'}</td><td>${rc.fail}</td><td>${rc.warn}</td><td>${rc.pass}</td><td>${rc.skip}</td><td>${rc.baselined}</td></tr>`);
+      body.push(
+        `<tr><td><a href="#run-${i}">${esc(runLabel(r, i))}</a></td><td>${esc(r.server.name ?? '')} ${esc(r.server.version ?? '')}</td><td class="${r.exitCode ? 'bad' : 'ok'}">${r.exitCode ? 'failed' : 'passed'}</td><td>${rc.fail}</td><td>${rc.warn}</td><td>${rc.pass}</td><td>${rc.skip}</td><td>${rc.baselined}</td></tr>`,
+      );
     });
     body.push('</table>');
   }

@@ -13,7 +13,15 @@ import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 import { sarifReporter } from './sarif.js';
-import { combine, type FinishContext, type Reporter, type ReporterIO, type ReportSet, type RunStart, type SuitePhase } from './types.js';
+import {
+  combine,
+  type FinishContext,
+  type Reporter,
+  type ReporterIO,
+  type ReportSet,
+  type RunStart,
+  type SuitePhase,
+} from './types.js';
 
 /** Every reporter, by name: each makes its hooks for one invocation. */
 export const REPORTERS = {
@@ -46,7 +54,10 @@ export function processIO(o: { verbose?: boolean; quiet?: boolean } = {}): Repor
 
 /** One reporter by name (io: default this process's stdout/stderr). */
 export function createReporter(name: string, io: ReporterIO = processIO()): Reporter {
-  if (!Object.hasOwn(REPORTERS, name)) throw new ReporterError(`--reporter: unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)} (known: ${REPORTER_NAMES.join(', ')})`);
+  if (!Object.hasOwn(REPORTERS, name))
+    throw new ReporterError(
+      `--reporter: unknown reporter "${name}"${didYouMean(name, REPORTER_NAMES)} (known: ${REPORTER_NAMES.join(', ')})`,
+    );
   return REPORTERS[name as ReporterName](io);
 }
 
@@ -63,12 +74,22 @@ export function createReporters(names: string[], io: ReporterIO, o: { quiet?: bo
 }
 
 /** All the reporters' hooks as one reporter (what a run calls). */
-export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunStart' | 'onSuiteDone' | 'onSessionEnd' | 'onRunDone'>> {
+export function fanOut(
+  reporters: Reporter[],
+): Required<Pick<Reporter, 'onRunStart' | 'onSuiteDone' | 'onSessionEnd' | 'onRunDone'>> {
   return {
-    onRunStart: (run) => { for (const r of reporters) r.onRunStart?.(run); },
-    onSessionEnd: (messages) => { for (const r of reporters) r.onSessionEnd?.(messages); },
-    onSuiteDone: (suite, phase, added, at) => { for (const r of reporters) r.onSuiteDone?.(suite, phase, added, at); },
-    onRunDone: (report) => { for (const r of reporters) r.onRunDone?.(report); },
+    onRunStart: (run) => {
+      for (const r of reporters) r.onRunStart?.(run);
+    },
+    onSessionEnd: (messages) => {
+      for (const r of reporters) r.onSessionEnd?.(messages);
+    },
+    onSuiteDone: (suite, phase, added, at) => {
+      for (const r of reporters) r.onSuiteDone?.(suite, phase, added, at);
+    },
+    onRunDone: (report) => {
+      for (const r of reporters) r.onRunDone?.(report);
+    },
   };
 }
 
@@ -77,19 +98,36 @@ export function fanOut(reporters: Reporter[]): Required<Pick<Reporter, 'onRunSta
  * `stderr` the target's own lines), `flush` delivers them all, in order, to the reporters when the target is done,
  * so that its progress lines come out whole, never between another target's.
  */
-export function bufferHooks(reporters: Reporter[]): { reporter: Reporter; stderr: (s: string) => void; flush: (stderr: (s: string) => Promise<void>) => Promise<void> } {
+export function bufferHooks(reporters: Reporter[]): {
+  reporter: Reporter;
+  stderr: (s: string) => void;
+  flush: (stderr: (s: string) => Promise<void>) => Promise<void>;
+} {
   const out = fanOut(reporters);
   const calls: (() => void)[] = [];
   const lines: string[] = [];
   return {
     reporter: {
       name: 'buffer',
-      onRunStart: (run) => { const at = performance.now(); calls.push(() => out.onRunStart({ ...run, at: run.at ?? at })); },
-      onSuiteDone: (suite, phase, added, at) => { const now = at ?? performance.now(); const copy = [...added]; calls.push(() => out.onSuiteDone(suite, phase, copy, now)); },
-      onSessionEnd: (messages) => { calls.push(() => out.onSessionEnd(messages)); },
-      onRunDone: (report) => { calls.push(() => out.onRunDone(report)); },
+      onRunStart: (run) => {
+        const at = performance.now();
+        calls.push(() => out.onRunStart({ ...run, at: run.at ?? at }));
+      },
+      onSuiteDone: (suite, phase, added, at) => {
+        const now = at ?? performance.now();
+        const copy = [...added];
+        calls.push(() => out.onSuiteDone(suite, phase, copy, now));
+      },
+      onSessionEnd: (messages) => {
+        calls.push(() => out.onSessionEnd(messages));
+      },
+      onRunDone: (report) => {
+        calls.push(() => out.onRunDone(report));
+      },
     },
-    stderr: (s) => { lines.push(s); },
+    stderr: (s) => {
+      lines.push(s);
+    },
     async flush(stderr) {
       // All at once (the writes are queued in order before anything else can run): the target's output stays whole.
       for (const c of calls.splice(0)) c();
@@ -118,7 +156,12 @@ export interface OutputPlan {
 }
 
 /** Reads the output options of an invocation, makes its reporters, loads the baselines. Throws on a bad baseline file or reporter name. */
-export async function prepareOutput(shared: Record<string, unknown>, list: (v: unknown) => string[], configFile?: string, io: ReporterIO = processIO({ verbose: shared.verbose === true, quiet: shared.quiet === true })): Promise<OutputPlan> {
+export async function prepareOutput(
+  shared: Record<string, unknown>,
+  list: (v: unknown) => string[],
+  configFile?: string,
+  io: ReporterIO = processIO({ verbose: shared.verbose === true, quiet: shared.quiet === true }),
+): Promise<OutputPlan> {
   const reporters = shared.reporter === undefined ? ['console', 'json'] : list(shared.reporter);
   const plan: OutputPlan = {
     reporters,
@@ -131,7 +174,8 @@ export async function prepareOutput(shared: Record<string, unknown>, list: (v: u
   if (typeof shared.baseline === 'string') plan.baseline = await loadBaseline(resolve(shared.baseline));
   if (typeof shared['update-baseline'] === 'string') {
     plan.updateBaseline = resolve(shared['update-baseline']);
-    if (existsSync(plan.updateBaseline) && plan.updateBaseline !== plan.baseline?.file) plan.updatePrevious = await loadBaseline(plan.updateBaseline);
+    if (existsSync(plan.updateBaseline) && plan.updateBaseline !== plan.baseline?.file)
+      plan.updatePrevious = await loadBaseline(plan.updateBaseline);
   }
   return plan;
 }
@@ -145,16 +189,26 @@ export async function finishRuns(runs: Report[], plan: OutputPlan, io: Pick<Repo
   const ctx: FinishContext = { outDir: plan.outDir, written: [] };
   // No run at all (a shard that got no target): report.json says so (for `merge`); the other reporters have nothing to show.
   const instances = runs.length ? plan.instances : plan.instances.filter((r) => r.name === 'json');
-  if (!runs.length && !plan.quiet) await io.stderr(`mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`);
+  if (!runs.length && !plan.quiet)
+    await io.stderr(
+      `mcp-conform: no target to test${plan.shard ? ` in shard ${plan.shard.index}/${plan.shard.count} (of ${plan.shard.of} targets)` : ''}\n`,
+    );
   for (const rep of instances) {
     // The console lists every file written, the baseline written by --update-baseline last.
     // (not when it already said what it would say: the console then says it is unchanged).
-    if (rep.name === 'console' && plan.updateBaseline && runs.some((r) => r.updatedFiles?.some((u) => u.by === 'update-baseline' && u.written))) ctx.written.push(plan.updateBaseline);
+    if (
+      rep.name === 'console' &&
+      plan.updateBaseline &&
+      runs.some((r) => r.updatedFiles?.some((u) => u.by === 'update-baseline' && u.written))
+    )
+      ctx.written.push(plan.updateBaseline);
     try {
       const files = await rep.onFinished?.(set, ctx);
       for (const f of [files ?? []].flat()) ctx.written.push(f);
     } catch (e) {
-      await io.stderr(`mcp-conform: could not write ${rep.what ?? `the ${rep.name} report to ${plan.outDir}`}: ${(e as Error).message}\n`);
+      await io.stderr(
+        `mcp-conform: could not write ${rep.what ?? `the ${rep.name} report to ${plan.outDir}`}: ${(e as Error).message}\n`,
+      );
       if (!rep.optional) return 2;
     }
   }

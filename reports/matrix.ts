@@ -27,8 +27,13 @@ export function eraLines(r: Pick<Report, 'eras'>): string[] {
   const eras = r.eras ?? [];
   const [first, second] = eras;
   if (!first || !second) return [];
-  if (!second.accepted) return [`Judged in ${first.protocolVersion} only: a dual-era check offered ${second.protocolVersion} in initialize on a fresh connection, and it was not served (${second.reason ?? 'no handshake'})`];
-  return [`A dual-era server: judged in ${first.protocolVersion} and in ${second.protocolVersion} (initialize, a fresh connection), the newest legacy version it serves; a case marked [version] was found in that era only, the others alike in both (--protocol-version V judges one)`];
+  if (!second.accepted)
+    return [
+      `Judged in ${first.protocolVersion} only: a dual-era check offered ${second.protocolVersion} in initialize on a fresh connection, and it was not served (${second.reason ?? 'no handshake'})`,
+    ];
+  return [
+    `A dual-era server: judged in ${first.protocolVersion} and in ${second.protocolVersion} (initialize, a fresh connection), the newest legacy version it serves; a case marked [version] was found in that era only, the others alike in both (--protocol-version V judges one)`,
+  ];
 }
 
 /** Lines of at most `width` columns: words wrapped, continuation lines indented. */
@@ -37,7 +42,10 @@ function wrap(text: string, width = 100, indent = '    '): string[] {
   let line = '';
   for (const word of text.split(' ')) {
     const next = line ? `${line} ${word}` : word;
-    if (next.length > width && line.trim()) { out.push(line); line = `${indent}${word}`; } else line = next;
+    if (next.length > width && line.trim()) {
+      out.push(line);
+      line = `${indent}${word}`;
+    } else line = next;
   }
   if (line) out.push(line);
   return out.flatMap((l) => (l.length > width ? [l.slice(0, width - 1) + '…'] : [l]));
@@ -57,7 +65,20 @@ export function matrixTable(matrix: MatrixEntry[]): string {
     ...suiteIds.map((id) => [id, ...matrix.map((m) => matrixCell(m, id))]),
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const notes = matrix.filter((m) => !m.accepted && m.reason).flatMap((m) => wrap(`  ${m.protocolVersion}: ${m.tested === false ? 'not tested' : 'not accepted'}: ${m.reason}`));
-  return ['Version matrix (--all-versions):', line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...notes, ''].join('\n');
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const notes = matrix
+    .filter((m) => !m.accepted && m.reason)
+    .flatMap((m) => wrap(`  ${m.protocolVersion}: ${m.tested === false ? 'not tested' : 'not accepted'}: ${m.reason}`));
+  return [
+    'Version matrix (--all-versions):',
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    ...notes,
+    '',
+  ].join('\n');
 }

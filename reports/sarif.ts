@@ -49,7 +49,8 @@ interface Where {
 
 function fileLocation(file: string, root: string, startLine?: number): SarifLocation {
   const rel = relative(root, file);
-  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { uri: rel.split(sep).join('/'), relative: true, ...(startLine ? { startLine } : {}) };
+  if (rel && !rel.startsWith('..') && !isAbsolute(rel))
+    return { uri: rel.split(sep).join('/'), relative: true, ...(startLine ? { startLine } : {}) };
   return { uri: pathToFileURL(file).href, relative: false, ...(startLine ? { startLine } : {}) };
 }
 
@@ -65,7 +66,11 @@ function configLines(file: string): Where['configLines'] {
     const seq = pair?.value;
     const top = line(pair?.key as YamlNode | undefined);
     if (!isSeq(seq)) return { targets: [], entries: [], top };
-    return { targets: seq.items.map((n) => line(n as YamlNode)), entries: (doc.toJS() as { targets: Record<string, unknown>[] }).targets, top };
+    return {
+      targets: seq.items.map((n) => line(n as YamlNode)),
+      entries: (doc.toJS() as { targets: Record<string, unknown>[] }).targets,
+      top,
+    };
   } catch {
     return undefined;
   }
@@ -97,7 +102,12 @@ export function locateTarget(r: Report, where: Where): SarifLocation {
     let idx = -1;
     if (lines) {
       const t = r.target;
-      idx = lines.entries.findIndex((e) => (t.name !== undefined ? e.name === t.name : (t.url !== undefined && [e.url, e.http, e.sse].includes(t.url)) || (t.command !== undefined && (e.stdio === t.command || e.start === t.command))));
+      idx = lines.entries.findIndex((e) =>
+        t.name !== undefined
+          ? e.name === t.name
+          : (t.url !== undefined && [e.url, e.http, e.sse].includes(t.url)) ||
+            (t.command !== undefined && (e.stdio === t.command || e.start === t.command)),
+      );
     }
     return fileLocation(where.configFile, where.root, (idx >= 0 ? lines?.targets[idx] : undefined) ?? lines?.top);
   }
@@ -105,7 +115,11 @@ export function locateTarget(r: Report, where: Where): SarifLocation {
     const cwd = r.target.cwd ?? process.cwd();
     for (const w of (r.target.argv ?? []).slice(0, 6)) {
       const p = resolve(cwd, w);
-      try { if (existsSync(p) && statSync(p).isFile()) return fileLocation(p, where.root); } catch { /* not a file */ }
+      try {
+        if (existsSync(p) && statSync(p).isFile()) return fileLocation(p, where.root);
+      } catch {
+        /* not a file */
+      }
     }
     const program = r.target.argv?.[0] ?? r.target.command ?? 'server';
     return { uri: encodeURI(program.replace(/\\/g, '/')), relative: true };
@@ -113,18 +127,30 @@ export function locateTarget(r: Report, where: Where): SarifLocation {
   return { uri: safeUrl(r.target.url), relative: false };
 }
 
-const fingerprint = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+const fingerprint = (...parts: string[]) =>
+  createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 
 /** The SARIF log of a set of runs (an object; JSON.stringify it). */
-export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Record<string, unknown> {
+export function renderSarif(
+  set: ReportSet,
+  o: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Record<string, unknown> {
   const env = o.env ?? process.env;
   const root = resolve(env.GITHUB_WORKSPACE || o.cwd || process.cwd());
-  const where: Where = { root, configFile: set.configFile, configLines: set.configFile ? configLines(set.configFile) : undefined };
+  const where: Where = {
+    root,
+    configFile: set.configFile,
+    configLines: set.configFile ? configLines(set.configFile) : undefined,
+  };
   const rules: Record<string, unknown>[] = [];
   const ruleIndex = new Map<string, number>();
   const rule = (id: string, make: () => Record<string, unknown>) => {
     let i = ruleIndex.get(id);
-    if (i === undefined) { i = rules.length; ruleIndex.set(id, i); rules.push(make()); }
+    if (i === undefined) {
+      i = rules.length;
+      ruleIndex.set(id, i);
+      rules.push(make());
+    }
     return i;
   };
   const results: Record<string, unknown>[] = [];
@@ -139,16 +165,26 @@ export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: 
       },
       logicalLocations: [{ name: label, kind: 'module', fullyQualifiedName: label }],
     };
-    const result = (ruleId: string, idx: number, level: 'error' | 'warning', text: string, extra: Record<string, unknown> = {}) => results.push({
-      ruleId, ruleIndex: idx, level,
-      message: { text: multi || set.configFile ? `${label}: ${text}` : text },
-      locations: [location],
-      partialFingerprints: { 'mcpConformTargetCase/v1': fingerprint(label, ruleId) },
-      ...extra,
-    });
+    const result = (
+      ruleId: string,
+      idx: number,
+      level: 'error' | 'warning',
+      text: string,
+      extra: Record<string, unknown> = {},
+    ) =>
+      results.push({
+        ruleId,
+        ruleIndex: idx,
+        level,
+        message: { text: multi || set.configFile ? `${label}: ${text}` : text },
+        locations: [location],
+        partialFingerprints: { 'mcpConformTargetCase/v1': fingerprint(label, ruleId) },
+        ...extra,
+      });
     if (r.aborted) {
       const i = rule(ABORTED_RULE, () => ({
-        id: ABORTED_RULE, name: 'RunEndedEarly',
+        id: ABORTED_RULE,
+        name: 'RunEndedEarly',
         shortDescription: { text: 'The run ended early: the server would not start, crashed or stopped answering' },
         defaultConfiguration: { level: 'error' },
         properties: { tags: ['mcp', 'mcp-conform'] },
@@ -161,8 +197,23 @@ export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: 
         const i = rule(c.id, () => ruleOf(c, s.id));
         const text = `${c.strictFromWarn ? '[warn made a fail by --strict] ' : ''}${c.message}`;
         result(c.id, i, c.verdict === 'fail' ? 'error' : 'warning', text, {
-          properties: { verdict: c.verdict, level: c.level, protocolVersion: c.protocolVersion ?? r.server.protocolVersion, target: label },
-          ...(c.verdict === 'fail' && c.baselined ? { suppressions: [{ kind: 'external', status: 'accepted', justification: `known failure (baseline${r.baseline ? ` ${r.baseline.file}` : ''})${c.baselineReason ? `: ${c.baselineReason}` : ''}` }] } : {}),
+          properties: {
+            verdict: c.verdict,
+            level: c.level,
+            protocolVersion: c.protocolVersion ?? r.server.protocolVersion,
+            target: label,
+          },
+          ...(c.verdict === 'fail' && c.baselined
+            ? {
+                suppressions: [
+                  {
+                    kind: 'external',
+                    status: 'accepted',
+                    justification: `known failure (baseline${r.baseline ? ` ${r.baseline.file}` : ''})${c.baselineReason ? `: ${c.baselineReason}` : ''}`,
+                  },
+                ],
+              }
+            : {}),
         });
       }
     }
@@ -172,20 +223,22 @@ export function renderSarif(set: ReportSet, o: { env?: NodeJS.ProcessEnv; cwd?: 
   return {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'mcp-conform',
-          version: first.tool.version,
-          semanticVersion: first.tool.version,
-          rules,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'mcp-conform',
+            version: first.tool.version,
+            semanticVersion: first.tool.version,
+            rules,
+          },
         },
+        automationDetails: { id: 'mcp-conform/' },
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(root + sep).href } },
+        invocations: [{ executionSuccessful: exitCode < 2, exitCode }],
+        results,
       },
-      automationDetails: { id: 'mcp-conform/' },
-      originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(root + sep).href } },
-      invocations: [{ executionSuccessful: exitCode < 2, exitCode }],
-      results,
-    }],
+    ],
   };
 }
 
@@ -209,7 +262,9 @@ const DEFAULT_SECURITY_SEVERITY = '5.0';
 /** The security-severity of a case of the security suite (undefined for the other suites). */
 export function securitySeverity(caseId: string, suite: string): string | undefined {
   if (suite !== 'security' && !caseId.startsWith('security/')) return undefined;
-  const stem = Object.keys(SECURITY_SEVERITY).filter((k) => caseId === k || caseId.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
+  const stem = Object.keys(SECURITY_SEVERITY)
+    .filter((k) => caseId === k || caseId.startsWith(`${k}/`))
+    .sort((a, b) => b.length - a.length)[0];
   return stem ? SECURITY_SEVERITY[stem] : DEFAULT_SECURITY_SEVERITY;
 }
 
@@ -222,11 +277,21 @@ function ruleOf(c: CaseResult, suite: string): Record<string, unknown> {
     shortDescription: { text: c.title },
     fullDescription: { text: desc },
     helpUri: c.spec,
-    help: { text: `${desc}\n${c.level} · ${c.spec}`, markdown: `${desc}\n\n**${c.level}** · [specification](${c.spec})` },
+    help: {
+      text: `${desc}\n${c.level} · ${c.spec}`,
+      markdown: `${desc}\n\n**${c.level}** · [specification](${c.spec})`,
+    },
     defaultConfiguration: { level: LEVEL_OF[c.level] ?? 'warning' },
     // Security rules: GitHub code scanning's convention (the tag "security" and a security-severity) puts them under
     // security alerts, with the severity it shows.
-    properties: severity ? { level: c.level, suite, tags: [...new Set(['security', 'mcp', suite, c.level])], 'security-severity': severity } : { level: c.level, suite, tags: ['mcp', suite, c.level] },
+    properties: severity
+      ? {
+          level: c.level,
+          suite,
+          tags: [...new Set(['security', 'mcp', suite, c.level])],
+          'security-severity': severity,
+        }
+      : { level: c.level, suite, tags: ['mcp', suite, c.level] },
   };
 }
 

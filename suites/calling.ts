@@ -44,10 +44,11 @@ function gradeAnswer(
   argsNote: string,
 ): Omit<ItemOutcome, 'item'> {
   if (reply.error) {
+    const optionals = reply.error.code === -32602 ? generatedOptionals(tool, argsOf(rec)) : [];
     return {
       verdict: 'warn',
       level: 'SHOULD',
-      message: `answered with a JSON-RPC error ${describeError(reply.error)} to arguments generated from its inputSchema${argsNote}; a tool that fails should answer with a result with isError: true`,
+      message: `answered with a JSON-RPC error ${describeError(reply.error)} to arguments generated from its inputSchema${argsNote}; a tool that fails should answer with a result with isError: true${optionals.length ? ` — the arguments held ${optionals.length === 1 ? 'an optional argument' : 'optional arguments'} the schema does not require (${optionals.map((n) => JSON.stringify(n)).join(', ')}, generated because the schema needs more than its required ones): the -32602 may be about ${optionals.length === 1 ? 'it' : 'them'}` : ''}`,
       messageIds: mids,
     };
   }
@@ -126,6 +127,14 @@ function gradeAnswer(
 }
 
 /** The arguments a tools/call carried. */
+/** The top-level arguments of a call that the tool's inputSchema does not require. */
+function generatedOptionals(tool: Tool, args: unknown): string[] {
+  if (!isObject(args)) return [];
+  const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  return Object.keys(args).filter((k) => !required.has(k));
+}
+
 function argsOf(rec: ToolCallRecord): unknown {
   const params = (rec.reply?.request.json as { params?: { arguments?: unknown } } | undefined)?.params;
   return params?.arguments;

@@ -13,19 +13,40 @@ import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/
 import { tools, type Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
 import { listedTools } from './helpers.js';
-import { DEFAULT_PROVIDERS, PROFILES, PROVIDER_IDS, RULES_VERSION, type Profile, type ProviderId } from './compat/rules.js';
+import {
+  DEFAULT_PROVIDERS,
+  PROFILES,
+  PROVIDER_IDS,
+  RULES_VERSION,
+  type Profile,
+  type ProviderId,
+} from './compat/rules.js';
 
 /**
  * --providers (config key and library option `providers`): the suite's own option. Reported in
  * report.options.suiteOptions with the quality suite's token bounds (the report contract keeps them together).
  */
 export const providersOption: OptionDef<string[] | undefined> = {
-  flag: 'providers', key: 'providers', type: 'string[]', inReport: 'when-set', reportIn: 'suiteOptions',
+  flag: 'providers',
+  key: 'providers',
+  type: 'string[]',
+  inReport: 'when-set',
+  reportIn: 'suiteOptions',
   help: `compat: provider profiles to check (${PROVIDER_IDS.join(', ')}); only these, and their rejections fail (default: ${DEFAULT_PROVIDERS.join(', ')}, as warnings)`,
-  normalize: (v) => v && [...new Set(v.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))],
+  normalize: (v) =>
+    v && [
+      ...new Set(
+        v
+          .flatMap((x) => x.split(','))
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    ],
   validate(v, name) {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return `${name} must be a list of strings`;
-    for (const x of v) if (!PROVIDER_IDS.includes(x as ProviderId)) return `${name}: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`;
+    for (const x of v)
+      if (!PROVIDER_IDS.includes(x as ProviderId))
+        return `${name}: unknown provider "${x}" (known: ${PROVIDER_IDS.join(', ')})`;
     if (!v.length) return `${name}: name at least one provider`;
     return undefined;
   },
@@ -52,7 +73,10 @@ function findingText(f: Finding): string {
  * Each profile's findings on the run's tool list, and the list's size in JSON (the same for every profile), computed
  * once per run (a run service: the per-profile memo).
  */
-const profileFindings: Service<{ byProfile: Map<ProviderId, Finding[]>; bytes?: number }> = { id: 'compat-findings', produce: async () => ({ byProfile: new Map() }) };
+const profileFindings: Service<{ byProfile: Map<ProviderId, Finding[]>; bytes?: number }> = {
+  id: 'compat-findings',
+  produce: async () => ({ byProfile: new Map() }),
+};
 async function findings(ctx: CaseContext, tools: Tool[], p: Profile): Promise<Finding[]> {
   const m = (await ctx.service(profileFindings)).byProfile;
   let f = m.get(p.id);
@@ -82,12 +106,16 @@ function profileCases(p: Profile): CaseDef[] {
       // anyway (robustness/unknown-notification's window), not at the case's turn near the run's end.
       start(ctx) {
         if (notChecked(ctx, p) || !ctx.capabilities.tools) return;
-        ctx.whenProduced(tools).then((l) => (l.tools.length ? Promise.all([findings(ctx, l.tools, p), listBytes(ctx, l.tools)]) : undefined)).catch(() => undefined);
+        ctx
+          .whenProduced(tools)
+          .then((l) => (l.tools.length ? Promise.all([findings(ctx, l.tools, p), listBytes(ctx, l.tools)]) : undefined))
+          .catch(() => undefined);
       },
       async run(ctx) {
         // A profile that is not checked leaves no result (opt-in profiles, and the others under --providers).
         if (notChecked(ctx, p)) return [];
-        if (!ctx.capabilities.tools) return { verdict: 'skip', message: 'the server did not declare the "tools" capability' };
+        if (!ctx.capabilities.tools)
+          return { verdict: 'skip', message: 'the server did not declare the "tools" capability' };
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
         const fs = await findings(ctx, t, p);
@@ -98,11 +126,29 @@ function profileCases(p: Profile): CaseDef[] {
         if (rejects.length) {
           const listLevel = rejects.filter((f) => f.tool === undefined);
           const byTool = [...new Set(rejects.filter((f) => f.tool !== undefined).map((f) => f.tool!))];
-          const parts = [...listLevel.map(findingText), ...(byTool.length ? [`${plural(byTool.length, 'tool')} ${byTool.length === 1 ? 'breaks' : 'break'} its rules: ${byTool.slice(0, 5).map((n) => `"${n}"`).join(', ')}${byTool.length > 5 ? '…' : ''} (see compat/${p.id}/<tool>)`] : [])];
-          return { verdict: worst(rejects), message: `${p.title} would refuse every request that carries this list (${head}): ${parts.join('; ')}`, details };
+          const parts = [
+            ...listLevel.map(findingText),
+            ...(byTool.length
+              ? [
+                  `${plural(byTool.length, 'tool')} ${byTool.length === 1 ? 'breaks' : 'break'} its rules: ${byTool
+                    .slice(0, 5)
+                    .map((n) => `"${n}"`)
+                    .join(', ')}${byTool.length > 5 ? '…' : ''} (see compat/${p.id}/<tool>)`,
+                ]
+              : []),
+          ];
+          return {
+            verdict: worst(rejects),
+            message: `${p.title} would refuse every request that carries this list (${head}): ${parts.join('; ')}`,
+            details,
+          };
         }
         const degraded = [...new Set(fs.map((f) => f.tool ?? '(list)'))];
-        return { verdict: 'pass', message: `${p.title} accepts the list (${head})${degraded.length ? `; ${plural(degraded.length, 'tool')} may be degraded, see compat/${p.id}/<tool>` : ''}`, details };
+        return {
+          verdict: 'pass',
+          message: `${p.title} accepts the list (${head})${degraded.length ? `; ${plural(degraded.length, 'tool')} may be degraded, see compat/${p.id}/<tool>` : ''}`,
+          details,
+        };
       },
     },
     {

@@ -31,7 +31,38 @@ import { authSuite } from './auth.js';
 import { protocol2026 } from './protocol-2026.js';
 import { security } from './security.js';
 
-export const ALL_SUITES: Suite[] = [lifecycle, listing, expectSuite, calling, unknownTool, invalidParams, resources, subscriptions, promptsSuite, completion, logging, capabilities, serverRequestsSuite, progress, tasks, surface2026, protocol2026, robustness, isError, compat, quality, httpSuite, sseSuite, authSuite, stdio, schema, surface, registrySuite, manifestSuite, security];
+export const ALL_SUITES: Suite[] = [
+  lifecycle,
+  listing,
+  expectSuite,
+  calling,
+  unknownTool,
+  invalidParams,
+  resources,
+  subscriptions,
+  promptsSuite,
+  completion,
+  logging,
+  capabilities,
+  serverRequestsSuite,
+  progress,
+  tasks,
+  surface2026,
+  protocol2026,
+  robustness,
+  isError,
+  compat,
+  quality,
+  httpSuite,
+  sseSuite,
+  authSuite,
+  stdio,
+  schema,
+  surface,
+  registrySuite,
+  manifestSuite,
+  security,
+];
 
 export function suiteById(id: string): Suite | undefined {
   return ALL_SUITES.find((s) => s.id === id);

@@ -8,7 +8,16 @@ import type { OptionDef } from '../core/options.js';
 import type { Service } from '../core/services.js';
 import type { ItemOutcome, Suite, ToolCallRecord } from '../core/suite.js';
 import { listQuality, toolQuality, type Finding } from './compat/check.js';
-import { TOKENIZER, countTokensOf, prepareTokenizer, preloadTokenizer, releaseTokenizer, resultText, toolCosts, type ToolCost } from './compat/cost.js';
+import {
+  TOKENIZER,
+  countTokensOf,
+  prepareTokenizer,
+  preloadTokenizer,
+  releaseTokenizer,
+  resultText,
+  toolCosts,
+  type ToolCost,
+} from './compat/cost.js';
 import { listedTools } from './helpers.js';
 import { toolCallsOf, tools } from '../core/tools.js';
 
@@ -27,23 +36,41 @@ function noResultWhy(made: ToolCallRecord[]): string {
   if (!made.length) return 'no tool was called: see --call-tools / --call-tool';
   const errors = made.filter((c) => c.reply?.error).length;
   const silent = made.length - errors;
-  const how = [errors ? `${errors} answered with a JSON-RPC error` : '', silent ? `${silent} not answered` : ''].filter(Boolean).join(', ');
+  const how = [errors ? `${errors} answered with a JSON-RPC error` : '', silent ? `${silent} not answered` : '']
+    .filter(Boolean)
+    .join(', ');
   const toolCount = new Set(made.map((c) => c.tool)).size;
   return `the ${plural(made.length, 'call')} of ${plural(toolCount, 'tool')} the run made got no result: ${how}; see calling/tool/<tool>`;
 }
 
-const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? 'warn' as const : 'info' as const);
+const worst = (fs: Finding[]) => (fs.some((f) => f.severity === 'warn') ? ('warn' as const) : ('info' as const));
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** A bound in tokens (--max-tool-tokens, --max-result-tokens): the suite's own options, reported in report.options.suiteOptions. */
 function tokenBound(flag: string, key: string, help: string): OptionDef<number | undefined> {
   return {
-    flag, key, type: 'integer', inReport: 'when-set', reportIn: 'suiteOptions', help,
-    validate: (v, name) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? undefined : `${name} must be a whole number of tokens, at least 1`),
+    flag,
+    key,
+    type: 'integer',
+    inReport: 'when-set',
+    reportIn: 'suiteOptions',
+    help,
+    validate: (v, name) =>
+      typeof v === 'number' && Number.isInteger(v) && v >= 1
+        ? undefined
+        : `${name} must be a whole number of tokens, at least 1`,
   };
 }
-export const maxToolTokens = tokenBound('max-tool-tokens', 'maxToolTokens', 'quality/token-cost fails when the tool list costs more than N tokens (estimate)');
-export const maxResultTokens = tokenBound('max-result-tokens', 'maxResultTokens', 'quality/result-size fails when a tool result is longer than N tokens (estimate)');
+export const maxToolTokens = tokenBound(
+  'max-tool-tokens',
+  'maxToolTokens',
+  'quality/token-cost fails when the tool list costs more than N tokens (estimate)',
+);
+export const maxResultTokens = tokenBound(
+  'max-result-tokens',
+  'maxResultTokens',
+  'quality/result-size fails when a tool result is longer than N tokens (estimate)',
+);
 
 export const quality: Suite = {
   id: 'quality',
@@ -58,13 +85,15 @@ export const quality: Suite = {
       title: 'tool names are distinct and follow one convention',
       level: 'SHOULD',
       spec: 'server/tools#tool-names',
-      requirement: 'Tool names should not differ only by case or separator (a model, and clients that normalise names, confuse them) and should follow one naming convention (info).',
+      requirement:
+        'Tool names should not differ only by case or separator (a model, and clients that normalise names, confuse them) and should follow one naming convention (info).',
       requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
         const t = await listedTools(ctx);
         if (!Array.isArray(t)) return t;
         const fs = listQuality(t);
-        if (!fs.length) return { verdict: 'pass', message: `${plural(t.length, 'name')}, none colliding, one convention` };
+        if (!fs.length)
+          return { verdict: 'pass', message: `${plural(t.length, 'name')}, none colliding, one convention` };
         return { verdict: worst(fs), message: fs.map((f) => f.message).join('; '), details: { findings: fs } };
       },
     },
@@ -73,7 +102,8 @@ export const quality: Suite = {
       title: 'the tool definition gives a model what it needs',
       level: 'SHOULD',
       spec: 'server/tools#tool',
-      requirement: 'A tool has a description of more than one word; its parameters are described; required names exist in properties; no enum is empty; no parameter is a framework context object (ctx, context, run_context, or an opaque object described as a runtime wrapper) that a model would have to invent. One result per tool with a finding.',
+      requirement:
+        'A tool has a description of more than one word; its parameters are described; required names exist in properties; no enum is empty; no parameter is a framework context object (ctx, context, run_context, or an opaque object described as a runtime wrapper) that a model would have to invent. One result per tool with a finding.',
       perItem: 'tool',
       requires: { capability: 'tools', needs: 'listed' },
       async run(ctx) {
@@ -82,7 +112,13 @@ export const quality: Suite = {
         const out: ItemOutcome[] = [];
         for (const tool of t) {
           const fs = toolQuality(tool);
-          if (fs.length) out.push({ item: tool.name, verdict: worst(fs), message: fs.map((f) => `${f.rule}: ${f.message}`).join('; '), details: { findings: fs } });
+          if (fs.length)
+            out.push({
+              item: tool.name,
+              verdict: worst(fs),
+              message: fs.map((f) => `${f.rule}: ${f.message}`).join('; '),
+              details: { findings: fs },
+            });
         }
         return out;
       },
@@ -99,7 +135,10 @@ export const quality: Suite = {
       // unknown-notification's window), not at the case's turn near the run's end.
       start: (ctx) => {
         prepareTokenizer();
-        ctx.whenProduced(tools).then(() => ctx.service(listCost)).catch(() => undefined);
+        ctx
+          .whenProduced(tools)
+          .then(() => ctx.service(listCost))
+          .catch(() => undefined);
       },
       async run(ctx) {
         const t = await listedTools(ctx);
@@ -108,9 +147,24 @@ export const quality: Suite = {
         const max = ctx.option(maxToolTokens);
         const top = [...perTool].sort((a, b) => b.tokens - a.tokens).slice(0, 5);
         const msg = `≈${total} tokens (${TOKENIZER} estimate) for ${plural(t.length, 'tool')}${top.length ? `; largest: ${top.map((x) => `"${x.tool}" ≈${x.tokens}`).join(', ')}` : ''}`;
-        const details = { tokenizer: TOKENIZER, estimate: true, total, perTool, ...(max !== undefined ? { maxToolTokens: max } : {}) };
-        if (max !== undefined && total > max) return { verdict: 'fail', message: `the tool list costs ${msg}, more than --max-tool-tokens ${max}`, details };
-        return { verdict: 'info', message: `the tool list costs ${msg}${max !== undefined ? ` (within --max-tool-tokens ${max})` : ''}`, details };
+        const details = {
+          tokenizer: TOKENIZER,
+          estimate: true,
+          total,
+          perTool,
+          ...(max !== undefined ? { maxToolTokens: max } : {}),
+        };
+        if (max !== undefined && total > max)
+          return {
+            verdict: 'fail',
+            message: `the tool list costs ${msg}, more than --max-tool-tokens ${max}`,
+            details,
+          };
+        return {
+          verdict: 'info',
+          message: `the tool list costs ${msg}${max !== undefined ? ` (within --max-tool-tokens ${max})` : ''}`,
+          details,
+        };
       },
     },
     {
@@ -132,10 +186,32 @@ export const quality: Suite = {
         const max = ctx.option(maxResultTokens);
         const over = max === undefined ? [] : sizes.filter((s) => s.tokens > max);
         const messageIds = calls.flatMap((c) => (c.reply ? [c.reply.request.seq, c.reply.response.seq] : []));
-        const details = { tokenizer: TOKENIZER, estimate: true, results: sizes, ...(max !== undefined ? { maxResultTokens: max } : {}) };
-        const list = sizes.slice(0, 5).map((s) => `"${s.tool}" ≈${s.tokens}`).join(', ');
-        if (over.length) return { verdict: 'fail', message: `${plural(over.length, 'result')} longer than --max-result-tokens ${max}: ${over.slice(0, 5).map((s) => `"${s.tool}" ≈${s.tokens} tokens`).join(', ')}`, details, messageIds };
-        return { verdict: 'info', message: `${plural(sizes.length, 'result')} seen, largest ≈${sizes[0]!.tokens} tokens (${TOKENIZER} estimate): ${list}`, details, messageIds };
+        const details = {
+          tokenizer: TOKENIZER,
+          estimate: true,
+          results: sizes,
+          ...(max !== undefined ? { maxResultTokens: max } : {}),
+        };
+        const list = sizes
+          .slice(0, 5)
+          .map((s) => `"${s.tool}" ≈${s.tokens}`)
+          .join(', ');
+        if (over.length)
+          return {
+            verdict: 'fail',
+            message: `${plural(over.length, 'result')} longer than --max-result-tokens ${max}: ${over
+              .slice(0, 5)
+              .map((s) => `"${s.tool}" ≈${s.tokens} tokens`)
+              .join(', ')}`,
+            details,
+            messageIds,
+          };
+        return {
+          verdict: 'info',
+          message: `${plural(sizes.length, 'result')} seen, largest ≈${sizes[0]!.tokens} tokens (${TOKENIZER} estimate): ${list}`,
+          details,
+          messageIds,
+        };
       },
     },
   ],

@@ -11,15 +11,17 @@ import { publishedSchemaOutcome } from './helpers.js';
 export const registrySuite: Suite = {
   id: 'registry',
   title: 'MCP registry server.json',
-  description: 'The server.json the server was started from (--server-json) against the registry\'s published schema',
+  description: "The server.json the server was started from (--server-json) against the registry's published schema",
   selectedWhen: (sel) => !!sel.input(publishedInput)?.serverJson,
   cases: [
     {
       id: 'registry/server-json',
-      title: 'server.json fits the MCP registry\'s published server.json schema',
+      ofFile: true,
+      title: "server.json fits the MCP registry's published server.json schema",
       level: 'MUST',
       spec: SERVER_JSON_SCHEMA_URL,
-      requirement: 'server.json is valid against the server.json schema the MCP registry publishes (name as namespace/name, description, version, packages with registryType, identifier and transport, remotes with a transport type and URL, arguments and inputs as the schema describes them).',
+      requirement:
+        'server.json is valid against the server.json schema the MCP registry publishes (name as namespace/name, description, version, packages with registryType, identifier and transport, remotes with a transport type and URL, arguments and inputs as the schema describes them).',
       // The file, not the server: judged even when the server never answered (it is read after the run).
       requires: { needs: 'log' },
       run: async (ctx) => {

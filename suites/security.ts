@@ -28,7 +28,14 @@ export const skipSecurityOption: OptionDef<boolean> = {
   help: 'Leave the security suite out of the run (it is on by default; --suite security runs it alone)',
 };
 
-const cases: CaseDef[] = [...poisoningCases, rugPull, ...httpSecurityCases, ...isolationCases, ...escapeCases, ...ssrfCases];
+const cases: CaseDef[] = [
+  ...poisoningCases,
+  rugPull,
+  ...httpSecurityCases,
+  ...isolationCases,
+  ...escapeCases,
+  ...ssrfCases,
+];
 
 export const security: Suite = {
   id: 'security',

@@ -11,7 +11,13 @@ import type { VersionFeatures } from '../core/features.js';
 import { nothingHeard } from './helpers.js';
 
 function serverRequests(log: readonly LoggedMessage[]): LoggedMessage[] {
-  return log.filter((m) => m.direction === 'from-server' && m.kind === 'request' && m.method !== undefined && CAPABILITY_OF_REQUEST[m.method]);
+  return log.filter(
+    (m) =>
+      m.direction === 'from-server' &&
+      m.kind === 'request' &&
+      m.method !== undefined &&
+      CAPABILITY_OF_REQUEST[m.method],
+  );
 }
 
 /**
@@ -33,23 +39,44 @@ export const serverRequestsSuite: Suite = {
       title: 'the server asks only for client capabilities that were declared',
       level: 'MUST',
       spec: 'basic/lifecycle#operation',
-      requirement: 'A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing; elicitation form mode only, sampling without tools). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle\'s SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).',
+      requirement:
+        "A server sends sampling/createMessage, elicitation/create or roots/list only when the client declared sampling, elicitation or roots (the harness declares what --client-capabilities names, by default nothing; elicitation form mode only, sampling without tools). Elicitation without the capability breaks a MUST NOT from 2025-11-25 (fail); otherwise the lifecycle's SHOULD (warn). In 2026-07-28 a server sends none of them as requests (multi round-trip requests: fail).",
       requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
         const reqs = serverRequests(ctx.session.log);
         // 2026-07-28: such requests go through input_required results (multi round-trip requests), never on their own.
         if (ctx.features.mrtr && reqs.length) {
-          return { verdict: 'fail', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: `the server sent ${reqs.length} request(s) of its own (${[...new Set(reqs.map((m) => m.method))].join(', ')}); in ${ctx.version} a server asks for them through an input_required result (multi round-trip requests), never as a request` };
+          return {
+            verdict: 'fail',
+            messageIds: reqs.slice(0, 10).map((m) => m.seq),
+            message: `the server sent ${reqs.length} request(s) of its own (${[...new Set(reqs.map((m) => m.method))].join(', ')}); in ${ctx.version} a server asks for them through an input_required result (multi round-trip requests), never as a request`,
+          };
         }
         // An elicitation in url mode needs elicitation.url declared (a bare elicitation: {} is form only), sampling
         // with tools needs sampling.tools (core/mrtr.ts neededCapability: the same rule as for 2026-07-28 input requests).
-        const bad = reqs.filter((m) => !isDeclared(neededCapability(m.json) ?? { capability: CAPABILITY_OF_REQUEST[m.method!]! }, declared));
+        const bad = reqs.filter(
+          (m) => !isDeclared(neededCapability(m.json) ?? { capability: CAPABILITY_OF_REQUEST[m.method!]! }, declared),
+        );
         const silent = reqs.length ? undefined : nothingHeard(ctx);
         if (silent) return silent;
-        if (!bad.length) return { verdict: 'pass', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: reqs.length ? `${reqs.length} server request(s), each for a declared capability` : 'the server sent no sampling, elicitation or roots request the client had not declared' };
+        if (!bad.length)
+          return {
+            verdict: 'pass',
+            messageIds: reqs.slice(0, 10).map((m) => m.seq),
+            message: reqs.length
+              ? `${reqs.length} server request(s), each for a declared capability`
+              : 'the server sent no sampling, elicitation or roots request the client had not declared',
+          };
         const must = bad.filter((m) => strength(m.method!, ctx.features) === 'MUST');
-        const methods = [...new Set(bad.map((m) => { const need = neededCapability(m.json); return need?.sub ? `${m.method} (${need.label})` : m.method; }))].join(', ');
+        const methods = [
+          ...new Set(
+            bad.map((m) => {
+              const need = neededCapability(m.json);
+              return need?.sub ? `${m.method} (${need.label})` : m.method;
+            }),
+          ),
+        ].join(', ');
         const declaredNames = Object.keys(declared);
         return {
           verdict: must.length ? 'fail' : 'warn',
@@ -64,15 +91,26 @@ export const serverRequestsSuite: Suite = {
       title: 'server requests for declared capabilities got the canned answers',
       level: 'MAY',
       spec: 'client/sampling',
-      requirement: 'With --client-capabilities, the server\'s sampling/createMessage, elicitation/create and roots/list requests are answered (a fixed assistant text; decline; the --root list): which ones came is reported (info).',
+      requirement:
+        "With --client-capabilities, the server's sampling/createMessage, elicitation/create and roots/list requests are answered (a fixed assistant text; decline; the --root list): which ones came is reported (info).",
       requires: { needs: 'log' },
       async run(ctx) {
         const declared = ctx.session.opts.clientCapabilities ?? {};
-        const reqs = serverRequests(ctx.session.log).filter((m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] !== undefined);
-        if (!reqs.length) return { verdict: 'skip', message: `a request for a declared client capability was never sent (declared: ${Object.keys(declared).join(', ') || 'none'})` };
+        const reqs = serverRequests(ctx.session.log).filter(
+          (m) => declared[CAPABILITY_OF_REQUEST[m.method!]!] !== undefined,
+        );
+        if (!reqs.length)
+          return {
+            verdict: 'skip',
+            message: `a request for a declared client capability was never sent (declared: ${Object.keys(declared).join(', ') || 'none'})`,
+          };
         const counts = new Map<string, number>();
         for (const m of reqs) counts.set(m.method!, (counts.get(m.method!) ?? 0) + 1);
-        return { verdict: 'info', messageIds: reqs.slice(0, 10).map((m) => m.seq), message: `answered with canned results: ${[...counts].map(([k, n]) => `${k} ×${n}`).join(', ')}` };
+        return {
+          verdict: 'info',
+          messageIds: reqs.slice(0, 10).map((m) => m.seq),
+          message: `answered with canned results: ${[...counts].map(([k, n]) => `${k} ×${n}`).join(', ')}`,
+        };
       },
     },
   ],

@@ -16,14 +16,21 @@ export const stdio: Suite = {
       title: 'stdout carries only JSON-RPC messages',
       level: 'MUST',
       spec: 'basic/transports#stdio',
-      requirement: 'The server writes nothing to stdout that is not a valid MCP message: logs belong on stderr. Every other line is a failure.',
+      requirement:
+        'The server writes nothing to stdout that is not a valid MCP message: logs belong on stderr. Every other line is a failure.',
       requires: { transports: ['stdio'], needs: 'log' },
       async run(ctx) {
         const stray = ctx.session.log.filter((m) => m.direction === 'from-server' && m.kind === 'invalid');
         const total = ctx.session.log.filter((m) => m.direction === 'from-server').length;
         if (stray.length) {
-          const shown = stray.slice(0, 5).map((m) => `message ${m.seq}: ${m.problem ?? 'not a JSON-RPC message'}: ${brief(m.raw, 80)}`);
-          return { verdict: 'fail', message: `${stray.length} of ${total} stdout lines are not JSON-RPC messages: ${shown.join('; ')}${stray.length > 5 ? '; …' : ''}`, messageIds: stray.map((m) => m.seq) };
+          const shown = stray
+            .slice(0, 5)
+            .map((m) => `message ${m.seq}: ${m.problem ?? 'not a JSON-RPC message'}: ${brief(m.raw, 80)}`);
+          return {
+            verdict: 'fail',
+            message: `${stray.length} of ${total} stdout lines are not JSON-RPC messages: ${shown.join('; ')}${stray.length > 5 ? '; …' : ''}`,
+            messageIds: stray.map((m) => m.seq),
+          };
         }
         if (!total) return { verdict: 'skip', message: 'nothing to judge: the server wrote nothing to stdout' };
         return { verdict: 'pass', message: `all ${total} stdout lines are JSON-RPC messages` };
@@ -37,11 +44,24 @@ export const stdio: Suite = {
       requirement: 'Messages are UTF-8 encoded and delimited by newlines.',
       requires: { transports: ['stdio'], needs: 'log' },
       async run(ctx) {
-        const bad = ctx.session.log.filter((m) => m.direction === 'from-server' && m.problem && /UTF-8|no newline|longer than/.test(m.problem));
-        if (bad.length) return { verdict: 'fail', message: bad.slice(0, 5).map((m) => `message ${m.seq}: ${m.problem}`).join('; '), messageIds: bad.map((m) => m.seq) };
+        const bad = ctx.session.log.filter(
+          (m) => m.direction === 'from-server' && m.problem && /UTF-8|no newline|longer than/.test(m.problem),
+        );
+        if (bad.length)
+          return {
+            verdict: 'fail',
+            message: bad
+              .slice(0, 5)
+              .map((m) => `message ${m.seq}: ${m.problem}`)
+              .join('; '),
+            messageIds: bad.map((m) => m.seq),
+          };
         const lines = ctx.session.log.filter((m) => m.direction === 'from-server').length;
         if (!lines) return { verdict: 'skip', message: 'nothing to judge: the server wrote nothing to stdout' };
-        return { verdict: 'pass', message: `all ${lines} line${lines === 1 ? '' : 's'} valid UTF-8 and newline-terminated` };
+        return {
+          verdict: 'pass',
+          message: `all ${lines} line${lines === 1 ? '' : 's'} valid UTF-8 and newline-terminated`,
+        };
       },
     },
   ],

@@ -12,7 +12,9 @@ import { isObject } from './helpers.js';
 /** The texts of a result's text blocks, in order. */
 export function textBlocks(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
-  return content.filter((c) => isObject(c) && c.type === 'text' && typeof c.text === 'string').map((c) => (c as { text: string }).text);
+  return content
+    .filter((c) => isObject(c) && c.type === 'text' && typeof c.text === 'string')
+    .map((c) => (c as { text: string }).text);
 }
 
 /** One line, cut to max characters, for a message. */
@@ -27,7 +29,8 @@ export function quote(text: string, max = 200): string {
  * (and, see FAILURE_CODE, "[NOT_FOUND] … does not exist").
  * Kept narrow on purpose: a word "error" in the middle of a sentence, "Errors: 0" or "Error handling guide" do not count.
  */
-const FAILURE_START = /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\s\u2014\s)|(?:mcp\s+)?error\s+-?\d+\s*:|error\s+(?:executing|calling|running|invoking|while|during|occurred)\b|failed(?:\s+to\b|\s*[:!.]?\s*$|\s*:(?!\s*0\b)|\s*!)|failure\s*:|exception\s*:|unhandled\s+exception\b)/i;
+const FAILURE_START =
+  /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\s\u2014\s)|(?:mcp\s+)?error\s+-?\d+\s*:|error\s+(?:executing|calling|running|invoking|while|during|occurred)\b|failed(?:\s+to\b|\s*[:!.]?\s*$|\s*:(?!\s*0\b)|\s*!)|failure\s*:|exception\s*:|unhandled\s+exception\b)/i;
 
 /**
  * An error code in brackets at the start, as some servers mark a failure: "[NOT_FOUND] …", "[PERMISSION_DENIED] …",
@@ -36,8 +39,10 @@ const FAILURE_START = /^(?:\[(?:error|fatal)\]|(?:fatal\s+)?error\s*(?::|\s-\s|\
  * heading such as "[NOT_FOUND] handling" in a document is no failure.
  */
 const FAILURE_CODE = /^\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)\]/;
-const FAILURE_CODE_NAME = /(?:^|_)(?:NOT_FOUND|NOTFOUND|ERROR|ERR|FAILED|FAILURE|DENIED|FORBIDDEN|UNAUTHORI[SZ]ED|INVALID|TIMEOUT|TIMED_OUT|UNAVAILABLE|CONFLICT|ABORTED|EXCEPTION)(?:_|$)/;
-const FAILURE_WORDS = /\b(?:does not exist|doesn't exist|not found|no such|failed|failure|denied|forbidden|unauthori[sz]ed|invalid|could not|couldn't|cannot|can't|unable to|timed out|unavailable|not allowed|error)\b/i;
+const FAILURE_CODE_NAME =
+  /(?:^|_)(?:NOT_FOUND|NOTFOUND|ERROR|ERR|FAILED|FAILURE|DENIED|FORBIDDEN|UNAUTHORI[SZ]ED|INVALID|TIMEOUT|TIMED_OUT|UNAVAILABLE|CONFLICT|ABORTED|EXCEPTION)(?:_|$)/;
+const FAILURE_WORDS =
+  /\b(?:does not exist|doesn't exist|not found|no such|failed|failure|denied|forbidden|unauthori[sz]ed|invalid|could not|couldn't|cannot|can't|unable to|timed out|unavailable|not allowed|error)\b/i;
 
 /** A tool whose job is to show errors, logs or test outcomes: its text may start with "Error:" and be a success. */
 const REPORTS_ERRORS = /error|fail|exception|log|diagnos|lint|debug|test|simulat|echo|validat|check|status|health/i;
@@ -56,9 +61,14 @@ export interface FailureText {
  * logs, tests or echoes (its job may be to show an error), for a text that repeats an argument of the call (an echo),
  * or for a JSON member the tool's outputSchema declares (it is data the tool promises).
  */
-export function failureReportedAsSuccess(result: Record<string, unknown> | undefined, tool?: Pick<Tool, 'name' | 'title' | 'outputSchema'>, args?: unknown): FailureText | undefined {
+export function failureReportedAsSuccess(
+  result: Record<string, unknown> | undefined,
+  tool?: Pick<Tool, 'name' | 'title' | 'outputSchema'>,
+  args?: unknown,
+): FailureText | undefined {
   if (!result || result.isError === true) return undefined;
-  if (tool && (REPORTS_ERRORS.test(tool.name) || (typeof tool.title === 'string' && REPORTS_ERRORS.test(tool.title)))) return undefined;
+  if (tool && (REPORTS_ERRORS.test(tool.name) || (typeof tool.title === 'string' && REPORTS_ERRORS.test(tool.title))))
+    return undefined;
   const texts = textBlocks(result.content);
   const first = texts[0]?.trim();
   if (!first) return undefined;
@@ -81,20 +91,28 @@ export function failureReportedAsSuccess(result: Record<string, unknown> | undef
   if (sent.some((a) => a.includes(first.toLowerCase()))) return undefined;
   if (!first.startsWith('{')) return undefined;
   let json: unknown;
-  try { json = JSON.parse(first); } catch { return undefined; }
+  try {
+    json = JSON.parse(first);
+  } catch {
+    return undefined;
+  }
   if (!isObject(json)) return undefined;
   const declared = declaredProperties(tool?.outputSchema);
-  if (json.success === false && !declared.has('success')) return { quoted: quote(first), how: 'is JSON with "success": false' };
+  if (json.success === false && !declared.has('success'))
+    return { quoted: quote(first), how: 'is JSON with "success": false' };
   const err = json.error;
-  const substantial = (typeof err === 'string' && err.trim() !== '') || (isObject(err) && Object.keys(err).length > 0) || err === true;
-  if (substantial && !declared.has('error') && json.success !== true) return { quoted: quote(first), how: 'is JSON with a top-level "error" member' };
+  const substantial =
+    (typeof err === 'string' && err.trim() !== '') || (isObject(err) && Object.keys(err).length > 0) || err === true;
+  if (substantial && !declared.has('error') && json.success !== true)
+    return { quoted: quote(first), how: 'is JSON with a top-level "error" member' };
   return undefined;
 }
 
 function argumentStrings(args: unknown, out: string[] = [], depth = 0): string[] {
   if (typeof args === 'string') out.push(args.trim());
   else if (depth < 4 && Array.isArray(args)) for (const a of args.slice(0, 50)) argumentStrings(a, out, depth + 1);
-  else if (depth < 4 && isObject(args)) for (const v of Object.values(args).slice(0, 50)) argumentStrings(v, out, depth + 1);
+  else if (depth < 4 && isObject(args))
+    for (const v of Object.values(args).slice(0, 50)) argumentStrings(v, out, depth + 1);
   return out;
 }
 
@@ -112,9 +130,16 @@ export interface Answer {
   failure?: FailureText;
 }
 
-export function classifyAnswer(reply: Reply, tool?: Pick<Tool, 'name' | 'title' | 'outputSchema'>, args?: unknown): Answer {
+export function classifyAnswer(
+  reply: Reply,
+  tool?: Pick<Tool, 'name' | 'title' | 'outputSchema'>,
+  args?: unknown,
+): Answer {
   if (reply.error) {
-    const data = reply.error.data === undefined ? '' : ` ${typeof reply.error.data === 'string' ? reply.error.data : safeJson(reply.error.data)}`;
+    const data =
+      reply.error.data === undefined
+        ? ''
+        : ` ${typeof reply.error.data === 'string' ? reply.error.data : safeJson(reply.error.data)}`;
     return { kind: 'rpc-error', text: `${reply.error.message}${data}`, code: reply.error.code };
   }
   const r = reply.result;
@@ -126,7 +151,11 @@ export function classifyAnswer(reply: Reply, tool?: Pick<Tool, 'name' | 'title' 
 }
 
 function safeJson(v: unknown): string {
-  try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
 }
 
 /**
@@ -147,9 +176,12 @@ export function carriesStructured(content: unknown, structured: unknown): string
   const what = `its one member ${JSON.stringify(key)}`;
   if (texts.some((t) => carries(t, v))) return `a text block carries ${what}`;
   if (Array.isArray(v)) {
-    if (v.length > 0 && texts.length === v.length && v.every((item, i) => carries(texts[i]!, item))) return `the text blocks carry the items of ${what}, one each`;
-    if (Array.isArray(content) && v.length > 0 && isDeepStrictEqual(content, v)) return `the content blocks are ${what}`;
-    if (v.length === 0 && Array.isArray(content) && content.length === 0) return `${what} is an empty list and the content is empty`;
+    if (v.length > 0 && texts.length === v.length && v.every((item, i) => carries(texts[i]!, item)))
+      return `the text blocks carry the items of ${what}, one each`;
+    if (Array.isArray(content) && v.length > 0 && isDeepStrictEqual(content, v))
+      return `the content blocks are ${what}`;
+    if (v.length === 0 && Array.isArray(content) && content.length === 0)
+      return `${what} is an empty list and the content is empty`;
   }
   if (v === null && Array.isArray(content) && content.length === 0) return `${what} is null and the content is empty`;
   return undefined;
@@ -157,5 +189,9 @@ export function carriesStructured(content: unknown, structured: unknown): string
 
 function carries(text: string, value: unknown): boolean {
   if (typeof value === 'string' && text === value) return true;
-  try { return isDeepStrictEqual(JSON.parse(text), value); } catch { return false; }
+  try {
+    return isDeepStrictEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
 }

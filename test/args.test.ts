@@ -26,7 +26,7 @@ describe('generateArguments: types and properties', () => {
 
   it('uses friendly strings suggested by the property name', () => {
     const names = ['path', 'file_name', 'outputPath', 'url', 'imageUrl', 'email', 'name', 'entityName', 'hostname', 'security', 'profile', 'query'];
-    const r = gen(obj(Object.fromEntries(names.map((n) => [n, { type: 'string' }]))));
+    const r = gen(obj(Object.fromEntries(names.map((n) => [n, { type: 'string' }])), names));
     expect(r.value).toEqual({
       path: 'README.md',
       file_name: 'README.md',
@@ -43,9 +43,12 @@ describe('generateArguments: types and properties', () => {
     });
   });
 
-  it('generates optional properties too, and treats a schema without type as an object', () => {
+  it('generates the required properties only (an optional one is the tool\'s to default: two made-up optionals can contradict each other), and treats a schema without type as an object', () => {
     const r = gen({ properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] });
-    expect(r.value).toEqual({ a: 'example', b: 1 });
+    expect(r.value).toEqual({ a: 'example' });
+    // firecrawl_search's shape: includeDomains and excludeDomains, both optional, that the server refuses together.
+    const f = gen(obj({ query: { type: 'string' }, includeDomains: { type: 'array', items: { type: 'string' } }, excludeDomains: { type: 'array', items: { type: 'string' } } }, ['query']));
+    expect(f.value).toEqual({ query: 'example' });
   });
 
   it('honours additionalProperties (false, and a schema for undeclared required properties)', () => {
@@ -64,7 +67,7 @@ describe('generateArguments: types and properties', () => {
   });
 
   it('leaves out optional readOnly / deprecated properties', () => {
-    const r = gen(obj({ id: { type: 'string', readOnly: true }, old: { type: 'string', deprecated: true }, a: { type: 'string' } }));
+    const r = gen(obj({ id: { type: 'string', readOnly: true }, old: { type: 'string', deprecated: true }, a: { type: 'string' } }, [], { minProperties: 1 }));
     expect(r.value).toEqual({ a: 'example' });
   });
 
@@ -103,7 +106,7 @@ describe('generateArguments: const, default, examples, enum', () => {
         enumFiltered: { type: 'string', enum: ['ab', 'abcdef'], minLength: 3 },
         objDefault: { type: 'object', default: { k: 1 } },
         arrDefault: { type: 'array', items: { type: 'string' }, default: [] },
-      }),
+      }, ['c', 'd', 'badDefault', 'badExample', 'e', 'enumFiltered', 'objDefault', 'arrDefault']),
     );
     expect(r.value).toEqual({ c: 'fixed', d: 'dflt', badDefault: 7, badExample: 4, e: 'red', enumFiltered: 'abcdef', objDefault: { k: 1 }, arrDefault: [] });
   });
@@ -117,6 +120,7 @@ describe('generateArguments: const, default, examples, enum', () => {
         bad: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: 'x' },
       },
       $defs: { Mode: { type: 'string', enum: ['fast', 'slow'] } },
+      required: ['limit', 'mode', 'bad'],
     });
     expect(r.value).toEqual({ limit: null, mode: 'slow', bad: 1 });
   });
@@ -513,7 +517,7 @@ describe('generateArguments: hostile input', () => {
   });
 
   it('property names like __proto__ and constructor are plain data', () => {
-    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"}},"required":["__proto__","toString"]}') as Schema;
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"}},"required":["__proto__","toString","constructor"]}') as Schema;
     const r = gen(schema);
     expect(Object.prototype.hasOwnProperty.call(r.value, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);

@@ -98,6 +98,9 @@ describe('--call-tools safe on a server with side effects', () => {
     expect(r.report.options).toMatchObject({ callTool: ['mutate', 'no_such_tool'] });
     expect(r.report.unknownCallTools).toEqual(['no_such_tool']);
     expect(r.report.skippedTools.map((t) => t.name).sort()).toEqual(['note', 'slow_job', 'wipe']);
+    // A name the server does not list is a usage error: exit 2, said on stderr, the report written all the same.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--call-tool no_such_tool: the server lists no tool of that name/);
   }, 60_000);
 
   it('--call-tools none --call-tool look calls look alone', async () => {
@@ -163,5 +166,6 @@ describe('the policy holds where calls are made (review of issue 11 item 1)', ()
   it('--call-tool with a name the server does not list is reported even when no selected suite calls tools', async () => {
     const { r } = await runSideEffects(['--suite', 'lifecycle', '--call-tool', 'no_such_tool']);
     expect(r.report.unknownCallTools).toEqual(['no_such_tool']);
+    expect(r.code).toBe(2);
   }, 60_000);
 });

@@ -37,6 +37,11 @@ describe('a correct OAuth client passes', () => {
     expect(r.verdict('auth-token-post', 'client-auth/token-endpoint-auth').message).toMatch(/client authentication client_secret_post/);
     expect(r.verdict('auth-step-up', 'client-auth/step-up').verdict).toBe('pass');
     expect(r.verdict('auth-foreign-resource', 'client-auth/refuse-foreign-resource').verdict).toBe('pass');
+    // Asked for none, registered with the one method offered (and a secret), and authenticated that way.
+    expect(r.verdict('auth-token-basic', 'client-auth/registered-auth-method').message).toMatch(/asked to register with none, was registered with client_secret_basic.*used client_secret_basic/);
+    expect(r.verdict('auth-registration-refused', 'client-auth/registration-refused').message).toMatch(/registered again with a listed method/);
+    expect(r.verdict('auth-prm-root-origin', 'client-auth/resource-as-published').message).toMatch(/resource=http:\/\/127\.0\.0\.1:\d+, as the metadata publishes it/);
+    expect(r.verdict('auth-401-later', 'client-auth/reauthorize-after-401').message).toMatch(/after POST \/mcp \(tools\/call\) → 401 the client authorized/);
     for (const c of r.reports[0]!.suites.flatMap((s) => s.cases)) expect(c.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\/basic\/authorization#/);
     // Codes, verifiers, client secrets and tokens: never written.
     const text = readFileSync(join(r.outDir, 'report.json'), 'utf8');
@@ -45,7 +50,7 @@ describe('a correct OAuth client passes', () => {
   }, 320_000);
 
   it('over HTTP+SSE', async () => {
-    const r = await client(['--suite', 'client-auth', '--sse', py('none', 'sse'), '--scenario', 'auth-basic,auth-prm-custom,auth-step-up,auth-2025-03-26-defaults,auth-no-s256', '--timeout', '20000'], 200_000);
+    const r = await client(['--suite', 'client-auth', '--sse', py('none', 'sse'), '--scenario', 'auth-basic,auth-prm-custom,auth-step-up,auth-2025-03-26-defaults,auth-no-s256,auth-401-later,auth-prm-root-origin,auth-state-mismatch', '--timeout', '20000'], 200_000);
     expect(nonPass(r)).toEqual([]);
     expect(r.verdict('auth-basic', 'client-auth/bearer-every-request').message).toMatch(/GET/); // the stream's GET carried it too
   }, 220_000);
@@ -60,6 +65,11 @@ describe('each broken client fails the case about its defect', () => {
     ['accepts-foreign-resource', 'auth-foreign-resource', 'client-auth/refuse-foreign-resource'],
     ['ignores-resource-metadata', 'auth-prm-custom', 'client-auth/resource-metadata-discovery'],
     ['no-s256-check', 'auth-no-s256', 'client-auth/refuse-no-s256'],
+    ['authorizes-once', 'auth-401-later', 'client-auth/reauthorize-after-401'],
+    ['rejects-origin-resource', 'auth-prm-root-origin', 'client-auth/root-metadata-origin'],
+    ['own-url-resource', 'auth-prm-root-origin', 'client-auth/resource-as-published'],
+    ['no-state-check', 'auth-state-mismatch', 'client-auth/state-checked'],
+    ['ignores-registered-method', 'auth-token-basic', 'client-auth/registered-auth-method'],
   ];
   for (const [defect, scenario, id] of cases) {
     it(`${defect}: ${id} fails in ${scenario}`, async () => {
@@ -69,6 +79,34 @@ describe('each broken client fails the case about its defect', () => {
       expect(r.code).toBe(1);
     }, 60_000);
   }
+
+  it('repeats-registration: a refused registration repeated unchanged is a warn, not a clean give-up', async () => {
+    const r = await client(['--suite', 'client-auth', '--http', py('repeats-registration'), '--scenario', 'auth-registration-refused', '--timeout', '15000']);
+    expect(r.verdict('auth-registration-refused', 'client-auth/registration-refused')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/^10 refused registrations/) });
+  }, 60_000);
+
+  it('no-legacy-fallback: the 2025-03-26 fallbacks are info for a client that does not speak 2025-03-26, MUST for one that does', async () => {
+    const two = ['--scenario', 'auth-2025-03-26-metadata,auth-2025-03-26-defaults', '--timeout', '15000'];
+    const r = await client(['--suite', 'client-process,client-auth', '--http', py('no-legacy-fallback'), ...two]);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    const c = r.verdict('auth-2025-03-26-defaults', 'client-auth/authorized');
+    expect(c).toMatchObject({ verdict: 'info', message: expect.stringMatching(/a 2025-03-26 fallback binds a client that also talks to 2025-03-26 servers.*offered 2025-11-25/) });
+    expect(r.verdict('auth-2025-03-26-defaults', 'client-process/exit').verdict).toBe('info');
+    // Run with --protocol-version 2025-03-26, or offering it itself: a fail at MUST.
+    const forced = await client(['--suite', 'client-auth', '--http', py('no-legacy-fallback'), ...two, '--protocol-version', '2025-03-26']);
+    expect(forced.verdict('auth-2025-03-26-defaults', 'client-auth/authorized')).toMatchObject({ verdict: 'fail', level: 'MUST' });
+    const offers = await client(['--suite', 'client-auth', '--http', py('no-legacy-fallback'), ...two, '--env', 'AUTHKIT_VERSION=2025-03-26']);
+    expect(offers.verdict('auth-2025-03-26-metadata', 'client-auth/authorization-server-discovery').verdict).toBe('fail');
+    expect(offers.code).toBe(1);
+  }, 120_000);
+
+  it('a client that gives up cleanly when its registration is refused is not failed', async () => {
+    const r = await client(['--suite', 'client-process,client-auth', '--http', py('none'), '--scenario', 'auth-registration-refused', '--env', 'AUTHKIT_GIVE_UP=1', '--timeout', '15000']);
+    expect(r.code, nonPass(r).join('\n')).toBe(0);
+    expect(r.verdict('auth-registration-refused', 'client-auth/registration-refused').message).toMatch(/gave up cleanly after 1 attempt/);
+    expect(r.verdict('auth-registration-refused', 'client-auth/authorized').verdict).toBe('skip');
+    expect(r.verdict('auth-registration-refused', 'client-process/exit').verdict).toBe('info');
+  }, 60_000);
 
   it('the evidence names what was sent, with the token redacted', async () => {
     const r = await client(['--suite', 'client-auth', '--http', py('token-in-query'), '--scenario', 'auth-basic', '--timeout', '15000']);

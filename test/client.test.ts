@@ -259,6 +259,8 @@ describe('broken clients fail the case about their defect', () => {
       `${py('hang')} stdio {server}`,
       '--scenario',
       'pages,ping',
+      '--concurrency',
+      '1', // one after another: the second is the one not started
       '--max-duration',
       '3000',
       '--shutdown-grace',
@@ -284,6 +286,8 @@ describe('broken clients fail the case about their defect', () => {
         `${py('hang')} stdio {server}`,
         '--scenario',
         'pages,ping',
+        '--concurrency',
+        '1', // one after another: the first is in progress, the second not started
         '--out-dir',
         outDir,
         '--reporter',

@@ -123,6 +123,31 @@ describe('tools --format: the provider tool configuration, changed to fit', () =
     expect(c.remaining).toEqual([]);
     expect(ruleSet((c.config as { functionDeclarations: { name: string; parameters: unknown }[] }[])[0]!.functionDeclarations.map((d) => ({ name: d.name, inputSchema: d.parameters })), 'gemini')).toEqual([]);
   });
+  it('openai-strict: objects closed, optional properties required and nullable, refused keywords dropped; the result passes the strict profile', () => {
+    const tool = { name: 'search', description: 'Search.', inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1 }, limit: { type: 'integer' }, site: { type: 'string', format: 'uri' }, filter: { type: 'object', properties: { lang: { type: 'string' } } }, mode: { oneOf: [{ const: 'a' }, { const: 'b' }] } }, required: ['q'] } };
+    const c = convertTools([tool], 'openai-strict');
+    expect(c.remaining).toEqual([]);
+    const fn = (c.config as { function: { strict: boolean; parameters: Record<string, any> } }[])[0]!.function;
+    expect(fn.strict).toBe(true);
+    expect(fn.parameters.additionalProperties).toBe(false);
+    expect(fn.parameters.required).toEqual(['q', 'limit', 'site', 'filter', 'mode']);
+    expect(fn.parameters.properties.limit.type).toEqual(['integer', 'null']);
+    expect(fn.parameters.properties.filter).toMatchObject({ type: ['object', 'null'], additionalProperties: false, required: ['lang'] });
+    expect(fn.parameters.properties.q.minLength).toBeUndefined();
+    expect(fn.parameters.properties.site.format).toBeUndefined();
+    expect(c.changes.map((x) => x.change)).toContain('optional "limit" became required and nullable (strict mode has every property required: the model sends null for "not given", which the client drops before calling)');
+    expect(ruleSet((c.config as { function: { name: string; parameters: unknown } }[]).map((x) => ({ name: x.function.name, inputSchema: x.function.parameters })), 'openai-strict')).toEqual([]);
+  });
+  it('gemini-json: JSON Schema kept as it is under parametersJsonSchema, only $schema dropped', () => {
+    const tools = ['dollar-schema', 'type-list', 'format-uri', 'enum-integer'].flatMap((k, i) => fixtures[k]!.tools.map((t) => ({ ...t, name: `t${i}` })));
+    const c = convertTools(tools, 'gemini-json');
+    expect(c.remaining).toEqual([]);
+    const decls = (c.config as { functionDeclarations: { name: string; parametersJsonSchema: Record<string, unknown> }[] }[])[0]!.functionDeclarations;
+    expect(decls.map((d) => d.name)).toEqual(['t0', 't1', 't2', 't3']);
+    expect(JSON.stringify(decls)).not.toContain('$schema');
+    expect(c.changes.every((x) => /\$schema/.test(x.change))).toBe(true);
+    expect(decls[1]!.parametersJsonSchema).toEqual(fixtures['type-list']!.tools[0]!.inputSchema);
+  });
   it('anthropic: a property name it refuses cannot be fixed by the client: listed as still refused', () => {
     const c = convertTools(fixtures['property-key-brackets']!.tools, 'anthropic');
     expect(c.remaining.map((f) => f.rule)).toEqual(['anthropic/property-key']);
@@ -217,6 +242,26 @@ describe('lint: the suites on a saved tool list, offline', () => {
       'compat/openai': 'fail', 'compat/openai/weather.get': 'fail', 'compat/gemini': 'pass',
     });
     expect(cases.find((c) => c.id === 'compat/openai/weather.get')!.message).toContain("Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'");
+  });
+  it('reads the config file (the current directory\'s, or --config): its providers and token bound apply, flags override them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-config-'));
+    writeFileSync(join(dir, 'mcp-conform.config.yaml'), 'targets:\n  - stdio: node server.js\nproviders: [openai]\nmaxToolTokens: 1\nreporters: [json]\noutDir: out\nquiet: true\n');
+    const file = join(DIR, 'name-dot.json');
+    const r = await cli(['lint', file], { cwd: dir });
+    expect(r.code).toBe(1);
+    const v = (o: string) => Object.fromEntries((JSON.parse(readFileSync(join(o, 'report.json'), 'utf8')) as import('../core/results.js').Report).suites.flatMap((s) => s.cases).map((c) => [c.id, c.verdict]));
+    expect(v(join(dir, 'out'))).toMatchObject({ 'compat/openai': 'fail', 'quality/token-cost': 'fail' });
+    expect(Object.keys(v(join(dir, 'out')))).not.toContain('compat/gemini');
+    // A flag given wins over the config; --config names another file.
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ targets: [{ stdio: 'node server.js' }], providers: ['gemini'], reporters: ['json'], outDir: 'out2', quiet: true }));
+    const o = await cli(['lint', file, '--config', other, '--max-tool-tokens', '100000'], { cwd: dir });
+    expect(o.code, o.stderr).toBe(0);
+    expect(v(join(dir, 'out2'))).toMatchObject({ 'compat/gemini': 'pass', 'quality/token-cost': 'info' });
+    expect(Object.keys(v(join(dir, 'out2')))).not.toContain('compat/openai');
+    // A broken config file is a usage error.
+    writeFileSync(join(dir, 'bad.json'), '{');
+    expect((await cli(['lint', file, '--config', join(dir, 'bad.json')], { cwd: dir })).code).toBe(2);
   });
   it('reads the tools and the tool results of a recorded run: a cassette and a report.json', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-lint-'));

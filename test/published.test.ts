@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverJsonTarget } from '../core/published/server-json.js';
 import type { Report } from '../core/results.js';
@@ -57,7 +57,7 @@ describe('server.json: which entry, and how it is started', () => {
     expect(() => serverJsonTarget(file, { entry: 'oci', processEnv: { PATH: '/nowhere' } })).toThrow(/"API_TOKEN" is required and has no value: give it with --env API_TOKEN=VALUE/);
   });
 
-  it('named arguments as mongodb-mcp-server publishes them: an optional one without a value is left out, not passed bare; a required one says how to give it', () => {
+  it('named arguments as mongodb-mcp-server publishes them: an optional one without a value is left out, not passed bare; a required one says how to give it (with the file\'s schema verdict)', async () => {
     // The shape of mongodb-mcp-server's server.json (1.2.0): optional named packageArguments with no value. Passed as
     // bare flags they stopped the server at once ("Invalid transport:"); a client that has not asked for them omits them.
     const named = write('named.json', {
@@ -71,6 +71,14 @@ describe('server.json: which entry, and how it is started', () => {
     expect(() => serverJsonTarget(named, { processEnv: env })).toThrow(/"connectionString" is required and has no value: give it with --env connectionString=VALUE/);
     const r = serverJsonTarget(named, { processEnv: env, env: ['connectionString=mongodb://127.0.0.1:1/x'] });
     expect(r.target.stdio).toEqual(['npx', '--yes', 'mongodb-mcp-server@1.2.0', '--readOnly=true', '--connectionString=mongodb://127.0.0.1:1/x']);
+    // The usage error keeps the file's schema verdict: on the command line, exit 2 with both.
+    const cli1 = await cli(['run', '--server-json', named], { env: { PATH: `/nowhere:${dirname(process.execPath)}` } });
+    expect(cli1.code).toBe(2);
+    expect(cli1.stderr).toMatch(/"connectionString" is required and has no value[\s\S]*registry\/server-json \(the file itself\): pass: it fits https:\/\//);
+    const broken = write('named-broken.json', { ...JSON.parse(readFileSync(named, 'utf8')), version: 7 });
+    const cli2 = await cli(['run', '--server-json', broken], { env: { PATH: `/nowhere:${dirname(process.execPath)}` } });
+    expect(cli2.code).toBe(2);
+    expect(cli2.stderr).toMatch(/registry\/server-json \(the file itself\): fail: it does not fit .*version/);
     // Given by name, an optional one is passed.
     expect(serverJsonTarget(named, { processEnv: env, env: ['connectionString=x', 'transport=stdio'] }).target.stdio).toContain('--transport=stdio');
     // --yes is npx's answer to its install prompt, not another runner's.
@@ -181,6 +189,20 @@ describe('run --manifest (MCPB)', () => {
     expect(caseOf(r.report, 'manifest/schema')).toMatchObject({ verdict: 'pass' });
     expect(caseOf(r.report, 'manifest/tools')).toMatchObject({ verdict: 'fail', message: 'the manifest declares a tool the server does not list: "sqrt"' });
     expect(r.report.suites.filter((s) => s.cases.some((c) => c.verdict === 'fail')).map((s) => s.id)).toEqual(['manifest']);
+  });
+
+  it('a dual-era server: the file case manifest/schema counts once (the first era\'s), the session cases once per era', async () => {
+    const doc = JSON.parse(readFileSync(manifest, 'utf8')) as { server: { mcp_config: { args: string[] } } };
+    doc.server.mcp_config.args = [join(FIXTURES, 'calc-all.py')];
+    const file = write('manifest-dual.json', doc);
+    const r = await run(['--manifest', file, '--suite', 'lifecycle'], 'mcpb-dual');
+    expect(r.report.eras?.map((e) => e.protocolVersion)).toHaveLength(2);
+    const all = r.report.suites.flatMap((s) => s.cases);
+    expect(all.filter((c) => c.id === 'manifest/schema')).toHaveLength(1);
+    expect(all.find((c) => c.id === 'manifest/schema')).toMatchObject({ ofFile: true, protocolVersion: r.report.eras![0]!.protocolVersion });
+    expect(all.filter((c) => c.id === 'lifecycle/initialize' || c.id === 'manifest/tools').length).toBeGreaterThan(2); // session cases: in each era
+    const counted = r.report.eras!.reduce((n, e) => n + e.summary.total, 0);
+    expect(counted).toBe(r.report.summary.total);
   });
 
   it('an undeclared tool is named too; a manifest that breaks its schema fails manifest/schema; unknown user_config is a usage error', async () => {

@@ -12,8 +12,6 @@ export const ARGUMENT_LIMITS = {
   minimalDepth: 8,
   /** Values nested deeper than this are not generated at all. */
   maxDepth: 16,
-  /** Optional properties are generated only at this nesting depth or less. */
-  optionalDepth: 4,
   /** The same `$ref` entered this many times on one path means a cycle: generation gives up. */
   maxRefRepeats: 3,
   /** anyOf/oneOf branch attempts per call. */

@@ -1,4 +1,4 @@
-/** Generation of objects: required properties and their dependencies, cheap optional ones, minProperties. */
+/** Generation of objects: required properties and their dependencies, minProperties (no optional properties otherwise). */
 import { regex, type Ctx } from './context.js';
 import { child, ok, type Frame, type Gen, type GenerateFn } from './frame.js';
 import { hasOwn, isNum, isObj, own, pathText, setProp } from './json.js';
@@ -49,7 +49,14 @@ export function dependencyNames(conj: readonly SchemaObject[], name: string): { 
   return { names, schemas };
 }
 
-export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, variant: number, requiredOnly: boolean, generate: GenerateFn): Gen {
+export function synthObject(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  variant: number,
+  requiredOnly: boolean,
+  generate: GenerateFn,
+): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   const requiredSet = new Set<string>();
@@ -76,7 +83,13 @@ export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, varian
   const variantTarget = required[0] ?? declared[0];
   const add = (name: string, optional: boolean): boolean => {
     if (values.has(name)) return true;
-    const r = generate(propertySchemas(conj, name, ctx), ctx, child(frame, name), name, name === variantTarget ? variant : 0);
+    const r = generate(
+      propertySchemas(conj, name, ctx),
+      ctx,
+      child(frame, name),
+      name,
+      name === variantTarget ? variant : 0,
+    );
     if (optional && !ok(r)) return false;
     notes.push(...r.notes);
     if (!r.has) {
@@ -102,25 +115,25 @@ export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, varian
       queue.push(d);
     }
   }
-  // Optional properties, when cheap.
-  const cheap = () => !requiredOnly && !frame.minimal && frame.depth <= ARGUMENT_LIMITS.optionalDepth && ctx.nodes > ARGUMENT_LIMITS.maxNodes / 2;
-  if (cheap()) {
-    for (const name of declared.slice(0, 64)) {
-      if (values.has(name) || values.size >= maxProps || !cheap()) continue;
-      const deps = dependencyNames(conj, name);
-      if (deps.schemas || deps.names.some((d) => !values.has(d))) continue;
-      const declaredAs = conj.map((s) => own(s, 'properties')).map((p) => (isObj(p) ? own(p, name) : undefined));
-      if (declaredAs.some((d) => isObj(d) && (own(d, 'readOnly') === true || own(d, 'deprecated') === true))) continue;
-      add(name, true);
-    }
-  }
-  // minProperties: more declared properties, then names for patternProperties/additionalProperties.
+  /** A declared property marked readOnly or deprecated: not one to send unless nothing else will do. */
+  const retired = (name: string) =>
+    conj
+      .map((s) => own(s, 'properties'))
+      .map((p) => (isObj(p) ? own(p, name) : undefined))
+      .some((d) => isObj(d) && (own(d, 'readOnly') === true || own(d, 'deprecated') === true));
+  // Optional properties: none — a property the schema does not require is the tool's to default, and two made-up
+  // optionals can contradict each other (firecrawl_search's includeDomains with excludeDomains). Only where the schema
+  // needs more than its required ones (minProperties, below) or a variant needs a difference.
+  // minProperties: more declared properties (readOnly / deprecated ones last), then names for patternProperties/additionalProperties.
   if (values.size < minProps) {
-    for (const name of declared) if (values.size < minProps) add(name, true);
+    for (const name of [...declared.filter((n) => !retired(n)), ...declared.filter(retired)])
+      if (values.size < minProps && !values.has(name)) add(name, true);
     const extraNames = function* (): Generator<string> {
       for (const s of conj) {
         const pp = own(s, 'patternProperties');
-        if (isObj(pp)) for (const p of Object.keys(pp)) for (let seed = 0; seed < 5; seed++) yield* patternStrings(p, ctx, 1, Infinity, seed);
+        if (isObj(pp))
+          for (const p of Object.keys(pp))
+            for (let seed = 0; seed < 5; seed++) yield* patternStrings(p, ctx, 1, Infinity, seed);
       }
       for (let i = 1; i <= ARGUMENT_LIMITS.maxProperties * 2; i++) yield `extra${i}`;
     };
@@ -128,12 +141,14 @@ export function synthObject(conj: SchemaObject[], ctx: Ctx, frame: Frame, varian
       if (values.size >= minProps || ctx.nodes <= 0) break;
       if (!values.has(name)) add(name, true);
     }
-    if (values.size < minProps) notes.push(`${where}: could only generate ${values.size} of the ${minProps} properties minProperties asks for`);
+    if (values.size < minProps)
+      notes.push(`${where}: could only generate ${values.size} of the ${minProps} properties minProperties asks for`);
   }
   // Variants (uniqueItems) of an object with no property to vary: add a distinguishing property.
   if (variant > 0 && variantTarget === undefined) add(`variant${variant}`, true);
   const value: Record<string, unknown> = {};
-  for (const name of [...declared, ...values.keys()]) if (values.has(name) && !hasOwn(value, name)) setProp(value, name, values.get(name));
+  for (const name of [...declared, ...values.keys()])
+    if (values.has(name) && !hasOwn(value, name)) setProp(value, name, values.get(name));
   ctx.nodes -= 1;
   if (values.size > required.length && !requiredOnly && !validAll(conj, value, ctx)) {
     // An optional property spoiled the object (maxProperties, oneOf, dependencies...): only what is needed.

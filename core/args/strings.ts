@@ -147,7 +147,14 @@ export function hintStrings(hint: string): string[] {
   return out;
 }
 
-export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: string, variant: number, exclude: unknown[]): Gen {
+export function synthString(
+  conj: SchemaObject[],
+  ctx: Ctx,
+  frame: Frame,
+  hint: string,
+  variant: number,
+  exclude: unknown[],
+): Gen {
   const where = pathText(frame.path);
   const notes: string[] = [];
   let minLen = 0;
@@ -168,7 +175,8 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
     if (typeof f === 'string' && !formats.includes(f)) formats.push(f);
   }
   for (const f of formats) {
-    if (!hasOwn(FORMAT_VALUES, f) && !NUMBER_FORMATS.has(f) && !formatCheck(f)) notes.push(`${where}: format ${show(f)} is not known; sent a plain string`);
+    if (!hasOwn(FORMAT_VALUES, f) && !NUMBER_FORMATS.has(f) && !formatCheck(f))
+      notes.push(`${where}: format ${show(f)} is not known; sent a plain string`);
   }
   const capped = minLen > ARGUMENT_LIMITS.maxStringLength;
   if (capped) {
@@ -177,7 +185,12 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
   }
   const fit = (c: string): string[] => {
     const len = cpLength(c);
-    if (len < minLen) return [c, c + 'x'.repeat(minLen - len), c.repeat(Math.ceil(minLen / Math.max(1, len))).slice(0, Math.max(minLen, c.length))];
+    if (len < minLen)
+      return [
+        c,
+        c + 'x'.repeat(minLen - len),
+        c.repeat(Math.ceil(minLen / Math.max(1, len))).slice(0, Math.max(minLen, c.length)),
+      ];
     if (len > maxLen) return [cpSlice(c, Math.max(0, maxLen))];
     return [c];
   };
@@ -199,19 +212,26 @@ export function synthString(conj: SchemaObject[], ctx: Ctx, frame: Frame, hint: 
     }
   };
   const cands = (function* () {
-    for (const base of bases()) for (const c of fit(base)) if (cpLength(c) <= ARGUMENT_LIMITS.maxStringLength || capped) yield c;
+    for (const base of bases())
+      for (const c of fit(base)) if (cpLength(c) <= ARGUMENT_LIMITS.maxStringLength || capped) yield c;
   })();
   const describe = () => {
     if (minLen > maxLen) return `${where}: minLength ${minLen} is greater than maxLength ${maxLen}`;
-    if (patterns.length) return `${where}: could not generate a string matching pattern ${patterns.map((p) => show(p)).join(' and ')}`;
+    if (patterns.length)
+      return `${where}: could not generate a string matching pattern ${patterns.map((p) => show(p)).join(' and ')}`;
     const f = formats.filter((x) => !NUMBER_FORMATS.has(x));
-    if (f.length) return `${where}: could not generate a string of format ${f.map((x) => show(x)).join(' and ')} that satisfies the schema`;
+    if (f.length)
+      return `${where}: could not generate a string of format ${f.map((x) => show(x)).join(' and ')} that satisfies the schema`;
     return undefined;
   };
   let r = pickScalar(cands, conj, ctx, frame, variant, exclude, 'string', describe);
   if (!ok(r) && (!r.has || typeof r.value !== 'string' || cpLength(r.value) < minLen || cpLength(r.value) > maxLen)) {
     // Send at least a string of an allowed length.
-    r = { has: true, value: cpSlice('example'.padEnd(minLen, 'x'), Math.max(0, Math.min(maxLen, Math.max(minLen, 7)))), notes: r.notes };
+    r = {
+      has: true,
+      value: cpSlice('example'.padEnd(minLen, 'x'), Math.max(0, Math.min(maxLen, Math.max(minLen, 7)))),
+      notes: r.notes,
+    };
   }
   if (notes.length) r = { ...r, notes: [...notes, ...r.notes] };
   return r;

@@ -85,7 +85,9 @@ export const DEFAULT_FIXTURE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26
 function schemaPath(): string {
   const here = fileURLToPath(import.meta.url);
   // Bundled (dist/cli/), from the sources (core/formats/) and built by tsc alone (dist/core/formats/).
-  const candidates = ['../../fixtures/mocks/fixture.schema.json', '../../../fixtures/mocks/fixture.schema.json'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = ['../../fixtures/mocks/fixture.schema.json', '../../../fixtures/mocks/fixture.schema.json'].map(
+    (p) => fileURLToPath(new URL(p, import.meta.url)),
+  );
   return candidates.find((c) => existsSync(c)) ?? `${here}/../fixture.schema.json`;
 }
 
@@ -98,17 +100,34 @@ export function parseFixture(text: string, file = '<fixture>'): Fixture {
   if (doc.errors.length) {
     const e = doc.errors[0]!;
     const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
-    throw new MockInputError(`${file}:${pos.line}: ${extname(file) === '.json' ? 'not valid JSON' : 'not valid YAML'}: ${e.message.split('\n')[0]}`);
+    throw new MockInputError(
+      `${file}:${pos.line}: ${extname(file) === '.json' ? 'not valid JSON' : 'not valid YAML'}: ${e.message.split('\n')[0]}`,
+    );
   }
   const value = doc.toJS() as unknown;
-  fixtureValidator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(schemaPath(), 'utf8')));
+  fixtureValidator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
+    JSON.parse(readFileSync(schemaPath(), 'utf8')),
+  );
   if (!fixtureValidator(value)) {
     // An unknown key first (a typo explains the rest: `tols:` leaves the tools out), in words (core/schema-words.ts).
-    const errors = [...fixtureValidator.errors!].sort((a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'));
+    const errors = [...fixtureValidator.errors!].sort(
+      (a, b) => Number(b.keyword === 'additionalProperties') - Number(a.keyword === 'additionalProperties'),
+    );
     const err = errors[0]!;
-    const key = err.keyword === 'additionalProperties' ? [String((err.params as { additionalProperty?: string }).additionalProperty)] : [];
-    const path = [...err.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~'))), ...key];
-    const node = (doc.getIn(path, true) ?? doc.getIn(path.slice(0, -1), true)) as { range?: [number, number, number] } | undefined;
+    const key =
+      err.keyword === 'additionalProperties'
+        ? [String((err.params as { additionalProperty?: string }).additionalProperty)]
+        : [];
+    const path = [
+      ...err.instancePath
+        .split('/')
+        .slice(1)
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~'))),
+      ...key,
+    ];
+    const node = (doc.getIn(path, true) ?? doc.getIn(path.slice(0, -1), true)) as
+      | { range?: [number, number, number] }
+      | undefined;
     const line = node?.range ? lc.linePos(node.range[0]).line : 1;
     throw new MockInputError(`${file}:${line}: ${schemaErrorLines(errors, 3).join('\n  ')}`);
   }
@@ -123,6 +142,10 @@ export function parseFixture(text: string, file = '<fixture>'): Fixture {
 
 export function readFixture(file: string): Fixture {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new MockInputError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MockInputError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   return parseFixture(text, file);
 }

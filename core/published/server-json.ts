@@ -25,7 +25,13 @@ import type { ServerJsonRun } from './types.js';
 import { isObject as isObj } from '../objects.js';
 
 /** A server.json that cannot be used at all (unreadable, not JSON, no entry to test): a usage error. */
-export class PublishedError extends Error {}
+export class PublishedError extends Error {
+  /**
+   * A server.json that was read and checked before the usage error: its registry/server-json verdict, so that the
+   * error does not hide what the schema said of the file.
+   */
+  schemaVerdict?: string;
+}
 
 /** The target an entry gives, in the library's option names (core/conformance.ts). */
 export interface PublishedTarget {
@@ -49,12 +55,16 @@ const arr = (x: unknown): Obj[] => (Array.isArray(x) ? x.filter(isObj) : []);
 
 /** Schema errors in plain words: where, and what is wrong. */
 export function schemaProblems(errors: ErrorObject[] | null | undefined): string[] {
-  const out = (errors ?? []).filter((e) => !['anyOf', 'allOf', 'oneOf', 'if'].includes(e.keyword)).map((e) => {
-    const at = e.instancePath || '(top level)';
-    if (e.keyword === 'additionalProperties') return `${at}: unknown field "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
-    if (e.keyword === 'enum' || e.keyword === 'const') return `${at}: must be ${((e.params as { allowedValues?: unknown[]; allowedValue?: unknown }).allowedValues ?? [(e.params as { allowedValue?: unknown }).allowedValue]).map((v) => JSON.stringify(v)).join(' or ')}`;
-    return `${at}: ${e.message ?? e.keyword}`;
-  });
+  const out = (errors ?? [])
+    .filter((e) => !['anyOf', 'allOf', 'oneOf', 'if'].includes(e.keyword))
+    .map((e) => {
+      const at = e.instancePath || '(top level)';
+      if (e.keyword === 'additionalProperties')
+        return `${at}: unknown field "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
+      if (e.keyword === 'enum' || e.keyword === 'const')
+        return `${at}: must be ${((e.params as { allowedValues?: unknown[]; allowedValue?: unknown }).allowedValues ?? [(e.params as { allowedValue?: unknown }).allowedValue]).map((v) => JSON.stringify(v)).join(' or ')}`;
+      return `${at}: ${e.message ?? e.keyword}`;
+    });
   return [...new Set(out)];
 }
 
@@ -63,8 +73,18 @@ let validator: ReturnType<ReturnType<typeof newAjv>['compile']> | undefined;
 /** Reads a JSON file, or says why not (a usage error). */
 export function readJsonFile(file: string, what: string): unknown {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new PublishedError(`cannot read the ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
-  try { return JSON.parse(text); } catch (e) { throw new PublishedError(`${file} is not valid JSON: ${(e as Error).message.split('\n')[0]}`); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new PublishedError(
+      `cannot read the ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new PublishedError(`${file} is not valid JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** Whether a command is on PATH. */
@@ -75,28 +95,45 @@ function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
 /** KEY=VALUE words as a map. */
 export function envMap(list: string[]): Map<string, string> {
   const m = new Map<string, string>();
-  for (const kv of list) { const i = kv.indexOf('='); if (i > 0) m.set(kv.slice(0, i), kv.slice(i + 1)); }
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i > 0) m.set(kv.slice(0, i), kv.slice(i + 1));
+  }
   return m;
 }
 
 /** Fills {name} placeholders: from the input's variables, then --env, then the environment. */
 function filler(given: Map<string, string>, env: NodeJS.ProcessEnv, where: string) {
-  return (text: string, variables?: unknown): string => text.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (_, name: string) => {
-    const v = isObj(variables) && isObj(variables[name]) ? variables[name] : undefined;
-    const fromVar = typeof v?.value === 'string' ? v.value : typeof v?.default === 'string' ? v.default : undefined;
-    const value = fromVar ?? given.get(name) ?? (env[name] || undefined); // an empty variable of the environment gives nothing
-    if (value === undefined) throw new PublishedError(`${where}: nothing fills the placeholder {${name}}: give it with --env ${name}=VALUE (or set ${name} in the environment)`);
-    return value;
-  });
+  return (text: string, variables?: unknown): string =>
+    text.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (_, name: string) => {
+      const v = isObj(variables) && isObj(variables[name]) ? variables[name] : undefined;
+      const fromVar = typeof v?.value === 'string' ? v.value : typeof v?.default === 'string' ? v.default : undefined;
+      const value = fromVar ?? given.get(name) ?? (env[name] || undefined); // an empty variable of the environment gives nothing
+      if (value === undefined)
+        throw new PublishedError(
+          `${where}: nothing fills the placeholder {${name}}: give it with --env ${name}=VALUE (or set ${name} in the environment)`,
+        );
+      return value;
+    });
 }
 
 /** The value of an input: value, else default, else (required) --env/the environment by name, else undefined. */
-function inputValue(i: Obj, fill: ReturnType<typeof filler>, name: string | undefined, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): string | undefined {
+function inputValue(
+  i: Obj,
+  fill: ReturnType<typeof filler>,
+  name: string | undefined,
+  given: Map<string, string>,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): string | undefined {
   const raw = typeof i.value === 'string' ? i.value : typeof i.default === 'string' ? i.default : undefined;
   if (raw !== undefined) return fill(raw, i.variables);
-  const byName = name !== undefined ? given.get(name) ?? (env[name] || undefined) : undefined;
+  const byName = name !== undefined ? (given.get(name) ?? (env[name] || undefined)) : undefined;
   if (byName !== undefined) return byName;
-  if (i.isRequired === true) throw new PublishedError(`${where}: "${name ?? 'a value'}" is required and has no value: give it with --env ${name ?? 'NAME'}=VALUE`);
+  if (i.isRequired === true)
+    throw new PublishedError(
+      `${where}: "${name ?? 'a value'}" is required and has no value: give it with --env ${name ?? 'NAME'}=VALUE`,
+    );
   return undefined;
 }
 
@@ -107,12 +144,25 @@ function inputValue(i: Obj, fill: ReturnType<typeof filler>, name: string | unde
  * not asked the user for it (a bare `--flag` is not what the author declared: mongodb-mcp-server exits on a bare
  * `--transport`); a required one without a value is a usage error saying how to give it.
  */
-function argumentWords(args: Obj[], fill: ReturnType<typeof filler>, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): string[] {
+function argumentWords(
+  args: Obj[],
+  fill: ReturnType<typeof filler>,
+  given: Map<string, string>,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): string[] {
   const out: string[] = [];
   args.forEach((a, i) => {
     const w = `${where}[${i}]`;
     if (a.type === 'named' && typeof a.name === 'string') {
-      const v = inputValue(a, fill, typeof a.valueHint === 'string' ? a.valueHint : a.name.replace(/^-+/, ''), given, env, w);
+      const v = inputValue(
+        a,
+        fill,
+        typeof a.valueHint === 'string' ? a.valueHint : a.name.replace(/^-+/, ''),
+        given,
+        env,
+        w,
+      );
       if (v !== undefined) out.push(`${a.name}=${v}`);
     } else {
       const v = inputValue(a, fill, typeof a.valueHint === 'string' ? a.valueHint : undefined, given, env, w);
@@ -124,20 +174,44 @@ function argumentWords(args: Obj[], fill: ReturnType<typeof filler>, given: Map<
 
 function runnerOf(p: Obj): string {
   if (typeof p.runtimeHint === 'string' && p.runtimeHint) return p.runtimeHint;
-  return ({ npm: 'npx', pypi: 'uvx', oci: 'docker' } as Record<string, string>)[String(p.registryType)] ?? String(p.registryType);
+  return (
+    ({ npm: 'npx', pypi: 'uvx', oci: 'docker' } as Record<string, string>)[String(p.registryType)] ??
+    String(p.registryType)
+  );
 }
 
 /** The entry to test: by --server-json-entry, else the first package whose runner is on PATH, else a remote. */
-function chooseEntry(doc: Obj, pick: string | undefined, env: NodeJS.ProcessEnv, file: string): { kind: 'packages' | 'remotes'; index: number; entry: Obj } {
+function chooseEntry(
+  doc: Obj,
+  pick: string | undefined,
+  env: NodeJS.ProcessEnv,
+  file: string,
+): { kind: 'packages' | 'remotes'; index: number; entry: Obj } {
   const packages = arr(doc.packages);
   const remotes = arr(doc.remotes);
-  const all = [...packages.map((entry, index) => ({ kind: 'packages' as const, index, entry })), ...remotes.map((entry, index) => ({ kind: 'remotes' as const, index, entry }))];
-  const names = () => all.map((e) => `${e.kind}[${e.index}] (${e.kind === 'packages' ? `${String(e.entry.registryType)} ${String(e.entry.identifier)}` : `${String((e.entry as { type?: unknown }).type)} ${String(e.entry.url)}`})`).join(', ');
+  const all = [
+    ...packages.map((entry, index) => ({ kind: 'packages' as const, index, entry })),
+    ...remotes.map((entry, index) => ({ kind: 'remotes' as const, index, entry })),
+  ];
+  const names = () =>
+    all
+      .map(
+        (e) =>
+          `${e.kind}[${e.index}] (${e.kind === 'packages' ? `${String(e.entry.registryType)} ${String(e.entry.identifier)}` : `${String((e.entry as { type?: unknown }).type)} ${String(e.entry.url)}`})`,
+      )
+      .join(', ');
   if (!all.length) throw new PublishedError(`${file} has neither packages nor remotes: nothing to start or reach`);
   if (pick !== undefined) {
     const m = /^(packages|remotes)\[(\d+)\]$/.exec(pick);
-    const found = m ? all.find((e) => e.kind === m[1] && e.index === Number(m[2]))
-      : all.find((e) => e.entry.registryType === pick || e.entry.type === pick || e.entry.identifier === pick || e.entry.url === pick);
+    const found = m
+      ? all.find((e) => e.kind === m[1] && e.index === Number(m[2]))
+      : all.find(
+          (e) =>
+            e.entry.registryType === pick ||
+            e.entry.type === pick ||
+            e.entry.identifier === pick ||
+            e.entry.url === pick,
+        );
     if (!found) throw new PublishedError(`--server-json-entry ${pick}: ${file} has no such entry (it has ${names()})`);
     return found;
   }
@@ -146,7 +220,13 @@ function chooseEntry(doc: Obj, pick: string | undefined, env: NodeJS.ProcessEnv,
 }
 
 /** How a package is started: its command words, and its environment. */
-function packageCommand(p: Obj, fill: ReturnType<typeof filler>, given: Map<string, string>, env: NodeJS.ProcessEnv, where: string): { words: string[]; env: string[]; fetch?: string[] } {
+function packageCommand(
+  p: Obj,
+  fill: ReturnType<typeof filler>,
+  given: Map<string, string>,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): { words: string[]; env: string[]; fetch?: string[] } {
   const id = String(p.identifier);
   const version = typeof p.version === 'string' ? p.version : undefined;
   const runtime = argumentWords(arr(p.runtimeArguments), fill, given, env, `${where}.runtimeArguments`);
@@ -164,26 +244,67 @@ function packageCommand(p: Obj, fill: ReturnType<typeof filler>, given: Map<stri
     const spec = version ? `${id}@${version}` : id;
     const yes = runner !== 'npx' || runtime.some((w) => w === '-y' || w === '--yes') ? [] : ['--yes'];
     // `npx --package SPEC -- node -e 0` fills the same cache entry as `npx SPEC` (its key is the list of packages).
-    return { words: [runner, ...yes, ...runtime, spec, ...pkgArgs], env: envs, ...(runner === 'npx' ? { fetch: [runner, ...yes, ...runtime, '--package', spec, '--', 'node', '-e', '0'] } : {}) };
+    return {
+      words: [runner, ...yes, ...runtime, spec, ...pkgArgs],
+      env: envs,
+      ...(runner === 'npx' ? { fetch: [runner, ...yes, ...runtime, '--package', spec, '--', 'node', '-e', '0'] } : {}),
+    };
   }
-  if (type === 'pypi') return { words: [runner, ...runtime, version ? `${id}==${version}` : id, ...pkgArgs], env: envs };
+  if (type === 'pypi')
+    return { words: [runner, ...runtime, version ? `${id}==${version}` : id, ...pkgArgs], env: envs };
   if (type === 'oci') {
     const tagged = /[:@][^/]*$/.test(id) || !version ? id : `${id}:${version}`;
     // `-e NAME` without its value: docker takes it from its own environment (the value never is on a command line).
-    return { words: [runner, 'run', '-i', '--rm', ...runtime, ...envs.flatMap((kv) => ['-e', kv.slice(0, kv.indexOf('='))]), tagged, ...pkgArgs], env: envs };
+    return {
+      words: [
+        runner,
+        'run',
+        '-i',
+        '--rm',
+        ...runtime,
+        ...envs.flatMap((kv) => ['-e', kv.slice(0, kv.indexOf('='))]),
+        tagged,
+        ...pkgArgs,
+      ],
+      env: envs,
+    };
   }
-  throw new PublishedError(`${where}: registryType "${type}" is not one mcp-conform can start (npm, pypi, oci)${type === 'mcpb' ? ': unpack the bundle and use --manifest' : ''}; choose another entry with --server-json-entry`);
+  throw new PublishedError(
+    `${where}: registryType "${type}" is not one mcp-conform can start (npm, pypi, oci)${type === 'mcpb' ? ': unpack the bundle and use --manifest' : ''}; choose another entry with --server-json-entry`,
+  );
 }
 
 /** Reads a server.json, checks it, chooses an entry and makes it a target. */
-export function serverJsonTarget(file: string, o: { entry?: string; env?: string[]; processEnv?: NodeJS.ProcessEnv } = {}): { target: PublishedTarget; run: ServerJsonRun } {
+export function serverJsonTarget(
+  file: string,
+  o: { entry?: string; env?: string[]; processEnv?: NodeJS.ProcessEnv } = {},
+): { target: PublishedTarget; run: ServerJsonRun } {
   const doc = readJsonFile(file, 'server.json');
   if (!isObj(doc)) throw new PublishedError(`${file} is not a server.json: not a JSON object`);
   validator ??= newAjv('draft-07', { allErrors: true, strict: false }).compile(serverJsonSchema);
   const problems = validator(doc) ? [] : schemaProblems(validator.errors);
   const notes: string[] = [];
   const declared = typeof doc.$schema === 'string' ? doc.$schema : undefined;
-  if (declared && !declared.includes(SERVER_JSON_SCHEMA_VERSION)) notes.push(`it names the schema ${declared}; checked against the current one, ${SERVER_JSON_SCHEMA_VERSION}`);
+  if (declared && !declared.includes(SERVER_JSON_SCHEMA_VERSION))
+    notes.push(`it names the schema ${declared}; checked against the current one, ${SERVER_JSON_SCHEMA_VERSION}`);
+  try {
+    return entryTarget(doc, file, problems, notes, o);
+  } catch (e) {
+    if (e instanceof PublishedError)
+      e.schemaVerdict = problems.length
+        ? `fail: it does not fit ${SERVER_JSON_SCHEMA_URL}: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}`
+        : `pass: it fits ${SERVER_JSON_SCHEMA_URL}`;
+    throw e;
+  }
+}
+
+function entryTarget(
+  doc: Obj,
+  file: string,
+  problems: string[],
+  notes: string[],
+  o: { entry?: string; env?: string[]; processEnv?: NodeJS.ProcessEnv },
+): { target: PublishedTarget; run: ServerJsonRun } {
   const env = o.processEnv ?? process.env;
   const given = envMap(o.env ?? []);
   const chosen = chooseEntry(doc, o.entry, env, file);
@@ -194,7 +315,8 @@ export function serverJsonTarget(file: string, o: { entry?: string; env?: string
   let how: string;
   if (chosen.kind === 'remotes') {
     const type = String(e.type);
-    if (type !== 'streamable-http' && type !== 'sse') throw new PublishedError(`${where}: transport type "${type}" is not streamable-http or sse`);
+    if (type !== 'streamable-http' && type !== 'sse')
+      throw new PublishedError(`${where}: transport type "${type}" is not streamable-http or sse`);
     const url = fill(String(e.url), e.variables);
     const headers = arr(e.headers).flatMap((h, i) => {
       if (typeof h.name !== 'string') return [];
@@ -212,9 +334,24 @@ export function serverJsonTarget(file: string, o: { entry?: string; env?: string
       how = `started as ${cmd.words.join(' ')}`;
     } else {
       const url = fill(String(transport.url), undefined);
-      target = { start: cmd.words, [t === 'sse' ? 'sse' : 'http']: url, env: [...cmd.env, ...(o.env ?? [])], ...(cmd.fetch ? { fetch: cmd.fetch } : {}) };
+      target = {
+        start: cmd.words,
+        [t === 'sse' ? 'sse' : 'http']: url,
+        env: [...cmd.env, ...(o.env ?? [])],
+        ...(cmd.fetch ? { fetch: cmd.fetch } : {}),
+      };
       how = `started as ${cmd.words.join(' ')}, tested at ${url}`;
     }
   }
-  return { target, run: { file, schema: SERVER_JSON_SCHEMA_URL, problems, ...(notes.length ? { notes } : {}), entry: `${chosen.kind}[${chosen.index}]`, how } };
+  return {
+    target,
+    run: {
+      file,
+      schema: SERVER_JSON_SCHEMA_URL,
+      problems,
+      ...(notes.length ? { notes } : {}),
+      entry: `${chosen.kind}[${chosen.index}]`,
+      how,
+    },
+  };
 }

@@ -81,7 +81,9 @@ export class StdioTransport implements Transport {
       exitCode: this.exitCode,
       signal: this.signal,
       shutdown: this.shutdownHow,
-      ...(this.shutdownMs !== undefined ? { shutdownMs: this.shutdownMs, stderrAfterClose: this.stderrAfterClose() } : {}),
+      ...(this.shutdownMs !== undefined
+        ? { shutdownMs: this.shutdownMs, stderrAfterClose: this.stderrAfterClose() }
+        : {}),
       stderr: this.stderr,
       ...(this.stderrTruncated ? { stderrTruncated: true } : {}),
     };
@@ -92,10 +94,14 @@ export class StdioTransport implements Transport {
     if (!cmd) throw new Error('empty server command');
     noteServerEnv(this.opts.env); // its secret values are redacted from what the harness writes
     // The CLI may have started this very command already, while it loaded its modules (core/processes.ts earlyStart).
-    const proc = takeEarlyStart(this.opts.argv, this.opts.cwd, this.opts.env) ?? spawnGroup(cmd, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env } });
+    const proc =
+      takeEarlyStart(this.opts.argv, this.opts.cwd, this.opts.env) ??
+      spawnGroup(cmd, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env } });
     const child = proc.child;
     this.child = child;
-    child.stdin!.on('error', () => { this.writeFailed = true; });
+    child.stdin!.on('error', () => {
+      this.writeFailed = true;
+    });
     child.stdout!.on('data', (b: Buffer) => this.onStdout(b));
     child.stderr!.on('data', (b: Buffer) => this.onStderr(b));
     const stdoutEnded = once(child.stdout!, 'end').catch(() => undefined);
@@ -106,7 +112,12 @@ export class StdioTransport implements Transport {
       disown(child.pid);
       // Let stdout drain (bounded: a grandchild may hold it open) before announcing the end.
       let timer: NodeJS.Timeout | undefined;
-      const drained = Promise.race([stdoutEnded, new Promise((r) => { timer = setTimeout(r, 200); })]);
+      const drained = Promise.race([
+        stdoutEnded,
+        new Promise((r) => {
+          timer = setTimeout(r, 200);
+        }),
+      ]);
       return drained.then(() => {
         clearTimeout(timer); // a pending timer would keep the harness alive after its work is done
         this.flushPartial();
@@ -114,7 +125,12 @@ export class StdioTransport implements Transport {
       });
     });
     await proc.spawned.catch((e: NodeJS.ErrnoException) => {
-      const why = e.code === 'ENOENT' ? `command not found: ${cmd}` : e.code === 'EACCES' ? `permission denied: ${cmd}` : e.message;
+      const why =
+        e.code === 'ENOENT'
+          ? `command not found: ${cmd}`
+          : e.code === 'EACCES'
+            ? `permission denied: ${cmd}`
+            : e.message;
       this.shutdownHow = 'not-started';
       this.finish(`the server could not be started: ${why}`);
       throw new Error(`could not start the server (${this.opts.argv.join(' ')}): ${why}`);
@@ -139,10 +155,16 @@ export class StdioTransport implements Transport {
     this.outgoing = undefined;
     if (!lines?.length || this.writeFailed || !this.child?.stdin?.writable) return;
     const stdin = this.child.stdin;
-    if (lines.length === 2) { stdin.write(lines[0]! + '\n'); return; }
+    if (lines.length === 2) {
+      stdin.write(lines[0]! + '\n');
+      return;
+    }
     let size = 0;
     for (const l of lines) size += l.length;
-    if (size <= JOIN_LIMIT) { stdin.write(lines.join('')); return; }
+    if (size <= JOIN_LIMIT) {
+      stdin.write(lines.join(''));
+      return;
+    }
     // Joined (or corked into one writev), a batch of large lines is copied whole in this turn — 16 MiB held the event
     // loop ~200 ms: past the limit each line is a write of its own.
     for (let i = 0; i < lines.length; i += 2) stdin.write(lines[i]! + '\n');
@@ -165,7 +187,12 @@ export class StdioTransport implements Transport {
       child.stdin?.end();
       const closedAt = performance.now();
       this.stderrAtClose = this.stderrCount;
-      this.exited?.then(() => { this.shutdownMs = Math.max(0, Math.round((this.exitedAt ?? performance.now()) - closedAt)); }, () => undefined);
+      this.exited?.then(
+        () => {
+          this.shutdownMs = Math.max(0, Math.round((this.exitedAt ?? performance.now()) - closedAt));
+        },
+        () => undefined,
+      );
       if (await this.waitExit(this.grace)) this.shutdownHow = 'exited';
       else {
         signalGroup(pgid, 'SIGTERM');
@@ -189,7 +216,9 @@ export class StdioTransport implements Transport {
   private async waitExit(ms: number): Promise<boolean> {
     if (!this.exited) return true;
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms); });
+    const timedOut = new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(false), ms);
+    });
     const result = await Promise.race([this.exited.then(() => true), timedOut]);
     clearTimeout(timer);
     return result;
@@ -246,19 +275,30 @@ export class StdioTransport implements Transport {
     }
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);
     if (raw.length === 0 && problems.length === 0) return; // blank line: nothing was sent
-    this.onFrame?.({ raw, problem: problems.length ? problems.join('; ') : undefined, ...(wasOversize ? { truncated: true } : {}) });
+    this.onFrame?.({
+      raw,
+      problem: problems.length ? problems.join('; ') : undefined,
+      ...(wasOversize ? { truncated: true } : {}),
+    });
   }
 
   private flushPartial(): void {
-    if (this.pending > 0 || this.oversize) this.emitLine('no newline at the end: the stream ended in the middle of a line');
-    if (this.stderrPartial) { this.pushStderr(this.stderrPartial); this.stderrPartial = ''; }
+    if (this.pending > 0 || this.oversize)
+      this.emitLine('no newline at the end: the stream ended in the middle of a line');
+    if (this.stderrPartial) {
+      this.pushStderr(this.stderrPartial);
+      this.stderrPartial = '';
+    }
   }
 
   private onStderr(b: Buffer): void {
     const text = this.stderrPartial + utf8Lossy.decode(b);
     const lines = text.split('\n');
     this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 64 * 1024) { this.pushStderr(this.stderrPartial.slice(0, 64 * 1024) + ' …'); this.stderrPartial = ''; }
+    if (this.stderrPartial.length > 64 * 1024) {
+      this.pushStderr(this.stderrPartial.slice(0, 64 * 1024) + ' …');
+      this.stderrPartial = '';
+    }
     for (const l of lines) this.pushStderr(l.replace(/\r$/, ''));
   }
 

@@ -45,6 +45,14 @@ export interface AuthServerConfig {
   tokenEndpointAuthMethods?: TokenEndpointAuthMethod[];
   /** Dynamic client registration (default true). */
   registration?: boolean;
+  /**
+   * A registration asking for a token_endpoint_auth_method not offered: 'replace' (default) registers the client with
+   * one that is offered and says so in the answer, with a secret where it needs one (RFC 7591 §3.2.1 lets a server
+   * replace requested values); 'refuse' answers 400 invalid_client_metadata.
+   */
+  registrationMismatch?: 'replace' | 'refuse';
+  /** The state of the authorization response: 'wrong' returns another one than the request's (a forged redirect). */
+  stateInRedirect?: 'wrong';
   /** Advertise client_id_metadata_document_supported (default false). */
   clientIdMetadataDocuments?: boolean;
   /** Clients known without registration. */
@@ -82,6 +90,12 @@ export interface AuthServerRequest {
   endpoint: 'metadata' | 'jwks' | 'register' | 'authorize' | 'token' | 'introspect' | 'unknown';
   /** Form or JSON parameters (secret values redacted: code, code_verifier, client_secret, refresh_token, token). */
   params?: Record<string, string>;
+  /** A registration: the token_endpoint_auth_method the client was registered with (the answer's). */
+  registeredAuthMethod?: TokenEndpointAuthMethod;
+  /** A registration whose asked token_endpoint_auth_method was replaced: the one it asked for. */
+  replacedAuthMethod?: string;
+  /** A token request: the client id it authenticated as; a registration: the client id issued. */
+  clientId?: string;
   /** How the client authenticated at the token endpoint. */
   clientAuth?: TokenEndpointAuthMethod;
   /** Token endpoint, authorization_code grant: whether the code_verifier matched the code's code_challenge. */
@@ -107,13 +121,36 @@ export interface MintOptions {
   subject?: string;
 }
 
-interface Client { clientId: string; clientSecret?: string; redirectUris: string[]; authMethod: TokenEndpointAuthMethod }
-interface Grant { clientId: string; scope?: string; resource?: string }
-interface PendingCode extends Grant { redirectUri: string; challenge?: string; method?: string; expires: number }
+interface Client {
+  clientId: string;
+  clientSecret?: string;
+  redirectUris: string[];
+  authMethod: TokenEndpointAuthMethod;
+}
+interface Grant {
+  clientId: string;
+  scope?: string;
+  resource?: string;
+}
+interface PendingCode extends Grant {
+  redirectUri: string;
+  challenge?: string;
+  method?: string;
+  expires: number;
+}
 
 /** The issuer an authorization response names in a mix-up (issInRedirect: 'wrong'). */
 export const WRONG_ISSUER = 'https://not-the-issuer.mcp-conform.invalid';
-const SECRET_PARAMS = new Set(['code', 'code_verifier', 'client_secret', 'refresh_token', 'token', 'access_token', 'assertion', 'client_assertion']);
+const SECRET_PARAMS = new Set([
+  'code',
+  'code_verifier',
+  'client_secret',
+  'refresh_token',
+  'token',
+  'access_token',
+  'assertion',
+  'client_assertion',
+]);
 /** An audience no real resource has: the wrong-audience variant's. */
 export const OTHER_AUDIENCE = 'https://other-resource.mcp-conform.invalid/mcp';
 /** A scope nobody requires: the under-scoped variants carry only this. */
@@ -132,14 +169,25 @@ export class AuthServer {
   private readonly t0 = Date.now();
 
   constructor(readonly config: AuthServerConfig = {}) {
-    for (const c of config.clients ?? []) this.clients.set(c.clientId, { clientId: c.clientId, clientSecret: c.clientSecret, redirectUris: c.redirectUris ?? [], authMethod: c.clientSecret ? 'client_secret_basic' : 'none' });
+    for (const c of config.clients ?? [])
+      this.clients.set(c.clientId, {
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        redirectUris: c.redirectUris ?? [],
+        authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
+      });
   }
 
   /** Listen on 127.0.0.1 (port 0: the system picks one). Resolves with the issuer URL. */
   async start(): Promise<string> {
-    const server = createServer((req, res) => { void this.handle(req, res); });
+    const server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
     this.server = server;
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve()); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
     this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this.issuer;
   }
@@ -155,7 +203,9 @@ export class AuthServer {
     return this.origin + (this.config.issuerPath ? `/${this.config.issuerPath.replace(/^\/+|\/+$/g, '')}` : '');
   }
 
-  get jwksUri(): string { return `${this.issuer}/jwks`; }
+  get jwksUri(): string {
+    return `${this.issuer}/jwks`;
+  }
 
   /** The metadata document (RFC 8414) as this configuration serves it. */
   metadata(): Record<string, unknown> {
@@ -167,13 +217,13 @@ export class AuthServer {
       authorization_endpoint: `${this.issuer}/authorize`,
       token_endpoint: `${this.issuer}/token`,
       jwks_uri: this.jwksUri,
-      ...(c.registration ?? true ? { registration_endpoint: `${this.issuer}/register` } : {}),
+      ...((c.registration ?? true) ? { registration_endpoint: `${this.issuer}/register` } : {}),
       ...(this.introspects ? { introspection_endpoint: `${this.issuer}/introspect` } : {}),
       ...(c.scopesSupported ? { scopes_supported: c.scopesSupported } : {}),
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       token_endpoint_auth_methods_supported: methods,
-      ...(c.s256 ?? true ? { code_challenge_methods_supported: ['S256'] } : {}),
+      ...((c.s256 ?? true) ? { code_challenge_methods_supported: ['S256'] } : {}),
       ...(iss ? { authorization_response_iss_parameter_supported: true } : {}),
       ...(c.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
       // OpenID discovery asks for these; harmless in RFC 8414 metadata.
@@ -191,9 +241,14 @@ export class AuthServer {
     const p = this.config.issuerPath ? `/${this.config.issuerPath.replace(/^\/+|\/+$/g, '')}` : '';
     const m = this.config.metadata ?? {};
     return [
-      ...(m.oauth ?? true ? [`/.well-known/oauth-authorization-server${p}`] : []),
-      ...(m.openid === 'inserted' ? [`/.well-known/openid-configuration${p}`] : m.openid === 'appended' ? [`${p}/.well-known/openid-configuration`]
-        : m.openid ?? true ? [...new Set([`/.well-known/openid-configuration${p}`, `${p}/.well-known/openid-configuration`])] : []),
+      ...((m.oauth ?? true) ? [`/.well-known/oauth-authorization-server${p}`] : []),
+      ...(m.openid === 'inserted'
+        ? [`/.well-known/openid-configuration${p}`]
+        : m.openid === 'appended'
+          ? [`${p}/.well-known/openid-configuration`]
+          : (m.openid ?? true)
+            ? [...new Set([`/.well-known/openid-configuration${p}`, `${p}/.well-known/openid-configuration`])]
+            : []),
     ];
   }
 
@@ -253,16 +308,23 @@ export class AuthServer {
   serves(method: string, path: string): boolean {
     const base = this.issuer.slice(this.origin.length);
     if (method === 'OPTIONS') return this.metadataPaths().includes(path) || path.startsWith(`${base}/`);
-    if (method === 'GET') return this.metadataPaths().includes(path) || path === `${base}/jwks` || path === `${base}/authorize`;
-    if (method === 'POST') return [`${base}/authorize`, `${base}/token`, `${base}/register`, `${base}/introspect`].includes(path);
+    if (method === 'GET')
+      return this.metadataPaths().includes(path) || path === `${base}/jwks` || path === `${base}/authorize`;
+    if (method === 'POST')
+      return [`${base}/authorize`, `${base}/token`, `${base}/register`, `${base}/introspect`].includes(path);
     return false;
   }
 
   private async handle(req: IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : (req.resume(), '');
     const r = await this.respond({
-      method: req.method ?? 'GET', url: new URL(req.url ?? '/', this.origin), body,
-      header: (n) => { const v = req.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; },
+      method: req.method ?? 'GET',
+      url: new URL(req.url ?? '/', this.origin),
+      body,
+      header: (n) => {
+        const v = req.headers[n.toLowerCase()];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
     });
     res.writeHead(r.status, r.headers);
     res.end(r.body);
@@ -271,74 +333,175 @@ export class AuthServer {
   /** Answers one request (path relative to this server's origin). */
   async respond(req: PlainRequest): Promise<PlainResponse> {
     const url = req.url;
-    const rec: AuthServerRequest = { method: req.method, url: redactUrl(url).slice(url.origin.length), endpoint: 'unknown', status: 0, t: Date.now() - this.t0, at: Date.now() };
+    const rec: AuthServerRequest = {
+      method: req.method,
+      url: redactUrl(url).slice(url.origin.length),
+      endpoint: 'unknown',
+      status: 0,
+      t: Date.now() - this.t0,
+      at: Date.now(),
+    };
     this.requests.push(rec);
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}, problem?: string): PlainResponse => {
+    const send = (
+      status: number,
+      body: unknown,
+      headers: Record<string, string> = {},
+      problem?: string,
+    ): PlainResponse => {
       rec.status = status;
       if (problem) rec.problem = problem;
       const text = typeof body === 'string' ? body : JSON.stringify(body);
-      return { status, headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers }, body: text };
+      return {
+        status,
+        headers: {
+          'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+          'cache-control': 'no-store',
+          'access-control-allow-origin': '*',
+          ...headers,
+        },
+        body: text,
+      };
     };
-    const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) => send(status, { error, error_description: description }, headers, `${error}: ${description}`);
+    const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+      send(status, { error, error_description: description }, headers, `${error}: ${description}`);
     try {
-      if (req.method === 'OPTIONS') { rec.status = 204; return { status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': '*' } }; }
+      if (req.method === 'OPTIONS') {
+        rec.status = 204;
+        return {
+          status: 204,
+          headers: {
+            'access-control-allow-origin': '*',
+            'access-control-allow-methods': 'GET, POST, OPTIONS',
+            'access-control-allow-headers': '*',
+          },
+        };
+      }
       const base = this.issuer.slice(this.origin.length);
       const path = url.pathname;
-      if (req.method === 'GET' && this.metadataPaths().includes(path)) { rec.endpoint = 'metadata'; return send(200, this.metadata()); }
-      if (req.method === 'GET' && path === `${base}/jwks`) { rec.endpoint = 'jwks'; return send(200, jwks([this.key])); }
+      if (req.method === 'GET' && this.metadataPaths().includes(path)) {
+        rec.endpoint = 'metadata';
+        return send(200, this.metadata());
+      }
+      if (req.method === 'GET' && path === `${base}/jwks`) {
+        rec.endpoint = 'jwks';
+        return send(200, jwks([this.key]));
+      }
       if ((req.method === 'GET' || req.method === 'POST') && path === `${base}/authorize`) {
         rec.endpoint = 'authorize';
         // POST: the consent page's form (its fields are the authorization request's).
-        const q = req.method === 'POST' ? parseForm(req.body, req.header('content-type')) : Object.fromEntries(url.searchParams);
+        const q =
+          req.method === 'POST'
+            ? parseForm(req.body, req.header('content-type'))
+            : Object.fromEntries(url.searchParams);
         return this.authorize(q, rec, req.method === 'GET' && (this.config.consent ?? false), oauthError);
       }
       if (req.method === 'POST' && path === `${base}/register` && (this.config.registration ?? true)) {
         rec.endpoint = 'register';
         let meta: Record<string, unknown>;
-        try { meta = JSON.parse(req.body); } catch { return oauthError(400, 'invalid_client_metadata', 'the registration request is not JSON'); }
-        if (!meta || typeof meta !== 'object') return oauthError(400, 'invalid_client_metadata', 'the registration request is not a JSON object');
-        rec.params = redactParams(Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
-        const uris = Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
+        try {
+          meta = JSON.parse(req.body);
+        } catch {
+          return oauthError(400, 'invalid_client_metadata', 'the registration request is not JSON');
+        }
+        if (!meta || typeof meta !== 'object')
+          return oauthError(400, 'invalid_client_metadata', 'the registration request is not a JSON object');
+        rec.params = redactParams(
+          Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+        );
+        const uris = Array.isArray(meta.redirect_uris)
+          ? meta.redirect_uris.filter((u): u is string => typeof u === 'string')
+          : [];
         const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
-        const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method as TokenEndpointAuthMethod : (allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!);
-        if (!allowed.includes(asked)) return oauthError(400, 'invalid_client_metadata', `token_endpoint_auth_method ${asked} is not supported`);
-        const client: Client = { clientId: randomToken(12), redirectUris: uris, authMethod: asked, ...(asked === 'none' ? {} : { clientSecret: randomToken(24) }) };
+        let asked =
+          typeof meta.token_endpoint_auth_method === 'string'
+            ? (meta.token_endpoint_auth_method as TokenEndpointAuthMethod)
+            : allowed.includes('client_secret_basic')
+              ? 'client_secret_basic'
+              : allowed[0]!;
+        if (!allowed.includes(asked)) {
+          if (this.config.registrationMismatch === 'refuse')
+            return oauthError(
+              400,
+              'invalid_client_metadata',
+              `token_endpoint_auth_method ${asked} is not supported (${allowed.join(', ')})`,
+            );
+          rec.replacedAuthMethod = asked;
+          asked = allowed.includes('client_secret_basic') ? 'client_secret_basic' : allowed[0]!;
+        }
+        rec.registeredAuthMethod = asked;
+        const client: Client = {
+          clientId: randomToken(12),
+          redirectUris: uris,
+          authMethod: asked,
+          ...(asked === 'none' ? {} : { clientSecret: randomToken(24) }),
+        };
         if (client.clientSecret) noteSecretValue(client.clientSecret, 'client secret');
         this.clients.set(client.clientId, client);
-        return send(201, { ...meta, client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}), token_endpoint_auth_method: asked, client_id_issued_at: Math.floor(Date.now() / 1000) });
+        rec.clientId = client.clientId;
+        return send(201, {
+          ...meta,
+          client_id: client.clientId,
+          ...(client.clientSecret ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}),
+          token_endpoint_auth_method: asked,
+          client_id_issued_at: Math.floor(Date.now() / 1000),
+        });
       }
       if (req.method === 'POST' && (path === `${base}/token` || (path === `${base}/introspect` && this.introspects))) {
         const isToken = path === `${base}/token`;
         rec.endpoint = isToken ? 'token' : 'introspect';
         const form = parseForm(req.body, req.header('content-type'));
         rec.params = redactParams(form);
-        for (const k of ['code_verifier', 'client_secret'] as const) if (form[k]) noteSecretValue(form[k]!, k === 'code_verifier' ? 'code verifier' : 'client secret');
+        for (const k of ['code_verifier', 'client_secret'] as const)
+          if (form[k]) noteSecretValue(form[k]!, k === 'code_verifier' ? 'code verifier' : 'client secret');
         const auth = this.clientAuth(req.header('authorization'), form);
-        if (auth.problem) return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
         rec.clientAuth = auth.method;
+        if (auth.problem)
+          return oauthError(401, 'invalid_client', auth.problem, { 'www-authenticate': 'Basic realm="mcp-conform"' });
+        if (auth.client) rec.clientId = auth.client.clientId;
         const r = isToken ? this.token(form, auth.client, rec, send, oauthError) : this.introspect(form, send);
         if (isToken) rec.issued = r.status === 200;
         return r;
       }
-      return send(404, { error: 'not_found', error_description: `nothing at ${req.method} ${path}` }, {}, 'unknown endpoint');
+      return send(
+        404,
+        { error: 'not_found', error_description: `nothing at ${req.method} ${path}` },
+        {},
+        'unknown endpoint',
+      );
     } catch (e) {
       return send(500, { error: 'server_error', error_description: (e as Error).message });
     }
   }
 
-  private authorize(q: Record<string, string>, rec: AuthServerRequest, askConsent: boolean, oauthError: (s: number, e: string, d: string) => PlainResponse): PlainResponse {
+  private authorize(
+    q: Record<string, string>,
+    rec: AuthServerRequest,
+    askConsent: boolean,
+    oauthError: (s: number, e: string, d: string) => PlainResponse,
+  ): PlainResponse {
     rec.params = redactParams(q);
-    const client = q.client_id ? this.clients.get(q.client_id) ?? this.metadataDocumentClient(q.client_id) : undefined;
+    const client = q.client_id
+      ? (this.clients.get(q.client_id) ?? this.metadataDocumentClient(q.client_id))
+      : undefined;
     if (!client) return oauthError(400, 'invalid_client', q.client_id ? 'unknown client_id' : 'client_id is missing');
     const redirect = q.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
     if (!redirect) return oauthError(400, 'invalid_request', 'redirect_uri is missing');
     // Registered redirect URIs must match; a loopback redirect may change its port (RFC 8252 §7.3).
-    if (client.redirectUris.length && !client.redirectUris.some((u) => sameRedirect(u, redirect))) return oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');
+    if (client.redirectUris.length && !client.redirectUris.some((u) => sameRedirect(u, redirect)))
+      return oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');
     let to: URL;
-    try { to = new URL(redirect); } catch { return oauthError(400, 'invalid_request', 'redirect_uri is not a URL'); }
+    try {
+      to = new URL(redirect);
+    } catch {
+      return oauthError(400, 'invalid_request', 'redirect_uri is not a URL');
+    }
     const answer = (params: Record<string, string>): PlainResponse => {
       for (const [k, v] of Object.entries(params)) to.searchParams.set(k, v);
-      if (q.state !== undefined) to.searchParams.set('state', q.state);
+      if (q.state !== undefined)
+        to.searchParams.set(
+          'state',
+          this.config.stateInRedirect === 'wrong' ? `${q.state.slice(0, 2)}${randomToken(12)}` : q.state,
+        );
       const iss = this.config.issInRedirect ?? true;
       if (iss) to.searchParams.set('iss', iss === 'wrong' ? WRONG_ISSUER : this.issuer);
       rec.status = 302;
@@ -349,16 +512,32 @@ export class AuthServer {
       if (params.error) rec.problem = `${params.error}: ${params.error_description}`;
       return { status: 302, headers: { location: to.href, 'cache-control': 'no-store' } };
     };
-    if (q.response_type !== 'code') return answer({ error: 'unsupported_response_type', error_description: 'only response_type=code' });
-    if (q.code_challenge_method && q.code_challenge_method !== 'S256') return answer({ error: 'invalid_request', error_description: `code_challenge_method ${q.code_challenge_method} is not supported` });
-    if (!q.code_challenge) return answer({ error: 'invalid_request', error_description: 'PKCE is required: code_challenge is missing' });
-    if (askConsent && q.approve === undefined) { rec.status = 200; return consentPage(q, client.clientId, this.issuer); }
+    if (q.response_type !== 'code')
+      return answer({ error: 'unsupported_response_type', error_description: 'only response_type=code' });
+    if (q.code_challenge_method && q.code_challenge_method !== 'S256')
+      return answer({
+        error: 'invalid_request',
+        error_description: `code_challenge_method ${q.code_challenge_method} is not supported`,
+      });
+    if (!q.code_challenge)
+      return answer({ error: 'invalid_request', error_description: 'PKCE is required: code_challenge is missing' });
+    if (askConsent && q.approve === undefined) {
+      rec.status = 200;
+      return consentPage(q, client.clientId, this.issuer);
+    }
     const code = randomToken(24);
     noteSecretValue(code, 'authorization code');
-    this.codes.set(code, { clientId: client.clientId, redirectUri: redirect, challenge: q.code_challenge, method: q.code_challenge_method ?? 'plain', scope: q.scope, resource: q.resource, expires: Date.now() + 60_000 });
+    this.codes.set(code, {
+      clientId: client.clientId,
+      redirectUri: redirect,
+      challenge: q.code_challenge,
+      method: q.code_challenge_method ?? 'plain',
+      scope: q.scope,
+      resource: q.resource,
+      expires: Date.now() + 60_000,
+    });
     return answer({ code });
   }
-
 
   /** A client identified by the URL of its metadata document: accepted as it is (the document is not fetched). */
   private metadataDocumentClient(clientId: string): Client | undefined {
@@ -366,31 +545,54 @@ export class AuthServer {
     return { clientId, redirectUris: [], authMethod: 'none' };
   }
 
-  private clientAuth(h: string | undefined, form: Record<string, string>): { client?: Client; method?: TokenEndpointAuthMethod; problem?: string } {
+  private clientAuth(
+    h: string | undefined,
+    form: Record<string, string>,
+  ): { client?: Client; method?: TokenEndpointAuthMethod; problem?: string } {
     const allowed = this.config.tokenEndpointAuthMethods ?? ['none', 'client_secret_basic', 'client_secret_post'];
-    let id: string | undefined; let secret: string | undefined; let method: TokenEndpointAuthMethod;
+    let id: string | undefined;
+    let secret: string | undefined;
+    let method: TokenEndpointAuthMethod;
     if (h && /^basic /i.test(h)) {
       const [u, p] = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8').split(':');
-      id = decodeURIComponent(u ?? ''); secret = decodeURIComponent(p ?? ''); method = 'client_secret_basic';
+      id = decodeURIComponent(u ?? '');
+      secret = decodeURIComponent(p ?? '');
+      method = 'client_secret_basic';
     } else if (form.client_secret !== undefined) {
-      id = form.client_id; secret = form.client_secret; method = 'client_secret_post';
+      id = form.client_id;
+      secret = form.client_secret;
+      method = 'client_secret_post';
     } else {
-      id = form.client_id; method = 'none';
+      id = form.client_id;
+      method = 'none';
     }
-    if (!allowed.includes(method)) return { problem: `client authentication ${method} is not accepted here (${allowed.join(', ')})` };
+    if (!allowed.includes(method))
+      return { method, problem: `client authentication ${method} is not accepted here (${allowed.join(', ')})` };
     if (!id) return { method, problem: 'no client_id' };
     const client = this.clients.get(id) ?? this.metadataDocumentClient(id);
     if (!client) return { method, problem: 'unknown client' };
-    if (client.clientSecret !== undefined && !(secret !== undefined && safeEqual(secret, client.clientSecret))) return { method, problem: 'the client secret is missing or wrong' };
+    if (client.clientSecret !== undefined && !(secret !== undefined && safeEqual(secret, client.clientSecret)))
+      return { method, problem: 'the client secret is missing or wrong' };
     return { client, method };
   }
 
-  private token(form: Record<string, string>, client: Client | undefined, rec: AuthServerRequest, send: (s: number, b: unknown) => PlainResponse, oauthError: (s: number, e: string, d: string) => PlainResponse): PlainResponse {
+  private token(
+    form: Record<string, string>,
+    client: Client | undefined,
+    rec: AuthServerRequest,
+    send: (s: number, b: unknown) => PlainResponse,
+    oauthError: (s: number, e: string, d: string) => PlainResponse,
+  ): PlainResponse {
     if (!client) return oauthError(401, 'invalid_client', 'no client');
     const issue = (g: Grant, withRefresh: boolean) => {
       const resource = form.resource ?? g.resource;
       const access = this.mint('valid', { resource: resource ?? this.issuer, scope: g.scope, clientId: g.clientId });
-      const out: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: this.config.tokenTtlSec ?? 3600, ...(g.scope ? { scope: g.scope } : {}) };
+      const out: Record<string, unknown> = {
+        access_token: access,
+        token_type: 'Bearer',
+        expires_in: this.config.tokenTtlSec ?? 3600,
+        ...(g.scope ? { scope: g.scope } : {}),
+      };
       if (withRefresh && (this.config.refreshTokens ?? true)) {
         const r = randomToken(32);
         noteSecretValue(r, 'refresh token');
@@ -402,13 +604,25 @@ export class AuthServer {
     switch (form.grant_type) {
       case 'authorization_code': {
         const c = form.code ? this.codes.get(form.code) : undefined;
-        if (!c || c.expires < Date.now()) return oauthError(400, 'invalid_grant', 'unknown, used or expired authorization code');
+        if (!c || c.expires < Date.now())
+          return oauthError(400, 'invalid_grant', 'unknown, used or expired authorization code');
         this.codes.delete(form.code!);
-        if (c.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'the code was issued to another client');
-        if (form.redirect_uri !== undefined && form.redirect_uri !== c.redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
-        if (!form.code_verifier) { rec.pkce = 'missing'; return oauthError(400, 'invalid_request', 'code_verifier is missing'); }
-        const expected = c.method === 'S256' ? createHash('sha256').update(form.code_verifier).digest('base64url') : form.code_verifier;
-        if (!safeEqual(expected, c.challenge ?? '')) { rec.pkce = 'mismatch'; return oauthError(400, 'invalid_grant', 'code_verifier does not match code_challenge'); }
+        if (c.clientId !== client.clientId)
+          return oauthError(400, 'invalid_grant', 'the code was issued to another client');
+        if (form.redirect_uri !== undefined && form.redirect_uri !== c.redirectUri)
+          return oauthError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+        if (!form.code_verifier) {
+          rec.pkce = 'missing';
+          return oauthError(400, 'invalid_request', 'code_verifier is missing');
+        }
+        const expected =
+          c.method === 'S256'
+            ? createHash('sha256').update(form.code_verifier).digest('base64url')
+            : form.code_verifier;
+        if (!safeEqual(expected, c.challenge ?? '')) {
+          rec.pkce = 'mismatch';
+          return oauthError(400, 'invalid_grant', 'code_verifier does not match code_challenge');
+        }
         rec.pkce = 'matched';
         return issue({ clientId: c.clientId, scope: form.scope ?? c.scope, resource: c.resource }, true);
       }
@@ -419,7 +633,8 @@ export class AuthServer {
         return issue({ ...g, scope: form.scope ?? g.scope }, true);
       }
       case 'client_credentials':
-        if (client.clientSecret === undefined) return oauthError(400, 'unauthorized_client', 'client_credentials needs a confidential client');
+        if (client.clientSecret === undefined)
+          return oauthError(400, 'unauthorized_client', 'client_credentials needs a confidential client');
         return issue({ clientId: client.clientId, scope: form.scope, resource: form.resource }, false);
       default:
         return oauthError(400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
@@ -438,12 +653,24 @@ export class AuthServer {
    */
   verify(token: string): TokenClaims | undefined {
     const now = Date.now() / 1000;
-    if (this.config.tokenFormat === 'opaque') { const c = this.opaque.get(token); return c && c.exp > now ? c : undefined; }
+    if (this.config.tokenFormat === 'opaque') {
+      const c = this.opaque.get(token);
+      return c && c.exp > now ? c : undefined;
+    }
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
     let ok = false;
-    try { ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), this.key.publicKey, Buffer.from(parts[2]!, 'base64url')); } catch { ok = false; }
-    const c = ok ? jwtClaims(token) as TokenClaims | undefined : undefined;
+    try {
+      ok = verifySignature(
+        'sha256',
+        Buffer.from(`${parts[0]}.${parts[1]}`),
+        this.key.publicKey,
+        Buffer.from(parts[2]!, 'base64url'),
+      );
+    } catch {
+      ok = false;
+    }
+    const c = ok ? (jwtClaims(token) as TokenClaims | undefined) : undefined;
     return c && c.iss === this.issuer && typeof c.exp === 'number' && c.exp > now ? c : undefined;
   }
 }
@@ -456,14 +683,16 @@ export async function startAuthServer(config: AuthServerConfig = {}): Promise<Au
 }
 
 function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a); const y = Buffer.from(b);
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function sameRedirect(registered: string, asked: string): boolean {
   if (registered === asked) return true;
   try {
-    const r = new URL(registered); const a = new URL(asked);
+    const r = new URL(registered);
+    const a = new URL(asked);
     const loop = (h: string) => h === '127.0.0.1' || h === '[::1]' || h === 'localhost';
     return loop(r.hostname) && r.hostname === a.hostname && r.pathname === a.pathname && r.protocol === a.protocol;
   } catch {
@@ -475,7 +704,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 /** The one-click consent page: the authorization request's fields, posted back with `approve`. */
 function consentPage(q: Record<string, string>, clientId: string, issuer: string): PlainResponse {
-  const fields = Object.entries(q).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+  const fields = Object.entries(q)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
   const body = `<!doctype html><meta charset="utf-8"><title>Authorize ${esc(clientId)}</title>
 <body style="font-family:sans-serif;max-width:40em;margin:3em auto">
 <h1>mcp-conform: authorize this client?</h1>
@@ -491,7 +722,12 @@ function redactParams(p: Record<string, string>): Record<string, string> {
 
 function parseForm(body: string, contentType: string | undefined): Record<string, string> {
   if ((contentType ?? '').includes('application/json')) {
-    try { const j = JSON.parse(body); return Object.fromEntries(Object.entries(j).map(([k, v]) => [k, String(v)])); } catch { return {}; }
+    try {
+      const j = JSON.parse(body);
+      return Object.fromEntries(Object.entries(j).map(([k, v]) => [k, String(v)]));
+    } catch {
+      return {};
+    }
   }
   return Object.fromEntries(new URLSearchParams(body));
 }
@@ -499,10 +735,23 @@ function parseForm(body: string, contentType: string | undefined): Record<string
 /** The request body (at most 64 kB; bounded at 10 s). */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = []; let n = 0;
-    const timer = setTimeout(() => { req.destroy(); resolve(Buffer.concat(chunks).toString('utf8')); }, 10_000);
-    req.on('data', (b: Buffer) => { n += b.length; if (n <= 64 * 1024) chunks.push(b); });
-    req.on('end', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('utf8')); });
-    req.on('error', () => { clearTimeout(timer); resolve(''); });
+    const chunks: Buffer[] = [];
+    let n = 0;
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    }, 10_000);
+    req.on('data', (b: Buffer) => {
+      n += b.length;
+      if (n <= 64 * 1024) chunks.push(b);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => {
+      clearTimeout(timer);
+      resolve('');
+    });
   });
 }

@@ -19,7 +19,11 @@ export type Form = (typeof FORMS)[number];
 
 /** Keys a form takes besides its own (name, save and expect go with every form but tools, which saves nothing). */
 const FORM_KEYS: Record<Form, readonly string[]> = {
-  call: ['arguments'], request: ['params'], read: [], prompt: ['arguments'], tools: [],
+  call: ['arguments'],
+  request: ['params'],
+  read: [],
+  prompt: ['arguments'],
+  tools: [],
 };
 
 export interface ToolsCheck {
@@ -79,7 +83,12 @@ export class ExpectFileError extends Error {}
 
 /** The case-id slug of a name: lower case, runs of other characters turned into '-', at most 80 characters. */
 export function slugOf(name: string): string {
-  const s = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return s.slice(0, 80).replace(/-+$/, '') || 'expectation';
 }
 
@@ -93,7 +102,7 @@ function packageFile(name: string): string {
   throw new Error(`${name} is missing from the package`);
 }
 
-let validator: ((x: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let validator: (((x: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 /** The JSON Schema of expectation files (expect.schema.json). */
 export function expectSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(packageFile('expect.schema.json'), 'utf8')) as Record<string, unknown>;
@@ -109,7 +118,10 @@ function placeOf(file: string, doc: Document, lines: LineCounter, path: PathPart
       if (!pair) break;
       node = pair.value;
       if (node) found = node as Node;
-      else { found = pair.key as Node; break; }
+      else {
+        found = pair.key as Node;
+        break;
+      }
     } else if (isSeq(node)) {
       node = node.items[Number(p)];
       if (!node) break;
@@ -129,14 +141,21 @@ function schemaProblem(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'additionalProperties': {
-      const known = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      const known = Object.keys(
+        (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {},
+      );
       return `unknown key "${String(p.additionalProperty)}"${didYouMean(String(p.additionalProperty), known)}`;
     }
-    case 'required': return `"${String(p.missingProperty)}" is missing`;
-    case 'const': return `must be ${JSON.stringify(p.allowedValue)}`;
-    case 'type': return `must be ${String(p.type)}`;
-    case 'pattern': return `must match ${String(p.pattern)}`;
-    default: return e.message ?? e.keyword;
+    case 'required':
+      return `"${String(p.missingProperty)}" is missing`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'type':
+      return `must be ${String(p.type)}`;
+    case 'pattern':
+      return `must match ${String(p.pattern)}`;
+    default:
+      return e.message ?? e.keyword;
   }
 }
 
@@ -148,37 +167,79 @@ export function parseExpectText(text: string, file: string): ExpectFile {
   const bad = doc.errors[0];
   if (bad) {
     const { line, col } = lines.linePos(bad.pos[0]);
-    throw new ExpectFileError(`${file}:${line}:${col}: not valid ${json ? 'JSON' : 'YAML'}: ${bad.message.split('\n')[0]}`);
+    throw new ExpectFileError(
+      `${file}:${line}:${col}: not valid ${json ? 'JSON' : 'YAML'}: ${bad.message.split('\n')[0]}`,
+    );
   }
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   const at = (path: PathPart[]) => placeOf(file, doc, lines, path);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ExpectFileError(`${at([])}: an expectation file is a mapping with "expectations" (a list)`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ExpectFileError(`${at([])}: an expectation file is a mapping with "expectations" (a list)`);
   const top = value as Record<string, unknown>;
-  if (top.version !== undefined && top.version !== EXPECT_FORMAT_VERSION) throw new ExpectFileError(`${at(['version'])}: version ${JSON.stringify(top.version)} is not one this mcp-conform reads (it reads version ${EXPECT_FORMAT_VERSION})`);
-  if (!Array.isArray(top.expectations)) throw new ExpectFileError(`${at(top.expectations === undefined ? [] : ['expectations'])}: "expectations" must be a list of expectations`);
+  if (top.version !== undefined && top.version !== EXPECT_FORMAT_VERSION)
+    throw new ExpectFileError(
+      `${at(['version'])}: version ${JSON.stringify(top.version)} is not one this mcp-conform reads (it reads version ${EXPECT_FORMAT_VERSION})`,
+    );
+  if (!Array.isArray(top.expectations))
+    throw new ExpectFileError(
+      `${at(top.expectations === undefined ? [] : ['expectations'])}: "expectations" must be a list of expectations`,
+    );
   // The form of each expectation first (the schema's oneOf would only say "must match exactly one schema").
   top.expectations.forEach((e, i) => {
-    if (e === null || typeof e !== 'object' || Array.isArray(e)) throw new ExpectFileError(`${at(['expectations', i])}: an expectation is a mapping (name, one of ${FORMS.join(', ')}, expect)`);
+    if (e === null || typeof e !== 'object' || Array.isArray(e))
+      throw new ExpectFileError(
+        `${at(['expectations', i])}: an expectation is a mapping (name, one of ${FORMS.join(', ')}, expect)`,
+      );
     const keys = Object.keys(e as object);
     const forms = FORMS.filter((f) => keys.includes(f));
     if (forms.length !== 1) {
       // A misspelt form ("cal:", "tool:") is named with the form it is nearest to.
-      const guess = forms.length ? undefined : keys.map((k) => [k, nearest(k, FORMS) ?? ({ tool: 'call', method: 'request', resource: 'read', uri: 'read', list: 'tools' } as Record<string, string>)[k]] as const).find(([, f]) => f);
-      throw new ExpectFileError(`${at(['expectations', i, ...(guess ? [guess[0]] : [])])}: ${guess ? `unknown key "${guess[0]}"; did you mean ${guess[1]}? ` : ''}an expectation has exactly one of ${FORMS.join(', ')} (${forms.length ? `found ${forms.join(' and ')}` : 'found none'})`);
+      const guess = forms.length
+        ? undefined
+        : keys
+            .map(
+              (k) =>
+                [
+                  k,
+                  nearest(k, FORMS) ??
+                    (
+                      { tool: 'call', method: 'request', resource: 'read', uri: 'read', list: 'tools' } as Record<
+                        string,
+                        string
+                      >
+                    )[k],
+                ] as const,
+            )
+            .find(([, f]) => f);
+      throw new ExpectFileError(
+        `${at(['expectations', i, ...(guess ? [guess[0]] : [])])}: ${guess ? `unknown key "${guess[0]}"; did you mean ${guess[1]}? ` : ''}an expectation has exactly one of ${FORMS.join(', ')} (${forms.length ? `found ${forms.join(' and ')}` : 'found none'})`,
+      );
     }
     const form = forms[0]!;
     for (const k of keys) {
       if ((FORMS as readonly string[]).includes(k) || !['arguments', 'params', 'save'].includes(k)) continue;
-      if (k === 'save' ? form === 'tools' : !FORM_KEYS[form].includes(k)) throw new ExpectFileError(`${at(['expectations', i, k])}: "${k}" does not go with ${form}${k === 'params' ? ' (params go with request)' : k === 'arguments' ? ' (arguments go with call and prompt)' : ''}`);
+      if (k === 'save' ? form === 'tools' : !FORM_KEYS[form].includes(k))
+        throw new ExpectFileError(
+          `${at(['expectations', i, k])}: "${k}" does not go with ${form}${k === 'params' ? ' (params go with request)' : k === 'arguments' ? ' (arguments go with call and prompt)' : ''}`,
+        );
     }
   });
   validator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(expectSchema());
   if (!validator(value)) {
-    const errs = (validator.errors ?? []).filter((e) => !['oneOf', 'not', 'anyOf'].includes(e.keyword) && !(e.keyword === 'required' && e.schemaPath.includes('/oneOf/')));
+    const errs = (validator.errors ?? []).filter(
+      (e) =>
+        !['oneOf', 'not', 'anyOf'].includes(e.keyword) &&
+        !(e.keyword === 'required' && e.schemaPath.includes('/oneOf/')),
+    );
     const first = errs.find((e) => e.keyword === 'additionalProperties') ?? errs[0] ?? validator.errors![0]!;
     const parts = parsePath(first.instancePath);
-    const where = first.keyword === 'additionalProperties' ? [...parts, String((first.params as { additionalProperty: string }).additionalProperty)] : parts;
-    throw new ExpectFileError(`${at(where)}: ${schemaProblem(first)}${errs.length > 1 ? ` (and ${errs.length - 1} more problem${errs.length > 2 ? 's' : ''})` : ''}`);
+    const where =
+      first.keyword === 'additionalProperties'
+        ? [...parts, String((first.params as { additionalProperty: string }).additionalProperty)]
+        : parts;
+    throw new ExpectFileError(
+      `${at(where)}: ${schemaProblem(first)}${errs.length > 1 ? ` (and ${errs.length - 1} more problem${errs.length > 2 ? 's' : ''})` : ''}`,
+    );
   }
   const seen = new Map<string, number>();
   const saved = new Set<string>();
@@ -187,25 +248,46 @@ export function parseExpectText(text: string, file: string): ExpectFile {
     const name = String(e.name);
     const slug = slugOf(name);
     const before = seen.get(slug);
-    if (before !== undefined) throw new ExpectFileError(`${at(['expectations', i, 'name'])}: the name gives the case id expect/${slug}, as expectation ${before + 1} ("${String((top.expectations as Record<string, unknown>[])[before]!.name)}") does: names must differ in more than case and punctuation`);
+    if (before !== undefined)
+      throw new ExpectFileError(
+        `${at(['expectations', i, 'name'])}: the name gives the case id expect/${slug}, as expectation ${before + 1} ("${String((top.expectations as Record<string, unknown>[])[before]!.name)}") does: names must differ in more than case and punctuation`,
+      );
     seen.set(slug, i);
     const checks = (e.expect ?? {}) as Checks;
     if (checks.textMatches !== undefined) {
-      try { regexOf(checks.textMatches); } catch (x) { throw new ExpectFileError(`${at(['expectations', i, 'expect', 'textMatches'])}: not a regular expression: ${(x as Error).message}`); }
+      try {
+        regexOf(checks.textMatches);
+      } catch (x) {
+        throw new ExpectFileError(
+          `${at(['expectations', i, 'expect', 'textMatches'])}: not a regular expression: ${(x as Error).message}`,
+        );
+      }
     }
     for (const [p, v] of Object.entries(checks.paths ?? {})) {
-      try { parsePath(p); } catch (x) { throw new ExpectFileError(`${at(['expectations', i, 'expect', 'paths', p])}: ${(x as Error).message}`); }
+      try {
+        parsePath(p);
+      } catch (x) {
+        throw new ExpectFileError(`${at(['expectations', i, 'expect', 'paths', p])}: ${(x as Error).message}`);
+      }
       const op = operatorOf(v);
-      if (op instanceof Error) throw new ExpectFileError(`${at(['expectations', i, 'expect', 'paths', p])}: ${op.message}`);
+      if (op instanceof Error)
+        throw new ExpectFileError(`${at(['expectations', i, 'expect', 'paths', p])}: ${op.message}`);
     }
     // ${name…} may only name what an earlier expectation saves.
     for (const ref of references(e)) {
-      if (!saved.has(ref.name)) throw new ExpectFileError(`${at(['expectations', i, ...ref.path])}: \${${ref.name}…} names no answer saved by an earlier expectation (save: ${ref.name})`);
+      if (!saved.has(ref.name))
+        throw new ExpectFileError(
+          `${at(['expectations', i, ...ref.path])}: \${${ref.name}…} names no answer saved by an earlier expectation (save: ${ref.name})`,
+        );
     }
     if (typeof e.save === 'string') saved.add(e.save);
-    const line = lines.linePos(((doc.getIn(['expectations', i], true) as Node | undefined)?.range?.[0]) ?? 0).line;
+    const line = lines.linePos((doc.getIn(['expectations', i], true) as Node | undefined)?.range?.[0] ?? 0).line;
     return {
-      name, slug, index: i, line, form,
+      name,
+      slug,
+      index: i,
+      line,
+      form,
       ...(form !== 'tools' ? { target: String(e[form]) } : { tools: e.tools as ToolsCheck }),
       ...(e.arguments !== undefined ? { arguments: e.arguments as Record<string, unknown> } : {}),
       ...(e.params !== undefined ? { params: e.params as Record<string, unknown> } : {}),
@@ -223,7 +305,9 @@ export function loadExpectFile(file: string): ExpectFile {
   try {
     text = readFileSync(abs, 'utf8');
   } catch (e) {
-    throw new ExpectFileError(`cannot read the expectation file ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ExpectFileError(
+      `cannot read the expectation file ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   return parseExpectText(text, abs);
 }
@@ -235,7 +319,10 @@ export function loadExpectFiles(files: readonly string[]): ExpectFile[] {
   for (const f of loaded) {
     for (const e of f.expectations) {
       const other = ids.get(e.slug);
-      if (other) throw new ExpectFileError(`${f.file}:${e.line}: the name "${e.name}" gives the case id expect/${e.slug}, as an expectation of ${other} does: case ids must be unique in a run`);
+      if (other)
+        throw new ExpectFileError(
+          `${f.file}:${e.line}: the name "${e.name}" gives the case id expect/${e.slug}, as an expectation of ${other} does: case ids must be unique in a run`,
+        );
       ids.set(e.slug, `${f.file}:${e.line}`);
     }
   }
@@ -257,14 +344,24 @@ export function operatorOf(v: unknown): PathOperator | undefined | Error {
   const keys = Object.keys(v);
   const ops = keys.filter((k) => k.startsWith('$'));
   if (!ops.length) return undefined;
-  if (ops.length !== keys.length) return new Error(`mixes operators (${ops.join(', ')}) with members (${keys.filter((k) => !k.startsWith('$')).join(', ')})`);
+  if (ops.length !== keys.length)
+    return new Error(
+      `mixes operators (${ops.join(', ')}) with members (${keys.filter((k) => !k.startsWith('$')).join(', ')})`,
+    );
   const o = v as Record<string, unknown>;
-  for (const k of ops) if (!['$exists', '$type', '$matches'].includes(k)) return new Error(`unknown operator ${k} (known: $exists, $type, $matches)`);
+  for (const k of ops)
+    if (!['$exists', '$type', '$matches'].includes(k))
+      return new Error(`unknown operator ${k} (known: $exists, $type, $matches)`);
   if (o.$exists !== undefined && typeof o.$exists !== 'boolean') return new Error('$exists must be true or false');
-  if (o.$type !== undefined && !TYPES.includes(String(o.$type))) return new Error(`$type must be one of ${TYPES.join(', ')}`);
+  if (o.$type !== undefined && !TYPES.includes(String(o.$type)))
+    return new Error(`$type must be one of ${TYPES.join(', ')}`);
   if (o.$matches !== undefined) {
     if (typeof o.$matches !== 'string') return new Error('$matches must be a string');
-    try { regexOf(o.$matches); } catch (x) { return new Error(`$matches is not a regular expression: ${(x as Error).message}`); }
+    try {
+      regexOf(o.$matches);
+    } catch (x) {
+      return new Error(`$matches is not a regular expression: ${(x as Error).message}`);
+    }
   }
   return o as PathOperator;
 }
@@ -282,6 +379,7 @@ function references(e: Record<string, unknown>): { name: string; path: PathPart[
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
   };
-  for (const k of ['call', 'request', 'read', 'prompt', 'arguments', 'params', 'expect']) if (e[k] !== undefined) walk(e[k], [k]);
+  for (const k of ['call', 'request', 'read', 'prompt', 'arguments', 'params', 'expect'])
+    if (e[k] !== undefined) walk(e[k], [k]);
   return out;
 }

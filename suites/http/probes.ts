@@ -24,7 +24,12 @@ export const MISSING_TOOL = 'mcp-conform-no-such-tool';
 export function probeBody(ctx: CaseContext, method: string, params: Record<string, unknown> = {}): string {
   method = heartbeatIn(ctx, method);
   const p = ctx.features.requestMeta ? { ...params, _meta: requestMetaFor(ctx.version, runClientInfo(ctx)) } : params;
-  return JSON.stringify({ jsonrpc: '2.0', id: nextProbeId(ctx), method, ...(Object.keys(p).length ? { params: p } : {}) });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: nextProbeId(ctx),
+    method,
+    ...(Object.keys(p).length ? { params: p } : {}),
+  });
 }
 
 export function methodHeaders(ctx: CaseContext, method: string): Record<string, string> {
@@ -39,18 +44,26 @@ export function heartbeatIn(ctx: CaseContext, method: string): string {
 export function said(r: ProbeResult): string {
   if (r.error) return `the request failed: ${r.error}`;
   const body = r.body.trim() ? `: ${brief(r.body.trim(), 160)}` : ' (no body)';
-  return `HTTP ${r.status} ${r.exchange.statusText ?? ''}`.trimEnd() + `${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}${body}`;
+  return (
+    `HTTP ${r.status} ${r.exchange.statusText ?? ''}`.trimEnd() +
+    `${r.contentType ? ` (${r.contentType.split(';')[0]})` : ''}${body}`
+  );
 }
 
 /** The code of the JSON-RPC error the answer carried; NaN for an error without a numeric code; undefined for none. */
 export function errorCode(r: ProbeResult): number | undefined {
-  for (const m of r.messages) if (isObject(m) && isObject(m.error)) return typeof m.error.code === 'number' ? m.error.code : NaN;
+  for (const m of r.messages)
+    if (isObject(m) && isObject(m.error)) return typeof m.error.code === 'number' ? m.error.code : NaN;
   return undefined;
 }
 
 /** "no JSON-RPC error in the body" / "error -32020" / "a JSON-RPC error without a numeric code". */
 export function codeWords(code: number | undefined): string {
-  return code === undefined ? 'no JSON-RPC error in the body' : Number.isNaN(code) ? 'a JSON-RPC error without a numeric code' : `error ${code}`;
+  return code === undefined
+    ? 'no JSON-RPC error in the body'
+    : Number.isNaN(code)
+      ? 'a JSON-RPC error without a numeric code'
+      : `error ${code}`;
 }
 
 export const ok = (s?: number) => s !== undefined && s >= 200 && s < 300;

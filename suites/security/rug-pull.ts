@@ -114,7 +114,10 @@ async function listAs(ctx: CaseContext, name: string): Promise<Seen> {
     const s = h.session;
     // These sessions' messages are compared, not reported: the schema check of every message (the dear part of a
     // long list) is left out.
-    s.setValidator({ version: ctx.version, check: () => ({ checked: false, valid: true, violations: [] }) } as unknown as MessageValidator);
+    s.setValidator({
+      version: ctx.version,
+      check: () => ({ checked: false, valid: true, violations: [] }),
+    } as unknown as MessageValidator);
     const clientInfo = { ...runClientInfo(ctx), name };
     const timeoutMs = Math.min(ctx.timeoutMs, 10_000);
     if (ctx.features.requestMeta) {

@@ -18,6 +18,18 @@ async function authkit(bug: string, extra: string[] = []) {
   return runArgs(['--start', `python3 ${AUTHKIT} ${bug} ${port}`, '--http', `http://127.0.0.1:${port}/mcp`, '--suite', 'auth', ...extra], { timeoutMs: 90_000 });
 }
 
+describe('auth suite: scopes per operation', () => {
+  it('a server that needs a scope only for tools/call and answers 403 insufficient_scope there passes auth/token/under-scoped, saying so per operation', async () => {
+    const r = await authkit('scope-per-op', ['--auth-server']);
+    const c = r.c('auth/token/under-scoped');
+    expect(c.verdict, c.message).toBe('pass');
+    expect(c.message).toMatch(/accepted for the handshake.*per operation — pass: tools\/call (add|echo): HTTP 403 \(WWW-Authenticate: Bearer [^)]*insufficient_scope/);
+    expect(c.message).toMatch(/; pass: resources\/read note:\/\/one: HTTP 403/);
+    // The evidence holds the operation's own exchange.
+    expect(JSON.stringify(c.details)).toMatch(/tools\/call (add|echo) with the under-scoped token/);
+  }, 120_000);
+});
+
 describe('auth suite: the conformant fixture', () => {
   it('passes every case with --auth-server, in every version that has authorization; nothing secret reaches the report', async () => {
     for (const v of ['2025-11-25', '2026-07-28']) {
@@ -93,6 +105,9 @@ describe('auth suite: one broken fixture per bug class', () => {
     ['expired-200', [], { 'auth/token/expired': 'fail', 'auth/token/expired-under-scoped': 'fail' }, { 'auth/token/expired': /was accepted/ }],
     ['as-no-s256', ['--protocol-version', '2026-07-28'], { 'auth/as-metadata/s256': 'fail', 'auth/as-metadata/iss-parameter': 'warn' }, { 'auth/as-metadata/s256': /code_challenge_methods_supported is missing: compliant clients refuse/ }],
     ['as-no-s256', ['--protocol-version', '2025-06-18'], { 'auth/as-metadata/s256': 'warn' }, {}],
+    // The handshake and listings take any valid token; tools/call needs the scope: judged per operation.
+    ['scope-ops-401', [], { 'auth/token/under-scoped': 'warn' }, { 'auth/token/under-scoped': /accepted for the handshake.*warn: tools\/call (add|echo): HTTP 401 .*403 insufficient_scope naming the scope needed.*warn: resources\/read note:\/\/one: HTTP 401/ }],
+    ['scope-ops-401', ['--protocol-version', '2026-07-28'], { 'auth/token/under-scoped': 'warn' }, { 'auth/token/under-scoped': /warn: tools\/call (add|echo): HTTP 401/ }],
   ];
   for (const [bug, extra, expected, about] of table) {
     it.concurrent(`${bug}${extra.length ? ` (${extra.join(' ')})` : ''}: ${Object.entries(expected).map(([k, v]) => `${k} ${v}`).join(', ')}`, async () => {

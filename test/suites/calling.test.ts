@@ -100,3 +100,42 @@ describe('real servers: the structured-content mirror (issue 11 item 10)', () =>
   });
 
 });
+
+describe('generated arguments: required ones only', () => {
+  // A search tool shaped as firecrawl_search: includeDomains and excludeDomains are both optional and refused together.
+  const server = (minProperties?: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-optionals-'));
+    const file = join(dir, 'server.py');
+    writeFileSync(file, `import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, ${JSON.stringify(join(import.meta.dirname, '..', '..', 'fixtures', 'servers'))})
+import mcpkit
+
+def search(args):
+    if 'includeDomains' in args and 'excludeDomains' in args:
+        raise mcpkit.RpcError(mcpkit.INVALID_PARAMS, 'includeDomains and excludeDomains cannot be used together')
+    if 'includeDomains' in args:
+        raise mcpkit.RpcError(mcpkit.INVALID_PARAMS, 'includeDomains: no such domain')
+    return 'results for ' + args['query']
+
+s = mcpkit.Server('optionals', '1.0.0')
+schema = {'type': 'object', 'properties': {'query': {'type': 'string'}, 'includeDomains': {'type': 'array', 'items': {'type': 'string'}}, 'excludeDomains': {'type': 'array', 'items': {'type': 'string'}}}, 'required': ['query']}
+${minProperties ? `schema['minProperties'] = ${minProperties}\n` : ''}s.add_tool('search', schema, search, annotations={'readOnlyHint': True})
+sys.exit(s.run())
+`);
+    return `python3 ${file}`;
+  };
+
+  it('a tool whose optional arguments contradict each other is called with its required ones only: served', async () => {
+    const r = await run(server(), ['--suite', 'calling']);
+    expect(r.c('calling/tool/search')).toMatchObject({ verdict: 'pass' });
+    const calls = r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call').map((m) => (m.json as { params: { arguments: unknown } }).params.arguments);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[0]).toEqual({ query: 'example' });
+  }, 60_000);
+
+  it('where the schema needs more (minProperties), a -32602 to a generated optional argument says so', async () => {
+    const r = await run(server(2), ['--suite', 'calling']);
+    expect(r.c('calling/tool/search')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/-32602.*the arguments held an optional argument the schema does not require \("includeDomains", generated because the schema needs more than its required ones\): the -32602 may be about it/) });
+  }, 60_000);
+});
