@@ -5,29 +5,29 @@
 import { acquireUrlSink } from './url-sink.js';
 import { performance } from 'node:perf_hooks';
 import { finalizeReport } from './finalize.js';
-import { summarize, type CaseResult, type Report, type SuiteResult, type Verdict } from './results.js';
+import { summarize, type Report, type SuiteResult, type Verdict } from './results.js';
 import { Session } from './session.js';
 import { MessageValidator } from './schema/validator.js';
 import { schemaDocumentFor } from './schema/index.js';
 import { DEFAULT_OFFERED_VERSION, PROTOCOL_VERSIONS, type ProtocolVersion } from './schema/versions.js';
 import { isStateless, negotiate, requestMetaFor, suiteCounts, type MatrixEntry } from './negotiate.js';
 import type { InitOutcome, Suite } from './suite.js';
-import { callPlan, callToolOption, callToolsOption, type CallToolsPolicy } from './call-policy.js';
+import { callPlan, callToolOption, callToolsOption, } from './call-policy.js';
 import { makeContext } from './context.js';
 import type { OptionDef } from './options.js';
 import { caseWanted, earlyTrouble, runPhase, type RunState } from './run-cases.js';
 import { startFailureOf, startFailureResults } from './start-failure.js';
-import { reportBodiesOption, type LoggedMessage } from './log.js';
+import { reportBodiesOption, } from './log.js';
 import type { Service } from './services.js';
 import { maxInFlightOption } from './tools.js';
 import { clientInfoOf, identifyAsOption } from './client-info.js';
 import { authRequiredReason } from './auth/required.js';
 import { credentialsInput, credentialsReport } from './auth/credentials.js';
 import { inputValue, withInput, type RunInputs } from './inputs.js';
-import { createTransport, targetInfo, type Target, type TransportOptions } from './transport/index.js';
+import { createTransport, targetInfo, type Target, } from './transport/index.js';
 import type { Transport } from './transport/types.js';
 import { VERSION } from './version.js';
-import { clientCapabilitiesObject, DEFAULT_ROOTS, type Root } from './client-capabilities.js';
+import { clientCapabilitiesObject, DEFAULT_ROOTS, } from './client-capabilities.js';
 import { rootsInput, targetInput } from './served-folder.js';
 import { versionsOfCase } from './applies.js';
 import { eraOf, legacyAccepted, legacyEraOf, mergeEras, refusedReason } from './eras.js';
@@ -48,74 +48,8 @@ const RUN_SERVICES: readonly Service<unknown>[] = [callPlan as Service<unknown>]
 
 export type { HttpTarget, StdioTarget, Target } from './transport/index.js';
 
-export interface RunOptions {
-  target: Target;
-  suites: Suite[];
-  /** Suite ids to run (all when empty). */
-  suiteFilter?: string[];
-  /** Case ids or id prefixes to run (all when empty). */
-  caseFilter?: string[];
-  timeoutMs?: number;
-  strict?: boolean;
-  /** The call policy (a run option: core/call-policy.ts callToolsOption). */
-  callTools?: CallToolsPolicy;
-  /** --call-tool NAME: tools called on top of the callTools policy (whatever it is). */
-  callToolNames?: string[];
-  /** Values of the suites' own options, by key (e.g. { unknownToolCode: -32601 }); see Suite.options. */
-  optionValues?: Record<string, unknown>;
-  /** @deprecated the unknown-tool suite's option: optionValues.unknownToolCode. */
-  unknownToolCode?: number;
-  /**
-   * Values for features the engine carries without knowing them (core/inputs.ts): the surface snapshot options
-   * (surfaceInput), the published file the server was started from (publishedInput)… Cases read them with ctx.input.
-   */
-  inputs?: RunInputs;
-  /** --client-capabilities: client capabilities the harness declares and answers with canned results (sampling, elicitation, roots). */
-  clientCapabilities?: string[];
-  /** --root: the roots answered to roots/list when roots is declared. */
-  roots?: Root[];
-  /** Speak only this version. */
-  protocolVersion?: ProtocolVersion;
-  /** Open with initialize offering this version, as a 2025 client does (the legacy era of a dual-era server: runEras). */
-  legacyOffer?: ProtocolVersion;
-  /** Bound for each shutdown step (ms). */
-  shutdownGraceMs?: number;
-  maxMessageBytes?: number;
-  /**
-   * Progress: called when a suite has run its cases of a phase ('session' while the server runs, 'after-shutdown' for
-   * the cases that read the whole log), with the results that phase added. The suite is complete after its
-   * 'after-shutdown' call.
-   */
-  onSuite?: (suite: SuiteResult, phase: 'session' | 'after-shutdown', added: CaseResult[]) => void;
-  /**
-   * Called once the run's session has sent its last message, before the harness waits for the server to end, with the
-   * message log (report.messages): the messages in it stay as they are from then on (a late line is added after
-   * them). The JSON report renders them meanwhile (reports/json.ts prerenderMessages).
-   */
-  onSessionEnd?: (messages: readonly LoggedMessage[]) => void;
-  /**
-   * Bound on the whole run (ms, default 10 minutes). When it runs out, the case in progress and every case still to
-   * come are skipped with the reason, the server is shut down and the report is built (exit code 1).
-   */
-  maxDurationMs?: number;
-  /**
-   * Cancels the run the same way (SIGINT/SIGTERM in the CLI): the report covers what ran so far. The abort reason
-   * (a string such as 'SIGINT', or an Error) is quoted in report.aborted.
-   */
-  signal?: AbortSignal;
-  /**
-   * --schema FILE: validate with this schema document instead of the built-in one of the version in force (loaded and
-   * compiled beforehand: see lib/validate.ts loadSchemaFile). The dialect comes from its `$schema`.
-   */
-  schema?: { file: string; document: Record<string, unknown>; dialect: 'draft-07' | '2020-12' };
-  /**
-   * HTTP: what gets the run past a protected (OAuth) server. Its token goes on every request of the run (the
-   * transports' POST, GET, DELETE, the SSE stream); cases read it as ctx.input(credentialsInput). Never written anywhere.
-   */
-  credentials?: import('./auth/credentials.js').Credentials;
-  /** Builds the transport for a target (default: createTransport); tests put an in-process fake server here. */
-  transportFactory?: (target: Target, opts: TransportOptions) => Transport;
-}
+export type { RunOptions } from './run-options.js';
+import type { RunOptions } from './run-options.js';
 
 export const CLIENT_INFO = { name: 'mcp-conform', version: VERSION };
 

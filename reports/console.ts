@@ -7,22 +7,33 @@
  * only on a TTY and not in CI: piped or in CI the output is the plain report alone. docs/console.md describes it.
  */
 import type { LoggedMessage } from '../core/log.js';
-import type { CaseResult, Report, SuiteResult, Verdict } from '../core/results.js';
+import type { CaseResult, Report, SuiteResult } from '../core/results.js';
 import { listSuite } from './brief.js';
 import { partialNewest, partialNewestText, sharedCauses, type SharedCause } from './causes.js';
 import { eraLines, judgedEras, matrixCell, matrixTable } from './matrix.js';
 import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
-import { redactHeldSecrets } from '../core/secrets.js';
+import {
+  COLOR,
+  Paint,
+  caseLine,
+  countsText,
+  fmtDuration,
+  painter,
+  resultText,
+  safeText,
+  specOf,
+  tally,
+  updatedFileLines,
+  whereListed,
+} from './console-lines.js';
+import { clientConsole } from './console-client.js';
+export { fmtDuration, MUST_WARN, safeText, updatedFileLines } from './console-lines.js';
 
 export interface ConsoleOptions {
   color: boolean;
   /** Print the exchanges of failing cases and every duration. */
   verbose?: boolean;
 }
-
-const MARK: Record<Verdict, string> = { pass: '✓', warn: '!', fail: '✗', skip: '-', info: 'i' };
-const COLOR: Record<Verdict, number> = { pass: 32, warn: 33, fail: 31, skip: 90, info: 36 };
-const BASELINED = 35;
 
 export function useColor(stream: NodeJS.WriteStream): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
@@ -36,39 +47,8 @@ export function wantProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv 
   return !!stream.isTTY && !ci && env.GITHUB_ACTIONS !== 'true';
 }
 
-type Paint = (code: number, s: string) => string;
-
 // C0 controls but tab (ESC among them), DEL, C1 controls (0x9b is a one-byte CSI), and the bidi overrides and
 // isolates that reorder what is shown.
-const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * A string from the server (or quoting it) made safe for a terminal: control characters become visible escapes
- * (ESC → \x1b, LF → \n), so a server cannot clear the screen, set the title or hide text. Line breaks are only
- * those the console itself writes.
- */
-export function safeText(s: unknown): string {
-  // Secret values the harness holds (--oauth's tokens, codes, client secret) are never shown, whoever echoes them.
-  return redactHeldSecrets(String(s)).replace(UNSAFE, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    const code = c.charCodeAt(0);
-    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
-}
-
-function painter(color: boolean): { paint: Paint; bold: (s: string) => string } {
-  return {
-    paint: (code, s) => (color ? `\x1b[${code}m${s}\x1b[0m` : s),
-    bold: (s) => (color ? `\x1b[1m${s}\x1b[0m` : s),
-  };
-}
-
-export function fmtDuration(ms: number): string {
-  if (ms < 0) return '';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(1)} s`;
-}
 
 /**
  * A progress printer for one run (the console reporter's onSuiteDone; it fits RunOptions.onSuite too). Prints e.g.
@@ -100,64 +80,6 @@ export function progressPrinter(
     );
   };
 }
-
-/** Counts per verdict of some cases, e.g. "5 pass, 1 fail" (fail, warn, pass, skip, info; only those there are). */
-function tally(
-  cases: CaseResult[],
-  paint: Paint,
-  notApplicable = 0,
-): { n: Partial<Record<Verdict, number>>; text: string } {
-  const n: Partial<Record<Verdict, number>> = {};
-  for (const c of cases) n[c.verdict] = (n[c.verdict] ?? 0) + 1;
-  const parts = (['fail', 'warn', 'pass', 'skip', 'info'] as Verdict[])
-    .filter((v) => n[v])
-    .map((v) => {
-      const na =
-        v === 'skip' && notApplicable ? ` (${notApplicable === n.skip ? '' : `${notApplicable} `}not applicable)` : '';
-      return paint(COLOR[v], `${n[v]} ${v}`) + (na ? paint(90, na) : '');
-    });
-  return { n, text: parts.length ? parts.join(', ') : paint(90, 'no cases') };
-}
-
-/**
- * A case on its line(s): mark, id, message (cut at 400 characters unless verbose; `sameAs`: the id of a case above
- * with this very message, named instead of repeating it), slow durations, the baseline entry that excuses it, and the
- * level and spec of a fail or warn (unless `spec` is false: the default listing says it once under several cases that
- * share it, and not under a failure of a shared cause, whose line below says the rest); `cause` marks the failure with
- * its shared cause.
- */
-function caseLine(
-  c: CaseResult,
-  paint: Paint,
-  verbose: boolean,
-  o: { indent?: string; cause?: number; sameAs?: string; spec?: boolean; era?: string } = {},
-): string {
-  const ind = o.indent ?? '  ';
-  const known = c.verdict === 'fail' && c.baselined;
-  const mark = known
-    ? paint(BASELINED, `~ fail`)
-    : paint(COLOR[c.verdict], `${MARK[c.verdict]} ${c.verdict.padEnd(4)}`);
-  const msg =
-    o.sameAs !== undefined
-      ? paint(90, `the same message as ${safeText(o.sameAs)}`)
-      : safeText(c.message.length > 400 && !verbose ? c.message.slice(0, 400) + '…' : c.message);
-  const dur = verbose || c.durationMs >= 1000 ? paint(90, ` (${fmtDuration(c.durationMs)})`) : '';
-  let tail = '';
-  if (known)
-    tail += `\n${ind}      ${paint(BASELINED, `known failure (baseline entry ${safeText(c.baselineEntry ?? c.id)}${c.baselineReason ? `: ${safeText(c.baselineReason)}` : ''})`)}`;
-  if (o.spec !== false && specOf(c)) tail += `\n${ind}      ${paint(90, safeText(specOf(c)!))}`;
-  return `${ind}${mark}  ${safeText(c.id)}${o.era ? paint(90, ` [${safeText(o.era)}]`) : ''}${paint(90, ' — ')}${o.cause ? `${paint(COLOR.fail, `[cause ${o.cause}]`)} ` : ''}${msg}${dur}${tail}`;
-}
-
-/** The level and spec line of a fail or warn. */
-const specOf = (c: CaseResult): string | undefined =>
-  c.verdict === 'fail' || c.verdict === 'warn'
-    ? `${c.level} · ${c.spec}${c.verdict === 'warn' && c.level === 'MUST' ? ` · ${MUST_WARN}` : ''}`
-    : undefined;
-
-/** Why a case of level MUST is only a warn, on its level line. */
-export const MUST_WARN =
-  'warn, not fail: a deviation the grading policy tolerates (common to the official SDKs, or within the letter; docs/suites.md#verdicts)';
 
 /** Every case of every suite, a blank line between suites (--verbose): with the exchange of each failing case. */
 function everyCase(
@@ -517,40 +439,6 @@ function notListedLines(report: Report, paint: Paint, written: string[] = []): s
   return [paint(90, `Not listed: ${what}; --verbose lists every case, ${whereListed(written, 'hold')}`)];
 }
 
-/**
- * Where every case can be read, naming only the report files this invocation wrote: "report.json holds them all",
- * "report.html and report.json hold them all", or, when it wrote neither, the flag that writes one.
- */
-function whereListed(written: string[], how: 'hold' | 'in'): string {
-  const names = ['report.html', 'report.json'].filter((n) =>
-    written.some((w) => w === n || w.endsWith(`/${n}`) || w.endsWith(`\\${n}`)),
-  );
-  if (!names.length)
-    return how === 'hold'
-      ? '--reporter html or --reporter json writes them all'
-      : 'written with --reporter html or --reporter json';
-  const list = names.join(' and ');
-  if (how === 'in')
-    return `in ${list}${names.length === 1 && names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
-  return `${list} ${names.length === 1 ? 'holds' : 'hold'} them all${names[0] === 'report.json' ? ' (--reporter html for a page)' : ''}`;
-}
-
-/** "updated FILE: N expectations changed (…)" or "FILE unchanged", for every file of the user's the run rewrote. */
-export function updatedFileLines(report: Pick<Report, 'updatedFiles'>, paint: Paint): string[] {
-  return (report.updatedFiles ?? []).map((u) => {
-    if (!u.written) return paint(90, `${safeText(u.file)} unchanged (--${safeText(u.by)})`);
-    const what = u.details.length
-      ? ` (${safeText(u.details.slice(0, 6).join(', '))}${u.details.length > 6 ? `, and ${u.details.length - 6} more` : ''})`
-      : '';
-    if (u.unit === 'new file')
-      return paint(COLOR.warn, `wrote ${safeText(u.file)}: a new file${what} (--${safeText(u.by)})`);
-    return paint(
-      COLOR.warn,
-      `updated ${safeText(u.file)}: ${u.changed} ${safeText(u.unit)} changed${what} (--${safeText(u.by)})`,
-    );
-  });
-}
-
 /** How the run got past a protected server (--oauth), or why it could not. */
 function authorizationLines(report: Report, paint: Paint): string[] {
   const a = report.authorization;
@@ -601,63 +489,6 @@ function notCalledLines(report: Report, paint: Paint): string[] {
   return out;
 }
 
-function countsText(r: { summary: Report['summary'] }, paint: Paint): string {
-  const s = r.summary;
-  return (['pass', 'warn', 'fail', 'skip', 'info'] as Verdict[])
-    .map((v) => {
-      const extra = v === 'fail' && s.baselined ? ` (${s.baselined} baselined)` : '';
-      return paint(s[v] ? COLOR[v] : 90, `${s[v]} ${v}${extra}`);
-    })
-    .join(', ');
-}
-
-function resultText(
-  r: {
-    exitCode: number;
-    summary: Report['summary'];
-    matrix?: Report['matrix'];
-    startFailure?: Report['startFailure'];
-    aborted?: string;
-  },
-  stale: number,
-  paint: Paint,
-): string {
-  const s = r.summary;
-  const unexcused = s.fail - (s.baselined ?? 0);
-  const notes: string[] = [];
-  if (s.baselined) notes.push(`${s.baselined} known failure${s.baselined === 1 ? '' : 's'} in the baseline`);
-  if (stale) notes.push(`${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}`);
-  const tail = notes.length ? ` (${notes.join('; ')})` : '';
-  if (r.exitCode === 0) return paint(COLOR.pass, `Result: no failures${tail}`);
-  if (r.exitCode === 130 || r.exitCode === 143)
-    return paint(
-      COLOR.fail,
-      `Result: interrupted (exit code ${r.exitCode})${unexcused > 0 ? `; ${unexcused} failing case${unexcused === 1 ? '' : 's'} among what ran` : ''}`,
-    );
-  if (r.startFailure)
-    return paint(
-      COLOR.fail,
-      `Result: ${r.startFailure.kind === 'auth-required' ? 'not run: authorization required' : 'the server never came up'} (exit code ${r.exitCode})`,
-    );
-  if (unexcused > 0) return paint(COLOR.fail, `Result: ${unexcused} failing case${unexcused === 1 ? '' : 's'}${tail}`);
-  // --all-versions: the cases above are the newest accepted version's; a failure of an older one is only counted in
-  // the matrix, so say where it is and how to see it.
-  const older = (r.matrix ?? []).filter((m) => m.accepted && m.summary.fail > 0);
-  if (older.length) {
-    const where = older.map((m) => `${m.summary.fail} in ${m.protocolVersion}`).join(', ');
-    return paint(
-      COLOR.fail,
-      `Result: failing cases in another version (${where}): --protocol-version ${older[0]!.protocolVersion} lists them${tail}`,
-    );
-  }
-  if (r.aborted)
-    return paint(
-      COLOR.fail,
-      `Result: the run ended early, nothing failed among what ran (exit code ${r.exitCode})${tail}`,
-    );
-  return paint(COLOR.fail, `Result: failed${tail}`);
-}
-
 /** The whole console report of an invocation (one or several targets). */
 export function renderConsole(input: Report | ReportSet, written: string[], opts: ConsoleOptions | boolean): string {
   const o: ConsoleOptions = typeof opts === 'boolean' ? { color: opts } : opts;
@@ -688,141 +519,6 @@ export function renderConsole(input: Report | ReportSet, written: string[], opts
     if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
     out.push(resultText(set.runs[0], stale, paint));
   }
-  return out.join('\n') + '\n';
-}
-
-/** A skip that only says another scenario checks the case (clients/grade.ts). */
-const CHECKED_ELSEWHERE = /^not run: checked in (?:scenario |\d+ other scenarios)/;
-
-/**
- * The console of `mcp-conform client`: one line per scenario (✓/✗, its counts, its time), under it every case of that
- * scenario that is not a pass or a skip; then, once, the cases no scenario judged (with the reason), the cases that
- * are checked in scenarios this command did not play, the scenarios not played, the client's last stderr lines of a
- * failing scenario (labelled as the client's), the summary and the result.
- */
-function clientConsole(set: ReportSet, written: string[], paint: Paint, bold: (s: string) => string): string {
-  const runs = set.runs;
-  const first = runs[0]!;
-  const out: string[] = [];
-  out.push(
-    bold(
-      safeText(
-        `mcp-conform ${first.tool.version} · client ${first.target.command ?? ''} over ${first.target.transport} · ${runs.length} scenario${runs.length === 1 ? '' : 's'}`,
-      ),
-    ),
-    '',
-  );
-  const name = (r: Report) => String(r.options.scenario ?? runLabel(r, 0));
-  const width = Math.max(...runs.map((r) => name(r).length));
-  const judged = new Set<string>();
-  const skipped = new Map<string, string>();
-  const elsewhere = new Map<string, string>();
-  // A finding said in several scenarios (the same case, verdict and message) is listed under the first, with the others named.
-  const key = (c: CaseResult) => `${c.id}\u0000${c.verdict}\u0000${c.message}`;
-  const seenIn = new Map<string, string[]>();
-  for (const r of runs)
-    for (const c of r.suites.flatMap((s) => s.cases))
-      if (c.verdict !== 'pass' && c.verdict !== 'skip') seenIn.set(key(c), [...(seenIn.get(key(c)) ?? []), name(r)]);
-  // A client that never connected in any scenario (it sent nothing at all): one paragraph, not the same failures per scenario.
-  const silent = (r: Report) => !r.messages.some((m) => m.direction === 'to-server');
-  if (runs.length > 1 && runs.every(silent)) {
-    const err = first.process.stderr.filter((l) => l.trim());
-    const named =
-      err.find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l)) ?? err.at(-1);
-    const exit = first.process.exitCode;
-    out.push(
-      `${paint(COLOR.fail, '✗')} ${bold('The client never connected')}: it sent the mock nothing in any of the ${runs.length} scenarios${exit !== undefined && exit !== null ? ` and exited with code ${exit}` : ''}${named ? `: ${paint(COLOR.fail, safeText(named.trim().slice(0, 200)))}` : ''}`,
-    );
-    out.push(`  command as run: ${safeText(first.target.command ?? '')}`);
-    if (err.length) {
-      out.push('  client stderr (last lines):');
-      for (const l of err.slice(-5)) out.push(paint(90, `    | ${safeText(l.slice(0, 200))}`));
-    }
-    out.push(
-      `  Try: run the client by hand; over stdio it gets the mock's command line as {server} (appended when the command has none), over HTTP the URL as {url}`,
-    );
-    out.push(
-      paint(
-        90,
-        `  Each scenario fails ${[
-          ...new Set(
-            runs.flatMap((r) =>
-              r.suites
-                .flatMap((s) => s.cases)
-                .filter((c) => c.verdict === 'fail')
-                .map((c) => c.id),
-            ),
-          ),
-        ].join(', ')} with it; report.json has every case.`,
-      ),
-    );
-    if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
-    out.push(resultText(combine(set), 0, paint));
-    return out.join('\n') + '\n';
-  }
-  for (const r of runs) {
-    const cases = r.suites.flatMap((s) => s.cases);
-    const mark = r.exitCode === 0 ? paint(COLOR.pass, '✓') : paint(COLOR.fail, '✗');
-    out.push(
-      `${mark} ${bold(safeText(name(r)).padEnd(width))}  ${
-        tally(
-          cases.filter((c) => !(c.verdict === 'skip' && (c.notApplicable || CHECKED_ELSEWHERE.test(c.message)))),
-          paint,
-        ).text
-      }  ${paint(90, fmtDuration(r.durationMs))}`,
-    );
-    if (r.aborted) out.push(`    ${paint(COLOR.fail, safeText(r.aborted))}`);
-    for (const c of cases) {
-      if (c.verdict === 'skip') {
-        if (CHECKED_ELSEWHERE.test(c.message)) {
-          if (!elsewhere.has(c.id))
-            elsewhere.set(c.id, c.message.replace(/^not run: /, '').replace(/ \(this run: [^)]*\)$/, ''));
-        } else if (!c.notApplicable && !skipped.has(c.id)) skipped.set(c.id, c.message);
-        continue;
-      }
-      judged.add(c.id);
-      if (c.verdict === 'pass') continue;
-      const where = seenIn.get(key(c)) ?? [];
-      if (where[0] !== name(r)) continue; // listed under the first scenario that found it
-      const also = where.length > 1 ? paint(90, ` (also in ${where.slice(1).map(safeText).join(', ')})`) : '';
-      out.push(caseLine(c, paint, false, { indent: '    ' }) + also);
-    }
-  }
-  const neverJudged = [...skipped].filter(([id]) => !judged.has(id));
-  if (neverJudged.length) {
-    out.push('', bold('Not judged in any scenario played') + paint(90, ` (${neverJudged.length})`));
-    for (const [id, why] of neverJudged)
-      out.push(`  ${paint(COLOR.skip, '-')} ${safeText(id)}${paint(90, ' — ')}${safeText(why)}`);
-  }
-  const notPlayed = [...elsewhere].filter(([id]) => !judged.has(id) && !skipped.has(id));
-  if (notPlayed.length)
-    out.push(
-      '',
-      paint(
-        90,
-        `Checked only in scenarios not played here: ${notPlayed.map(([id, w]) => `${safeText(id)} (${safeText(w)})`).join('; ')}; --scenario NAME plays one`,
-      ),
-    );
-  const failing = runs.filter((r) => r.exitCode !== 0 && r.process.stderr.length);
-  for (const r of failing.slice(0, 2)) {
-    out.push('', bold(`client stderr, scenario ${safeText(name(r))} (last lines)`));
-    // The line that names the error leads (the last lines of a Node crash are its stack and version).
-    const lines = r.process.stderr.filter((l) => l.trim());
-    const named = lines.find((l) => /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l));
-    const tail = lines.slice(-5);
-    for (const l of [...(named && !tail.includes(named) ? [named, '…'] : []), ...tail])
-      out.push(paint(90, `  | ${safeText(l.length > 200 ? `${l.slice(0, 200)}…` : l)}`));
-  }
-  const c = combine(set);
-  out.push(
-    '',
-    `${bold('Summary')}: ${countsText(c, paint)} · ${runs.length} scenario${runs.length === 1 ? '' : 's'} · ${(c.durationMs / 1000).toFixed(1)} s`,
-  );
-  out.push(...updatedFileLines(first, paint));
-  out.push(paint(90, `--verbose lists every case of every scenario; ${whereListed(written, 'hold')}`));
-  if (written.length) out.push(`Reports: ${written.map(safeText).join(', ')}`);
-  const stale = new Set(runs.flatMap((r) => r.baseline?.stale.map((x) => x.entry) ?? [])).size;
-  out.push(resultText(c, stale, paint));
   return out.join('\n') + '\n';
 }
 

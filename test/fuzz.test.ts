@@ -259,9 +259,11 @@ describe("fuzz: the session's frame handling (core/session.ts onFrame)", () => {
             expect(settled).toHaveLength(requests); // each request settled exactly once
             for (const raw of wire.sent.slice(sentBefore)) {
               const msg = JSON.parse(raw) as Record<string, unknown>;
-              const kind = 'error' in msg ? 'error' : 'response';
+              // Answers to the frames, and notifications/cancelled for the requests given up on when the session ends.
+              const method = typeof msg.method === 'string' ? msg.method : undefined;
+              const kind = method ? ('id' in msg ? 'request' : 'notification') : 'error' in msg ? 'error' : 'response';
               expect(msg.jsonrpc).toBe('2.0');
-              expect(v.check({ direction: 'to-server', kind, json: msg }).violations).toEqual([]);
+              expect(v.check({ direction: 'to-server', kind, method, json: msg }).violations).toEqual([]);
             }
             session.log.forEach((m, i) => expect(m.seq).toBe(i));
             for (const m of session.log) if (m.inReplyTo !== undefined) expect(m.inReplyTo).toBeLessThan(m.seq);

@@ -45,7 +45,7 @@ export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[]
   { layer: 'protocol', files: ['session.ts', 'session-types.ts', 'probe.ts', 'negotiate.ts', 'listing.ts', 'listen.ts', 'tasks.ts', 'input-answers.ts'] },
   { layer: 'case-api', files: ['suite.ts', 'applies.ts', 'services.ts', 'environment.ts'] },
   { layer: 'run-services', files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts', 'concurrency/', 'load/'] },
-  { layer: 'engine', files: ['context.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts', 'start-failure.ts'] },
+  { layer: 'engine', files: ['context.ts', 'run-options.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts', 'start-failure.ts'] },
   { layer: 'commands', files: ['surface/cli.ts'] },
 ];
 
