@@ -1,4 +1,3 @@
-
 import { PROTOCOL_VERSIONS } from '../core/schema/versions.js';
 import type { Report } from '../core/results.js';
 import type { Reporter } from '../reports/types.js';
@@ -13,7 +12,6 @@ import { list, loadCatalogue, runOptions, type Catalogue } from './run-flags.js'
 
 /** A usage or configuration error: exit code 2. */
 export class UsageError extends Error {}
-
 
 /** The options of a command line (or of one config target), as the library takes them (lib/conformance.ts). */
 function conformanceOptions(

@@ -19,7 +19,7 @@ export type { Era } from './results.js';
  */
 export function legacyEraOf(r: Report): ProtocolVersion | undefined {
   const n = r.negotiation;
-  if (!n || n.mode !== 'default' || n.handshake !== 'server/discover' || !isStateless(n.version) || r.aborted)
+  if (n?.mode !== 'default' || n.handshake !== 'server/discover' || !isStateless(n.version) || r.aborted)
     return undefined;
   const listed = n.steps.find((s) => s.method === 'server/discover' && s.outcome === 'result')?.answered;
   const legacy = (Array.isArray(listed) ? listed : [])

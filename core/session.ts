@@ -511,7 +511,7 @@ export class Session {
     let parsed = true;
     try {
       json = JSON.parse(frame.raw);
-    } catch (e) {
+    } catch {
       parsed = false;
     }
     const full = this.logFull;

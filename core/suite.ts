@@ -175,7 +175,8 @@ export interface Suite {
   /** The suite's own options (CLI flag, config key, library option and report.options entry come from these). */
   options?: OptionDef[];
   /** Run services whose report fields the suite's run should carry even when no case used them. */
-  services?: Service<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: services of any value type; each is read back typed through ctx.service
+  services?: Service<any>[];
   /**
    * A suite that is in a run without --suite only when this says so for the run's options (absent: always) and, once
    * the handshake is over, what it met (`run`: the transport and the handshake's outcome; absent while the server

@@ -560,7 +560,7 @@ function oauthOptions(
     } catch {
       /* below */
     }
-    if (!u || u.protocol !== 'https:' || u.pathname === '/')
+    if (u?.protocol !== 'https:' || u.pathname === '/')
       throw new OptionsError(
         `${n('client-metadata-url')} must be an https URL with a path (a Client ID Metadata Document's URL is the client_id)`,
       );

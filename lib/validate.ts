@@ -305,7 +305,7 @@ export async function validateLog(
     let taskAugmented = false;
     if (c.kind === 'request' && c.id !== undefined && c.id !== null && method) {
       methodsById[m.direction].set(key(c.id), method);
-      const task = ((json as { params?: { task?: unknown } }).params ?? {}).task;
+      const task = (json as { params?: { task?: unknown } }).params?.task;
       // 2025-11-25: params.task; 2026-07-28: the request declares the io.modelcontextprotocol/tasks extension (as the session marks them).
       if ((task !== null && typeof task === 'object' && !Array.isArray(task)) || requestDeclaresTasks(json))
         taskIds[m.direction].add(key(c.id));

@@ -2,7 +2,7 @@ import type { CaseResult, Report } from '../core/results.js';
 import { combine, runLabel, type ReportSet } from './types.js';
 import {
   COLOR,
-  Paint,
+  type Paint,
   caseLine,
   countsText,
   fmtDuration,

@@ -14,7 +14,7 @@ import { eraLines, judgedEras, matrixCell, matrixTable } from './matrix.js';
 import { combine, runLabel, type Reporter, type ReporterIO, type ReportSet } from './types.js';
 import {
   COLOR,
-  Paint,
+  type Paint,
   caseLine,
   countsText,
   fmtDuration,
@@ -442,7 +442,7 @@ function notListedLines(report: Report, paint: Paint, written: string[] = []): s
 /** How the run got past a protected server (--oauth), or why it could not. */
 function authorizationLines(report: Report, paint: Paint): string[] {
   const a = report.authorization;
-  if (!a || a.source !== 'oauth') return [];
+  if (a?.source !== 'oauth') return [];
   if (a.failure) return [paint(COLOR.fail, `--oauth could not get in: ${safeText(a.failure)}`)];
   const d = a.discovered ?? {};
   if (d.registration === 'none' && !d.grant)

@@ -213,7 +213,7 @@ function resultLine(r: {
 
 function caseHtml(
   c: CaseResult,
-  r: Report,
+  _r: Report,
   runIdx: number,
   n: number,
   bySeq: Map<number, LoggedMessage>,

@@ -9,7 +9,7 @@
  */
 import type { OptionDef } from '../core/options.js';
 import type { Service } from '../core/services.js';
-import type { CaseContext, CaseDef, ItemOutcome, Outcome, Suite } from '../core/suite.js';
+import type { CaseContext, CaseDef, ItemOutcome, Suite } from '../core/suite.js';
 import { tools, type Tool } from '../core/tools.js';
 import { checkProfile, type Finding } from './compat/check.js';
 import { listedTools } from './helpers.js';

@@ -1,6 +1,11 @@
 /** Arguments generated from an inputSchema (core/args): every type and keyword, checked by ajv. */
 import { describe, expect, it } from 'vitest';
-import { ARGUMENT_LIMITS, generateArguments, missingRequiredArguments, wrongTypeArguments } from '../core/args/index.js';
+import {
+  ARGUMENT_LIMITS,
+  generateArguments,
+  missingRequiredArguments,
+  wrongTypeArguments,
+} from '../core/args/index.js';
 import { type Schema, expectValid, gen, obj, draft04ToDraft07 } from './helpers/args.js';
 
 describe('generateArguments: types and properties', () => {
@@ -21,11 +26,34 @@ describe('generateArguments: types and properties', () => {
         ['s', 'n', 'i', 'b', 'z', 'multi', 'arr', 'o', 'any'],
       ),
     );
-    expect(r.value).toEqual({ s: 'example', n: 1, i: 1, b: false, z: null, multi: 'example', arr: ['example'], o: {}, any: 'example' });
+    expect(r.value).toEqual({
+      s: 'example',
+      n: 1,
+      i: 1,
+      b: false,
+      z: null,
+      multi: 'example',
+      arr: ['example'],
+      o: {},
+      any: 'example',
+    });
   });
 
   it('uses friendly strings suggested by the property name', () => {
-    const names = ['path', 'file_name', 'outputPath', 'url', 'imageUrl', 'email', 'name', 'entityName', 'hostname', 'security', 'profile', 'query'];
+    const names = [
+      'path',
+      'file_name',
+      'outputPath',
+      'url',
+      'imageUrl',
+      'email',
+      'name',
+      'entityName',
+      'hostname',
+      'security',
+      'profile',
+      'query',
+    ];
     const r = gen(obj(Object.fromEntries(names.map((n) => [n, { type: 'string' }])), names));
     expect(r.value).toEqual({
       path: 'README.md',
@@ -43,11 +71,20 @@ describe('generateArguments: types and properties', () => {
     });
   });
 
-  it('generates the required properties only (an optional one is the tool\'s to default: two made-up optionals can contradict each other), and treats a schema without type as an object', () => {
+  it("generates the required properties only (an optional one is the tool's to default: two made-up optionals can contradict each other), and treats a schema without type as an object", () => {
     const r = gen({ properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] });
     expect(r.value).toEqual({ a: 'example' });
     // firecrawl_search's shape: includeDomains and excludeDomains, both optional, that the server refuses together.
-    const f = gen(obj({ query: { type: 'string' }, includeDomains: { type: 'array', items: { type: 'string' } }, excludeDomains: { type: 'array', items: { type: 'string' } } }, ['query']));
+    const f = gen(
+      obj(
+        {
+          query: { type: 'string' },
+          includeDomains: { type: 'array', items: { type: 'string' } },
+          excludeDomains: { type: 'array', items: { type: 'string' } },
+        },
+        ['query'],
+      ),
+    );
     expect(f.value).toEqual({ query: 'example' });
   });
 
@@ -61,31 +98,53 @@ describe('generateArguments: types and properties', () => {
   it('adds properties for minProperties via additionalProperties or patternProperties', () => {
     const r = gen(obj({ a: { type: 'string' } }, [], { minProperties: 3, additionalProperties: { type: 'boolean' } }));
     expect(Object.keys(r.value).length).toBeGreaterThanOrEqual(3);
-    const p = gen({ type: 'object', patternProperties: { '^x-[a-z]+$': { type: 'integer' } }, additionalProperties: false, minProperties: 1 });
+    const p = gen({
+      type: 'object',
+      patternProperties: { '^x-[a-z]+$': { type: 'integer' } },
+      additionalProperties: false,
+      minProperties: 1,
+    });
     expect(Object.keys(p.value).length).toBe(1);
     expect(Object.keys(p.value)[0]).toMatch(/^x-[a-z]+$/);
   });
 
   it('leaves out optional readOnly / deprecated properties', () => {
-    const r = gen(obj({ id: { type: 'string', readOnly: true }, old: { type: 'string', deprecated: true }, a: { type: 'string' } }, [], { minProperties: 1 }));
+    const r = gen(
+      obj(
+        { id: { type: 'string', readOnly: true }, old: { type: 'string', deprecated: true }, a: { type: 'string' } },
+        [],
+        { minProperties: 1 },
+      ),
+    );
     expect(r.value).toEqual({ a: 'example' });
   });
 
   it('respects maxProperties by leaving optional properties out', () => {
-    const r = gen(obj({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } }, ['c'], { maxProperties: 1 }));
+    const r = gen(
+      obj({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } }, ['c'], { maxProperties: 1 }),
+    );
     expect(r.value).toEqual({ c: 'example' });
   });
 
   it('handles dependentRequired / dependencies', () => {
     gen(obj({ a: { type: 'string' }, b: { type: 'string' } }, ['a'], { dependencies: { a: ['b'] } }));
-    gen({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...obj({ a: { type: 'string' }, b: { type: 'integer' } }, ['a'], { dependentRequired: { a: ['b'] } }) });
+    gen({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      ...obj({ a: { type: 'string' }, b: { type: 'integer' } }, ['a'], { dependentRequired: { a: ['b'] } }),
+    });
   });
 
   it('generates nested objects', () => {
     const r = gen(
       obj(
         {
-          outer: obj({ inner: obj({ leaf: { type: 'integer', minimum: 7 } }, ['leaf']), list: { type: 'array', items: obj({ id: { type: 'string', format: 'uuid' } }, ['id']) } }, ['inner', 'list']),
+          outer: obj(
+            {
+              inner: obj({ leaf: { type: 'integer', minimum: 7 } }, ['leaf']),
+              list: { type: 'array', items: obj({ id: { type: 'string', format: 'uuid' } }, ['id']) },
+            },
+            ['inner', 'list'],
+          ),
         },
         ['outer'],
       ),
@@ -97,18 +156,30 @@ describe('generateArguments: types and properties', () => {
 describe('generateArguments: const, default, examples, enum', () => {
   it('prefers const, then a valid default, then a valid examples[0], then enum[0]', () => {
     const r = gen(
-      obj({
-        c: { type: 'string', const: 'fixed', default: 'other' },
-        d: { type: 'string', default: 'dflt', examples: ['ex'], enum: ['other', 'dflt'] },
-        badDefault: { type: 'integer', default: 'oops', examples: [7] },
-        badExample: { type: 'integer', default: 'x', examples: ['y', 3], enum: [4, 5] },
-        e: { enum: ['red', 'green'] },
-        enumFiltered: { type: 'string', enum: ['ab', 'abcdef'], minLength: 3 },
-        objDefault: { type: 'object', default: { k: 1 } },
-        arrDefault: { type: 'array', items: { type: 'string' }, default: [] },
-      }, ['c', 'd', 'badDefault', 'badExample', 'e', 'enumFiltered', 'objDefault', 'arrDefault']),
+      obj(
+        {
+          c: { type: 'string', const: 'fixed', default: 'other' },
+          d: { type: 'string', default: 'dflt', examples: ['ex'], enum: ['other', 'dflt'] },
+          badDefault: { type: 'integer', default: 'oops', examples: [7] },
+          badExample: { type: 'integer', default: 'x', examples: ['y', 3], enum: [4, 5] },
+          e: { enum: ['red', 'green'] },
+          enumFiltered: { type: 'string', enum: ['ab', 'abcdef'], minLength: 3 },
+          objDefault: { type: 'object', default: { k: 1 } },
+          arrDefault: { type: 'array', items: { type: 'string' }, default: [] },
+        },
+        ['c', 'd', 'badDefault', 'badExample', 'e', 'enumFiltered', 'objDefault', 'arrDefault'],
+      ),
     );
-    expect(r.value).toEqual({ c: 'fixed', d: 'dflt', badDefault: 7, badExample: 4, e: 'red', enumFiltered: 'abcdef', objDefault: { k: 1 }, arrDefault: [] });
+    expect(r.value).toEqual({
+      c: 'fixed',
+      d: 'dflt',
+      badDefault: 7,
+      badExample: 4,
+      e: 'red',
+      enumFiltered: 'abcdef',
+      objDefault: { k: 1 },
+      arrDefault: [],
+    });
   });
 
   it('a default next to anyOf wins when valid (pydantic Optional[...] = None)', () => {
@@ -153,7 +224,8 @@ describe('generateArguments: numbers', () => {
   }
 
   it('narrow open interval', () => {
-    const x = gen(obj({ x: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 0.7 } }, ['x'])).value.x as number;
+    const x = gen(obj({ x: { type: 'number', exclusiveMinimum: 0.5, exclusiveMaximum: 0.7 } }, ['x'])).value
+      .x as number;
     expect(x > 0.5 && x < 0.7).toBe(true);
   });
 
@@ -184,7 +256,16 @@ describe('generateArguments: numbers', () => {
 
 describe('generateArguments: strings', () => {
   it('minLength / maxLength', () => {
-    const r = gen(obj({ long: { type: 'string', minLength: 10 }, short: { type: 'string', maxLength: 3 }, exact: { type: 'string', minLength: 4, maxLength: 4 } }, ['long', 'short', 'exact']));
+    const r = gen(
+      obj(
+        {
+          long: { type: 'string', minLength: 10 },
+          short: { type: 'string', maxLength: 3 },
+          exact: { type: 'string', minLength: 4, maxLength: 4 },
+        },
+        ['long', 'short', 'exact'],
+      ),
+    );
     expect((r.value.long as string).length).toBeGreaterThanOrEqual(10);
     expect(r.value.short).toBe('exa');
     expect(r.value.exact).toHaveLength(4);
@@ -224,7 +305,24 @@ describe('generateArguments: strings', () => {
     expect(bad.notes.join('\n')).toMatch(/not a valid regular expression/);
   });
 
-  const formats = ['date-time', 'date', 'time', 'email', 'uri', 'uri-reference', 'url', 'uuid', 'ipv4', 'ipv6', 'hostname', 'byte', 'regex', 'duration', 'json-pointer', 'uri-template'];
+  const formats = [
+    'date-time',
+    'date',
+    'time',
+    'email',
+    'uri',
+    'uri-reference',
+    'url',
+    'uuid',
+    'ipv4',
+    'ipv6',
+    'hostname',
+    'byte',
+    'regex',
+    'duration',
+    'json-pointer',
+    'uri-template',
+  ];
   it(`formats: ${formats.join(', ')}`, () => {
     const props = Object.fromEntries(formats.map((f) => [`f_${f.replace(/-/g, '_')}`, { type: 'string', format: f }]));
     const r = gen(obj(props, Object.keys(props)));
@@ -235,7 +333,15 @@ describe('generateArguments: strings', () => {
   });
 
   it('format together with length and pattern constraints', () => {
-    gen(obj({ d: { type: 'string', format: 'date', pattern: '^2025' }, e: { type: 'string', format: 'email', maxLength: 20 } }, ['d', 'e']));
+    gen(
+      obj(
+        {
+          d: { type: 'string', format: 'date', pattern: '^2025' },
+          e: { type: 'string', format: 'email', maxLength: 20 },
+        },
+        ['d', 'e'],
+      ),
+    );
   });
 
   it('notes an unknown format', () => {
@@ -270,13 +376,17 @@ describe('generateArguments: arrays', () => {
 
   it('distinct format values for uniqueItems', () => {
     const formats = ['email', 'date', 'date-time', 'uuid', 'uri', 'ipv4', 'hostname', 'byte'];
-    const props = Object.fromEntries(formats.map((f) => [f, { type: 'array', items: { type: 'string', format: f }, minItems: 4, uniqueItems: true }]));
+    const props = Object.fromEntries(
+      formats.map((f) => [f, { type: 'array', items: { type: 'string', format: f }, minItems: 4, uniqueItems: true }]),
+    );
     const r = gen(obj(props, formats));
     for (const f of formats) expect(new Set(r.value[f] as string[]).size, f).toBe(4);
   });
 
   it('notes uniqueItems that cannot be met', () => {
-    const r = generateArguments(obj({ flags: { type: 'array', items: { type: 'boolean' }, minItems: 3, uniqueItems: true } }, ['flags']));
+    const r = generateArguments(
+      obj({ flags: { type: 'array', items: { type: 'boolean' }, minItems: 3, uniqueItems: true } }, ['flags']),
+    );
     expect(r.confident).toBe(false);
     expect(r.notes.join('\n')).toMatch(/uniqueItems/);
   });
@@ -284,17 +394,27 @@ describe('generateArguments: arrays', () => {
   it('prefixItems (2020-12)', () => {
     const schema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
-      ...obj({ pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } }, ['pair']),
+      ...obj({ pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } }, [
+        'pair',
+      ]),
     };
     expect(gen(schema).value.pair).toEqual(['example', 1]);
-    const rest = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...obj({ t: { type: 'array', prefixItems: [{ type: 'boolean' }], items: { type: 'integer' }, minItems: 3 } }, ['t']) };
+    const rest = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      ...obj({ t: { type: 'array', prefixItems: [{ type: 'boolean' }], items: { type: 'integer' }, minItems: 3 } }, [
+        't',
+      ]),
+    };
     expect(gen(rest).value.t).toEqual([false, 1, 1]);
   });
 
   it('tuple form items: [...] with additionalItems (draft-07)', () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
-      ...obj({ t: { type: 'array', items: [{ type: 'string' }, { type: 'boolean' }], additionalItems: false, minItems: 2 } }, ['t']),
+      ...obj(
+        { t: { type: 'array', items: [{ type: 'string' }, { type: 'boolean' }], additionalItems: false, minItems: 2 } },
+        ['t'],
+      ),
     };
     expect(gen(schema).value.t).toEqual(['example', false]);
   });
@@ -310,7 +430,12 @@ describe('generateArguments: combinators and $ref', () => {
     const r = gen(
       obj(
         {
-          a: { anyOf: [{ type: 'string', minLength: 5, maxLength: 2 }, { type: 'integer', minimum: 3 }] },
+          a: {
+            anyOf: [
+              { type: 'string', minLength: 5, maxLength: 2 },
+              { type: 'integer', minimum: 3 },
+            ],
+          },
           nullable: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         },
         ['a', 'nullable'],
@@ -326,7 +451,10 @@ describe('generateArguments: combinators and $ref', () => {
           n: { oneOf: [{ type: 'number' }, { type: 'integer' }] },
           s: { oneOf: [{ type: 'string' }, { type: 'string', maxLength: 3 }] },
           kind: {
-            oneOf: [obj({ kind: { const: 'a' }, x: { type: 'string' } }, ['kind']), obj({ kind: { const: 'b' }, y: { type: 'integer' } }, ['kind'])],
+            oneOf: [
+              obj({ kind: { const: 'a' }, x: { type: 'string' } }, ['kind']),
+              obj({ kind: { const: 'b' }, y: { type: 'integer' } }, ['kind']),
+            ],
           },
         },
         ['n', 's', 'kind'],
@@ -337,14 +465,19 @@ describe('generateArguments: combinators and $ref', () => {
 
   it('allOf merges constraints', () => {
     const r = gen({
-      allOf: [obj({ a: { type: 'string' } }, ['a']), { properties: { a: { minLength: 10 }, b: { type: 'integer', maximum: -2 } }, required: ['b'] }],
+      allOf: [
+        obj({ a: { type: 'string' } }, ['a']),
+        { properties: { a: { minLength: 10 }, b: { type: 'integer', maximum: -2 } }, required: ['b'] },
+      ],
     });
     expect((r.value.a as string).length).toBeGreaterThanOrEqual(10);
     expect(r.value.b).toBe(-2);
   });
 
   it('not: avoided when possible, noted when not', () => {
-    const r = gen(obj({ s: { type: 'string', not: { const: 'example' } }, t: { not: { type: 'string' } } }, ['s', 't']));
+    const r = gen(
+      obj({ s: { type: 'string', not: { const: 'example' } }, t: { not: { type: 'string' } } }, ['s', 't']),
+    );
     expect(r.value.s).not.toBe('example');
     expect(typeof r.value.t).not.toBe('string');
     const bad = generateArguments(obj({ s: { type: 'string', not: { type: 'string' } } }, ['s']));
@@ -378,7 +511,11 @@ describe('generateArguments: combinators and $ref', () => {
       type: 'object',
       $defs: { port: { type: 'integer', minimum: 1024 }, 'a/b': { type: 'string', format: 'ipv4' } },
       definitions: { host: { type: 'string', format: 'hostname' } },
-      properties: { port: { $ref: '#/$defs/port' }, ip: { $ref: '#/$defs/a~1b' }, host: { $ref: '#/definitions/host' } },
+      properties: {
+        port: { $ref: '#/$defs/port' },
+        ip: { $ref: '#/$defs/a~1b' },
+        host: { $ref: '#/definitions/host' },
+      },
       required: ['port', 'ip', 'host'],
     });
     expect(r.value).toEqual({ port: 1024, ip: '127.0.0.1', host: 'localhost' });
@@ -387,7 +524,11 @@ describe('generateArguments: combinators and $ref', () => {
   it('recursive $ref: a tree with optional children', () => {
     const schema = {
       type: 'object',
-      $defs: { node: obj({ label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, ['label']) },
+      $defs: {
+        node: obj({ label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, [
+          'label',
+        ]),
+      },
       properties: { root: { $ref: '#/$defs/node' } },
       required: ['root'],
     };
@@ -398,7 +539,12 @@ describe('generateArguments: combinators and $ref', () => {
   it('recursive $ref: a linked list ending in null, and $ref to the root', () => {
     gen({
       type: 'object',
-      definitions: { list: obj({ v: { type: 'integer' }, next: { anyOf: [{ $ref: '#/definitions/list' }, { type: 'null' }] } }, ['v', 'next']) },
+      definitions: {
+        list: obj({ v: { type: 'integer' }, next: { anyOf: [{ $ref: '#/definitions/list' }, { type: 'null' }] } }, [
+          'v',
+          'next',
+        ]),
+      },
       properties: { head: { $ref: '#/definitions/list' } },
       required: ['head'],
     });
@@ -415,12 +561,19 @@ describe('generateArguments: combinators and $ref', () => {
     const r = generateArguments(schema);
     expect(r.confident).toBe(false);
     expect(r.notes.join('\n')).toMatch(/recursive \$ref/);
-    const loop = generateArguments({ type: 'object', $defs: { a: { $ref: '#/$defs/a' }, b: { $ref: '#/$defs/c' }, c: { $ref: '#/$defs/b' } }, properties: { x: { $ref: '#/$defs/a' }, y: { $ref: '#/$defs/b' } }, required: ['x', 'y'] });
+    const loop = generateArguments({
+      type: 'object',
+      $defs: { a: { $ref: '#/$defs/a' }, b: { $ref: '#/$defs/c' }, c: { $ref: '#/$defs/b' } },
+      properties: { x: { $ref: '#/$defs/a' }, y: { $ref: '#/$defs/b' } },
+      required: ['x', 'y'],
+    });
     expect(Object.keys(loop.value)).toEqual(['x', 'y']);
   });
 
   it('unresolvable $ref: noted', () => {
-    const r = generateArguments(obj({ x: { $ref: 'https://example.com/schema.json' }, y: { $ref: '#/$defs/missing' } }, ['x', 'y']));
+    const r = generateArguments(
+      obj({ x: { $ref: 'https://example.com/schema.json' }, y: { $ref: '#/$defs/missing' } }, ['x', 'y']),
+    );
     expect(r.confident).toBe(false);
     expect(r.notes.join('\n')).toMatch(/could not be resolved/);
   });
@@ -444,7 +597,13 @@ describe('generateArguments: hostile input', () => {
   });
 
   it('huge minItems / minLength / minProperties are capped and noted', () => {
-    const r = generateArguments(obj({ a: { type: 'array', items: { type: 'string' }, minItems: 1e9 }, s: { type: 'string', minLength: 1e9 } }, ['a', 's'], { minProperties: 1e6 }));
+    const r = generateArguments(
+      obj(
+        { a: { type: 'array', items: { type: 'string' }, minItems: 1e9 }, s: { type: 'string', minLength: 1e9 } },
+        ['a', 's'],
+        { minProperties: 1e6 },
+      ),
+    );
     expect(r.confident).toBe(false);
     expect((r.value.a as unknown[]).length).toBe(ARGUMENT_LIMITS.maxItems);
     expect((r.value.s as string).length).toBe(ARGUMENT_LIMITS.maxStringLength);
@@ -497,7 +656,11 @@ describe('generateArguments: hostile input', () => {
   it('garbage keyword values', () => {
     const weird = {
       type: 'object',
-      properties: { a: { type: 7, minimum: 'x', items: 'y', pattern: 5, enum: 'z' }, b: 12, c: { properties: 5, required: 'q' } },
+      properties: {
+        a: { type: 7, minimum: 'x', items: 'y', pattern: 5, enum: 'z' },
+        b: 12,
+        c: { properties: 5, required: 'q' },
+      },
       required: 'a',
       allOf: 'nope',
       anyOf: { x: 1 },
@@ -518,9 +681,11 @@ describe('generateArguments: hostile input', () => {
   });
 
   it('property names like __proto__ and constructor are plain data', () => {
-    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"}},"required":["__proto__","toString","constructor"]}') as Schema;
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"integer"}},"required":["__proto__","toString","constructor"]}',
+    ) as Schema;
     const r = gen(schema);
-    expect(Object.prototype.hasOwnProperty.call(r.value, '__proto__')).toBe(true);
+    expect(Object.hasOwn(r.value, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
     expect(r.value.constructor).toBe(1);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -531,7 +696,9 @@ describe('generateArguments: hostile input', () => {
 
   it('a huge enum and many properties stay cheap', () => {
     const en = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
-    const props = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+\\d$' }]));
+    const props = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+\\d$' }]),
+    );
     // the CPU time of this process (the call is synchronous): what "cheap" means, whatever else the machine runs
     const started = process.cpuUsage();
     const r = generateArguments(obj({ e: { enum: en }, ...props }, ['e']));

@@ -217,7 +217,12 @@ describe('tools that fail offline: the run called them, they gave no result', ()
   it('quality/result-size says the calls were answered with JSON-RPC errors, not that no tool was called; a "progressive" chart is no long-running tool (a chart server offline)', async () => {
     const r = await run(py('broken/offline-api.py'), ['--suite', 'calling,progress,quality']);
     // The engine's environment rule: the warn for a JSON-RPC error rests on an error that blames the network.
-    expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^inconclusive: .*ENOTFOUND.*the case would have said warn: answered with a JSON-RPC error code -32603 "Failed to generate chart/) });
+    expect(r.c('calling/tool/generate_bar_chart')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(
+        /^inconclusive: .*ENOTFOUND.*the case would have said warn: answered with a JSON-RPC error code -32603 "Failed to generate chart/,
+      ),
+    });
     const size = r.c('quality/result-size');
     expect(size.verdict, size.message).toBe('skip');
     expect(size.message).toBe(

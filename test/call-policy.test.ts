@@ -18,14 +18,30 @@ const NOT_READ_ONLY = ['mutate', 'note', 'slow_job', 'wipe'];
 async function runSideEffects(extra: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));
   const r = await run(`python3 ${SIDE_EFFECTS}`, ['--env', `SIDE_EFFECTS_DIR=${dir}`, ...extra]);
-  return { r, touched: readdirSync(dir).map((f) => f.replace(/\.called$/, '')).sort() };
+  return {
+    r,
+    touched: readdirSync(dir)
+      .map((f) => f.replace(/\.called$/, ''))
+      .sort(),
+  };
 }
 
 describe('the call policy', () => {
-  const tool = (name: string, annotations?: Record<string, unknown>, execution?: Record<string, unknown>) => ({ name, ...(annotations ? { annotations } : {}), ...(execution ? { execution } : {}) });
+  const tool = (name: string, annotations?: Record<string, unknown>, execution?: Record<string, unknown>) => ({
+    name,
+    ...(annotations ? { annotations } : {}),
+    ...(execution ? { execution } : {}),
+  });
 
   it('safe calls only readOnlyHint: true; every other tool is skipped with why and how to include it', () => {
-    const tools = [tool('ro', { readOnlyHint: true }), tool('bare'), tool('empty', {}), tool('additive', { readOnlyHint: false, destructiveHint: false }), tool('destroys', { destructiveHint: true }), tool('both', { readOnlyHint: true, destructiveHint: true })];
+    const tools = [
+      tool('ro', { readOnlyHint: true }),
+      tool('bare'),
+      tool('empty', {}),
+      tool('additive', { readOnlyHint: false, destructiveHint: false }),
+      tool('destroys', { destructiveHint: true }),
+      tool('both', { readOnlyHint: true, destructiveHint: true }),
+    ];
     const plan = planCalls(tools, { mode: 'safe', allow: [] }, undefined);
     expect(plan.call.map((t) => t.name)).toEqual(['ro', 'both']); // readOnlyHint: true makes destructiveHint meaningless
     expect(plan.skipped.map((s) => s.name)).toEqual(['bare', 'empty', 'additive', 'destroys']);
@@ -37,7 +53,11 @@ describe('the call policy', () => {
 
   it('--call-tool NAME adds a tool on top of safe and of none; unknown names are kept to be reported', () => {
     const tools = [tool('ro', { readOnlyHint: true }), tool('bare'), tool('other')];
-    expect(planCalls(tools, { mode: 'safe', allow: ['bare', 'nope'] }, undefined)).toMatchObject({ call: [{ name: 'ro' }, { name: 'bare' }], skipped: [{ name: 'other' }], unknownAllowed: ['nope'] });
+    expect(planCalls(tools, { mode: 'safe', allow: ['bare', 'nope'] }, undefined)).toMatchObject({
+      call: [{ name: 'ro' }, { name: 'bare' }],
+      skipped: [{ name: 'other' }],
+      unknownAllowed: ['nope'],
+    });
     expect(planCalls(tools, { mode: 'none', allow: ['bare'] }, undefined).call.map((t) => t.name)).toEqual(['bare']);
     expect(planCalls(tools, { mode: 'all', allow: [] }, undefined).call).toHaveLength(3);
     expect(policyRefusal(tool('x'), { mode: 'none', allow: [] })).toMatch(/--call-tools none/);
@@ -45,10 +65,20 @@ describe('the call policy', () => {
 
   it('a task-required tool is never in the plain-call list: a task when the server takes one, else skipped with why', () => {
     const t = tool('research', { readOnlyHint: true }, { taskSupport: 'required' });
-    expect(planCalls([t], { mode: 'safe', allow: [] }, undefined)).toMatchObject({ call: [], tasks: [{ name: 'research' }], skipped: [] });
-    const plan = planCalls([t], { mode: 'safe', allow: [] }, 'the server does not declare capabilities.tasks.requests.tools.call');
+    expect(planCalls([t], { mode: 'safe', allow: [] }, undefined)).toMatchObject({
+      call: [],
+      tasks: [{ name: 'research' }],
+      skipped: [],
+    });
+    const plan = planCalls(
+      [t],
+      { mode: 'safe', allow: [] },
+      'the server does not declare capabilities.tasks.requests.tools.call',
+    );
     expect(plan).toMatchObject({ call: [], tasks: [] });
-    expect(plan.skipped[0]!.reason).toMatch(/taskSupport is "required".*must call it as a task.*does not declare capabilities\.tasks/);
+    expect(plan.skipped[0]!.reason).toMatch(
+      /taskSupport is "required".*must call it as a task.*does not declare capabilities\.tasks/,
+    );
   });
 });
 
@@ -61,16 +91,28 @@ describe('--call-tools safe on a server with side effects', () => {
     expect(r.report.options).toMatchObject({ callTools: 'safe', callTool: [] });
     expect(r.c('calling/tool/look').verdict).toBe('pass');
     for (const name of NOT_READ_ONLY) {
-      expect(r.c(`calling/tool/${name}`)).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^not called: --call-tools safe calls only tools annotated readOnlyHint: true/) });
+      expect(r.c(`calling/tool/${name}`)).toMatchObject({
+        verdict: 'skip',
+        message: expect.stringMatching(/^not called: --call-tools safe calls only tools annotated readOnlyHint: true/),
+      });
     }
     // invalid-params probed only the read-only tool; the cancellation probe did not pick the unannotated slow_job.
-    expect(Object.keys(r.verdicts('invalid-params/missing-required/'))).toEqual(['invalid-params/missing-required/look']);
+    expect(Object.keys(r.verdicts('invalid-params/missing-required/'))).toEqual([
+      'invalid-params/missing-required/look',
+    ]);
     expect(r.c('robustness/cancel-in-flight').message).toMatch(/no slow tool to cancel/);
     expect(r.code).toBe(0);
   }, 60_000);
 
   it('--call-tool NAME calls that tool too (and only it); a name the server does not list is reported', async () => {
-    const { r, touched } = await runSideEffects(['--suite', 'calling,invalid-params', '--call-tool', 'mutate', '--call-tool', 'no_such_tool']);
+    const { r, touched } = await runSideEffects([
+      '--suite',
+      'calling,invalid-params',
+      '--call-tool',
+      'mutate',
+      '--call-tool',
+      'no_such_tool',
+    ]);
     expect(touched).toEqual(['mutate']);
     expect([...new Set(calledNames(r.report))].sort()).toEqual(['look', 'mutate']);
     expect(r.c('calling/tool/mutate').verdict).toBe('pass');
@@ -93,7 +135,19 @@ describe('--call-tools safe on a server with side effects', () => {
   it('the console says how many tools were not called and how to include them, and warns of an unknown --call-tool', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-conform-console-'));
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));
-    const r = await cli(['run', '--stdio', `python3 ${SIDE_EFFECTS}`, '--env', `SIDE_EFFECTS_DIR=${dir}`, '--suite', 'calling', '--call-tool', 'nope', '--out-dir', out]);
+    const r = await cli([
+      'run',
+      '--stdio',
+      `python3 ${SIDE_EFFECTS}`,
+      '--env',
+      `SIDE_EFFECTS_DIR=${dir}`,
+      '--suite',
+      'calling',
+      '--call-tool',
+      'nope',
+      '--out-dir',
+      out,
+    ]);
     expect(r.stdout).toMatch(/4 tools not called \(--call-tools safe\): note, mutate, wipe, slow_job/);
     expect(r.stdout).toMatch(/to include them: --call-tools all \(in a sandbox[^)]*\), or --call-tool NAME/);
     expect(r.stdout).toMatch(/--call-tool nope: the server lists no tool of that name/);
@@ -112,13 +166,29 @@ describe('the policy holds where calls are made: a suite cannot call a tool the 
     const { runConformance, callTool } = await import('mcp-conform');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-side-effects-'));
     const careless = {
-      id: 'careless', title: 'a suite with a bug', description: 'calls a tool without asking the plan',
-      cases: [{
-        id: 'careless/call', title: 'calls mutate', level: 'MUST' as const, spec: 'server/tools#calling-tools', requirement: 'none',
-        async run(ctx: Parameters<typeof callTool>[0]) { const rec = await callTool(ctx, 'mutate', {}, 'call'); return { verdict: 'pass' as const, message: String(rec.reply) }; },
-      }],
+      id: 'careless',
+      title: 'a suite with a bug',
+      description: 'calls a tool without asking the plan',
+      cases: [
+        {
+          id: 'careless/call',
+          title: 'calls mutate',
+          level: 'MUST' as const,
+          spec: 'server/tools#calling-tools',
+          requirement: 'none',
+          async run(ctx: Parameters<typeof callTool>[0]) {
+            const rec = await callTool(ctx, 'mutate', {}, 'call');
+            return { verdict: 'pass' as const, message: String(rec.reply) };
+          },
+        },
+      ],
     };
-    const report = await runConformance({ stdio: `python3 ${SIDE_EFFECTS}`, env: [`SIDE_EFFECTS_DIR=${dir}`], suites: [careless], timeout: 10_000 });
+    const report = await runConformance({
+      stdio: `python3 ${SIDE_EFFECTS}`,
+      env: [`SIDE_EFFECTS_DIR=${dir}`],
+      suites: [careless],
+      timeout: 10_000,
+    });
     const c = report.suites.flatMap((s) => s.cases).find((x) => x.id === 'careless/call')!;
     expect(c.verdict).toBe('fail');
     expect(c.message).toMatch(/harness refused to call tool "mutate" \(call\)/);

@@ -10,14 +10,25 @@ import { cli, ROOT } from './helpers/cli.js';
 import { client, type ClientResult } from './helpers/client-run.js';
 
 const KIT = join(ROOT, 'fixtures/clients/auth');
-const SET = 'auth-basic,auth-401-later,auth-prm-root-origin,auth-state-mismatch,auth-token-basic,auth-registration-refused,auth-step-up,auth-no-s256';
+const SET =
+  'auth-basic,auth-401-later,auth-prm-root-origin,auth-state-mismatch,auth-token-basic,auth-registration-refused,auth-step-up,auth-no-s256';
 /** scenario → case → verdict, for every case of every scenario, in report order. */
-const verdicts = (r: ClientResult) => r.reports.map((rep) => [rep.target.name, rep.suites.flatMap((s) => s.cases).map((c) => `${c.id} ${c.verdict}`)]);
+const verdicts = (r: ClientResult) =>
+  r.reports.map((rep) => [rep.target.name, rep.suites.flatMap((s) => s.cases).map((c) => `${c.id} ${c.verdict}`)]);
 
 describe('client scenarios in parallel', () => {
   for (const defect of ['authkit.py none', 'no-state-check.py']) {
     it(`${defect}: --concurrency 4 gives the verdicts --concurrency 1 gives, in the same order`, async () => {
-      const args = ['--suite', 'client-auth', '--http', `python3 ${join(KIT, defect)} http {url}`, '--scenario', SET, '--timeout', '15000'];
+      const args = [
+        '--suite',
+        'client-auth',
+        '--http',
+        `python3 ${join(KIT, defect)} http {url}`,
+        '--scenario',
+        SET,
+        '--timeout',
+        '15000',
+      ];
       const serial = await client([...args, '--concurrency', '1'], 200_000);
       const parallel = await client([...args, '--concurrency', '4'], 200_000);
       expect(parallel.reports.map((r) => r.target.name)).toEqual(SET.split(',').map((s) => `scenario ${s}`));
@@ -32,9 +43,28 @@ describe('client scenarios in parallel', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'mcp-conform-tmp-'));
     const out = mkdtempSync(join(tmpdir(), 'mcp-conform-out-'));
     const env = { TMPDIR: tmp };
-    const ok = await cli(['client', '--stdio', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio {server}`, '--scenario', 'pages,ping,unknown-tool', '--concurrency', '3', '--out-dir', out, '--quiet', '--timeout', '20000'], { env, timeoutMs: 120_000 });
+    const ok = await cli(
+      [
+        'client',
+        '--stdio',
+        `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio {server}`,
+        '--scenario',
+        'pages,ping,unknown-tool',
+        '--concurrency',
+        '3',
+        '--out-dir',
+        out,
+        '--quiet',
+        '--timeout',
+        '20000',
+      ],
+      { env, timeoutMs: 120_000 },
+    );
     expect(ok.code, ok.stderr).toBe(0);
-    const never = await cli(['client', '--stdio', 'sh -c "exit 3" {server}', '--scenario', 'pages', '--out-dir', out, '--quiet'], { env, timeoutMs: 60_000 });
+    const never = await cli(
+      ['client', '--stdio', 'sh -c "exit 3" {server}', '--scenario', 'pages', '--out-dir', out, '--quiet'],
+      { env, timeoutMs: 60_000 },
+    );
     expect(never.code).toBe(1);
     expect(readdirSync(tmp)).toEqual([]);
   }, 150_000);

@@ -50,7 +50,9 @@ describe('config file', () => {
       writeFileSync(join(d, name), text);
       return () => findConfig(d, name);
     };
-    expect(bad('targets:\n  - stdio: x\n    timout: 5\n')).toThrow(/targets\[0\]\.timout: unknown key; did you mean timeout\?/);
+    expect(bad('targets:\n  - stdio: x\n    timout: 5\n')).toThrow(
+      /targets\[0\]\.timout: unknown key; did you mean timeout\?/,
+    );
     expect(bad('targets:\n  - stdio: x\ncallTools: some\n')).toThrow(
       /callTools: must be one of "safe", "safe-closed", "all", "none"/,
     );

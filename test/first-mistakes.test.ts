@@ -19,17 +19,29 @@ const first = (s: string, n: number) => lines(s).slice(0, n).join('\n');
 function freePort(): Promise<number> {
   return new Promise((res) => {
     const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => res(p)); });
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
   });
 }
 
 /** `run` with the console on (as a user runs it) and report.json written: the console text and the report. */
-async function userRun(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; out: string; report: Report; ms: number; dir: string }> {
+async function userRun(
+  args: string[],
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; out: string; report: Report; ms: number; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
   const r = await cli(['run', ...args, '--out-dir', dir], { cwd: dir, timeoutMs });
   const file = join(dir, 'report.json');
   if (!existsSync(file)) throw new Error(`no report (exit ${r.code})\n${r.stdout}\n${r.stderr}`);
-  return { code: r.code, out: r.stdout + r.stderr, report: JSON.parse(readFileSync(file, 'utf8')) as Report, ms: r.ms, dir };
+  return {
+    code: r.code,
+    out: r.stdout + r.stderr,
+    report: JSON.parse(readFileSync(file, 'utf8')) as Report,
+    ms: r.ms,
+    dir,
+  };
 }
 
 /** What a target that never came up must give: one fail with the cause, the rest skipped with it, no pass. */
@@ -88,7 +100,9 @@ describe('first mistakes: a few lines that lead with the cause', () => {
   it('an import error: the exit code and the error line in the first lines; no second MUST fail, no pass', async () => {
     const r = await userRun(['--stdio', py('first/import-error.py')]);
     expect(lines(r.out).length).toBeLessThanOrEqual(15);
-    expect(first(r.out, 3)).toMatch(/never came up: the server exited with code 1 before answering anything: ModuleNotFoundError: No module named 'mcp_server_framework_that_is_not_installed'/);
+    expect(first(r.out, 3)).toMatch(
+      /never came up: the server exited with code 1 before answering anything: ModuleNotFoundError: No module named 'mcp_server_framework_that_is_not_installed'/,
+    );
     expect(r.out).toMatch(/Try: a module is missing/);
     neverCameUp(r.report, /exited with code 1/);
     expect(r.report.startFailure).toMatchObject({ kind: 'exited', exitCode: 1 });
@@ -111,19 +125,32 @@ describe('first mistakes: a few lines that lead with the cause', () => {
     expect(r.report.startFailure).toBeUndefined();
     expect(first(r.out, 3)).toMatch(/not JSON-RPC on stdout: 'notes server v2\.1 starting \(stdio\)'/);
     expect(cases.find((c) => c.id === 'lifecycle/initialize')?.verdict).toBe('pass');
-    expect(cases.find((c) => c.id === 'stdio/stdout-only-messages')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/notes server v2\.1 starting/) });
+    expect(cases.find((c) => c.id === 'stdio/stdout-only-messages')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/notes server v2\.1 starting/),
+    });
     expect(cases.filter((c) => c.verdict === 'fail').map((c) => c.id)).toEqual(['stdio/stdout-only-messages']);
   });
 
   it('HTTP 404 and 401 without a token: the status and what to try; a 401 fails nothing', async () => {
     const servers: ReturnType<typeof spawn>[] = [];
-    const start = (status: number) => new Promise<string>((res, rej) => {
-      const p = spawn('python3', [join(FIXTURES, 'http', 'status_http.py'), String(status), '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-      servers.push(p);
-      const t = setTimeout(() => rej(new Error('status_http.py did not start')), 15_000);
-      let got = '';
-      p.stdout!.on('data', (b: Buffer) => { got += b.toString(); const m = /listening (\d+)\n/.exec(got); if (m) { clearTimeout(t); res(`http://127.0.0.1:${m[1]}/mcp`); } });
-    });
+    const start = (status: number) =>
+      new Promise<string>((res, rej) => {
+        const p = spawn('python3', [join(FIXTURES, 'http', 'status_http.py'), String(status), '0'], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        servers.push(p);
+        const t = setTimeout(() => rej(new Error('status_http.py did not start')), 15_000);
+        let got = '';
+        p.stdout!.on('data', (b: Buffer) => {
+          got += b.toString();
+          const m = /listening (\d+)\n/.exec(got);
+          if (m) {
+            clearTimeout(t);
+            res(`http://127.0.0.1:${m[1]}/mcp`);
+          }
+        });
+      });
     try {
       const notFound = await userRun(['--http', await start(404)]);
       expect(lines(notFound.out).length).toBeLessThanOrEqual(15);
@@ -151,7 +178,11 @@ describe('first mistakes: a few lines that lead with the cause', () => {
 
   it('Ctrl-C: one line says so, then only what ran; exit 130', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
-    const child = spawn(process.execPath, [CLI, 'run', '--stdio', py('zoo/slow-tool.py'), '--call-tools', 'all', '--out-dir', dir], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--stdio', py('zoo/slow-tool.py'), '--call-tools', 'all', '--out-dir', dir],
+      { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (b) => (out += b));
     child.stderr.on('data', (b) => (out += b));
@@ -170,7 +201,10 @@ describe('first mistakes: a few lines that lead with the cause', () => {
 
   it('a config typo (command: instead of stdio:): the key, its path and the suggestion, in ≤ 4 lines', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
-    writeFileSync(join(dir, 'mcp-conform.config.yaml'), `timout: 5000\ntargets:\n  - name: demo\n    command: ${py('calc.py')}\n`);
+    writeFileSync(
+      join(dir, 'mcp-conform.config.yaml'),
+      `timout: 5000\ntargets:\n  - name: demo\n    command: ${py('calc.py')}\n`,
+    );
     const r = await cli(['run'], { cwd: dir });
     expect(r.code).toBe(2);
     const err = lines(r.stderr).filter((l) => !/--help/.test(l));
@@ -200,10 +234,19 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
     writeFileSync(join(dir, 'dep.js'), "require('a-package-not-installed');\n");
     const usage: [string[], RegExp][] = [
-      [['run', 'server.py'], /unexpected word "server\.py": name the server with --stdio "COMMAND" \(e\.g\. --stdio "python3 server\.py"\)/],
-      [['run', '--stdio', 'python3', 'server.py'], /the command of --stdio is one argument, quoted: --stdio "python3 server\.py"/],
+      [
+        ['run', 'server.py'],
+        /unexpected word "server\.py": name the server with --stdio "COMMAND" \(e\.g\. --stdio "python3 server\.py"\)/,
+      ],
+      [
+        ['run', '--stdio', 'python3', 'server.py'],
+        /the command of --stdio is one argument, quoted: --stdio "python3 server\.py"/,
+      ],
       [['run', '--http', 'localhost:8000/mcp'], /did you mean http:\/\/localhost:8000\/mcp\?/],
-      [['run', '--stdio', 'x', '--case', 'lifecycle/pingg'], /--case lifecycle\/pingg: no case has this id or id prefix; did you mean lifecycle\/ping\?/],
+      [
+        ['run', '--stdio', 'x', '--case', 'lifecycle/pingg'],
+        /--case lifecycle\/pingg: no case has this id or id prefix; did you mean lifecycle\/ping\?/,
+      ],
       [['run', '--stdio', 'x', '--reporter', 'htm'], /unknown reporter "htm"; did you mean html\?/],
       [['run', '--stdio', 'x', '--suite', 'listin'], /unknown suite "listin"; did you mean listing\?/],
       [['run', '--stdio', 'x', '-q'], /unknown option -q of run; did you mean --quiet\?/],
@@ -215,7 +258,11 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
       expect(first(r.stderr, 1), args.join(' ')).toMatch(want);
     }
     const started: [string, RegExp, RegExp][] = [
-      [`python3 ${join(dir, 'nosuchserver.py')}`, /exited with code 2 before answering anything: .*can't open file/, /Try: a file of the command is not there: check its path/],
+      [
+        `python3 ${join(dir, 'nosuchserver.py')}`,
+        /exited with code 2 before answering anything: .*can't open file/,
+        /Try: a file of the command is not there: check its path/,
+      ],
       [`node ${join(dir, 'dep.js')}`, /Cannot find module 'a-package-not-installed'/, /Try: a module is missing/],
     ];
     for (const [command, cause, hint] of started) {
@@ -230,7 +277,10 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
   it('the console names only the report files it wrote; --update-expect says what it changed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-first-'));
     const file = join(dir, 'calc.expect.yaml');
-    writeFileSync(file, 'version: 1\nexpectations:\n  - name: adds\n    call: integer_addition\n    arguments: {a: 2, b: 3}\n    expect: {text: "6"}\n');
+    writeFileSync(
+      file,
+      'version: 1\nexpectations:\n  - name: adds\n    call: integer_addition\n    arguments: {a: 2, b: 3}\n    expect: {text: "6"}\n',
+    );
     const args = ['--stdio', py('notes-calc.py'), '--expect', file, '--update-expect', '--suite', 'expect'];
     const once = await userRun(args);
     expect(once.out).toContain(`updated ${file}: 1 expectation changed (adds)`);
@@ -241,8 +291,19 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
     expect(again.out).toContain(`${file} unchanged`);
   });
 
-  it('the client console: a line per scenario, the client\'s stderr labelled as the client\'s', async () => {
-    const r = await cli(['client', '--stdio', `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio {server}`, '--scenario', 'pages,tool-schemas', '--out-dir', mkdtempSync(join(tmpdir(), 'mcp-conform-first-'))], { timeoutMs: 120_000 });
+  it("the client console: a line per scenario, the client's stderr labelled as the client's", async () => {
+    const r = await cli(
+      [
+        'client',
+        '--stdio',
+        `node ${join(ROOT, 'fixtures/clients/sdk-client.mjs')} stdio {server}`,
+        '--scenario',
+        'pages,tool-schemas',
+        '--out-dir',
+        mkdtempSync(join(tmpdir(), 'mcp-conform-first-')),
+      ],
+      { timeoutMs: 120_000 },
+    );
     const out = r.stdout;
     expect(lines(out).length).toBeLessThanOrEqual(40);
     expect(out).toMatch(/^✓ pages\s+\d+ pass/m);
@@ -254,7 +315,16 @@ catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
   }, 150_000);
 
   it('report.html of a real run lists the failure before the first pass', async () => {
-    const r = await userRun(['--stdio', py('broken/stray-stdout.py'), '--reporter', 'json', '--reporter', 'html', '--reporter', 'console']);
+    const r = await userRun([
+      '--stdio',
+      py('broken/stray-stdout.py'),
+      '--reporter',
+      'json',
+      '--reporter',
+      'html',
+      '--reporter',
+      'console',
+    ]);
     const html = readFileSync(join(r.dir, 'report.html'), 'utf8');
     const failAt = html.indexOf('stdio/stdout-only-messages');
     const passAt = html.indexOf('lifecycle/initialize');

@@ -39,13 +39,85 @@ export const LAYERS: Record<string, readonly string[]> = {
  * path prefixes under core/ (a folder ends with '/'); every file of core/ must match exactly one.
  */
 export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[] = [
-  { layer: 'model', files: ['results.ts', 'text.ts', 'log.ts', 'options.ts', 'inputs.ts', 'objects.ts', 'wire.ts', 'version.ts', 'schema/versions.ts', 'features.ts', 'client-capabilities.ts', 'client-info.ts', 'transport/types.ts', 'headers.ts', 'redact.ts', 'secrets.ts', 'shell-words.ts', 'shard.ts', 'pool.ts', 'param-headers.ts', 'published/types.ts', 'suggest.ts'] },
-  { layer: 'checks', files: ['schema/', 'schema-words.ts', 'jsonschema.ts', 'args/', 'surface/snapshot.ts', 'surface/diff.ts', 'surface/rules.ts', 'surface/schema-diff.ts', 'surface/render.ts'] },
-  { layer: 'io', files: ['processes.ts', 'start.ts', 'url-sink.ts', 'transport/', 'auth/', 'formats/', 'published/', 'baseline.ts', 'canaries.ts', 'canary-listener.ts', 'served-folder.ts'] },
-  { layer: 'protocol', files: ['session.ts', 'session-types.ts', 'probe.ts', 'negotiate.ts', 'listing.ts', 'listen.ts', 'tasks.ts', 'input-answers.ts'] },
+  {
+    layer: 'model',
+    files: [
+      'results.ts',
+      'text.ts',
+      'log.ts',
+      'options.ts',
+      'inputs.ts',
+      'objects.ts',
+      'wire.ts',
+      'version.ts',
+      'schema/versions.ts',
+      'features.ts',
+      'client-capabilities.ts',
+      'client-info.ts',
+      'transport/types.ts',
+      'headers.ts',
+      'redact.ts',
+      'secrets.ts',
+      'shell-words.ts',
+      'shard.ts',
+      'pool.ts',
+      'param-headers.ts',
+      'published/types.ts',
+      'suggest.ts',
+    ],
+  },
+  {
+    layer: 'checks',
+    files: [
+      'schema/',
+      'schema-words.ts',
+      'jsonschema.ts',
+      'args/',
+      'surface/snapshot.ts',
+      'surface/diff.ts',
+      'surface/rules.ts',
+      'surface/schema-diff.ts',
+      'surface/render.ts',
+    ],
+  },
+  {
+    layer: 'io',
+    files: [
+      'processes.ts',
+      'start.ts',
+      'url-sink.ts',
+      'transport/',
+      'auth/',
+      'formats/',
+      'published/',
+      'baseline.ts',
+      'canaries.ts',
+      'canary-listener.ts',
+      'served-folder.ts',
+    ],
+  },
+  {
+    layer: 'protocol',
+    files: [
+      'session.ts',
+      'session-types.ts',
+      'probe.ts',
+      'negotiate.ts',
+      'listing.ts',
+      'listen.ts',
+      'tasks.ts',
+      'input-answers.ts',
+    ],
+  },
   { layer: 'case-api', files: ['suite.ts', 'applies.ts', 'services.ts', 'environment.ts'] },
-  { layer: 'run-services', files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts', 'concurrency/', 'load/'] },
-  { layer: 'engine', files: ['context.ts', 'run-options.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts', 'start-failure.ts'] },
+  {
+    layer: 'run-services',
+    files: ['tools.ts', 'call-policy.ts', 'mrtr.ts', 'surface.ts', 'surface/collect.ts', 'concurrency/', 'load/'],
+  },
+  {
+    layer: 'engine',
+    files: ['context.ts', 'run-options.ts', 'run-cases.ts', 'run.ts', 'eras.ts', 'finalize.ts', 'start-failure.ts'],
+  },
   { layer: 'commands', files: ['surface/cli.ts'] },
 ];
 
@@ -54,7 +126,11 @@ export function coreLayerOf(path: string): number {
   let best = -1;
   let len = -1;
   CORE_LAYERS.forEach((l, i) => {
-    for (const f of l.files) if ((f.endsWith('/') ? path.startsWith(f) : path === f) && f.length > len) { best = i; len = f.length; }
+    for (const f of l.files)
+      if ((f.endsWith('/') ? path.startsWith(f) : path === f) && f.length > len) {
+        best = i;
+        len = f.length;
+      }
   });
   return best;
 }
@@ -84,7 +160,13 @@ const layerOf = (file: string) => relative(ROOT, file).split('/')[0]!;
 function importedFiles(file: string, text = readFileSync(file, 'utf8')): string[] {
   return [...text.matchAll(IMPORT)].flatMap((m) => {
     const base = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '');
-    const found = [`${base}.ts`, join(base, 'index.ts')].find((f) => { try { return statSync(f).isFile(); } catch { return false; } });
+    const found = [`${base}.ts`, join(base, 'index.ts')].find((f) => {
+      try {
+        return statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    });
     return found ? [relative(ROOT, found)] : [];
   });
 }
@@ -105,13 +187,19 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
     onStack.add(v);
     for (const w of graph.get(v) ?? []) {
       if (!graph.has(w)) continue;
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) === index.get(v)) {
       const c: string[] = [];
       let w: string;
-      do { w = stack.pop()!; onStack.delete(w); c.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        c.push(w);
+      } while (w !== v);
       if (c.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(c.sort());
     }
   };
@@ -121,11 +209,21 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
 
 /** Every relative import of a file: [specifier, the layer it lands in]. */
 export function importsOf(file: string, text = readFileSync(file, 'utf8')): { spec: string; layer: string }[] {
-  return [...text.matchAll(IMPORT)].map((m) => ({ spec: m[1]!, layer: layerOf(normalize(join(dirname(file), m[1]!))) }));
+  return [...text.matchAll(IMPORT)].map((m) => ({
+    spec: m[1]!,
+    layer: layerOf(normalize(join(dirname(file), m[1]!))),
+  }));
 }
 
 function existingLayers(): string[] {
-  return compiledLayers().filter((l) => { try { statSync(join(ROOT, l)); return true; } catch { return false; } });
+  return compiledLayers().filter((l) => {
+    try {
+      statSync(join(ROOT, l));
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function filesOf(layer: string): string[] {
@@ -135,7 +233,10 @@ function filesOf(layer: string): string[] {
 describe('layers', () => {
   it('every source folder the build compiles has a place in the layer table', () => {
     const unknown = compiledLayers().filter((l) => !(l in LAYERS));
-    expect(unknown, `add these to LAYERS in test/layers.test.ts, with what they may import: ${unknown.join(', ')}`).toEqual([]);
+    expect(
+      unknown,
+      `add these to LAYERS in test/layers.test.ts, with what they may import: ${unknown.join(', ')}`,
+    ).toEqual([]);
   });
 
   it('no import points up: each layer imports only the layers below it', () => {
@@ -152,10 +253,19 @@ describe('layers', () => {
   });
 
   it('no import cycle anywhere in the source, type imports included', () => {
-    const graph = new Map(existingLayers().flatMap(filesOf).map((f) => [relative(ROOT, f), importedFiles(f)] as const));
+    const graph = new Map(
+      existingLayers()
+        .flatMap(filesOf)
+        .map((f) => [relative(ROOT, f), importedFiles(f)] as const),
+    );
     const cycles = importCycles(graph).map((c) => {
       const inCycle = new Set(c);
-      const edges = c.flatMap((f) => graph.get(f)!.filter((t) => inCycle.has(t)).map((t) => `  ${f} → ${t}`));
+      const edges = c.flatMap((f) =>
+        graph
+          .get(f)!
+          .filter((t) => inCycle.has(t))
+          .map((t) => `  ${f} → ${t}`),
+      );
       return `a cycle of ${c.length} files:\n${edges.join('\n')}`;
     });
     expect(cycles, cycles.join('\n')).toEqual([]);
@@ -167,28 +277,48 @@ describe('layers', () => {
     for (const file of filesOf('core')) {
       const from = relative(join(ROOT, 'core'), file);
       const mine = coreLayerOf(from);
-      if (mine < 0) { unplaced.push(`core/${from}`); continue; }
+      if (mine < 0) {
+        unplaced.push(`core/${from}`);
+        continue;
+      }
       for (const to of importedFiles(file)) {
         if (!to.startsWith('core/')) continue;
         const theirs = coreLayerOf(to.slice('core/'.length));
-        if (theirs > mine) wrong.push(`core/${from} (${CORE_LAYERS[mine]!.layer}) imports ${to} (${CORE_LAYERS[theirs]!.layer})`);
+        if (theirs > mine)
+          wrong.push(`core/${from} (${CORE_LAYERS[mine]!.layer}) imports ${to} (${CORE_LAYERS[theirs]!.layer})`);
       }
     }
-    expect(unplaced, `give these files a layer in CORE_LAYERS (test/layers.test.ts): ${unplaced.join(', ')}`).toEqual([]);
+    expect(unplaced, `give these files a layer in CORE_LAYERS (test/layers.test.ts): ${unplaced.join(', ')}`).toEqual(
+      [],
+    );
     expect(wrong, wrong.join('\n')).toEqual([]);
   });
 
   it('the cycle and core-layer checks can fail', () => {
-    const graph = new Map<string, string[]>([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']], ['e.ts', ['e.ts']]]);
+    const graph = new Map<string, string[]>([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+      ['e.ts', ['e.ts']],
+    ]);
     expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
-    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
     expect(coreLayerOf('session.ts')).toBeLessThan(coreLayerOf('suite.ts'));
     expect(coreLayerOf('transport/http.ts')).toBe(CORE_LAYERS.findIndex((l) => l.layer === 'io'));
     expect(coreLayerOf('no-such-file.ts')).toBe(-1);
   });
 
   it(`no hand-written module is longer than ${MAX_LINES} lines`, () => {
-    const long = existingLayers().flatMap(filesOf)
+    const long = existingLayers()
+      .flatMap(filesOf)
       .map((f) => ({ f: relative(ROOT, f), n: readFileSync(f, 'utf8').split('\n').length - 1 }))
       .filter(({ n }) => n > MAX_LINES)
       .map(({ f, n }) => `${f}: ${n} lines`);

@@ -22,7 +22,7 @@ function verdicts(r: RunResult): Record<string, string> {
 
 /** The most calls the slow fixture had in flight at once, from its own log lines ("in-flight=N"). */
 function mostInFlight(report: Report): number {
-  const lines = report.process.stderr.map((l) => (typeof l === 'string' ? l : (l as { text?: string }).text ?? ''));
+  const lines = report.process.stderr.map((l) => (typeof l === 'string' ? l : ((l as { text?: string }).text ?? '')));
   return Math.max(0, ...lines.map((l) => Number(/slow-calls: begin .* in-flight=(\d+)/.exec(l)?.[1] ?? 0)));
 }
 
@@ -35,8 +35,15 @@ function callsOf(r: RunResult, tool: string): { name: string; _meta?: Record<str
 }
 
 /** Run a server both ways at once (default bound, and --max-in-flight 1). */
-async function bothWays(command: string, extra: string[], timeoutMs: number): Promise<{ dflt: RunResult; serial: RunResult }> {
-  const [dflt, serial] = await Promise.all([run(command, extra, { timeoutMs }), run(command, [...extra, '--max-in-flight', '1'], { timeoutMs })]);
+async function bothWays(
+  command: string,
+  extra: string[],
+  timeoutMs: number,
+): Promise<{ dflt: RunResult; serial: RunResult }> {
+  const [dflt, serial] = await Promise.all([
+    run(command, extra, { timeoutMs }),
+    run(command, [...extra, '--max-in-flight', '1'], { timeoutMs }),
+  ]);
   return { dflt, serial };
 }
 
@@ -61,14 +68,20 @@ describe('run --max-in-flight: the same verdicts as a serial run', () => {
     for (const r of [dflt, serial]) {
       const p = r.c('progress/notifications');
       expect(p.verdict, p.message).toBe('pass');
-      expect(p.message).toMatch(/long_running_report .*the call calling\/tool made\): 3 notifications\/progress with the token/);
+      expect(p.message).toMatch(
+        /long_running_report .*the call calling\/tool made\): 3 notifications\/progress with the token/,
+      );
       expect(callsOf(r, 'long_running_report').filter((c) => c._meta?.progressToken !== undefined)).toHaveLength(1);
-      expect(r.c('calling/tool/long_running_report').details).toMatchObject({ progressToken: 'mcp-conform-progress-1' });
+      expect(r.c('calling/tool/long_running_report').details).toMatchObject({
+        progressToken: 'mcp-conform-progress-1',
+      });
     }
   }, 150_000);
 
   it('a bound of 2 is kept: never more than 2 calls in flight', async () => {
-    const r = await run(SLOW, ['--env', 'SLOW_MS=300', '--suite', 'calling,invalid-params', '--max-in-flight', '2'], { timeoutMs: 60_000 });
+    const r = await run(SLOW, ['--env', 'SLOW_MS=300', '--suite', 'calling,invalid-params', '--max-in-flight', '2'], {
+      timeoutMs: 60_000,
+    });
     expect(mostInFlight(r.report)).toBe(2);
     expect(r.code).toBe(0);
   }, 90_000);
@@ -90,20 +103,30 @@ describe('run --max-in-flight: the same verdicts as a serial run', () => {
     for (const r of [dflt, serial]) {
       expect(r.c('calling/tool/trigger-long-running-operation').verdict).toBe('pass');
       expect(r.c('progress/notifications').verdict).toBe('pass');
-      expect(r.c('progress/notifications').message).toMatch(/trigger-long-running-operation .*the call calling\/tool made\): \d+ notifications\/progress with the token, increasing/);
+      expect(r.c('progress/notifications').message).toMatch(
+        /trigger-long-running-operation .*the call calling\/tool made\): \d+ notifications\/progress with the token, increasing/,
+      );
       // One call with the token (the 10-second one); the others of this tool are invalid-params' and the
       // cancellation probe's, which end at once or are cancelled.
-      expect(callsOf(r, 'trigger-long-running-operation').filter((c) => c._meta?.progressToken !== undefined)).toHaveLength(1);
+      expect(
+        callsOf(r, 'trigger-long-running-operation').filter((c) => c._meta?.progressToken !== undefined),
+      ).toHaveLength(1);
     }
   }, 240_000);
 
   describe('a Python MCP SDK server (stdio)', () => {
     let peers: PythonPeers;
-    beforeAll(async () => { peers = await pythonPeers(); }, 300_000);
+    beforeAll(async () => {
+      peers = await pythonPeers();
+    }, 300_000);
 
     it('gets the same verdicts both ways', async (t) => {
       if (!peers.python) return t.skip(peers.reason);
-      const { dflt, serial } = await bothWays(`${peers.python} ${join(FIXTURES, 'peers', 'python_sdk.py')} stdio`, [], 120_000);
+      const { dflt, serial } = await bothWays(
+        `${peers.python} ${join(FIXTURES, 'peers', 'python_sdk.py')} stdio`,
+        [],
+        120_000,
+      );
       expect(Object.keys(verdicts(dflt)).length).toBeGreaterThan(40);
       expect(verdicts(dflt)).toEqual(verdicts(serial));
       expect(dflt.code).toBe(serial.code);

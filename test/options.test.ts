@@ -24,7 +24,13 @@ describe('options declared once', () => {
       expect(o.key).toBe(o.flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
       expect(o.help.length).toBeGreaterThan(10);
     }
-    expect(RUN_OPTIONS.map((o) => o.flag)).toEqual(['call-tools', 'call-tool', 'report-bodies', 'max-in-flight', 'identify-as']);
+    expect(RUN_OPTIONS.map((o) => o.flag)).toEqual([
+      'call-tools',
+      'call-tool',
+      'report-bodies',
+      'max-in-flight',
+      'identify-as',
+    ]);
     expect(ALL_SUITES.find((s) => s.id === 'unknown-tool')!.options!.map((o) => o.flag)).toEqual(['unknown-tool-code']);
   });
 
@@ -37,11 +43,14 @@ describe('options declared once', () => {
       expect(text).toContain(o.help.slice(0, 40));
     }
     const suiteLine = /Suites to run, comma-separated or repeated \(([^)]*)\)/.exec(text);
-    expect(suiteLine?.[1]!.split(', ')).toEqual(ALL_SUITES.map((s) => s.id));
+    expect(suiteLine![1]!.split(', ')).toEqual(ALL_SUITES.map((s) => s.id));
   });
 
   it('config.schema.json has an entry for every declared option that agrees with its declaration, at the top and in a target', () => {
-    const s = configSchema() as { definitions: Record<string, Record<string, unknown>>; properties: Record<string, unknown> };
+    const s = configSchema() as {
+      definitions: Record<string, Record<string, unknown>>;
+      properties: Record<string, unknown>;
+    };
     const target = s.definitions.target as { properties: Record<string, unknown> };
     for (const o of DECLARED) {
       const def = s.definitions[o.key];
@@ -59,8 +68,12 @@ describe('options declared once', () => {
     const p = await prepareRun({ stdio: 'python3 x.py', unknownToolCode: -32601 });
     expect(p.run.optionValues).toEqual({ unknownToolCode: -32601 });
     await expect(prepareRun({ stdio: 'python3 x.py', unknownToolCode: 1.5 })).rejects.toThrow(OptionsError);
-    await expect(prepareRun({ stdio: 'python3 x.py', unknownToolCode: 1.5 })).rejects.toThrow(/^unknownToolCode must be an integer/);
-    await expect(prepareRun({ stdio: 'python3 x.py', options: { unknownToolCode: 'x' } }, { flags: true })).rejects.toThrow(/^--unknown-tool-code must be an integer/);
+    await expect(prepareRun({ stdio: 'python3 x.py', unknownToolCode: 1.5 })).rejects.toThrow(
+      /^unknownToolCode must be an integer/,
+    );
+    await expect(
+      prepareRun({ stdio: 'python3 x.py', options: { unknownToolCode: 'x' } }, { flags: true }),
+    ).rejects.toThrow(/^--unknown-tool-code must be an integer/);
   });
 
   it('a config key reaches the suite: unknownToolCode in the config file is demanded, and shown in report.options', async () => {
@@ -68,7 +81,10 @@ describe('options declared once', () => {
     const cfg = join(dir, 'c.yaml');
     writeFileSync(cfg, `targets:\n  - stdio: ${py('calc.py')}\nunknownToolCode: -32601\nsuites: [unknown-tool]\n`);
     const r = await cli(['run', '--config', cfg, '--out-dir', dir, '--reporter', 'json', '--quiet'], { cwd: ROOT });
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { options: Record<string, unknown>; suites: { cases: { id: string; verdict: string; message: string }[] }[] };
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      options: Record<string, unknown>;
+      suites: { cases: { id: string; verdict: string; message: string }[] }[];
+    };
     expect(report.options.unknownToolCode).toBe(-32601);
     const c = report.suites[0]!.cases[0]!;
     // calc.py answers -32602: the demanded -32601 makes it a fail that names the flag

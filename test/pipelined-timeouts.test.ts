@@ -6,7 +6,7 @@
  * through the CLI (fixtures/servers/zoo/one-at-a-time.py): test/zoo-pipelined.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { Session, SessionError, type Reply } from '../core/session.js';
+import { Session, type SessionError, type Reply } from '../core/session.js';
 import { pipelined } from '../core/tools.js';
 import type { IncomingFrame, Transport, TransportClosed } from '../core/transport/types.js';
 
@@ -21,7 +21,10 @@ class OneAtATime implements Transport {
   private busy = false;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(readonly serviceMs: number, readonly opts: { drop?: number[]; hangAt?: number } = {}) {}
+  constructor(
+    readonly serviceMs: number,
+    readonly opts: { drop?: number[]; hangAt?: number } = {},
+  ) {}
   async start(): Promise<void> {}
   send(raw: string): void {
     this.queue.push(JSON.parse(raw) as Record<string, unknown>);
@@ -48,19 +51,27 @@ class OneAtATime implements Transport {
     this.closeInfo = { reason: 'the server exited with code 1', stderrTail: [] };
     this.onClose?.(this.closeInfo);
   }
-  async close(): Promise<void> { this.die(); }
-  processInfo() { return undefined; }
+  async close(): Promise<void> {
+    this.die();
+  }
+  processInfo() {
+    return undefined;
+  }
 }
 
 type Outcome = { reply?: Reply; failure?: SessionError; at: number };
 
 async function callAll(session: Session, n: number): Promise<Outcome[]> {
   const t0 = Date.now();
-  return pipelined(Array.from({ length: n }, (_, i) => i), (i, _index, after) =>
-    session.request('tools/call', { name: `t${i}`, arguments: {} }, { timeoutFrom: after }).then(
-      (reply): Outcome => ({ reply, at: Date.now() - t0 }),
-      (e: SessionError): Outcome => ({ failure: e, at: Date.now() - t0 })),
-  { isBad: (o) => !!o.failure, isStalled: () => session.isStalled });
+  return pipelined(
+    Array.from({ length: n }, (_, i) => i),
+    (i, _index, after) =>
+      session.request('tools/call', { name: `t${i}`, arguments: {} }, { timeoutFrom: after }).then(
+        (reply): Outcome => ({ reply, at: Date.now() - t0 }),
+        (e: SessionError): Outcome => ({ failure: e, at: Date.now() - t0 }),
+      ),
+    { isBad: (o) => !!o.failure, isStalled: () => session.isStalled },
+  );
 }
 
 const duration = (r: Reply) => r.response.t - r.timedFrom!;
@@ -102,9 +113,17 @@ describe('pipelined calls to a server that handles one request at a time', () =>
     const out = await callAll(session, 8);
     const ms = Date.now() - t0;
     expect(out.slice(0, 2).map((o) => o.failure)).toEqual([undefined, undefined]);
-    expect(out[2]!.failure).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/id 3\) not answered within 2100 ms/) });
+    expect(out[2]!.failure).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/id 3\) not answered within 2100 ms/),
+    });
     // The liveness ping (queued behind the stuck call) gets no answer either: the server is gone.
-    expect(out[3]!.failure).toMatchObject({ kind: 'unresponsive', message: expect.stringMatching(/the server stopped answering: tools\/call \(id 3\) got no answer within 2100 ms, nor did the ping sent then/) });
+    expect(out[3]!.failure).toMatchObject({
+      kind: 'unresponsive',
+      message: expect.stringMatching(
+        /the server stopped answering: tools\/call \(id 3\) got no answer within 2100 ms, nor did the ping sent then/,
+      ),
+    });
     for (const o of out.slice(4)) expect(o.failure).toMatchObject({ kind: 'unresponsive', waitedMs: 0 });
     // Every request given up on was cancelled once: the stuck call (id 3), the calls already sent behind it (ids 4–8,
     // waiting for their turn) and the ping (id 9); none of those answered before.
@@ -143,10 +162,14 @@ describe('Probe.waitForAnswers once the connection is gone', () => {
     const session = new Session(wire, { timeoutMs: 200 });
     wire.die();
     const t0 = Date.now();
-    await expect(session.probe([{ jsonrpc: '2.0', id: 99, method: 'ping' }], { id: 99 }).waitForAnswers(60_000)).resolves.toBe(false);
+    await expect(
+      session.probe([{ jsonrpc: '2.0', id: 99, method: 'ping' }], { id: 99 }).waitForAnswers(60_000),
+    ).resolves.toBe(false);
     const other = new Session(new OneAtATime(10_000), { timeoutMs: 200 });
     other.abandon('the run was stopped');
-    await expect(other.probe([{ jsonrpc: '2.0', method: 'notifications/x' }]).waitForAnswers(60_000)).resolves.toBe(false);
+    await expect(other.probe([{ jsonrpc: '2.0', method: 'notifications/x' }]).waitForAnswers(60_000)).resolves.toBe(
+      false,
+    );
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 

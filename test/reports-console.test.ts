@@ -194,12 +194,24 @@ describe('the default report of a large server', () => {
   });
 
   it('suites none of whose cases apply share one line when there are two or more', () => {
-    const na = (id: string) => kase(id, 'skip', { message: 'does not apply: protocol 2025-11-25 (the case applies from 2026-07-28 on)', notApplicable: true });
-    const r = makeReport([kase('lifecycle/ping', 'pass'), na('subscriptions/listen'), na('protocol-2026/meta'), na('protocol-2026/headers'), kase('schema/x', 'pass')]);
+    const na = (id: string) =>
+      kase(id, 'skip', {
+        message: 'does not apply: protocol 2025-11-25 (the case applies from 2026-07-28 on)',
+        notApplicable: true,
+      });
+    const r = makeReport([
+      kase('lifecycle/ping', 'pass'),
+      na('subscriptions/listen'),
+      na('protocol-2026/meta'),
+      na('protocol-2026/headers'),
+      kase('schema/x', 'pass'),
+    ]);
     const text = renderConsole(r, [], { color: false });
     expect(text).toMatch(/\nnot applicable {2}subscriptions \(1\), protocol-2026 \(2\)\n/);
     expect(text).not.toMatch(/^subscriptions /m);
-    const one = renderConsole(makeReport([kase('lifecycle/ping', 'pass'), na('subscriptions/listen')]), [], { color: false });
+    const one = renderConsole(makeReport([kase('lifecycle/ping', 'pass'), na('subscriptions/listen')]), [], {
+      color: false,
+    });
     expect(one).toContain('subscriptions  1 skip (not applicable)');
   });
 

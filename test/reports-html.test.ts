@@ -11,15 +11,47 @@ import { kase, makeReport, message } from './helpers/report.js';
 const PWN = `<script>document.documentElement.setAttribute('data-pwned','1')</script>`;
 
 function hostileReport() {
-  const m = message(3, { jsonrpc: '2.0', id: 1, result: { [`</pre>${PWN}`]: `<img src=x onerror="document.documentElement.setAttribute('data-pwned','2')">`, tools: [{ name: 'x', description: '\u0000\u0007 & "quotes" \'single\'' }] } }, {
-    schema: { checked: true, valid: false, definition: `<b>Def</b>`, violations: [{ pointer: '/result/tools/0', message: `missing ${PWN}`, keyword: 'required' }] },
+  const m = message(
+    3,
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        [`</pre>${PWN}`]: `<img src=x onerror="document.documentElement.setAttribute('data-pwned','2')">`,
+        tools: [{ name: 'x', description: '\u0000\u0007 & "quotes" \'single\'' }],
+      },
+    },
+    {
+      schema: {
+        checked: true,
+        valid: false,
+        definition: `<b>Def</b>`,
+        violations: [{ pointer: '/result/tools/0', message: `missing ${PWN}`, keyword: 'required' }],
+      },
+    },
+  );
+  const stray = message(4, undefined, {
+    raw: `plain ${PWN} line \u0000`,
+    kind: 'invalid',
+    problem: `not JSON ${PWN}`,
+    schema: { checked: false, valid: false, violations: [] },
   });
-  const stray = message(4, undefined, { raw: `plain ${PWN} line \u0000`, kind: 'invalid', problem: `not JSON ${PWN}`, schema: { checked: false, valid: false, violations: [] } });
-  return makeReport([
-    kase('lifecycle/initialize', 'pass'),
-    kase(`calling/tool/"><svg onload=alert(1)>`, 'fail', { message: `bad ${PWN}`, messageIds: [3, 4], title: PWN, details: { args: PWN } }),
-    kase('calling/tool/ok', 'warn', { spec: 'javascript:alert(1)' }),
-  ], { server: { name: `evil ${PWN}`, version: '<i>1</i>', title: PWN, instructions: PWN }, messages: [message(0, { ok: 1 }), m, stray] });
+  return makeReport(
+    [
+      kase('lifecycle/initialize', 'pass'),
+      kase(`calling/tool/"><svg onload=alert(1)>`, 'fail', {
+        message: `bad ${PWN}`,
+        messageIds: [3, 4],
+        title: PWN,
+        details: { args: PWN },
+      }),
+      kase('calling/tool/ok', 'warn', { spec: 'javascript:alert(1)' }),
+    ],
+    {
+      server: { name: `evil ${PWN}`, version: '<i>1</i>', title: PWN, instructions: PWN },
+      messages: [message(0, { ok: 1 }), m, stray],
+    },
+  );
 }
 
 describe('report.html', () => {
@@ -62,10 +94,25 @@ describe('report.html', () => {
   });
 
   it('shows per case the requirement, the spec link, the message and the exchange', () => {
-    const m = message(7, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text' }] } }, {
-      method: 'tools/call', schema: { checked: true, valid: false, definition: 'CallToolResult', violations: [{ pointer: '/result/content/0', message: 'missing required property "text"', keyword: 'required' }] },
-    });
-    const r = makeReport([kase('schema/from-server/tools/call', 'fail', { messageIds: [7], requirement: 'Every message validates' })], { messages: [m] });
+    const m = message(
+      7,
+      { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text' }] } },
+      {
+        method: 'tools/call',
+        schema: {
+          checked: true,
+          valid: false,
+          definition: 'CallToolResult',
+          violations: [
+            { pointer: '/result/content/0', message: 'missing required property "text"', keyword: 'required' },
+          ],
+        },
+      },
+    );
+    const r = makeReport(
+      [kase('schema/from-server/tools/call', 'fail', { messageIds: [7], requirement: 'Every message validates' })],
+      { messages: [m] },
+    );
     const html = renderHtml({ runs: [r] });
     expect(html).toContain('Every message validates');
     expect(html).toContain('href="https://modelcontextprotocol.io/specification/2025-11-25/basic"');
@@ -75,11 +122,16 @@ describe('report.html', () => {
     expect(html).toMatch(/<mark class="viol" title="missing required property &quot;text&quot;">\{/);
     // failing cases are open, with a filter per verdict
     expect(html).toMatch(/<details class="case v-fail" data-cat="fail"[^>]* open>/);
-    for (const v of ['fail', 'baselined', 'warn', 'pass', 'skip', 'info']) expect(html).toContain(`data-cat="${v}" checked`);
+    for (const v of ['fail', 'baselined', 'warn', 'pass', 'skip', 'info'])
+      expect(html).toContain(`data-cat="${v}" checked`);
   });
 
   it('keeps the page bounded when a message is huge', () => {
-    const big = message(1, { jsonrpc: '2.0', id: 1, result: { items: Array.from({ length: 20_000 }, (_, i) => ({ i, s: 'x'.repeat(50) })) } });
+    const big = message(1, {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { items: Array.from({ length: 20_000 }, (_, i) => ({ i, s: 'x'.repeat(50) })) },
+    });
     const r = makeReport([kase('listing/tools-list', 'fail', { messageIds: [1] })], { messages: [big] });
     const html = renderHtml({ runs: [r] });
     expect(big.raw.length).toBeGreaterThan(1_000_000);
@@ -89,7 +141,10 @@ describe('report.html', () => {
 
   it('shows baselined failures and stale baseline entries', () => {
     const r = makeReport([kase('stdio/utf8', 'fail'), kase('lifecycle/ping', 'pass')]);
-    applyBaseline([r], parseBaseline('failures:\n  - id: stdio/utf8\n    reason: "tracked in #12"\n  - lifecycle/ping\n', 'b.yaml'));
+    applyBaseline(
+      [r],
+      parseBaseline('failures:\n  - id: stdio/utf8\n    reason: "tracked in #12"\n  - lifecycle/ping\n', 'b.yaml'),
+    );
     const html = renderHtml({ runs: [r] });
     expect(html).toContain('data-cat="baselined"');
     expect(html).toContain('tracked in #12');
@@ -132,7 +187,7 @@ describe.skipIf(!bin && !process.env.CI)('report.html in headless Chromium', () 
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
   });
 
-  it('the first fail\'s id appears before the first pass\'s id in the DOM', async () => {
+  it("the first fail's id appears before the first pass's id in the DOM", async () => {
     if (!bin) throw new Error('chromium is not installed (CI installs it in .ci/run)');
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-html-'));
     const file = join(dir, 'report.html');
@@ -150,8 +205,14 @@ describe.skipIf(!bin && !process.env.CI)('report.html in headless Chromium', () 
 
 /** A report whose only failure comes last: 40 passes in suites before it, then a warn, then the fail. */
 function lateFailureReport() {
-  const passes = Array.from({ length: 40 }, (_, i) => kase(`${['lifecycle', 'listing', 'calling'][i % 3]}/case-${i}`, 'pass'));
-  return makeReport([...passes, kase('schema/warned-late', 'warn'), kase('stdio/late-failure', 'fail', { message: 'the one failure, last in suite order' })]);
+  const passes = Array.from({ length: 40 }, (_, i) =>
+    kase(`${['lifecycle', 'listing', 'calling'][i % 3]}/case-${i}`, 'pass'),
+  );
+  return makeReport([
+    ...passes,
+    kase('schema/warned-late', 'warn'),
+    kase('stdio/late-failure', 'fail', { message: 'the one failure, last in suite order' }),
+  ]);
 }
 
 describe('report.html leads with what failed', () => {
@@ -178,20 +239,38 @@ describe('report.html leads with what failed', () => {
 
 describe('report.html: failures that share a cause', () => {
   it('a box lists them with links, each case says its cause, and what the server sent is escaped', () => {
-    const bad = (seq: number, method: string) => message(seq, { x: 1 }, { method, schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: `missing ${PWN}` }] } });
-    const r = makeReport([
-      kase('lifecycle/ping', 'pass'),
-      ...['a', 'b', 'c'].map((m, i) => kase(`schema/from-server/${m}`, 'fail', { messageIds: [i + 1] })),
-      kase('calling/tool/x', 'fail'),
-    ], { messages: [bad(1, 'tools/list'), bad(2, 'tools/call'), bad(3, `<b>m</b>`)] });
+    const bad = (seq: number, method: string) =>
+      message(
+        seq,
+        { x: 1 },
+        {
+          method,
+          schema: { checked: true, valid: false, violations: [{ pointer: '/result', message: `missing ${PWN}` }] },
+        },
+      );
+    const r = makeReport(
+      [
+        kase('lifecycle/ping', 'pass'),
+        ...['a', 'b', 'c'].map((m, i) => kase(`schema/from-server/${m}`, 'fail', { messageIds: [i + 1] })),
+        kase('calling/tool/x', 'fail'),
+      ],
+      { messages: [bad(1, 'tools/list'), bad(2, 'tools/call'), bad(3, `<b>m</b>`)] },
+    );
     const html = renderHtml({ runs: [r] });
     expect(html.match(/<script/gi)).toHaveLength(1);
     expect(html).not.toContain('<b>m</b>');
     const box = /<div class="box bad causes">(.*?)<\/div>/s.exec(html)![1]!;
-    expect(box).toContain('<b>Cause 1</b>: 3 failing cases rest on answers with one schema violation, <code>/result</code> missing &lt;script&gt;');
+    expect(box).toContain(
+      '<b>Cause 1</b>: 3 failing cases rest on answers with one schema violation, <code>/result</code> missing &lt;script&gt;',
+    );
     expect(box).toContain('(tools/list, tools/call, &lt;b&gt;m&lt;/b&gt;)');
     expect(box).not.toContain('calling/tool/x');
-    for (const id of [...box.matchAll(/href="#(r0-c\d+)"/g)].map((m) => m[1]!)) expect(html).toMatch(new RegExp(`id="${id}" open><summary><span class="badge v-fail">fail</span> <code class="cid">schema/from-server/\\w</code> <span class="cause">cause 1</span>`));
+    for (const id of [...box.matchAll(/href="#(r0-c\d+)"/g)].map((m) => m[1]!))
+      expect(html).toMatch(
+        new RegExp(
+          `id="${id}" open><summary><span class="badge v-fail">fail</span> <code class="cid">schema/from-server/\\w</code> <span class="cause">cause 1</span>`,
+        ),
+      );
     expect(html).not.toContain('support looks partial'); // a 2025-11-25 run
   });
 });

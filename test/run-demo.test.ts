@@ -9,7 +9,16 @@ import { cli, py, run } from './helpers/cli.js';
 
 describe('run against the demo server (fixtures/servers/calc.py)', () => {
   it('console output: a line per suite with its counts, passes counted not listed, summary line, no colour when piped', async () => {
-    const r = await cli(['run', '--stdio', py('calc.py'), '--out-dir', join(process.env.TMPDIR ?? '/tmp', `mcp-conform-console-${process.pid}`)], { env: { NO_COLOR: '' } });
+    const r = await cli(
+      [
+        'run',
+        '--stdio',
+        py('calc.py'),
+        '--out-dir',
+        join(process.env.TMPDIR ?? '/tmp', `mcp-conform-console-${process.pid}`),
+      ],
+      { env: { NO_COLOR: '' } },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^mcp-conform \S+ · calc 1\.0\.0 over stdio · protocol 2025-11-25/);
     expect(r.stdout).toMatch(/\nlifecycle {2,}\d+ pass, 1 skip \(not applicable\) {2}\d+ ms\n/);
@@ -30,7 +39,9 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     expect(xml.match(/<failure /g)).toHaveLength(r.report.summary.fail);
     expect(xml.match(/<skipped /g)).toHaveLength(r.report.summary.skip);
     expect(xml).toContain('name="unknown-tool/call"');
-    expect(xml).toMatch(/<failure message="tools\/call of &quot;mcp_conform_no_such_tool&quot;, a tool the server did not list, was answered with a success result/);
+    expect(xml).toMatch(
+      /<failure message="tools\/call of &quot;mcp_conform_no_such_tool&quot;, a tool the server did not list, was answered with a success result/,
+    );
   });
 
   it('--protocol-version 2025-06-18: judged by that version (a -32602 for bad arguments passes there)', async () => {
@@ -38,7 +49,10 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
     expect(r.code).toBe(0);
     expect(r.report.server.protocolVersion).toBe('2025-06-18');
     expect(r.report.options.schemaVersion).toBe('2025-06-18');
-    expect(r.c('invalid-params/wrong-type/add')).toMatchObject({ verdict: 'pass', message: expect.stringMatching(/-32602/) });
+    expect(r.c('invalid-params/wrong-type/add')).toMatchObject({
+      verdict: 'pass',
+      message: expect.stringMatching(/-32602/),
+    });
     expect(r.c('lifecycle/ping').spec).toContain('/2025-06-18/');
     expect(r.report.summary.messagesValidated).toBe(r.report.messages.length);
   });
@@ -51,10 +65,27 @@ describe('run against the demo server (fixtures/servers/calc.py)', () => {
   });
 
   it('--suite, --case and --call-tools choose what runs', async () => {
-    const r = await run(py('calc.py'), ['--suite', 'lifecycle', '--suite', 'calling', '--case', 'lifecycle/ping', '--case', 'calling/tool/add', '--case', 'calling/tool/clear_history', '--call-tools', 'all']);
+    const r = await run(py('calc.py'), [
+      '--suite',
+      'lifecycle',
+      '--suite',
+      'calling',
+      '--case',
+      'lifecycle/ping',
+      '--case',
+      'calling/tool/add',
+      '--case',
+      'calling/tool/clear_history',
+      '--call-tools',
+      'all',
+    ]);
     expect(r.code).toBe(0);
     expect(r.report.suites.map((s) => s.id)).toEqual(['lifecycle', 'calling']);
-    expect(r.report.suites.flatMap((s) => s.cases.map((c) => `${c.id}:${c.verdict}`))).toEqual(['lifecycle/ping:pass', 'calling/tool/add:pass', 'calling/tool/clear_history:pass']);
+    expect(r.report.suites.flatMap((s) => s.cases.map((c) => `${c.id}:${c.verdict}`))).toEqual([
+      'lifecycle/ping:pass',
+      'calling/tool/add:pass',
+      'calling/tool/clear_history:pass',
+    ]);
     const calls = r.report.messages.filter((m) => m.direction === 'to-server' && m.method === 'tools/call');
     expect(calls.map((m) => (m.json as { params: { name: string } }).params.name)).toEqual(['add', 'clear_history']);
   });

@@ -27,11 +27,17 @@ describe('servers that fail to start or to answer', () => {
     expect(r.report.aborted).toMatch(/could not start the server/);
     expect(r.report.process.shutdown).toBe('not-started');
     // Cases that need the server are skipped with the reason, not failed.
-    expect(r.c('lifecycle/ping')).toMatchObject({ verdict: 'skip', message: 'the server never came up: command not found: mcp-conform-no-such-command' });
+    expect(r.c('lifecycle/ping')).toMatchObject({
+      verdict: 'skip',
+      message: 'the server never came up: command not found: mcp-conform-no-such-command',
+    });
     expect(r.report.summary.fail).toBe(1);
     // Nothing passes for a server that never answered (stdio/utf8, schema/to-server… used to).
     expect(r.report.summary.pass).toBe(0);
-    expect(r.report.startFailure).toMatchObject({ kind: 'command-not-found', cause: 'command not found: mcp-conform-no-such-command' });
+    expect(r.report.startFailure).toMatchObject({
+      kind: 'command-not-found',
+      cause: 'command not found: mcp-conform-no-such-command',
+    });
   });
 
   it('a server that exits at once: its exit code and stderr are in the verdict', async () => {
@@ -39,7 +45,9 @@ describe('servers that fail to start or to answer', () => {
     expect(r.code).toBe(1);
     const init = r.c('lifecycle/initialize');
     expect(init.verdict).toBe('fail');
-    expect(init.message).toMatch(/exited with code 2 before answering anything: fatal: missing config file \/etc\/calc\.toml/);
+    expect(init.message).toMatch(
+      /exited with code 2 before answering anything: fatal: missing config file \/etc\/calc\.toml/,
+    );
     // One failing case: no version-negotiation failure for the same crash, no pass.
     expect(r.report.summary).toMatchObject({ fail: 1, pass: 0 });
     expect(r.report.process.exitCode).toBe(2);
@@ -55,8 +63,16 @@ describe('servers that fail to start or to answer', () => {
     // The initialize request is in the log even though it got no answer.
     expect(r.report.messages[0]).toMatchObject({ direction: 'to-server', method: 'initialize' });
     // Nothing came from it: the log-reading cases have nothing to judge (skip), not "all 0 … matched" (pass).
-    expect(r.c('lifecycle/ids-matched')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^the server never came up: the server answered nothing within 1500 ms .* and wrote nothing on stdout$/) });
-    expect(r.c('stdio/stdout-only-messages')).toMatchObject({ verdict: 'skip', message: r.c('lifecycle/ids-matched').message });
+    expect(r.c('lifecycle/ids-matched')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(
+        /^the server never came up: the server answered nothing within 1500 ms .* and wrote nothing on stdout$/,
+      ),
+    });
+    expect(r.c('stdio/stdout-only-messages')).toMatchObject({
+      verdict: 'skip',
+      message: r.c('lifecycle/ids-matched').message,
+    });
     expect(r.ms).toBeLessThan(1500 + 3 * 500 + 10_000); // generous margin for a loaded machine; the point is: no hang
     expect(alive(r.report.process.pid!)).toBe(false);
   });

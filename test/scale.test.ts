@@ -17,10 +17,18 @@ describe('firstToolCall', () => {
     const exchanges: ExchangeRecord[] = [];
     const ctx = { exchanges };
     const purposes = ['call', 'reference', 'missing-required', 'wrong-type', 'task'];
-    const queries: [string, string[]][] = [['a', ['call', 'reference']], ['b', ['missing-required']], ['c', ['call', 'reference']], ['a', ['wrong-type']], ['zz', ['call']]];
+    const queries: [string, string[]][] = [
+      ['a', ['call', 'reference']],
+      ['b', ['missing-required']],
+      ['c', ['call', 'reference']],
+      ['a', ['wrong-type']],
+      ['zz', ['call']],
+    ];
     const check = () => {
       for (const [tool, ps] of queries) {
-        expect(firstToolCall(ctx, tool, ps)).toBe(toolCallsOf(ctx).find((c) => c.tool === tool && ps.includes(c.purpose)));
+        expect(firstToolCall(ctx, tool, ps)).toBe(
+          toolCallsOf(ctx).find((c) => c.tool === tool && ps.includes(c.purpose)),
+        );
       }
     };
     check(); // empty log
@@ -46,14 +54,45 @@ describe('suite warm-up', () => {
       id: 'warm',
       title: 'warm-up probe',
       description: '-',
-      warmUp: () => { events.push('warm-up'); },
-      cases: [{ id: 'warm/case', title: '-', level: 'MAY', spec: 'basic', requirement: '-', async run() { events.push('case'); return { verdict: 'pass', message: 'ran' }; } }],
+      warmUp: () => {
+        events.push('warm-up');
+      },
+      cases: [
+        {
+          id: 'warm/case',
+          title: '-',
+          level: 'MAY',
+          spec: 'basic',
+          requirement: '-',
+          async run() {
+            events.push('case');
+            return { verdict: 'pass', message: 'ran' };
+          },
+        },
+      ],
     };
   }
 
-  it('runs once, before the first case, when the run will run one of the suite\'s cases', async () => {
+  it("runs once, before the first case, when the run will run one of the suite's cases", async () => {
     const events: string[] = [];
-    const lifecycleFirst: Suite = { id: 'first', title: '-', description: '-', cases: [{ id: 'first/case', title: '-', level: 'MAY', spec: 'basic', requirement: '-', async run() { events.push('first case'); return { verdict: 'pass', message: 'ran' }; } }] };
+    const lifecycleFirst: Suite = {
+      id: 'first',
+      title: '-',
+      description: '-',
+      cases: [
+        {
+          id: 'first/case',
+          title: '-',
+          level: 'MAY',
+          spec: 'basic',
+          requirement: '-',
+          async run() {
+            events.push('first case');
+            return { verdict: 'pass', message: 'ran' };
+          },
+        },
+      ],
+    };
     const r = await runConformance({ stdio: py('calc.py'), suites: [lifecycleFirst, probe(events)], timeout: 5000 });
     expect(r.suites.map((s) => s.id)).toEqual(['first', 'warm']);
     expect(events).toEqual(['warm-up', 'first case', 'case']);
@@ -61,8 +100,29 @@ describe('suite warm-up', () => {
 
   it('does not run when the suite or its cases are not selected', async () => {
     const events: string[] = [];
-    const other: Suite = { id: 'other', title: '-', description: '-', cases: [{ id: 'other/case', title: '-', level: 'MAY', spec: 'basic', requirement: '-', async run() { return { verdict: 'pass', message: 'ran' }; } }] };
-    const r = await runConformance({ stdio: py('calc.py'), suites: [other, probe(events)], cases: ['other/case'], timeout: 5000 });
+    const other: Suite = {
+      id: 'other',
+      title: '-',
+      description: '-',
+      cases: [
+        {
+          id: 'other/case',
+          title: '-',
+          level: 'MAY',
+          spec: 'basic',
+          requirement: '-',
+          async run() {
+            return { verdict: 'pass', message: 'ran' };
+          },
+        },
+      ],
+    };
+    const r = await runConformance({
+      stdio: py('calc.py'),
+      suites: [other, probe(events)],
+      cases: ['other/case'],
+      timeout: 5000,
+    });
     expect(r.suites.find((s) => s.id === 'other')!.cases.map((c) => c.verdict)).toEqual(['pass']);
     expect(r.suites.find((s) => s.id === 'warm')!.cases).toEqual([]);
     expect(events).toEqual([]);
@@ -74,29 +134,59 @@ describe('suite warm-up', () => {
     const cost = r.suites[0]!.cases.find((c) => c.id === 'quality/token-cost')!;
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     const { toolText } = await import('../suites/compat/cost.js');
-    const listed = r.messages.filter((m) => m.method === 'tools/list' && m.direction === 'from-server').flatMap((m) => ((m.json as { result: { tools: { name: string }[] } }).result.tools));
+    const listed = r.messages
+      .filter((m) => m.method === 'tools/list' && m.direction === 'from-server')
+      .flatMap((m) => (m.json as { result: { tools: { name: string }[] } }).result.tools);
     const perTool = (cost.details as { perTool: { tool: string; tokens: number }[] }).perTool;
     expect(perTool.length).toBe(listed.length);
     for (const t of listed) expect(perTool.find((x) => x.tool === t.name)!.tokens).toBe(countTokens(toolText(t)));
   });
 });
 
-describe('token counting in the CLI (the build\'s token table: suites/compat/cost.ts)', () => {
+describe("token counting in the CLI (the build's token table: suites/compat/cost.ts)", () => {
   it('counts the tool list and every tool result as gpt-tokenizer does in this thread', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-tokens-'));
-    const r = await cli(['run', '--stdio', py('calc.py'), '--suite', 'calling,quality', '--call-tools', 'all', '--out-dir', dir, '--reporter', 'json', '--quiet']);
+    const r = await cli([
+      'run',
+      '--stdio',
+      py('calc.py'),
+      '--suite',
+      'calling,quality',
+      '--call-tools',
+      'all',
+      '--out-dir',
+      dir,
+      '--reporter',
+      'json',
+      '--quiet',
+    ]);
     expect(r.code).toBe(0);
     type Case = { id: string; details?: Record<string, unknown> };
-    const doc = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { messages: { direction: string; method?: string; kind: string; json: { result?: Record<string, unknown> } }[]; suites: { cases: Case[] }[] };
+    const doc = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      messages: { direction: string; method?: string; kind: string; json: { result?: Record<string, unknown> } }[];
+      suites: { cases: Case[] }[];
+    };
     const cases = doc.suites.flatMap((x) => x.cases);
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     const { toolText, resultText } = await import('../suites/compat/cost.js');
-    const listed = doc.messages.filter((m) => m.method === 'tools/list' && m.direction === 'from-server').flatMap((m) => (m.json.result!.tools as { name: string }[]));
-    const perTool = cases.find((c) => c.id === 'quality/token-cost')!.details!.perTool as { tool: string; tokens: number }[];
+    const listed = doc.messages
+      .filter((m) => m.method === 'tools/list' && m.direction === 'from-server')
+      .flatMap((m) => m.json.result!.tools as { name: string }[]);
+    const perTool = cases.find((c) => c.id === 'quality/token-cost')!.details!.perTool as {
+      tool: string;
+      tokens: number;
+    }[];
     expect(perTool.length).toBe(listed.length);
-    for (const t of listed) expect(perTool.find((x) => x.tool === t.name)!.tokens).toBe(countTokens(toolText(t as never)));
-    const results = cases.find((c) => c.id === 'quality/result-size')!.details!.results as { tool: string; tokens: number; chars: number }[];
-    const answers = doc.messages.filter((m) => m.method === 'tools/call' && m.direction === 'from-server' && m.kind === 'response' && m.json.result);
+    for (const t of listed)
+      expect(perTool.find((x) => x.tool === t.name)!.tokens).toBe(countTokens(toolText(t as never)));
+    const results = cases.find((c) => c.id === 'quality/result-size')!.details!.results as {
+      tool: string;
+      tokens: number;
+      chars: number;
+    }[];
+    const answers = doc.messages.filter(
+      (m) => m.method === 'tools/call' && m.direction === 'from-server' && m.kind === 'response' && m.json.result,
+    );
     expect(results.length).toBeGreaterThan(0);
     const expected = answers.map((m) => countTokens(resultText(m.json.result))).sort((a, b) => b - a);
     expect(results.map((x) => x.tokens)).toEqual(expected.slice(0, results.length));
@@ -105,10 +195,24 @@ describe('token counting in the CLI (the build\'s token table: suites/compat/cos
 
 describe('--report-bodies', () => {
   type Msg = { seq: number; raw?: string; json?: unknown; rawChars?: number; kind: string; schema: unknown };
-  type Doc = { options: Record<string, unknown>; messages: Msg[]; suites: { cases: { id: string; verdict: string; message: string }[] }[] };
+  type Doc = {
+    options: Record<string, unknown>;
+    messages: Msg[];
+    suites: { cases: { id: string; verdict: string; message: string }[] }[];
+  };
   async function runWith(bodies?: string): Promise<{ doc: Doc; file: string; code: number | null }> {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-conform-bodies-'));
-    const r = await cli(['run', '--stdio', py('calc.py'), '--out-dir', dir, '--reporter', 'json', '--quiet', ...(bodies ? ['--report-bodies', bodies] : [])]);
+    const r = await cli([
+      'run',
+      '--stdio',
+      py('calc.py'),
+      '--out-dir',
+      dir,
+      '--reporter',
+      'json',
+      '--quiet',
+      ...(bodies ? ['--report-bodies', bodies] : []),
+    ]);
     const file = join(dir, 'report.json');
     return { doc: JSON.parse(readFileSync(file, 'utf8')) as Doc, file, code: r.code };
   }

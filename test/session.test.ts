@@ -12,13 +12,19 @@ class Wire implements Transport {
   closeInfo?: TransportClosed;
   readonly sent: string[] = [];
   async start(): Promise<void> {}
-  send(raw: string): void { this.sent.push(raw); }
+  send(raw: string): void {
+    this.sent.push(raw);
+  }
   push(value: unknown, frame: Partial<IncomingFrame> = {}): void {
     this.onFrame?.({ raw: typeof value === 'string' ? value : JSON.stringify(value), ...frame });
   }
   async close(): Promise<void> {}
-  processInfo() { return undefined; }
-  lastSent(): Record<string, unknown> { return JSON.parse(this.sent[this.sent.length - 1]!) as Record<string, unknown>; }
+  processInfo() {
+    return undefined;
+  }
+  lastSent(): Record<string, unknown> {
+    return JSON.parse(this.sent[this.sent.length - 1]!) as Record<string, unknown>;
+  }
 }
 
 function setup(opts: Partial<ConstructorParameters<typeof Session>[1]> = {}) {
@@ -48,12 +54,17 @@ describe('Session', () => {
     const { wire, session } = setup({ timeoutMs: 60_000 });
     const p = session.request('tools/call', { name: 'big' });
     const t0 = Date.now();
-    wire.push('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx', { truncated: true, problem: 'line longer than 1024 bytes: cut there, the rest dropped' });
+    wire.push('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"xxxx', {
+      truncated: true,
+      problem: 'line longer than 1024 bytes: cut there, the rest dropped',
+    });
     const e = await p.catch((x: unknown) => x);
     expect(Date.now() - t0).toBeLessThan(1000);
     expect(e).toBeInstanceOf(SessionError);
     expect((e as SessionError).kind).toBe('too-large');
-    expect((e as SessionError).message).toMatch(/tools\/call \(id 1\) was answered with a message that cannot be read: .*longer than 1024 bytes.*--max-message-bytes/);
+    expect((e as SessionError).message).toMatch(
+      /tools\/call \(id 1\) was answered with a message that cannot be read: .*longer than 1024 bytes.*--max-message-bytes/,
+    );
     const cut = session.log.find((m) => m.direction === 'from-server')!;
     expect(cut).toMatchObject({ kind: 'invalid', inReplyTo: 0, method: 'tools/call' });
   });
@@ -64,10 +75,17 @@ describe('Session', () => {
     // The liveness ping is out; nothing is refused yet.
     expect(session.unresponsive).toBeUndefined();
     await session.livenessKnown();
-    expect(session.unresponsive).toMatch(/the server stopped answering: tools\/call \(id 1\) got no answer within 50 ms, nor did the ping sent then .*\(id 2, 50 ms\)/);
+    expect(session.unresponsive).toMatch(
+      /the server stopped answering: tools\/call \(id 1\) got no answer within 50 ms, nor did the ping sent then .*\(id 2, 50 ms\)/,
+    );
     // Each request given up on was cancelled, with its id and why: the call, then the ping.
     const sent = wire.sent.map((r) => JSON.parse(r) as Record<string, unknown>);
-    expect(sent.map((m) => m.method)).toEqual(['tools/call', 'notifications/cancelled', 'ping', 'notifications/cancelled']);
+    expect(sent.map((m) => m.method)).toEqual([
+      'tools/call',
+      'notifications/cancelled',
+      'ping',
+      'notifications/cancelled',
+    ]);
     expect(sent[1]).toMatchObject({ params: { requestId: 1, reason: 'no answer within 50 ms' } });
     expect(sent[3]).toMatchObject({ params: { requestId: 2 } });
     expect(session.cancelled.map((c) => c.requestId)).toEqual([1, 2]);
@@ -115,7 +133,8 @@ describe('Session', () => {
 
   it('the log is bounded: past maxLogMessages, notifications are counted, not logged; awaited answers still are', async () => {
     const { wire, session } = setup({ maxLogMessages: 100 });
-    for (let i = 0; i < 1000; i++) wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: i } });
+    for (let i = 0; i < 1000; i++)
+      wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: i } });
     expect(session.log.length).toBe(100);
     expect(session.dropped).toMatchObject({ messages: 900, byMethod: { 'notifications/message': 900 } });
     const p = session.request('ping');
@@ -131,7 +150,8 @@ describe('Session', () => {
 
   it('past the bound, an answer an open catch-all probe waits for (error, id null) is still logged and claimed', () => {
     const { wire, session } = setup({ maxLogMessages: 100 });
-    for (let i = 0; i < 200; i++) wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: i } });
+    for (let i = 0; i < 200; i++)
+      wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: i } });
     const probe = session.probe(['{not json'], { rawText: true, catchAll: true, expectInvalid: 'a probe' });
     wire.push({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     expect(probe.answers.map((m) => m.kind)).toEqual(['error']);
@@ -144,7 +164,12 @@ describe('Session', () => {
 
   it('the log is bounded in characters too', () => {
     const { wire, session } = setup({ maxLogChars: 10_000 });
-    for (let i = 0; i < 100; i++) wire.push({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'debug', data: 'x'.repeat(1000) } });
+    for (let i = 0; i < 100; i++)
+      wire.push({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level: 'debug', data: 'x'.repeat(1000) },
+      });
     expect(session.log.length).toBeLessThanOrEqual(10);
     expect(session.dropped.messages).toBeGreaterThanOrEqual(90);
   });
@@ -156,7 +181,10 @@ describe('Session', () => {
       expect(wire.lastSent()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     }
     wire.push({ jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: {} });
-    expect(wire.lastSent()).toMatchObject({ id: 7, error: { code: -32601, message: expect.stringMatching(/sampling capability/) } });
+    expect(wire.lastSent()).toMatchObject({
+      id: 7,
+      error: { code: -32601, message: expect.stringMatching(/sampling capability/) },
+    });
   });
 
   it('answers after the run abandoned its requests are late, not unknown; second answers point at their request', async () => {
@@ -182,7 +210,13 @@ describe('Session', () => {
     expect(bad.answers[0]).toMatchObject({ inReplyTo: bad.sent[0]!.seq });
     bad.close();
     const id = session.newId();
-    const dup = session.probe([{ jsonrpc: '2.0', id, method: 'ping' }, { jsonrpc: '2.0', id, method: 'ping' }], { id, expectAnswers: 2 });
+    const dup = session.probe(
+      [
+        { jsonrpc: '2.0', id, method: 'ping' },
+        { jsonrpc: '2.0', id, method: 'ping' },
+      ],
+      { id, expectAnswers: 2 },
+    );
     for (let i = 0; i < 3; i++) wire.push({ jsonrpc: '2.0', id, result: {} });
     expect(dup.answers).toHaveLength(3);
     expect(dup.answers.map((a) => a.method)).toEqual(['ping', 'ping', 'ping']);

@@ -81,8 +81,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Live processes whose command line holds tag. */
-const tagged = (tag: string) => processTable().filter((r) => !r.stat.startsWith('Z') && r.args.includes(tag) && !r.args.includes('ps -eo'));
-const killTagged = (tag: string) => { for (const r of tagged(tag)) try { process.kill(r.pid, 'SIGKILL'); } catch { /* gone */ } };
+const tagged = (tag: string) =>
+  processTable().filter((r) => !r.stat.startsWith('Z') && r.args.includes(tag) && !r.args.includes('ps -eo'));
+const killTagged = (tag: string) => {
+  for (const r of tagged(tag))
+    try {
+      process.kill(r.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+};
 
 describe('a run stopped while negotiation restarts the server', () => {
   it('starts no new server after the stop; every server is ended; report.process is the one shut down', async () => {
@@ -91,7 +99,13 @@ describe('a run stopped while negotiation restarts the server', () => {
     // discover is bounded by the timeout (1 s), then restart closes the first server: stdin, 1 s grace, SIGTERM.
     const timer = setTimeout(() => ac.abort('SIGINT'), 1500);
     try {
-      const r = await runSuites({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
+      const r = await runSuites({
+        target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] },
+        suites: ALL_SUITES,
+        timeoutMs: 1000,
+        shutdownGraceMs: 1000,
+        signal: ac.signal,
+      });
       expect(r.aborted).toMatch(/interrupted \(SIGINT\)/);
       expect(r.exitCode).toBe(1);
       expect(tagged(tag)).toEqual([]);
@@ -113,7 +127,13 @@ describe('a run stopped while negotiation restarts the server', () => {
     // The first server is ended by 2 s (1 s discover bound, 1 s grace, SIGTERM); stop just after the restart.
     const timer = setTimeout(() => ac.abort('SIGTERM'), 2300);
     try {
-      const r = await runSuites({ target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] }, suites: ALL_SUITES, timeoutMs: 1000, shutdownGraceMs: 1000, signal: ac.signal });
+      const r = await runSuites({
+        target: { transport: 'stdio', command: 'hangs', argv: ['python3', file('hangs.py'), tag] },
+        suites: ALL_SUITES,
+        timeoutMs: 1000,
+        shutdownGraceMs: 1000,
+        signal: ac.signal,
+      });
       expect(r.aborted).toBeDefined();
       await sleep(500);
       expect(tagged(tag)).toEqual([]);
@@ -139,7 +159,12 @@ describe('--url: a run stopped during transport detection', () => {
     const timer = setTimeout(() => ac.abort('SIGINT'), 500);
     const t0 = Date.now();
     try {
-      const r = await runSuites({ target: { transport: 'auto', url: `http://127.0.0.1:${server.port}/mcp` }, suites: ALL_SUITES, timeoutMs: 5000, signal: ac.signal });
+      const r = await runSuites({
+        target: { transport: 'auto', url: `http://127.0.0.1:${server.port}/mcp` },
+        suites: ALL_SUITES,
+        timeoutMs: 5000,
+        signal: ac.signal,
+      });
       expect(r.aborted).toMatch(/interrupted/);
       expect(Date.now() - t0).toBeLessThan(1800); // the 2 s probe is not waited for
       await sleep(2500); // the probe's 405 would lead to the GET now
@@ -156,8 +181,15 @@ describe('--url: a run stopped during transport detection', () => {
     let timer: NodeJS.Timeout | undefined;
     try {
       const p = runSuites({
-        target: { transport: 'auto', url: `http://127.0.0.1:${port}/mcp`, start: { command: 'slow', argv: ['python3', file('slow-detect.py'), String(port), tag], timeoutMs: 10_000 } },
-        suites: ALL_SUITES, timeoutMs: 5000, shutdownGraceMs: 500, signal: ac.signal,
+        target: {
+          transport: 'auto',
+          url: `http://127.0.0.1:${port}/mcp`,
+          start: { command: 'slow', argv: ['python3', file('slow-detect.py'), String(port), tag], timeoutMs: 10_000 },
+        },
+        suites: ALL_SUITES,
+        timeoutMs: 5000,
+        shutdownGraceMs: 500,
+        signal: ac.signal,
       });
       // Stop once the server is up and the probe is in flight.
       const until = Date.now() + 10_000;
@@ -177,7 +209,15 @@ describe('--url: a run stopped during transport detection', () => {
 
 describe('--all-versions and --max-duration', () => {
   it('one bound for all versions; the one cut short and the ones never run are "not tested"; exit 1', async () => {
-    const r = await run(`python3 ${file('only-oldest.py')}`, ['--all-versions', '--suite', 'lifecycle', '--timeout', '5000', '--max-duration', '2500']);
+    const r = await run(`python3 ${file('only-oldest.py')}`, [
+      '--all-versions',
+      '--suite',
+      'lifecycle',
+      '--timeout',
+      '5000',
+      '--max-duration',
+      '2500',
+    ]);
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(9000); // not 2.5 s for each version
     const m = r.report.matrix!;
@@ -195,10 +235,32 @@ describe('--all-versions and --max-duration', () => {
 
   it('the console table says "not tested"', async () => {
     const { matrixTable } = await import('../reports/matrix.js');
-    const summary = { pass: 0, warn: 0, fail: 0, skip: 0, info: 0, total: 0, messagesValidated: 0, strayLines: 0, baselined: 0 };
+    const summary = {
+      pass: 0,
+      warn: 0,
+      fail: 0,
+      skip: 0,
+      info: 0,
+      total: 0,
+      messagesValidated: 0,
+      strayLines: 0,
+      baselined: 0,
+    };
     const t = matrixTable([
-      { protocolVersion: '2024-11-05', accepted: true, summary, suites: [{ id: 'lifecycle', pass: 1, warn: 0, fail: 0, skip: 0, info: 0 }] },
-      { protocolVersion: '2025-03-26', accepted: false, tested: false, reason: 'cut short: the run reached its time limit', summary, suites: [] },
+      {
+        protocolVersion: '2024-11-05',
+        accepted: true,
+        summary,
+        suites: [{ id: 'lifecycle', pass: 1, warn: 0, fail: 0, skip: 0, info: 0 }],
+      },
+      {
+        protocolVersion: '2025-03-26',
+        accepted: false,
+        tested: false,
+        reason: 'cut short: the run reached its time limit',
+        summary,
+        suites: [],
+      },
     ]);
     expect(t).toMatch(/^accepted\s+yes\s+not tested$/m);
     expect(t).toContain('2025-03-26: not tested: cut short');
@@ -208,7 +270,18 @@ describe('--all-versions and --max-duration', () => {
 describe('--start-timeout is not capped at --timeout', () => {
   it('a server that opens its port after --timeout but within --start-timeout is tested', async () => {
     const port = await freePort();
-    const r = await runArgs(['--start', `sh -c "sleep 2; exec node ${sdkHttp} stateful ${port}"`, '--start-timeout', '15000', '--timeout', '1000', '--http', `http://127.0.0.1:${port}/mcp`, '--suite', 'lifecycle']);
+    const r = await runArgs([
+      '--start',
+      `sh -c "sleep 2; exec node ${sdkHttp} stateful ${port}"`,
+      '--start-timeout',
+      '15000',
+      '--timeout',
+      '1000',
+      '--http',
+      `http://127.0.0.1:${port}/mcp`,
+      '--suite',
+      'lifecycle',
+    ]);
     expect(r.report.aborted).toBeUndefined();
     expect(r.report.negotiation?.handshake).toBe('initialize');
     expect(groupAlive(r.report.process.pid!)).toBe(false);

@@ -25,10 +25,20 @@ describe('nearest', () => {
 
 describe('schemaErrorLines', () => {
   const schema = {
-    type: 'object', additionalProperties: false, required: ['targets'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['targets'],
     properties: {
       timeout: { type: 'number' },
-      targets: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, stdio: { type: 'string' }, http: { type: 'string' } }, oneOf: [{ required: ['stdio'] }, { required: ['http'] }] } },
+      targets: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { name: { type: 'string' }, stdio: { type: 'string' }, http: { type: 'string' } },
+          oneOf: [{ required: ['stdio'] }, { required: ['http'] }],
+        },
+      },
     },
   };
   const check = (v: unknown) => {
@@ -38,7 +48,10 @@ describe('schemaErrorLines', () => {
   };
 
   it('names an unknown key with its path and the nearest known key; no oneOf dump', () => {
-    expect(check({ timout: 5, targets: [{ name: 'a', command: 'x' }] })).toEqual(['timout: unknown key; did you mean timeout?', 'targets[0].command: unknown key; did you mean stdio?']);
+    expect(check({ timout: 5, targets: [{ name: 'a', command: 'x' }] })).toEqual([
+      'timout: unknown key; did you mean timeout?',
+      'targets[0].command: unknown key; did you mean stdio?',
+    ]);
   });
 
   it('a oneOf none of whose branches fits is one line naming the keys', () => {

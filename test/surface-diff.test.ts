@@ -19,14 +19,20 @@ function read(file: string): Snapshot {
   return parseSurfaceFile(readFileSync(file, 'utf8'), file).snapshot;
 }
 
-interface Expected { severity: string; rule: string; name: string; path: string }
+interface Expected {
+  severity: string;
+  rule: string;
+  name: string;
+  path: string;
+}
 const key = (c: Expected) => `${c.severity} ${c.rule} ${c.name} ${c.path}`;
 
 describe('the rule table on fixture pairs', () => {
   for (const pair of PAIRS) {
     it(`${pair}: exactly the expected changes, each with the severity of its rule`, () => {
       const d = diffSnapshots(read(join(DIR, pair, 'old.json')), read(join(DIR, pair, 'new.json')));
-      const expected = (JSON.parse(readFileSync(join(DIR, pair, 'expected.json'), 'utf8')) as { changes: Expected[] }).changes;
+      const expected = (JSON.parse(readFileSync(join(DIR, pair, 'expected.json'), 'utf8')) as { changes: Expected[] })
+        .changes;
       expect(d.changes.map(key).sort()).toEqual(expected.map(key).sort());
       for (const c of d.changes) {
         expect(c.severity).toBe(RULES[c.rule].severity);
@@ -38,27 +44,60 @@ describe('the rule table on fixture pairs', () => {
   }
 
   it('every rule of the table is exercised by a fixture pair', () => {
-    const used = new Set(PAIRS.flatMap((p) => (JSON.parse(readFileSync(join(DIR, p, 'expected.json'), 'utf8')) as { changes: Expected[] }).changes.map((c) => c.rule)));
+    const used = new Set(
+      PAIRS.flatMap((p) =>
+        (JSON.parse(readFileSync(join(DIR, p, 'expected.json'), 'utf8')) as { changes: Expected[] }).changes.map(
+          (c) => c.rule,
+        ),
+      ),
+    );
     expect(Object.keys(RULES).filter((r) => !used.has(r))).toEqual([]);
   });
 
   it('a snapshot diffed against itself has no change', () => {
-    for (const pair of PAIRS) for (const side of ['old.json', 'new.json']) {
-      const s = read(join(DIR, pair, side));
-      const d = diffSnapshots(s, structuredClone(s));
-      expect(d.changes, `${pair}/${side}`).toEqual([]);
-    }
+    for (const pair of PAIRS)
+      for (const side of ['old.json', 'new.json']) {
+        const s = read(join(DIR, pair, side));
+        const d = diffSnapshots(s, structuredClone(s));
+        expect(d.changes, `${pair}/${side}`).toEqual([]);
+      }
   });
 
   it('key order, the order of required and type lists, and dropped volatile fields do not count as changes', () => {
-    const a = { snapshotVersion: 1, server: { name: 's', version: '1' }, capabilities: { tools: {} }, tools: [
-      { name: 'b', inputSchema: { type: 'object', properties: { x: { type: ['string', 'null'] }, y: { type: 'number' } }, required: ['x', 'y'] } },
-      { name: 'a', inputSchema: { type: 'object' }, _meta: { at: 1 } },
-    ], resources: [{ uri: 'r://1', name: 'one', size: 10, annotations: { lastModified: '2025-01-01T00:00:00Z' } }] };
-    const b = { capabilities: { tools: {} }, tools: [
-      { inputSchema: { type: 'object' }, name: 'a', _meta: { at: 2 } },
-      { inputSchema: { required: ['y', 'x'], properties: { y: { type: 'number' }, x: { type: ['null', 'string'] } }, type: 'object' }, name: 'b' },
-    ], server: { version: '1', name: 's' }, snapshotVersion: 1, resources: [{ name: 'one', uri: 'r://1', size: 99, annotations: { lastModified: '2026-01-01T00:00:00Z' } }] };
+    const a = {
+      snapshotVersion: 1,
+      server: { name: 's', version: '1' },
+      capabilities: { tools: {} },
+      tools: [
+        {
+          name: 'b',
+          inputSchema: {
+            type: 'object',
+            properties: { x: { type: ['string', 'null'] }, y: { type: 'number' } },
+            required: ['x', 'y'],
+          },
+        },
+        { name: 'a', inputSchema: { type: 'object' }, _meta: { at: 1 } },
+      ],
+      resources: [{ uri: 'r://1', name: 'one', size: 10, annotations: { lastModified: '2025-01-01T00:00:00Z' } }],
+    };
+    const b = {
+      capabilities: { tools: {} },
+      tools: [
+        { inputSchema: { type: 'object' }, name: 'a', _meta: { at: 2 } },
+        {
+          inputSchema: {
+            required: ['y', 'x'],
+            properties: { y: { type: 'number' }, x: { type: ['null', 'string'] } },
+            type: 'object',
+          },
+          name: 'b',
+        },
+      ],
+      server: { version: '1', name: 's' },
+      snapshotVersion: 1,
+      resources: [{ name: 'one', uri: 'r://1', size: 99, annotations: { lastModified: '2026-01-01T00:00:00Z' } }],
+    };
     const sa = parseSurfaceFile(JSON.stringify(a), 'a').snapshot;
     const sb = parseSurfaceFile(JSON.stringify(b), 'b').snapshot;
     expect(JSON.stringify(sa)).toBe(JSON.stringify(sb));
@@ -69,14 +108,28 @@ describe('the rule table on fixture pairs', () => {
 
   it('schema comparison: integer ⊂ number, type lists, unions on one side, a $ref that does not resolve', () => {
     const changes: string[] = [];
-    const emit = (rule: string, path: string) => { changes.push(`${rule} ${path}`); };
+    const emit = (rule: string, path: string) => {
+      changes.push(`${rule} ${path}`);
+    };
     compareSchemas('input', { type: 'number' }, { type: 'integer' }, '', emit);
     compareSchemas('input', { type: 'integer' }, { type: 'number' }, '', emit);
     compareSchemas('input', { type: ['string', 'null'] }, { type: 'string' }, '', emit);
     compareSchemas('input', { type: 'string' }, { type: 'number' }, '', emit);
-    compareSchemas('input', { anyOf: [{ type: 'string' }, { type: 'null' }] }, { type: 'string', maxLength: 5 }, '', emit);
+    compareSchemas(
+      'input',
+      { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      { type: 'string', maxLength: 5 },
+      '',
+      emit,
+    );
     compareSchemas('input', { $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }, '', emit);
-    compareSchemas('input', { type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { a: { type: 'string' } } }, '', emit);
+    compareSchemas(
+      'input',
+      { type: 'object', properties: { a: { type: 'string' } } },
+      { type: 'object', properties: { a: { type: 'string' } } },
+      '',
+      emit,
+    );
     expect(changes).toEqual([
       'input.type-narrowed /type',
       'input.type-widened /type',
@@ -92,8 +145,15 @@ describe('the rule table on fixture pairs', () => {
 describe('unreadable input', () => {
   it('says what is wrong with the file', () => {
     expect(() => parseSurfaceFile('{', 'x.json')).toThrow(SurfaceInputError);
-    expect(() => parseSurfaceFile('{"snapshotVersion": 2, "server": {}, "capabilities": {}}', 'x.json')).toThrow(/snapshotVersion 2; this mcp-conform reads version 1/);
-    expect(() => parseSurfaceFile('{"snapshotVersion": 1, "server": {}, "capabilities": {}, "tools": [{"title": "no name"}]}', 'x.json')).toThrow(/"tools"\[0\] has no string "name"/);
+    expect(() => parseSurfaceFile('{"snapshotVersion": 2, "server": {}, "capabilities": {}}', 'x.json')).toThrow(
+      /snapshotVersion 2; this mcp-conform reads version 1/,
+    );
+    expect(() =>
+      parseSurfaceFile(
+        '{"snapshotVersion": 1, "server": {}, "capabilities": {}, "tools": [{"title": "no name"}]}',
+        'x.json',
+      ),
+    ).toThrow(/"tools"\[0\] has no string "name"/);
     expect(() => parseSurfaceFile('{"runs": [{}, {}]}', 'x.json')).toThrow(/report of 2 runs/);
     expect(() => parseSurfaceFile('{"hello": 1}', 'x.json')).toThrow(/neither a snapshot/);
   });
@@ -103,7 +163,12 @@ describe('docs/snapshots.md', () => {
   it('holds the rule table of core/surface/rules.ts', () => {
     const page = readFileSync(join(ROOT, 'docs', 'snapshots.md'), 'utf8');
     const m = /<!-- surface-rules:start[^>]*-->\n([\s\S]*?)<!-- surface-rules:end -->/.exec(page);
-    expect(m, 'docs/snapshots.md has no <!-- surface-rules:start --> … <!-- surface-rules:end --> markers').not.toBeNull();
-    expect(m![1], 'the rule table of docs/snapshots.md is out of date: run npm run docs:generate').toBe(rulesMarkdown());
+    expect(
+      m,
+      'docs/snapshots.md has no <!-- surface-rules:start --> … <!-- surface-rules:end --> markers',
+    ).not.toBeNull();
+    expect(m![1], 'the rule table of docs/snapshots.md is out of date: run npm run docs:generate').toBe(
+      rulesMarkdown(),
+    );
   });
 });

@@ -28,21 +28,28 @@ function outcome(count: (t: string) => number, text: string): number | string {
   }
 }
 
-describe('the build\'s token table', () => {
+describe("the build's token table", () => {
   const table = new TokenTable(readFileSync(TABLE));
   const ours = (t: string) => table.count(t);
 
   it('is made from the installed gpt-tokenizer', () => {
-    const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'gpt-tokenizer', 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(
+      readFileSync(join(root, 'node_modules', 'gpt-tokenizer', 'package.json'), 'utf8'),
+    ) as { version: string };
     expect(table.header.fingerprint).toBe(`gpt-tokenizer ${version} o200k_base`);
     expect(table.header.count).toBeGreaterThan(199_000);
   });
 
   it('counts 30,000 random strings as gpt-tokenizer does (scripts, emoji, controls, surrogates, special tokens)', () => {
-    const alphabet = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n\r.,;:!?\'"`~@#$%^&*()-_=+[]{}<>/\\|éüñçøßàè日本語中文한국어Русскийالعربيةעבריתहिन्दी😀👍🏽🇫🇷✅\u0000\u0001\u001f\u007f\u00a0\u200b\ufeff\u2028'];
+    const alphabet = [
+      ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \t\n\r.,;:!?\'"`~@#$%^&*()-_=+[]{}<>/\\|éüñçøßàè日本語中文한국어Русскийالعربيةעבריתहिन्दी😀👍🏽🇫🇷✅\u0000\u0001\u001f\u007f\u00a0\u200b\ufeff\u2028',
+    ];
     alphabet.push('\ud800', '\udfff', '<|endoftext|>', '<|im_start|>', "'s", "'LL", '\r\n', '    ');
     let seed = 17;
-    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
     const differing: string[] = [];
     for (let k = 0; k < 30_000; k++) {
       let s = '';
@@ -58,7 +65,9 @@ describe('the build\'s token table', () => {
   });
 
   it('counts every file of the repository as gpt-tokenizer does', () => {
-    const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter((f) => f && existsSync(join(root, f)));
+    const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f && existsSync(join(root, f)));
     expect(files.length).toBeGreaterThan(100);
     const differing = files.filter((f) => {
       const text = readFileSync(join(root, f), 'utf8');
@@ -72,7 +81,7 @@ describe('the build\'s token table', () => {
     expect(table.count('\ufeff')).toBe(2);
   });
 
-  it('counts a special-token lookalike as ordinary text (gpt-tokenizer\'s default refuses it)', () => {
+  it("counts a special-token lookalike as ordinary text (gpt-tokenizer's default refuses it)", () => {
     expect(() => packageCount('a <|endoftext|> b')).toThrow('Disallowed special token found: <|endoftext|>');
     expect(table.count('a <|endoftext|> b')).toBe(countTokens('a <|endoftext|> b'));
     expect(table.count('<|endoftext|>')).toBeGreaterThan(1); // not the one special token
@@ -87,7 +96,9 @@ describe('the build\'s token table', () => {
 
 describe('where counts come from', () => {
   it('the built module counts from the table; without one (from source) gpt-tokenizer counts; the same counts', async () => {
-    const built = (await import(join(root, 'dist', 'suites', 'compat', 'cost.js'))) as typeof import('../suites/compat/cost.js');
+    const built = (await import(
+      join(root, 'dist', 'suites', 'compat', 'cost.js')
+    )) as typeof import('../suites/compat/cost.js');
     const source = await import('../suites/compat/cost.js');
     const texts = ['hello world', readFileSync(join(root, 'README.md'), 'utf8'), 'emoji 😀 and \ufeff'];
     const a = await built.countTokensOf(texts);
@@ -103,8 +114,10 @@ describe('where counts come from', () => {
 });
 
 describe('several targets in one invocation (holdTokenizer)', () => {
-  it('a hold keeps the table read once across the runs\' releases; its end lets it go', async () => {
-    const built = (await import(join(root, 'dist', 'suites', 'compat', 'cost.js'))) as typeof import('../suites/compat/cost.js');
+  it("a hold keeps the table read once across the runs' releases; its end lets it go", async () => {
+    const built = (await import(
+      join(root, 'dist', 'suites', 'compat', 'cost.js')
+    )) as typeof import('../suites/compat/cost.js');
     const reads = () => built.tokenizerUse.length;
     built.releaseTokenizer();
     const before = reads();
@@ -131,13 +144,20 @@ describe('a server whose tools talk about tokenizers (fixtures/servers/tokenizer
     expect(r.code, r.stderr).toBe(0);
     expect(r.verdicts('quality/')).toMatchObject({ 'quality/token-cost': 'info', 'quality/result-size': 'info' });
     const { toolText, resultText } = await import('../suites/compat/cost.js');
-    const listed = r.report.messages.filter((m) => m.method === 'tools/list' && m.direction === 'from-server').flatMap((m) => (m.json as { result: { tools: never[] } }).result.tools);
+    const listed = r.report.messages
+      .filter((m) => m.method === 'tools/list' && m.direction === 'from-server')
+      .flatMap((m) => (m.json as { result: { tools: never[] } }).result.tools);
     const perTool = r.c('quality/token-cost').details!.perTool as { tool: string; tokens: number }[];
     expect(listed.map((t: { name: string }) => t.name).sort()).toEqual(['chat_markup', 'split_documents']);
-    for (const t of listed) expect(perTool.find((x) => x.tool === (t as { name: string }).name)!.tokens).toBe(countTokens(toolText(t)));
+    for (const t of listed)
+      expect(perTool.find((x) => x.tool === (t as { name: string }).name)!.tokens).toBe(countTokens(toolText(t)));
     const results = r.c('quality/result-size').details!.results as { tool: string; tokens: number }[];
-    const answers = r.report.messages.filter((m) => m.method === 'tools/call' && m.direction === 'from-server' && (m.json as { result?: unknown }).result);
-    expect(results.map((x) => x.tokens).sort()).toEqual(answers.map((m) => countTokens(resultText((m.json as { result: unknown }).result))).sort());
+    const answers = r.report.messages.filter(
+      (m) => m.method === 'tools/call' && m.direction === 'from-server' && (m.json as { result?: unknown }).result,
+    );
+    expect(results.map((x) => x.tokens).sort()).toEqual(
+      answers.map((m) => countTokens(resultText((m.json as { result: unknown }).result))).sort(),
+    );
     expect(answers.some((m) => m.raw.includes('<|im_start|>'))).toBe(true);
   }, 60_000);
 });

@@ -137,14 +137,23 @@ describe('zoo: hostile output', () => {
     const after = r.report.messages.filter((m) => m.seq > probe.seq && m.direction === 'to-server');
     expect(after.map((m) => m.method)).toEqual(['ping', 'notifications/cancelled']);
     expect((after[1]!.json as { params: { requestId: unknown } }).params.requestId).toBe(after[0]!.id);
-    expect(r.c('lifecycle/shutdown')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/ended only on SIGTERM/) });
+    expect(r.c('lifecycle/shutdown')).toMatchObject({
+      verdict: 'warn',
+      message: expect.stringMatching(/ended only on SIGTERM/),
+    });
   });
 
   it('stops reading stdin (and keeps talking): every request times out within its bound; no hang on the full pipe', async () => {
     const r = await zoo('zoo/stops-reading.py', ['--timeout', '500'], { code: 1, withinMs: 30_000 });
     expect(r.c('lifecycle/initialize').verdict).toBe('pass');
-    expect(r.c('lifecycle/ping')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/not answered within 500 ms/) });
-    expect(r.c('lifecycle/shutdown')).toMatchObject({ verdict: 'warn', message: expect.stringMatching(/ended only on SIGTERM/) });
+    expect(r.c('lifecycle/ping')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/not answered within 500 ms/),
+    });
+    expect(r.c('lifecycle/shutdown')).toMatchObject({
+      verdict: 'warn',
+      message: expect.stringMatching(/ended only on SIGTERM/),
+    });
   });
 
   it('a slow tool that honours cancellation: robustness/cancel-in-flight passes', async () => {

@@ -83,8 +83,14 @@ describe('zoo: process ownership and bounds', () => {
 
   it('never answers (broken/silent.py): initialize fails on its timeout, the rest is skipped, exit 1', async () => {
     const r = await zoo('broken/silent.py', ['--timeout', '1000'], { code: 1, withinMs: 1000 + 3 * 500 + 8_000 });
-    expect(r.c('lifecycle/initialize')).toMatchObject({ verdict: 'fail', message: expect.stringMatching(/not answered within 1000 ms/) });
-    expect(r.c('robustness/invalid-json')).toMatchObject({ verdict: 'skip', message: expect.stringMatching(/^the server never came up: the server answered nothing within 1000 ms/) });
+    expect(r.c('lifecycle/initialize')).toMatchObject({
+      verdict: 'fail',
+      message: expect.stringMatching(/not answered within 1000 ms/),
+    });
+    expect(r.c('robustness/invalid-json')).toMatchObject({
+      verdict: 'skip',
+      message: expect.stringMatching(/^the server never came up: the server answered nothing within 1000 ms/),
+    });
     expect(r.report.startFailure?.kind).toBe('silent');
     expect(r.report.aborted).toMatch(/initialize failed/);
   });

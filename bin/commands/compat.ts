@@ -11,7 +11,7 @@ import type { CaseContext, ItemOutcome, Outcome, Suite, ToolCallRecord } from '.
 import type { Tool, ToolListing } from '../../core/tools.js';
 import { normalizeOption, optionMessage, type OptionDef } from '../../core/options.js';
 import type { Service } from '../../core/services.js';
-import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION, type ProviderId } from '../../suites/compat/rules.js';
+import { PROFILES, PROVIDER_IDS, RULES, RULES_VERSION } from '../../suites/compat/rules.js';
 import { TARGET_FLAGS, targetConformanceOptions } from '../target-options.js';
 
 type Err = (m: string) => Error;

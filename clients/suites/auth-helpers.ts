@@ -75,7 +75,7 @@ export const LEGACY_SCENARIOS = names((d) => d.protocolVersion === '2025-03-26')
  */
 export function legacyBinds(ctx: ClientCaseContext): boolean {
   const a = ctx.auth;
-  if (!a || a.def.protocolVersion !== '2025-03-26') return true;
+  if (a?.def.protocolVersion !== '2025-03-26') return true;
   return (
     a.forcedVersion === '2025-03-26' ||
     a.resourceRequests.some((r) => r.rpcMethod === 'initialize' && r.offeredVersion === '2025-03-26')

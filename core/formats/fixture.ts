@@ -6,7 +6,7 @@
  * patterns, isError answers, protocol errors, delays, progress and log notifications.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';

@@ -243,7 +243,7 @@ export async function snapshotCommand(
   if (!taken?.snapshot) {
     const why = taken?.problems.length ? taken.problems.join('; ') : (report.aborted ?? 'the server was not listed');
     await io.stderr(`mcp-conform: no snapshot taken: ${why}\n`);
-    return report.exitCode > 1 ? report.exitCode : 1;
+    return Math.max(report.exitCode, 1);
   }
   const text = stringifySnapshot(taken.snapshot);
   for (const n of taken.notes) await io.stderr(`mcp-conform: note: ${n}\n`);

@@ -316,7 +316,8 @@ export class AuthServer {
   }
 
   private async handle(req: IncomingMessage, res: import('node:http').ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readBody(req) : (req.resume(), '');
+    if (req.method !== 'POST') req.resume();
+    const body = req.method === 'POST' ? await readBody(req) : '';
     const r = await this.respond({
       method: req.method ?? 'GET',
       url: new URL(req.url ?? '/', this.origin),

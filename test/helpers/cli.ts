@@ -15,7 +15,14 @@ export const BIN = join(ROOT, 'node_modules', '.bin');
  * old releases installed beside it as npm aliases (server-filesystem-2025.3.28, …) declare the same bin name, and npm
  * links it to whichever it installs last.
  */
-export const FILESYSTEM_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+export const FILESYSTEM_SERVER = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
 
 export interface CliResult {
   code: number | null;

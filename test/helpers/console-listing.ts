@@ -29,9 +29,8 @@ export function accountFor(text: string, report: Report): Accounting {
     }
     const m = /^\s+… and (\d+) more (\S+)\/… with the same (\w+): /.exec(line);
     if (m) more.push({ stem: m[2]!, verdict: m[3]!, n: Number(m[1]) * perShown });
-    const o = /^\s+… \d+ other findings? of (\S+) \((\w+), (\d+) items?\): (?:in report\.|written with --reporter)/.exec(
-      line,
-    );
+    const o =
+      /^\s+… \d+ other findings? of (\S+) \((\w+), (\d+) items?\): (?:in report\.|written with --reporter)/.exec(line);
     if (o) more.push({ stem: o[1]!, verdict: o[2]!, n: Number(o[3]) });
   }
   const all = report.suites

@@ -39,11 +39,16 @@ async function create(dir: string): Promise<string | undefined> {
   const version = await runBounded(python3, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], 10_000);
   if (version.code !== 0) return `python3 is not usable: ${lastLine(version.out) || `exit ${version.code}`}`;
   const [major, minor] = version.out.trim().split('.').map(Number);
-  if (major! < 3 || (major === 3 && minor! < 10)) return `python3 is ${version.out.trim()}; the Python MCP SDK 2.x needs 3.10 or later`;
+  if (major! < 3 || (major === 3 && minor! < 10))
+    return `python3 is ${version.out.trim()}; the Python MCP SDK 2.x needs 3.10 or later`;
   const venv = await runBounded(python3, ['-m', 'venv', dir], left());
   if (venv.code !== 0) return `python3 -m venv failed${venv.timedOut ? ' (timed out)' : ''}: ${lastLine(venv.out)}`;
-  const pip = await runBounded(join(dir, 'bin', 'pip'), ['install', '--retries', '0', '--timeout', '10', ...REQUIREMENTS], left(),
-    { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' });
+  const pip = await runBounded(
+    join(dir, 'bin', 'pip'),
+    ['install', '--retries', '0', '--timeout', '10', ...REQUIREMENTS],
+    left(),
+    { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+  );
   if (pip.code !== 0) {
     return `pip install ${REQUIREMENTS.map((r) => `'${r}'`).join(' ')} failed${pip.timedOut ? ` (stopped after ${CREATE_TIMEOUT_MS / 1000} s)` : ''}: ${lastLine(pip.out)}`;
   }

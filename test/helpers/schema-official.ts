@@ -9,7 +9,9 @@ import type { ProtocolVersion } from '../../core/schema/versions.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** MCP_CONFORM_SPEC_DIR names another folder (a checkout elsewhere, e.g. a git worktree); without one the tests skip. */
-export const SPEC_DIR = path.resolve(process.env.MCP_CONFORM_SPEC_DIR || path.join(REPO_ROOT, '..', 'shared', 'mcp-spec'));
+export const SPEC_DIR = path.resolve(
+  process.env.MCP_CONFORM_SPEC_DIR || path.join(REPO_ROOT, '..', 'shared', 'mcp-spec'),
+);
 
 export function officialSchemasAvailable(): boolean {
   return existsSync(SPEC_DIR);
@@ -40,7 +42,9 @@ export function officialExamples(v: ProtocolVersion): Map<string, { file: string
   const dir = path.join(SPEC_DIR, v, 'examples');
   if (!existsSync(dir)) return out;
   for (const def of readdirSync(dir).sort()) {
-    const files = readdirSync(path.join(dir, def)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(path.join(dir, def))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     out.set(
       def,
       files.map((f) => ({ file: `${def}/${f}`, instance: JSON.parse(readFileSync(path.join(dir, def, f), 'utf8')) })),

@@ -10,15 +10,20 @@ const CORE = 'lifecycle,listing,calling,unknown-tool,invalid-params,is-error,sch
 
 describe('server-everything over Streamable HTTP', () => {
   let s: Started;
-  beforeAll(async () => { s = await startServer([everything, 'streamableHttp'], { portArg: false }); });
-  afterAll(async () => { await s?.stop(); });
+  beforeAll(async () => {
+    s = await startServer([everything, 'streamableHttp'], { portArg: false });
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
 
   it('the core suites give the same verdicts over HTTP as over stdio', async () => {
     const [http, stdio] = await Promise.all([
       runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', CORE]),
       runArgs(['--stdio', `${everything} stdio`, '--suite', CORE]),
     ]);
-    const strip = (v: Record<string, string>) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'lifecycle/shutdown' && !k.startsWith('schema/')));
+    const strip = (v: Record<string, string>) =>
+      Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'lifecycle/shutdown' && !k.startsWith('schema/')));
     const h = { ...http.verdicts('') };
     const o = { ...stdio.verdicts('') };
     expect(strip(h)).toEqual(strip(o));
@@ -29,7 +34,18 @@ describe('server-everything over Streamable HTTP', () => {
   }, 120_000);
 
   it('http suite: spec deviations of server-everything are reported as such, and the log carries HTTP details', async () => {
-    const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,http', '--header', 'Authorization: Bearer s3cr3t-value', '--header', 'X-Api-Key: k3y-value', '--header', 'X-Trace: visible']);
+    const r = await runArgs([
+      '--http',
+      `http://127.0.0.1:${s.port}/mcp`,
+      '--suite',
+      'lifecycle,http',
+      '--header',
+      'Authorization: Bearer s3cr3t-value',
+      '--header',
+      'X-Api-Key: k3y-value',
+      '--header',
+      'X-Trace: visible',
+    ]);
     expect(r.verdicts('http/')).toMatchObject({
       'http/request-answer': 'pass',
       'http/accepted-202': 'pass',
@@ -51,9 +67,18 @@ describe('server-everything over Streamable HTTP', () => {
     const text = JSON.stringify(r.report);
     expect(text).not.toContain('s3cr3t-value');
     expect(text).not.toContain('k3y-value');
-    expect(r.report.target.headers).toEqual({ Authorization: '[redacted]', 'X-Api-Key': '[redacted]', 'X-Trace': 'visible' });
+    expect(r.report.target.headers).toEqual({
+      Authorization: '[redacted]',
+      'X-Api-Key': '[redacted]',
+      'X-Trace': 'visible',
+    });
     const init = r.report.messages.find((m) => m.direction === 'from-server' && m.method === 'initialize')!;
-    expect(init.http).toMatchObject({ method: 'POST', status: 200, contentType: 'text/event-stream', sseEvent: 'message' });
+    expect(init.http).toMatchObject({
+      method: 'POST',
+      status: 200,
+      contentType: 'text/event-stream',
+      sseEvent: 'message',
+    });
     expect(init.http!.sessionId).toMatch(/^[\x21-\x7e]+$/);
     const ping = r.report.messages.find((m) => m.direction === 'to-server' && m.method === 'ping')!;
     expect(ping.http).toMatchObject({ status: 200, protocolVersion: '2025-11-25', sessionId: init.http!.sessionId });
@@ -68,41 +93,70 @@ describe('SDK StreamableHTTPServerTransport', () => {
     const s = await startServer(['node', sdkHttp, 'stateful']);
     try {
       const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`]);
-      const fails = r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail').map((c) => c.id);
+      const fails = r.report.suites
+        .flatMap((x) => x.cases)
+        .filter((c) => c.verdict === 'fail')
+        .map((c) => c.id);
       expect(fails).toEqual(['http/origin']);
-      expect(r.verdicts('http/session-id')).toEqual({ 'http/session-id/visible-ascii': 'pass', 'http/session-id/required': 'pass', 'http/session-id/unknown': 'pass' });
+      expect(r.verdicts('http/session-id')).toEqual({
+        'http/session-id/visible-ascii': 'pass',
+        'http/session-id/required': 'pass',
+        'http/session-id/unknown': 'pass',
+      });
       expect(r.c('http/delete').verdict).toBe('pass');
       expect(r.c('http/request-answer').message).toContain('text/event-stream');
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 
   it('stateful with JSON answers and DNS-rebinding protection: Origin and Host refused with 403', async () => {
     const s = await startServer(['node', sdkHttp, 'stateful-json']);
     try {
-      const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', 'lifecycle,listing,calling,http']);
+      const r = await runArgs([
+        '--http',
+        `http://127.0.0.1:${s.port}/mcp`,
+        '--suite',
+        'lifecycle,listing,calling,http',
+      ]);
       expect(r.code).toBe(0);
       expect(r.c('http/origin').verdict).toBe('pass');
       expect(r.c('http/host').verdict).toBe('pass');
       expect(r.c('http/request-answer').message).toContain('application/json');
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 
   it('stateless: no session id, session cases skip, core suites pass', async () => {
     const s = await startServer(['node', sdkHttp, 'stateless']);
     try {
       const r = await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', `${CORE},http`]);
-      expect(r.verdicts('http/session-id')).toEqual({ 'http/session-id/visible-ascii': 'skip', 'http/session-id/required': 'skip', 'http/session-id/unknown': 'skip' });
+      expect(r.verdicts('http/session-id')).toEqual({
+        'http/session-id/visible-ascii': 'skip',
+        'http/session-id/required': 'skip',
+        'http/session-id/unknown': 'skip',
+      });
       expect(r.c('http/delete').verdict).toBe('skip');
-      const fails = r.report.suites.flatMap((x) => x.cases).filter((c) => c.verdict === 'fail').map((c) => c.id);
+      const fails = r.report.suites
+        .flatMap((x) => x.cases)
+        .filter((c) => c.verdict === 'fail')
+        .map((c) => c.id);
       expect(fails).toEqual(['http/origin']);
-    } finally { await s.stop(); }
+    } finally {
+      await s.stop();
+    }
   }, 60_000);
 });
 
 describe('broken HTTP fixtures', () => {
   const run = async (mode: string, suites = 'lifecycle,listing,http') => {
     const s = await startServer(['python3', brokenHttp, mode]);
-    try { return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites], { timeoutMs: 60_000 }); } finally { await s.stop(); }
+    try {
+      return await runArgs(['--http', `http://127.0.0.1:${s.port}/mcp`, '--suite', suites], { timeoutMs: 60_000 });
+    } finally {
+      await s.stop();
+    }
   };
 
   it('good: every http rule holds', async () => {

@@ -146,7 +146,12 @@ async function http(argv: string[], extra: string[] = []): Promise<RunResult> {
 }
 /** The file and URL cases find nothing of their kind on these fixtures (test/security-files.test.ts runs those). */
 const NO_FILES = { 'security/resource-escape': 'skip', 'security/path-escape': 'skip', 'security/ssrf': 'skip' };
-const HTTP_ONLY = { 'security/host-header': 'skip', 'security/session-id': 'skip', 'security/session-isolation': 'skip', ...NO_FILES };
+const HTTP_ONLY = {
+  'security/host-header': 'skip',
+  'security/session-id': 'skip',
+  'security/session-isolation': 'skip',
+  ...NO_FILES,
+};
 
 describe('security suite against fixtures with one defect each', () => {
   it('stdio: the sound server passes; each poisoned mode fails or warns on exactly its tool', async () => {

@@ -10,7 +10,9 @@ describe('real servers: the unknown-tool message names what was sent and what ca
     const r = await run(`node ${join(FIXTURES, 'sdk-stdio.mjs')}`, ['--suite', 'unknown-tool']);
     const m = r.c('unknown-tool/call').message;
     expect(r.c('unknown-tool/call').verdict).toBe('warn');
-    expect(m).toMatch(/^tools\/call of "mcp_conform_no_such_tool", a tool the server did not list, was answered with a result with isError: true \(.*not found.*\) instead of a JSON-RPC error/);
+    expect(m).toMatch(
+      /^tools\/call of "mcp_conform_no_such_tool", a tool the server did not list, was answered with a result with isError: true \(.*not found.*\) instead of a JSON-RPC error/,
+    );
     expect(m).not.toMatch(/SDK/);
   });
 });
