@@ -34,7 +34,6 @@ const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"
 
 /** Escapes text for HTML content and (quoted) attribute values. */
 export function esc(v: unknown): string {
-  // eslint-disable-next-line no-control-regex
   return String(v)
     .replace(/[&<>"']/g, (c) => ESC[c])
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '\uFFFD');
