@@ -516,7 +516,11 @@ async function runGuarded(
   await runPhase('after-shutdown', selectedSuites, results, ctx, state, opts.caseFilter, onSuite);
 
   const suites = startFailure
-    ? startFailureResults(selectedSuites, opts.caseFilter, startFailure, version)
+    ? keepFileVerdicts(
+        startFailureResults(selectedSuites, opts.caseFilter, startFailure, version),
+        selectedSuites,
+        results,
+      )
     : selectedSuites.map((s) => results.get(s.id)!);
   const r = handshakeResult ?? {};
   const metaInfo = (r._meta as Record<string, unknown> | undefined)?.[META.serverInfo];
@@ -745,3 +749,18 @@ export async function runEras(opts: RunOptions, o: { eras?: boolean } = {}): Pro
 }
 
 export type { Verdict };
+
+/**
+ * A target that never came up still has its file judged: the cases about a file the run was given (server.json, an
+ * MCPB manifest: CaseDef.ofFile) keep the verdict they reached, in place of the start failure's skip.
+ */
+function keepFileVerdicts(skipped: SuiteResult[], suites: Suite[], results: Map<string, SuiteResult>): SuiteResult[] {
+  return skipped.map((sr) => {
+    const s = suites.find((x) => x.id === sr.id);
+    const ran = results.get(sr.id);
+    if (!s || !ran || !s.cases.some((c) => c.ofFile)) return sr;
+    const fileIds = new Set(s.cases.filter((c) => c.ofFile).map((c) => c.id));
+    const judged = (id: string) => ran.cases.find((c) => c.id === id && c.verdict !== 'skip');
+    return { ...sr, cases: sr.cases.map((c) => (fileIds.has(c.id) ? (judged(c.id) ?? c) : c)) };
+  });
+}

@@ -178,14 +178,18 @@ export function startFailureOf(a: {
   if (target.transport === 'stdio' || /^--start: the server /.test(raw)) {
     if ((closeInfo && (closeInfo.exitCode !== undefined || closeInfo.signal)) || /^--start: the server /.test(raw)) {
       // The line of stderr that names the error (a traceback's last line, Node's "Error: …"), in the cause itself.
-      const named = [...stderrAll]
-        .reverse()
-        .find(
-          (l) =>
-            /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l) ||
-            /^\s*(?:fatal|error|panic|usage)\b/i.test(l) ||
-            /can't open file|No such file or directory|Cannot find module/.test(l),
-        );
+      // npm and npx name the error on their "npm error code …" line (ENOTCACHED, E404…), before the details.
+      const npmCode = stderrAll.find((l) => /^\s*npm (?:error|ERR!) code\b/.test(l));
+      const named =
+        npmCode ??
+        [...stderrAll]
+          .reverse()
+          .find(
+            (l) =>
+              /^\s*(?:Uncaught\s+)?[A-Za-z_.]*(?:Error|Exception)\b[^:]{0,40}:\s*\S/.test(l) ||
+              /^\s*(?:fatal|error|panic|usage)\b/i.test(l) ||
+              /can't open file|No such file or directory|Cannot find module/.test(l),
+          );
       const reason =
         (/^--start: /.test(raw)
           ? raw.replace(/; last stderr lines: .*$/, '')

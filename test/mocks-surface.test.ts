@@ -49,16 +49,16 @@ describe('fixture mocks with resources, prompts and completion', () => {
         'server: {name: x, version: "1"}\nresources:\n  - {uri: a://b, name: b, text: t, blob: AA==}\n',
         'bad.yaml',
       ),
-    ).toThrow(/bad\.yaml:3: \/resources\/0/);
+    ).toThrow(/bad\.yaml:3: resources\[0\]: /);
     expect(() =>
       parseFixture(
         'server: {name: x, version: "1"}\nresources:\n  - {uri: a://b, name: b, blob: "not base64!"}\n',
         'bad.yaml',
       ),
-    ).toThrow(/\/resources\/0\/blob must match pattern/);
+    ).toThrow(/resources\[0\]\.blob: must match pattern/);
     expect(() =>
       parseFixture('server: {name: x, version: "1"}\nprompts:\n  - {name: p, messages: []}\n', 'bad.yaml'),
-    ).toThrow(/\/prompts\/0\/messages must NOT have fewer than 1 items/);
+    ).toThrow(/prompts\[0\]\.messages: must NOT have fewer than 1 items/);
   });
 
   it('validate checks what a fixture serves against the protocol schema, offline', async () => {
