@@ -10,8 +10,10 @@ import { cli, ROOT } from './helpers/cli.js';
 import { client, type ClientResult } from './helpers/client-run.js';
 
 const KIT = join(ROOT, 'fixtures/clients/auth');
+// auth-step-up is left out: on a loaded machine the stdlib client sometimes exits without stepping up (in either mode),
+// so its verdict differs between two runs of the same mode too; that is the fixture's timing, not the concurrency.
 const SET =
-  'auth-basic,auth-401-later,auth-prm-root-origin,auth-state-mismatch,auth-token-basic,auth-registration-refused,auth-step-up,auth-no-s256';
+  'auth-basic,auth-401-later,auth-prm-root-origin,auth-state-mismatch,auth-token-basic,auth-registration-refused,auth-no-s256';
 /** scenario → case → verdict, for every case of every scenario, in report order. */
 const verdicts = (r: ClientResult) =>
   r.reports.map((rep) => [rep.target.name, rep.suites.flatMap((s) => s.cases).map((c) => `${c.id} ${c.verdict}`)]);
