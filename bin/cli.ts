@@ -27,7 +27,7 @@ function conformanceOptions(
   }
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
-    ...targetConformanceOptions(argv, list),
+    ...targetConformanceOptions(argv),
     name,
     suites: list(argv.suite),
     cases: list(argv.case),
@@ -591,7 +591,7 @@ export async function dispatch(args: string[], needs: (...c: CommandName[]) => b
       "Print the tool list (of a server or a file) as a provider's tool configuration, with what had to change",
       (y) => compatCli!.toolsOptions(targetOptions(y)),
       async (a) => {
-        code = await compatCli!.toolsCommand(a, list, (m) => new UsageError(m), {
+        code = await compatCli!.toolsCommand(a, (m) => new UsageError(m), {
           stdout: (s) => write(process.stdout, s),
           stderr: (s) => write(process.stderr, s),
         });

@@ -90,7 +90,6 @@ export function targetOptions<T>(y: Argv<T>) {
 /** The target part of the library's options, from the flags above. */
 export function targetConformanceOptions(
   argv: Record<string, unknown>,
-  _list: (v: unknown) => string[],
 ): Pick<
   ConformanceOptions,
   | 'stdio'

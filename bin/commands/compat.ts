@@ -478,7 +478,6 @@ export function toolsOptions<T>(y: Argv<T>) {
 
 export async function toolsCommand(
   argv: Record<string, unknown>,
-  list: (v: unknown) => string[],
   err: Err,
   io: { stdout: (s: string) => Promise<void>; stderr: (s: string) => Promise<void> },
 ): Promise<number> {
@@ -507,7 +506,7 @@ export async function toolsCommand(
     const { prepareRun, runCredentials, withAuthServer, OptionsError } = await import('../../lib/conformance.js');
     let prepared: Awaited<ReturnType<typeof prepareRun>>;
     try {
-      prepared = await prepareRun({ ...targetConformanceOptions(argv, list), timeout }, { flags: true });
+      prepared = await prepareRun({ ...targetConformanceOptions(argv), timeout }, { flags: true });
     } catch (e) {
       throw e instanceof OptionsError ? err(e.message) : e;
     }

@@ -152,7 +152,7 @@ export async function loadCommand(
     throw usage('--target names a target of a config file: leave out --stdio/--http/--sse/--url');
   try {
     report = await runLoadTest({
-      ...targetConformanceOptions(t, (v) => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)])),
+      ...targetConformanceOptions(t),
       sessions: num('sessions'),
       durationS: num('duration'),
       requests: num('requests'),
