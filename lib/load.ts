@@ -7,7 +7,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isIP } from 'node:net';
-import { OptionsError, prepareRun, runCredentials, type ConformanceOptions } from './conformance.js';
+import {
+  OptionsError,
+  prepareRun,
+  runCredentials,
+  withAuthServer,
+  type ConformanceOptions,
+  type PreparedRun,
+} from './conformance.js';
 import { validatorFor } from './validate.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from '../core/transport/index.js';
 import { Session } from '../core/session.js';
@@ -23,7 +30,9 @@ import { chosenMix, defaultMix, mixCycle, parseMix, type Surface } from '../core
 import { IdPool, runLoad, type LoadClient, type PendingClient } from '../core/load/engine.js';
 import { HttpSender, sessionSender, type Sender } from '../core/load/senders.js';
 import { StreamableHttpTransport } from '../core/transport/http.js';
+import { DetectingTransport } from '../core/transport/detect.js';
 import { VERSION } from '../core/version.js';
+import { credentialsReport } from '../core/auth/credentials.js';
 import { summarize } from '../core/results.js';
 import type { CaseResult, Report } from '../core/results.js';
 import type { Transport } from '../core/transport/types.js';
@@ -52,6 +61,8 @@ export interface LoadOptions
     | 'oauthScope'
     | 'oauthTimeout'
     | 'credentials'
+    | 'authServer'
+    | 'authServerScope'
     | 'protocolVersion'
   > {
   sessions?: number;
@@ -181,10 +192,13 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
       );
     }
   }
-  if (prepared.authServer)
-    throw new OptionsError(
-      'load does not run the harness\'s authorization server (--auth-server): give the server a token with --header "Authorization: Bearer …", or use --oauth',
-    );
+  // --auth-server: the harness's authorization server runs for the whole load; the started server gets its issuer and
+  // every client sends a token it minted for the MCP URL (withAuthServer sets prepared.run's target and credentials).
+  return withAuthServer(prepared, prepared.run, () => loadPrepared(o, prepared));
+}
+
+async function loadPrepared(o: LoadOptions, prepared: PreparedRun): Promise<Report> {
+  const target: Target = prepared.run.target;
   const credentials =
     prepared.run.credentials ?? (prepared.oauth ? await runCredentials(prepared, o.signal) : undefined);
   const sessions = o.sessions ?? 8;
@@ -270,17 +284,19 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     let failedCount = 0;
     const loadT0 = performance.now();
     const rampMs = (o.rampS ?? 0) * 1000;
-    // Over Streamable HTTP (without credentials, whose tokens the transport renews) each client sends lean POSTs
+    // Over Streamable HTTP each client sends lean POSTs (with the run's token when it has credentials)
     // (core/load/senders.ts); otherwise through its Session.
     const senders: HttpSender[] = [];
     const senderOf = (s: Session, t: Transport): Sender => {
-      if (t.kind !== 'streamable-http' || credentials || !(t instanceof StreamableHttpTransport || 'baseHeaders' in t))
-        return sessionSender(s);
-      const h = (t as StreamableHttpTransport).baseHeaders();
+      // --url: the transport it found (Streamable HTTP goes lean too).
+      const http = t instanceof DetectingTransport ? t.inner : t;
+      if (!(http instanceof StreamableHttpTransport)) return sessionSender(s);
+      const h = http.baseHeaders();
       const x = new HttpSender({
         url: new URL(target.transport === 'stdio' ? 'http://127.0.0.1/' : target.url),
         headers: h,
         validator,
+        ...(credentials ? { credentials } : {}),
         ...(stateless ? { requestMeta: requestMetaFor(version!, CLIENT_INFO, {}) } : {}),
       });
       senders.push(x);
@@ -302,13 +318,15 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
             // Load's clients need no GET stream (nothing the server sends unasked is measured): over Streamable HTTP
             // they open none, as a client that only calls does.
             const t =
-              extraTarget.transport === 'streamable-http'
+              extraTarget.transport === 'streamable-http' ||
+              (extraTarget.transport === 'auto' && transport.kind === 'streamable-http')
                 ? (() => {
                     const x = new StreamableHttpTransport({
                       url: new URL(extraTarget.url),
                       headers: extraTarget.headers,
                       timeoutMs,
                       openGetStream: false,
+                      ...(credentials ? { credentials } : {}),
                     });
                     opened.push(x);
                     return x;
@@ -470,6 +488,7 @@ export async function runLoadTest(o: LoadOptions): Promise<Report> {
     skippedTools: [],
     suites: [{ id: 'load', title: 'Load', durationMs: Math.round(performance.now() - t0), cases: checks }],
     messages: [],
+    ...(credentials ? { authorization: credentialsReport(credentials) } : {}),
     ...(summary ? { load: summary as unknown as Record<string, unknown> } : {}),
   };
   return report;

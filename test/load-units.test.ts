@@ -6,6 +6,9 @@ import { canary, classifyAnswer, shapeOf } from '../core/concurrency/canary.js';
 import { IdPool } from '../core/load/engine.js';
 import { memoryGrowth } from '../core/load/memory.js';
 import { RawHttpClient } from '../core/load/raw-http.js';
+import { HttpSender } from '../core/load/senders.js';
+import type { Credentials } from '../core/auth/credentials.js';
+import type { MessageValidator } from '../core/schema/validator.js';
 import { LoadStats } from '../core/load/stats.js';
 
 describe('canaries', () => {
@@ -138,5 +141,71 @@ describe('raw HTTP client', () => {
     expect(r.status).toBe(200);
     expect(seen.join('')).toContain('notifications/progress');
     c.close();
+  });
+});
+
+describe('lean HTTP sender with the run’s credentials', () => {
+  let server: http.Server;
+  let url: URL;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (b) => (body += b));
+      req.on('end', () => {
+        const auth = String(req.headers.authorization ?? '');
+        seen.push(auth);
+        if (auth === 'Bearer narrow') {
+          res.writeHead(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="mcp:all"' });
+          res.end();
+        } else if (auth !== 'Bearer fresh' && auth !== 'Bearer wide') {
+          res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' });
+          res.end();
+        } else {
+          const id = (JSON.parse(body) as { id: number }).id;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`);
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const validator = { check: () => ({ valid: true }) } as unknown as MessageValidator;
+  const creds = (first: string, renewed: string | undefined): Credentials => {
+    let now = first;
+    return {
+      source: 'oauth',
+      exchanges: [],
+      accessToken: async () => now,
+      onUnauthorized: async () => (renewed === undefined ? undefined : (now = renewed)),
+      onInsufficientScope: async () => (renewed === undefined ? undefined : (now = renewed)),
+    };
+  };
+
+  it('sends the token; a 401 renews it once and the request is sent again, the next requests carry the new one', async () => {
+    seen.length = 0;
+    const s = new HttpSender({ url, headers: {}, validator, credentials: creds('stale', 'fresh') });
+    expect(await s.send({ jsonrpc: '2.0', id: 1, method: 'ping' }, 5000)).toEqual({ result: {} });
+    expect(await s.send({ jsonrpc: '2.0', id: 2, method: 'ping' }, 5000)).toEqual({ result: {} });
+    expect(seen).toEqual(['Bearer stale', 'Bearer fresh', 'Bearer fresh']);
+    s.close();
+  });
+
+  it('a 403 insufficient_scope steps up once; a refusal that stands is an http-NNN error', async () => {
+    seen.length = 0;
+    const up = new HttpSender({ url, headers: {}, validator, credentials: creds('narrow', 'wide') });
+    expect(await up.send({ jsonrpc: '2.0', id: 1, method: 'ping' }, 5000)).toEqual({ result: {} });
+    expect(seen).toEqual(['Bearer narrow', 'Bearer wide']);
+    up.close();
+    seen.length = 0;
+    const stuck = new HttpSender({ url, headers: {}, validator, credentials: creds('stale', undefined) });
+    await expect(stuck.send({ jsonrpc: '2.0', id: 1, method: 'ping' }, 5000)).rejects.toMatchObject({
+      kind: 'http-401',
+    });
+    expect(seen).toEqual(['Bearer stale']);
+    stuck.close();
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { cli, FIXTURES, ROOT } from './helpers/cli.js';
+import { pythonPeers } from './helpers/python-peers.js';
 
 function freePort(): Promise<number> {
   return new Promise((res) => {
@@ -321,4 +322,47 @@ describe('load against the real SDK (GHSA-345p-7cg4-v4c7)', () => {
     expect(r.report.load.crossed).toBe(0);
     expect(r.report.load.errors).toEqual({});
   }, 60_000);
+});
+
+describe('load against protected real servers (--auth-server, a Bearer --header)', () => {
+  const tokenLike = /eyJ[\w-]{10,}\.[\w-]{10,}/;
+
+  it("the TS SDK's requireBearerAuth: every session gets in with the harness's token; the token is nowhere in the output", async () => {
+    const r = await load(`node ${join(FIXTURES, 'peers', 'auth', 'sdk-bearer.mjs')} {port}`, [
+      '--auth-server',
+      '--duration',
+      '2',
+      '--sessions',
+      '4',
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.report.load.errors).toEqual({});
+    expect(r.report.load.requests).toBeGreaterThan(20);
+    expect(r.report.load.sessions).toMatchObject({ opened: 4, failed: 0 });
+    expect(r.report.load.byMethod['tools/call add']?.requests).toBeGreaterThan(0);
+    expect(r.report.authorization).toMatchObject({ source: 'auth-server', discovered: { scope: 'mcp:tools' } });
+    const written = readFileSync(join(r.out, 'report.json'), 'utf8') + readFileSync(join(r.out, 'junit.xml'), 'utf8');
+    expect(written + r.stdout + r.stderr).not.toMatch(tokenLike);
+  }, 60_000);
+
+  it('FastMCP (Python) checking the audience: 0 errors with the harness token; a token it does not trust stops the run at the handshake (exit 1), never echoed', async () => {
+    const py = await pythonPeers();
+    if (!py.python) return void console.warn(`[load] FastMCP skipped: ${py.reason}`);
+    const server = `${py.python} ${join(FIXTURES, 'peers', 'auth', 'python_fastmcp_jwt.py')} audience {port}`;
+    const ok = await load(server, ['--auth-server', '--duration', '2', '--sessions', '3']);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.report.load.errors).toEqual({});
+    expect(ok.report.load.sessions).toMatchObject({ opened: 3, failed: 0 });
+    // A token of the user's the server does not trust: the run cannot even begin (the handshake is refused), exit 1.
+    const bad = await load(`env MCP_CONFORM_AUTH_ISSUER=http://127.0.0.1:9 ${server}`, [
+      '--header',
+      'Authorization: Bearer not-a-token',
+      '--duration',
+      '1',
+      '--sessions',
+      '2',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout + bad.stderr).not.toContain('not-a-token');
+  }, 120_000);
 });

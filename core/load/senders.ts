@@ -10,7 +10,9 @@ import { SessionError, type Session } from '../session.js';
 import { SseParser } from '../transport/sse-parser.js';
 import { RawHttpClient, RawHttpError } from './raw-http.js';
 import { headerSafe } from '../param-headers.js';
+import { isInsufficientScope } from '../transport/http-base.js';
 import type { MessageValidator } from '../schema/validator.js';
+import type { Credentials } from '../auth/credentials.js';
 
 /** What became of one request. */
 export interface SendOutcome {
@@ -83,6 +85,11 @@ export interface HttpSenderOptions {
   requestMeta?: Record<string, unknown>;
   validator: MessageValidator;
   maxMessageBytes?: number;
+  /**
+   * The run's credentials (--oauth, --auth-server, a Bearer --header): each POST carries the token accessToken() gives
+   * now; a 401 renews it once, a 403 insufficient_scope steps up once (as core/transport/http-base.ts does).
+   */
+  credentials?: Credentials;
 }
 
 export class HttpSender implements Sender {
@@ -119,12 +126,46 @@ export class HttpSender implements Sender {
       if (name !== undefined && ['tools/call', 'resources/read', 'prompts/get'].includes(method))
         extra['Mcp-Name'] = headerSafe(name);
     }
+    const body = JSON.stringify(msg);
+    const c = this.o.credentials;
+    const token = c ? await c.accessToken() : undefined;
+    if (token !== undefined) extra.Authorization = `Bearer ${token}`;
+    let got = await this.post(body, extra, timeoutMs);
+    if (c && token !== undefined && (got.res.status === 401 || got.res.status === 403)) {
+      const www = got.res.headers['www-authenticate'];
+      const renew =
+        got.res.status === 401
+          ? c.onUnauthorized?.(www, token)
+          : isInsufficientScope(www)
+            ? c.onInsufficientScope?.(www!)
+            : undefined;
+      const again = await renew?.catch(() => undefined);
+      if (again !== undefined && again !== token)
+        got = await this.post(body, { ...extra, Authorization: `Bearer ${again}` }, timeoutMs);
+    }
+    const { res, sse } = got;
+    let { answer } = got;
+    if (res.status < 200 || res.status >= 300) throw new SendFailure(`http-${res.status}`, `HTTP ${res.status}`);
+    if (answer === undefined) {
+      if (sse) throw new SendFailure('connection-reset', 'the SSE stream ended before the answer');
+      const text = res.body.toString('utf8');
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        throw new SendFailure('invalid-message', `the answer is not JSON: ${text.slice(0, 120)}`);
+      }
+    }
+    return this.judge(answer, msg, method);
+  }
+
+  /** One POST: the response, and the answer when it came on an SSE stream. */
+  private async post(body: string, extra: Record<string, string>, timeoutMs: number) {
     let answer: unknown;
     let sse: SseParser | undefined;
     const max = this.o.maxMessageBytes ?? 64 * 1024 * 1024;
     let res;
     try {
-      res = await this.client.post(JSON.stringify(msg), extra, {
+      res = await this.client.post(body, extra, {
         timeoutMs,
         onData: (b, status, headers) => {
           if (status < 200 || status >= 300 || !/^text\/event-stream/i.test(headers['content-type'] ?? ''))
@@ -149,17 +190,7 @@ export class HttpSender implements Sender {
       if (e instanceof RawHttpError) throw new SendFailure(e.kind, e.message);
       throw new SendFailure('transport', (e as Error).message);
     }
-    if (res.status < 200 || res.status >= 300) throw new SendFailure(`http-${res.status}`, `HTTP ${res.status}`);
-    if (answer === undefined) {
-      if (sse) throw new SendFailure('connection-reset', 'the SSE stream ended before the answer');
-      const text = res.body.toString('utf8');
-      try {
-        answer = JSON.parse(text);
-      } catch {
-        throw new SendFailure('invalid-message', `the answer is not JSON: ${text.slice(0, 120)}`);
-      }
-    }
-    return this.judge(answer, msg, method);
+    return { res, sse: sse as SseParser | undefined, answer: answer as unknown };
   }
 
   private judge(answer: unknown, msg: Record<string, unknown>, method: string): SendOutcome {
