@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { cli, FIXTURES, ROOT } from './helpers/cli.js';
 import { pythonPeers } from './helpers/python-peers.js';
+import { startServer } from './http-helpers.js';
 
 function freePort(): Promise<number> {
   return new Promise((res) => {
@@ -365,4 +366,50 @@ describe('load against protected real servers (--auth-server, a Bearer --header)
     expect(bad.code).toBe(1);
     expect(bad.stdout + bad.stderr).not.toContain('not-a-token');
   }, 120_000);
+});
+
+describe('load --oauth against oidc-provider in front of the TS SDK (tokens that live 1 s)', () => {
+  it('every session gets in; tokens expire during the run and are renewed: 0 errors; no token or secret in the output', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'oidc-sdk-')), 'secrets.txt');
+    const s = await startServer(['node', join(FIXTURES, 'peers', 'auth', 'oidc-sdk.mjs'), 'short'], {
+      env: { OIDC_SDK_SECRETS_FILE: file },
+    });
+    try {
+      const out = mkdtempSync(join(tmpdir(), 'load-'));
+      const r = await cli(
+        [
+          'load',
+          '--http',
+          `http://127.0.0.1:${s.port}/mcp`,
+          '--oauth',
+          '--sessions',
+          '4',
+          '--duration',
+          '4',
+          '--out-dir',
+          out,
+          '--reporter',
+          'json',
+          '--reporter',
+          'console',
+        ],
+        { timeoutMs: 60_000 },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const written = readFileSync(join(out, 'report.json'), 'utf8');
+      const report = JSON.parse(written);
+      expect(report.authorization.source).toBe('oauth');
+      expect(report.load.sessions).toMatchObject({ opened: 4, failed: 0 });
+      expect(report.load.errors).toEqual({});
+      // The tool `pause` takes 1.5 s, longer than a token lives: calls outlive their token throughout the run.
+      expect(report.load.byMethod['tools/call pause']?.requests).toBeGreaterThan(4);
+      const secrets = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.length >= 8);
+      expect(secrets.length).toBeGreaterThan(0);
+      for (const x of secrets) expect(written + r.stdout + r.stderr).not.toContain(x);
+    } finally {
+      await s.stop();
+    }
+  }, 90_000);
 });
