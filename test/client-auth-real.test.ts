@@ -46,6 +46,8 @@ interface RealClient {
 const NO_S256 = { 'auth-no-s256': { 'client-auth/refuse-no-s256': 'fail' } };
 /** The origin published as the resource, sent back with a trailing slash (URL.href). */
 const ORIGIN_SLASH = { 'auth-prm-root-origin': { 'client-auth/resource-as-published': 'warn' } };
+/** mcp-remote redeems a code whose state it did not issue (one not of its own form) with its current flow. */
+const STATE_UNCHECKED = { 'auth-state-mismatch': { 'client-auth/state-checked': 'fail' } };
 const PY_SKIP = py ? undefined : peers.reason;
 const CLIENTS: RealClient[] = [
   {
@@ -85,6 +87,7 @@ const CLIENTS: RealClient[] = [
         'auth-2025-03-26-metadata': RESOURCE_2025_03_26,
         'auth-2025-03-26-defaults': RESOURCE_2025_03_26,
         'auth-scope-none': { 'client-auth/scope-selection': 'warn' },
+        ...STATE_UNCHECKED,
         ...ORIGIN_SLASH,
         ...NO_S256,
       },
@@ -93,6 +96,7 @@ const CLIENTS: RealClient[] = [
         'auth-2025-03-26-defaults': RESOURCE_2025_03_26,
         'auth-scope-none': { 'client-auth/scope-selection': 'warn' },
         'auth-step-up': { 'client-auth/step-up': 'warn' },
+        ...STATE_UNCHECKED,
         ...ORIGIN_SLASH,
         ...NO_S256,
       },

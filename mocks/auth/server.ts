@@ -501,7 +501,11 @@ export class AuthServer {
       if (q.state !== undefined)
         to.searchParams.set(
           'state',
-          this.config.stateInRedirect === 'wrong' ? `${q.state.slice(0, 2)}${randomToken(12)}` : q.state,
+          // Another state, fresh every time, always of one form: its first two characters, `_`, random base64url.
+          // A client that compares with what it sent refuses every such state; one that only recognizes its own form
+          // (mcp-remote takes a state of [A-Za-z0-9-] as the name of a flow, and redeems any other with its current
+          // flow) must not get a pass or a fail by the luck of the draw.
+          this.config.stateInRedirect === 'wrong' ? `${q.state.slice(0, 2)}_${randomToken(12)}` : q.state,
         );
       const iss = this.config.issInRedirect ?? true;
       if (iss) to.searchParams.set('iss', iss === 'wrong' ? WRONG_ISSUER : this.issuer);
