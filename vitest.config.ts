@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
+import LongestFirst from './test/setup/sequencer.js';
 
 /**
  * Three projects (docs/developing.md, "The tests"): `npm run test:unit`, `test:cli`, `test:peers`; `npm test` runs
@@ -118,8 +119,10 @@ const noDist: Plugin = {
 
 export default defineConfig({
   test: {
-    // The CLI tests start real servers; two cores: two test files at a time, across the projects.
-    maxWorkers: 2,
+    // The CLI tests start real servers; two cores, and most of a test's time is spent waiting on processes: three test
+    // files at a time, across the projects, the longest first (test/setup/sequencer.ts).
+    maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
