@@ -268,11 +268,16 @@ export const clientHttp: ClientSuite = {
       run(ctx) {
         const cut = cutStream(ctx);
         if (!cut) return noCut();
-        const next = ctx.exchanges.find((e) => e.n > cut.n && e.method === 'GET');
+        // The reconnection is the GET that resumes the stream (Last-Event-ID). A GET without it is the client's
+        // standalone stream, which may reach the mock right after the cut POST with no wait owed (mcp-remote opens its
+        // stream in the same millisecond as its first request): timing that one gave a false fail.
+        const next = ctx.exchanges.find(
+          (e) => e.n > cut.n && e.method === 'GET' && e.headers['last-event-id'] !== undefined,
+        );
         if (!next)
           return {
             verdict: 'skip',
-            message: `the client did not reconnect after the stream of ${what(cut)} ended (client-http/resume-with-last-event-id grades that); nothing to time`,
+            message: `the client did not resume the stream of ${what(cut)} (no GET with Last-Event-ID; client-http/resume-with-last-event-id grades that); nothing to time`,
           };
         // The mock's clock on both: the cut answer left at once, the GET is timed when it arrived, so the gap seen here
         // is never shorter than the client's own wait.
