@@ -48,6 +48,7 @@ export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[]
       'options.ts',
       'inputs.ts',
       'objects.ts',
+      'schema-keywords.ts',
       'wire.ts',
       'version.ts',
       'schema/versions.ts',

@@ -18,6 +18,7 @@ import { isObject } from '../objects.js';
 import type { Report } from '../results.js';
 import type { RunInput } from '../inputs.js';
 import { META } from '../wire.js';
+import { SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE } from '../schema-keywords.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -87,22 +88,9 @@ export function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Keywords whose value is a schema, a list of schemas, or a map of schemas. */
-const SCHEMA_VALUED = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'additionalItems',
-]);
-const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_VALUED = new Set(SUBSCHEMA_ONE);
+const SCHEMA_LISTS = new Set(SUBSCHEMA_LIST);
+const SCHEMA_MAPS = new Set(SUBSCHEMA_MAP);
 
 /** A JSON Schema with `required` (set semantics) and `type` arrays sorted, recursively, keys sorted. */
 export function normalizeSchema(s: unknown): unknown {

@@ -5,6 +5,7 @@
 import type { Tool } from '../../core/tools.js';
 import { PROFILES, RULES, profileById, type ProviderId } from './rules.js';
 import { isObject as isObj } from '../../core/objects.js';
+import { SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE } from '../../core/schema-keywords.js';
 
 export type Severity = 'fail' | 'warn' | 'info';
 
@@ -29,22 +30,10 @@ const NEEDS_ESC = /[~/]/;
 const esc = (s: string) => (NEEDS_ESC.test(s) ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
 const unesc = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
-/** Keywords whose value is a schema, a list of schemas or a map of schemas. */
-const SUB_ONE = [
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'additionalItems',
-];
-const SUB_LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'];
-const SUB_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+// `items` is walked both ways: a schema, or (before draft 2020-12) a list of schemas.
+const SUB_ONE = SUBSCHEMA_ONE;
+const SUB_LIST = [...SUBSCHEMA_LIST, 'items'];
+const SUB_MAP = SUBSCHEMA_MAP;
 
 /** Every keyword that may hold subschemas (SUB_ONE, SUB_LIST, SUB_MAP). */
 const SUB_ANY = new Set([...SUB_ONE, ...SUB_LIST, ...SUB_MAP]);
