@@ -3,7 +3,7 @@
  * talks to a server (run, snapshot, tools), and turned into the library's options (lib/conformance.ts) in one place.
  */
 import type { Argv } from 'yargs';
-import type { ConformanceOptions } from '../lib/conformance.js';
+import type { ConformanceOptions, TargetConformanceOptions } from '../lib/conformance.js';
 
 export const TARGET_FLAGS = ['stdio', 'http', 'sse', 'url'] as const;
 
@@ -88,29 +88,7 @@ export function targetOptions<T>(y: Argv<T>) {
 }
 
 /** The target part of the library's options, from the flags above. */
-export function targetConformanceOptions(
-  argv: Record<string, unknown>,
-): Pick<
-  ConformanceOptions,
-  | 'stdio'
-  | 'http'
-  | 'sse'
-  | 'url'
-  | 'headers'
-  | 'start'
-  | 'startTimeout'
-  | 'cwd'
-  | 'env'
-  | 'oauth'
-  | 'oauthGrant'
-  | 'clientId'
-  | 'clientSecret'
-  | 'clientMetadataUrl'
-  | 'oauthScope'
-  | 'oauthTimeout'
-  | 'authServer'
-  | 'authServerScope'
-> {
+export function targetConformanceOptions(argv: Record<string, unknown>): TargetConformanceOptions {
   const str = (k: string) => (argv[k] === undefined ? undefined : String(argv[k]));
   return {
     stdio: str('stdio'),

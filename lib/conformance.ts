@@ -104,6 +104,29 @@ export function conformanceKeys(custom: readonly Suite[] = []): string[] {
   ];
 }
 
+/** How a run reaches its target (the flags of bin/target-options.ts): `run`, `load` and the other commands share them. */
+export type TargetConformanceOptions = Pick<
+  ConformanceOptions,
+  | 'stdio'
+  | 'http'
+  | 'sse'
+  | 'url'
+  | 'headers'
+  | 'start'
+  | 'startTimeout'
+  | 'cwd'
+  | 'env'
+  | 'oauth'
+  | 'oauthGrant'
+  | 'clientId'
+  | 'clientSecret'
+  | 'clientMetadataUrl'
+  | 'oauthScope'
+  | 'oauthTimeout'
+  | 'authServer'
+  | 'authServerScope'
+>;
+
 /** What runConformance takes: one server (exactly one of stdio, http, sse, url) and how to test it. */
 export interface ConformanceOptions {
   /** Command that starts the server over stdio: one string, split as a shell would (quotes respected), or the argv. */

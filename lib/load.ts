@@ -14,6 +14,7 @@ import {
   withAuthServer,
   type ConformanceOptions,
   type PreparedRun,
+  type TargetConformanceOptions,
 } from './conformance.js';
 import { validatorFor } from './validate.js';
 import { createTransport, targetInfo, type Target, type TransportOptions } from '../core/transport/index.js';
@@ -42,29 +43,8 @@ import { check, verdicts } from '../core/load/checks.js';
 export type { LoadSummary } from '../core/load/summary.js';
 
 export interface LoadOptions
-  extends Pick<
-    ConformanceOptions,
-    | 'stdio'
-    | 'http'
-    | 'sse'
-    | 'url'
-    | 'headers'
-    | 'start'
-    | 'startTimeout'
-    | 'cwd'
-    | 'env'
-    | 'oauth'
-    | 'oauthGrant'
-    | 'clientId'
-    | 'clientSecret'
-    | 'clientMetadataUrl'
-    | 'oauthScope'
-    | 'oauthTimeout'
-    | 'credentials'
-    | 'authServer'
-    | 'authServerScope'
-    | 'protocolVersion'
-  > {
+  extends TargetConformanceOptions,
+    Pick<ConformanceOptions, 'credentials' | 'protocolVersion'> {
   sessions?: number;
   /** Seconds (default 10, unless only `requests` is given). */
   durationS?: number;
