@@ -104,28 +104,26 @@ export function conformanceKeys(custom: readonly Suite[] = []): string[] {
   ];
 }
 
-/** How a run reaches its target (the flags of bin/target-options.ts): `run`, `load` and the other commands share them. */
-export type TargetConformanceOptions = Pick<
+/** Where the server is and how it is started: the keys every way of reaching a server shares (connect() too). */
+export type ServerOptions = Pick<
   ConformanceOptions,
-  | 'stdio'
-  | 'http'
-  | 'sse'
-  | 'url'
-  | 'headers'
-  | 'start'
-  | 'startTimeout'
-  | 'cwd'
-  | 'env'
-  | 'oauth'
-  | 'oauthGrant'
-  | 'clientId'
-  | 'clientSecret'
-  | 'clientMetadataUrl'
-  | 'oauthScope'
-  | 'oauthTimeout'
-  | 'authServer'
-  | 'authServerScope'
+  'stdio' | 'http' | 'sse' | 'url' | 'headers' | 'start' | 'startTimeout' | 'cwd' | 'env'
 >;
+
+/** How a run reaches its target (the flags of bin/target-options.ts): `run`, `load` and the other commands share them. */
+export type TargetConformanceOptions = ServerOptions &
+  Pick<
+    ConformanceOptions,
+    | 'oauth'
+    | 'oauthGrant'
+    | 'clientId'
+    | 'clientSecret'
+    | 'clientMetadataUrl'
+    | 'oauthScope'
+    | 'oauthTimeout'
+    | 'authServer'
+    | 'authServerScope'
+  >;
 
 /** What runConformance takes: one server (exactly one of stdio, http, sse, url) and how to test it. */
 export interface ConformanceOptions {

@@ -4,7 +4,7 @@
  * the schema of the version in force, as in a run. A call whose messages break the schema rejects with
  * McpSchemaError (or, with `schemaViolations: 'collect'`, carries them in `violations` for toSucceed to fail on).
  */
-import { prepareRun, type ConformanceOptions } from './conformance.js';
+import { prepareRun, type ConformanceOptions, type ServerOptions } from './conformance.js';
 import { makeContext, type RunContext } from '../core/context.js';
 import { CLIENT_INFO } from '../core/run.js';
 import { clientCapabilitiesObject } from '../core/client-capabilities.js';
@@ -23,27 +23,14 @@ export type { JsonRpcError } from '../core/session.js';
 import { META } from '../core/wire.js';
 
 /** What connect() takes: the server (as runConformance takes it) and how to talk to it. */
-export type ConnectOptions = Pick<
-  ConformanceOptions,
-  | 'stdio'
-  | 'http'
-  | 'sse'
-  | 'url'
-  | 'headers'
-  | 'start'
-  | 'startTimeout'
-  | 'cwd'
-  | 'env'
-  | 'timeout'
-  | 'protocolVersion'
-  | 'clientCapabilities'
-  | 'roots'
-  | 'shutdownGrace'
-  | 'maxMessageBytes'
-> & {
-  /** 'throw' (default): a call whose messages break the schema rejects; 'collect': they are in the call's violations. */
-  schemaViolations?: 'throw' | 'collect';
-};
+export type ConnectOptions = ServerOptions &
+  Pick<
+    ConformanceOptions,
+    'timeout' | 'protocolVersion' | 'clientCapabilities' | 'roots' | 'shutdownGrace' | 'maxMessageBytes'
+  > & {
+    /** 'throw' (default): a call whose messages break the schema rejects; 'collect': they are in the call's violations. */
+    schemaViolations?: 'throw' | 'collect';
+  };
 
 /** A schema violation of a message, with the message's place in the log. */
 export interface MessageViolation extends SchemaViolation {
