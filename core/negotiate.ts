@@ -347,7 +347,8 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
     } else if (discoverFailure instanceof SessionError && discoverFailure.kind === 'transport') {
       // An HTTP status without an answer (a server before 2026-07-28 refusing the unknown headers or method).
       outcome = 'error';
-      message = `server/discover was refused (${discoverFailure.message}): falling back to initialize offering ${initOffer}`;
+      // Refused when the server answered with a status; a POST that got no answer at all failed (it was not refused).
+      message = `server/discover ${/HTTP \d{3}/.test(discoverFailure.message) ? 'was refused' : 'failed'} (${discoverFailure.message}): falling back to initialize offering ${initOffer}`;
     } else {
       const e = discoverFailure as Error;
       const closed = e instanceof SessionError && e.kind === 'closed';
@@ -358,7 +359,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
           : 'failed';
       // A server that died of the method, hangs on it, or whose connection is now in doubt: start afresh, once.
       restartedAfter = true;
-      message = `server/discover ${closed ? `was not answered: ${transport.kind === 'stdio' ? 'the server exited' : 'the connection ended'}` : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): the server was restarted and initialize offered ${initOffer} on the fresh connection`;
+      message = `server/discover ${closed ? `was not answered: ${transport.kind === 'stdio' ? 'the server exited' : 'the connection ended'}` : outcome === 'timeout' ? `got no answer within ${bound} ms` : `failed`} (${e.message}): ${afresh(transport)} and initialize offered ${initOffer} on the fresh connection`;
     }
     steps.push({
       method: 'server/discover',
@@ -383,7 +384,7 @@ export async function negotiate(env: NegotiateEnv): Promise<NegotiationResult> {
           discover,
           discoverFailure,
           failure: e as Error,
-          aborted: `the server could not be restarted after server/discover: ${(e as Error).message}`,
+          aborted: `${transport.processInfo() ? 'the server could not be restarted' : 'no fresh connection could be made'} after server/discover: ${(e as Error).message}`,
         });
       }
       discover = undefined; // its messages are in the first connection's log, described in the step
@@ -461,3 +462,13 @@ export function suiteCounts(s: SuiteResult): MatrixEntry['suites'][number] {
 }
 
 export { PROTOCOL_VERSIONS };
+
+/**
+ * What starting afresh after a failed server/discover meant: a server the harness runs (stdio, --start) is restarted;
+ * a server it only reaches over HTTP keeps running, and gets a new connection (and session).
+ */
+function afresh(transport: Transport): string {
+  return transport.processInfo()
+    ? 'the server was restarted'
+    : 'the harness connected afresh (a server it did not start is not restarted)';
+}

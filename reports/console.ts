@@ -322,8 +322,19 @@ function renderRun(report: Report, color: boolean, verbose: boolean, label?: str
   out.push(...eraLines(report).map((l) => paint(90, safeText(l))));
   // A server started a second time (negotiation restarts it once when server/discover killed or hung it) is said, with
   // why: its start-up work (an API check, say) ran twice.
+  // A server reached over HTTP that the run did not start (no --start) was not started again: it got a new connection.
   const restarted = report.negotiation?.steps.find((st) => st.restartedAfter);
-  if (restarted) out.push(paint(90, safeText(`The server was started twice: ${restarted.message}`)));
+  if (restarted)
+    out.push(
+      paint(
+        90,
+        safeText(
+          report.target.command !== undefined
+            ? `The server was started twice: ${restarted.message}`
+            : `The run connected to the server twice: ${restarted.message}`,
+        ),
+      ),
+    );
   // Text on stdout that is not JSON-RPC (a banner, a log line): quoted at the top, where a newcomer looks first.
   const stray =
     report.target.transport === 'stdio'

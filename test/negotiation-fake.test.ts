@@ -4,7 +4,7 @@
  * published, a counter-offer. Hangs, crashes, slow starts, restarts and real peers: test/negotiation.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { extend, runFake, standard, type Handler } from './helpers/fake-server.js';
+import { extend, FakeTransport, runFake, standard, type Handler } from './helpers/fake-server.js';
 
 const OLD = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
@@ -79,5 +79,25 @@ describe('servers that answer another version', () => {
     });
     expect(r.report.options.protocolVersionInForce).toBe('2025-11-25');
     expect(r.report.exitCode).toBe(0);
+  });
+});
+
+describe('a server that hangs on server/discover: started again, or only connected to again', () => {
+  const hangs = extend({ 'server/discover': (_m, api) => api.hang() });
+
+  it('a server the run started is restarted, and the step says so', async () => {
+    const r = await runFake(hangs, ['lifecycle']);
+    expect(r.report.negotiation).toMatchObject({ handshake: 'initialize', restarts: 1 });
+    expect(r.report.negotiation!.steps[0]!.message).toMatch(/: the server was restarted and initialize offered/);
+  });
+
+  it('a server the run did not start (no process of its own) is not said to be restarted: it gets a new connection', async () => {
+    // An HTTP server reached by URL: the transport has no process of its own.
+    const reached = () => Object.assign(new FakeTransport(hangs), { processInfo: () => undefined });
+    const r = await runFake(hangs, ['lifecycle'], { transportFactory: reached });
+    expect(r.report.negotiation).toMatchObject({ handshake: 'initialize', restarts: 1 });
+    const m = r.report.negotiation!.steps[0]!.message;
+    expect(m).toMatch(/: the harness connected afresh \(a server it did not start is not restarted\) and initialize/);
+    expect(m).not.toMatch(/was restarted/);
   });
 });

@@ -392,3 +392,38 @@ describe('--all-versions', () => {
     );
   });
 });
+
+describe('a second start after server/discover', () => {
+  const withRestart = (target: Report['target']): Report => {
+    const r = makeReport([kase('lifecycle/ping', 'pass')]);
+    r.target = target;
+    r.negotiation = {
+      mode: 'default',
+      handshake: 'initialize',
+      version: '2025-11-25',
+      restarts: 1,
+      steps: [
+        {
+          method: 'server/discover',
+          offered: '2026-07-28',
+          outcome: 'timeout',
+          message: 'server/discover hung',
+          restartedAfter: true,
+        },
+      ],
+    } as Report['negotiation'];
+    return r;
+  };
+
+  it('a server the run started is said to be started twice; one reached by URL, to be connected to twice', () => {
+    const started = renderConsole(withRestart({ transport: 'stdio', command: 'python3 s.py', argv: [] }), [], false);
+    expect(started).toContain('The server was started twice: server/discover hung');
+    const reached = renderConsole(
+      withRestart({ transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp' }),
+      [],
+      false,
+    );
+    expect(reached).toContain('The run connected to the server twice: server/discover hung');
+    expect(reached).not.toContain('started twice');
+  });
+});

@@ -216,3 +216,15 @@ describe('a server started again is said to be, with why', () => {
     expect(report.negotiation?.restarts).toBe(1);
   }, 60_000);
 });
+
+describe('a server reached over HTTP that hangs on server/discover', () => {
+  it('its POST gets no answer: the step says it failed (not that it was refused), initialize follows, no restart', async () => {
+    const { runBroken } = await import('./http-helpers.js');
+    const r = await runBroken('discover-hangs', 'lifecycle', ['--timeout', '1500']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.report.negotiation).toMatchObject({ handshake: 'initialize', version: '2025-11-25', restarts: 0 });
+    const m = r.report.negotiation!.steps[0]!.message;
+    expect(m).toMatch(/^server\/discover failed \(.*within 1500 ms\): falling back to initialize offering 2025-11-25$/);
+    expect(m).not.toMatch(/refused|restarted/);
+  }, 60_000);
+});
