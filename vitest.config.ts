@@ -23,6 +23,7 @@ export const UNIT = [
   'auth-credentials',
   'baseline',
   'bench-helpers',
+  'client-auth-grading',
   'client-http-grading',
   'config',
   'console-escapes',

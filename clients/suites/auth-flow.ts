@@ -37,7 +37,7 @@ export const authFlowCases: ClientCaseDef[] = [
       const refused = mcp.find(
         (r) =>
           r.status === 401 &&
-          (!open || r.at >= open.at) &&
+          (!open || r.seq >= open.seq) &&
           r.rpcMethod !== 'initialize' &&
           r.rpcMethod !== 'server/discover',
       );
@@ -48,8 +48,8 @@ export const authFlowCases: ClientCaseDef[] = [
             ? 'the client never made a request that needs a token (tools/call)'
             : 'the client never got a request served',
         );
-      const az = asOf(ctx, 'authorize').filter((r) => r.at >= refused.at);
-      const retried = mcp.find((r) => r.at > refused.at && r.rpcMethod === refused.rpcMethod && r.token === 'valid');
+      const az = asOf(ctx, 'authorize').filter((r) => r.seq >= refused.seq);
+      const retried = mcp.find((r) => r.seq > refused.seq && r.rpcMethod === refused.rpcMethod && r.token === 'valid');
       if (az.length && retried)
         return {
           verdict: 'pass',

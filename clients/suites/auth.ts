@@ -316,7 +316,7 @@ const cases: ClientCaseDef[] = [
     run(ctx) {
       const issued = asOf(ctx, 'token').find((r) => r.issued);
       if (!issued) return nothingYet(ctx, 'no token was issued');
-      const after = mcpOf(ctx).filter((r) => r.at >= issued.at);
+      const after = mcpOf(ctx).filter((r) => r.seq >= issued.seq);
       if (!after.length) return nothingYet(ctx, 'the client made no request to the MCP endpoint after getting a token');
       // The first request after a token: a client may have been mid-request; the rest must carry it.
       const bad = after.filter((r) => r.authorization !== 'bearer');
@@ -396,9 +396,9 @@ const cases: ClientCaseDef[] = [
       const denied = mcp.find((r) => r.status === 403);
       if (!denied) return nothingYet(ctx, 'the client never made the request that needs more scope (tools/call)');
       const need = scopeSet(/scope="([^"]*)"/.exec(denied.challenge ?? '')?.[1]);
-      const again = asOf(ctx, 'authorize').filter((r) => r.at > denied.at);
+      const again = asOf(ctx, 'authorize').filter((r) => r.seq > denied.seq);
       const wide = again.find((r) => [...need].every((s) => scopeSet(r.params?.scope).has(s)));
-      const retried = mcp.find((r) => r.at > denied.at && r.rpcMethod === denied.rpcMethod && r.token === 'valid');
+      const retried = mcp.find((r) => r.seq > denied.seq && r.rpcMethod === denied.rpcMethod && r.token === 'valid');
       if (wide && retried)
         return {
           verdict: 'pass',
@@ -422,7 +422,7 @@ const cases: ClientCaseDef[] = [
       const denied = mcpOf(ctx).filter((r) => r.status === 403);
       if (!denied.length)
         return nothingYet(ctx, 'the client never made the request that is always refused (tools/call)');
-      const az = asOf(ctx, 'authorize').filter((r) => r.at > denied[0]!.at);
+      const az = asOf(ctx, 'authorize').filter((r) => r.seq > denied[0]!.seq);
       if (ctx.client.endedByHarness)
         return {
           verdict: 'warn',

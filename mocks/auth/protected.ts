@@ -10,7 +10,7 @@
 import { canonicalUri, sameResource, wellKnown } from '../../core/auth/discovery.js';
 import { redactUrl } from '../../core/secrets.js';
 import type { PlainRequest, PlainResponse } from '../http.js';
-import type { AuthServer } from './server.js';
+import { nextSeq, type AuthServer } from './server.js';
 import { META } from '../../core/wire.js';
 
 export interface ProtectedConfig {
@@ -53,8 +53,10 @@ export interface ResourceRequest {
   n: number;
   /** ms since the mock started. */
   t: number;
-  /** When it came (Date.now()): to order it among the authorization server's requests. */
+  /** When it came (Date.now()): for durations. */
   at: number;
+  /** Its place among the authorization server's and this resource's requests (nextSeq): their order. */
+  seq: number;
   method: string;
   /** Path and query as sent, secret-looking parameters redacted. */
   url: string;
@@ -135,6 +137,7 @@ export class ProtectedResource {
       n: this.requests.length,
       t: Date.now() - this.t0,
       at: Date.now(),
+      seq: nextSeq(),
       method: req.method,
       url: redactUrl(req.url).slice(req.url.origin.length),
       kind: 'other',

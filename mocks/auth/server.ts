@@ -108,8 +108,20 @@ export interface AuthServerRequest {
   /** Why a request was refused, in plain words. */
   problem?: string;
   t: number;
-  /** When it came (Date.now()): to order it among the protected resource's requests. */
+  /** When it came (Date.now()): for durations. */
   at: number;
+  /** Its place among every request the authorization server and the protected resource got (nextSeq): their order. */
+  seq: number;
+}
+
+let lastSeq = 0;
+/**
+ * The order of the requests the authorization server and the protected resource get, one count for both (they live in
+ * one process). Graders order by it, not by the clock: two requests in the same millisecond, or a clock set back
+ * between them, must not put a client's answer before the refusal it answers.
+ */
+export function nextSeq(): number {
+  return ++lastSeq;
 }
 
 export interface MintOptions {
@@ -341,6 +353,7 @@ export class AuthServer {
       status: 0,
       t: Date.now() - this.t0,
       at: Date.now(),
+      seq: nextSeq(),
     };
     this.requests.push(rec);
     const send = (
