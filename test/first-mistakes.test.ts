@@ -5,26 +5,17 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../core/results.js';
 import { cli, CLI, FIXTURES, ROOT } from './helpers/cli.js';
+import { freePort } from './http-helpers.js';
 
 const lines = (s: string) => s.split('\n').filter((l, i, a) => l !== '' || i < a.length - 1);
 const first = (s: string, n: number) => lines(s).slice(0, n).join('\n');
 
 /** A port nothing listens on (bound, then released). */
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
-  });
-}
 
 /** `run` with the console on (as a user runs it) and report.json written: the console text and the report. */
 async function userRun(

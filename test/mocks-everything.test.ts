@@ -17,7 +17,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +28,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { readCassette } from '../core/formats/cassette.js';
 import { findSecrets } from '../core/redact.js';
+import { freePort } from './http-helpers.js';
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist/bin/mcp-conform.js');
@@ -112,17 +112,6 @@ function startProc(cmd: string, args: string[], ready: RegExp, env: Record<strin
 async function startMock(args: string[]): Promise<Proc & { url: string }> {
   const p = await startProc('node', [CLI, ...args], / at (http:\/\/\S+)\s*$/m);
   return { ...p, url: p.match[1]! };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
 }
 
 /** server-everything over HTTP (`streamableHttp` at /mcp, or `sse` at /sse) on a free loopback port. */
