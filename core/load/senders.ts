@@ -10,7 +10,7 @@ import { SessionError, type Session } from '../session.js';
 import { SseParser } from '../transport/sse-parser.js';
 import { RawHttpClient, RawHttpError } from './raw-http.js';
 import { headerSafe } from '../param-headers.js';
-import { isInsufficientScope } from '../transport/http-base.js';
+import { renewal } from '../transport/http-base.js';
 import type { MessageValidator } from '../schema/validator.js';
 import type { Credentials } from '../auth/credentials.js';
 
@@ -87,7 +87,7 @@ export interface HttpSenderOptions {
   maxMessageBytes?: number;
   /**
    * The run's credentials (--oauth, --auth-server, a Bearer --header): each POST carries the token accessToken() gives
-   * now; a 401 renews it once, a 403 insufficient_scope steps up once (as core/transport/http-base.ts does).
+   * now; a refusal gets one more try with a renewed or stepped-up token (core/transport/http-base.ts renewal).
    */
   credentials?: Credentials;
 }
@@ -131,18 +131,9 @@ export class HttpSender implements Sender {
     const token = c ? await c.accessToken() : undefined;
     if (token !== undefined) extra.Authorization = `Bearer ${token}`;
     let got = await this.post(body, extra, timeoutMs);
-    if (c && token !== undefined && (got.res.status === 401 || got.res.status === 403)) {
-      const www = got.res.headers['www-authenticate'];
-      const renew =
-        got.res.status === 401
-          ? c.onUnauthorized?.(www, token)
-          : isInsufficientScope(www)
-            ? c.onInsufficientScope?.(www!)
-            : undefined;
-      const again = await renew?.catch(() => undefined);
-      if (again !== undefined && again !== token)
-        got = await this.post(body, { ...extra, Authorization: `Bearer ${again}` }, timeoutMs);
-    }
+    const retry = c && token !== undefined && renewal(c, got.res.status, got.res.headers['www-authenticate'], token);
+    const again = retry ? await retry.get() : undefined;
+    if (again !== undefined) got = await this.post(body, { ...extra, Authorization: `Bearer ${again}` }, timeoutMs);
     const { res, sse } = got;
     let { answer } = got;
     if (res.status < 200 || res.status >= 300) throw new SendFailure(`http-${res.status}`, `HTTP ${res.status}`);

@@ -193,6 +193,35 @@ export function isInsufficientScope(wwwAuthenticate: string | undefined): boolea
 }
 
 /**
+ * What a request refused with the run's token may try once more: a 401 renews the token (onUnauthorized), a 403
+ * error="insufficient_scope" steps up (onInsufficientScope). undefined when neither applies; get() resolves to the new
+ * token, or undefined when there is none other than the refused one (a failure to get one included).
+ */
+export function renewal(
+  credentials: Credentials,
+  status: number,
+  wwwAuthenticate: string | undefined,
+  refused: string,
+): { reason: string; get: () => Promise<string | undefined> } | undefined {
+  const other = (p: Promise<string | undefined>) =>
+    p.then(
+      (t) => (t === refused ? undefined : t),
+      () => undefined,
+    );
+  if (status === 401 && credentials.onUnauthorized)
+    return {
+      reason: 'token renewed after 401',
+      get: () => other(credentials.onUnauthorized!(wwwAuthenticate, refused)),
+    };
+  if (status === 403 && credentials.onInsufficientScope && isInsufficientScope(wwwAuthenticate))
+    return {
+      reason: 'stepped up after 403 insufficient_scope',
+      get: () => other(credentials.onInsufficientScope!(wwwAuthenticate!)),
+    };
+  return undefined;
+}
+
+/**
  * Send one HTTP request carrying the run's token (when there are credentials and the caller has not set its own
  * Authorization: `own`): `Authorization: Bearer <accessToken()>`. A 401 to it calls onUnauthorized once, a 403 with
  * error="insufficient_scope" calls onInsufficientScope once; a new token is tried once more. The exchange record (if
@@ -212,16 +241,10 @@ export async function authorizedRequest(
   let sent = withBearer(headers, token);
   if (x) x.requestHeaders = redactHeaders(sent)!;
   const res = await httpRequest(url, method, sent, body, opts);
-  const www = header(res.headers, 'www-authenticate');
-  const retry =
-    res.status === 401 && credentials!.onUnauthorized
-      ? { reason: 'token renewed after 401', get: () => credentials!.onUnauthorized!(www, token) }
-      : res.status === 403 && credentials!.onInsufficientScope && isInsufficientScope(www)
-        ? { reason: 'stepped up after 403 insufficient_scope', get: () => credentials!.onInsufficientScope!(www!) }
-        : undefined;
+  const retry = renewal(credentials!, res.status, header(res.headers, 'www-authenticate'), token);
   if (!retry) return res;
-  const again = await retry.get().catch(() => undefined);
-  if (again === undefined || again === token) return res;
+  const again = await retry.get();
+  if (again === undefined) return res;
   res.body.resume();
   sent = withBearer(headers, again);
   if (x) {
