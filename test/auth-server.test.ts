@@ -221,6 +221,23 @@ describe('the authorization server (mocks/auth)', () => {
     expect(jwtClaims(v('expired-under-scoped'))).toMatchObject({ scope: UNDER_SCOPE, exp: expect.any(Number) });
     expect(jwtClaims(v('expired-under-scoped'))!.exp as number).toBeLessThan(now);
   });
+
+  it('a second server of the same process has its own key id and refuses the first one’s tokens', async () => {
+    const other = await startAuthServer({ scopesSupported: ['mcp:tools'] });
+    try {
+      const mine = as.mint('valid', { resource: RESOURCE, scope: 'mcp:tools' });
+      const theirs = other.mint('valid', { resource: RESOURCE, scope: 'mcp:tools' });
+      const kid = (t: string) => JSON.parse(Buffer.from(t.split('.')[0]!, 'base64url').toString()).kid;
+      expect(kid(theirs)).not.toBe(kid(mine));
+      expect(other.verify(mine)).toBeUndefined();
+      expect(as.verify(theirs)).toBeUndefined();
+      expect(other.verify(theirs)).toMatchObject({ iss: other.issuer });
+      expect(await verifies(other, mine)).toBe(false); // its JWK set does not hold the first server's key id
+      expect(await verifies(other, other.mint('bad-signature', { resource: RESOURCE, scope: 'mcp:tools' }))).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('the authorization server, configured per scenario', () => {

@@ -1,6 +1,6 @@
 /**
- * RS256 JSON Web Tokens with node:crypto only: a signing key made per authorization server (in memory, never
- * written), its public half as a JWK set, and the signing of a claims object.
+ * RS256 JSON Web Tokens with node:crypto only: a signing key per authorization server (in memory, never written), its
+ * public half as a JWK set, and the signing of a claims object.
  * https://www.rfc-editor.org/rfc/rfc7519 (JWT), https://www.rfc-editor.org/rfc/rfc7518#section-3.3 (RS256),
  * https://www.rfc-editor.org/rfc/rfc9068 (JWT access tokens: typ at+jwt).
  */
@@ -14,10 +14,23 @@ export interface SigningKey {
   publicKey: KeyObject;
 }
 
-/** A fresh RSA key pair (2048 bits) with a random key id. */
-export function makeSigningKey(): SigningKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { kid: randomBytes(8).toString('hex'), privateKey, publicKey };
+/** RSA key pairs made so far by this process (two at most: see makeSigningKey). */
+const pairs: { privateKey: KeyObject; publicKey: KeyObject }[] = [];
+
+/**
+ * A signing key with a fresh random key id. Its RSA key pair (2048 bits) is made once per process and shared by every
+ * authorization server of the process: making one costs 0.1–0.3 s of CPU, and `client --suite client-auth` starts an
+ * authorization server per scenario. What tells the servers apart is unchanged: each has its own key id and issuer,
+ * and one refuses a token of another (AuthServer.verify checks the issuer). `unlike`: a key pair other than that
+ * key's, for a token signed by a key its server does not publish (the bad-signature variant).
+ */
+export function makeSigningKey(unlike?: SigningKey): SigningKey {
+  let pair = pairs.find((p) => p.privateKey !== unlike?.privateKey);
+  if (!pair) {
+    pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    pairs.push(pair);
+  }
+  return { kid: randomBytes(8).toString('hex'), privateKey: pair.privateKey, publicKey: pair.publicKey };
 }
 
 /** The JWK set that publishes these keys' public halves. */

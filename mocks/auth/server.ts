@@ -284,7 +284,7 @@ export class AuthServer {
     };
     if (variant === 'bad-signature') {
       // Signed by a key the JWK set does not hold, under the published key id: what a forger would send.
-      this.stranger ??= makeSigningKey();
+      this.stranger ??= makeSigningKey(this.key);
       return this.issueAs(claims, this.stranger, this.key.kid, true);
     }
     return this.issueAs(claims, this.key);
