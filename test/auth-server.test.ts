@@ -233,7 +233,8 @@ describe('the authorization server (mocks/auth)', () => {
       expect(as.verify(theirs)).toBeUndefined();
       expect(other.verify(theirs)).toMatchObject({ iss: other.issuer });
       expect(await verifies(other, mine)).toBe(false); // its JWK set does not hold the first server's key id
-      expect(await verifies(other, other.mint('bad-signature', { resource: RESOURCE, scope: 'mcp:tools' }))).toBe(false);
+      const forged = other.mint('bad-signature', { resource: RESOURCE, scope: 'mcp:tools' });
+      expect(await verifies(other, forged)).toBe(false);
     } finally {
       await other.close();
     }
