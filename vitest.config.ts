@@ -121,9 +121,9 @@ const noDist: Plugin = {
 
 export default defineConfig({
   test: {
-    // The CLI tests start real servers; two cores, and most of a test's time is spent waiting on processes: three test
+    // The CLI tests start real servers; two cores, and most of a test's time is spent waiting on processes: four test
     // files at a time, across the projects, the longest first (test/setup/sequencer.ts).
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
@@ -145,6 +145,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...UNIT, ...PEERS, 'dist/**', 'node_modules/**'],
           globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
+          // A worker runs one file after another without a fresh process for each (vitest and the test helpers are
+          // imported once per worker). The files keep no state between them: none changes process.env or mocks a module
+          // (test/projects.test.ts checks that), and every server a file starts is ended by the file.
+          isolate: false,
         },
       },
       {
@@ -153,6 +157,10 @@ export default defineConfig({
           name: 'peers',
           include: PEERS,
           globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
+          // A worker runs one file after another without a fresh process for each (vitest and the test helpers are
+          // imported once per worker). The files keep no state between them: none changes process.env or mocks a module
+          // (test/projects.test.ts checks that), and every server a file starts is ended by the file.
+          isolate: false,
         },
       },
     ],

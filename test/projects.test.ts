@@ -64,6 +64,18 @@ describe('test projects (vitest.config.ts)', () => {
     expect(found, 'move these files to the cli or peers project (vitest.config.ts)').toEqual([]);
   });
 
+  it('no test file changes what the next file of its worker sees (every project runs files without isolation)', () => {
+    const SHARED: [RegExp, string][] = [
+      [/process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/, 'changes process.env'],
+      [/\bvi\.(mock|stubEnv|stubGlobal|useFakeTimers)\(/, 'mocks a module, the environment, a global or the clock'],
+      [/process\.chdir\(/, 'changes the working directory'],
+    ];
+    const found = FILES.filter((f) => f !== 'test/projects.test.ts').flatMap((f) =>
+      SHARED.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`),
+    );
+    expect(found, 'restore it in the file, or give the file its own project with isolate: true').toEqual([]);
+  });
+
   it('a file that starts a third-party peer is in the peers project', () => {
     const found = FILES.filter((f) => !PEERS.includes(f) && f !== 'test/projects.test.ts').flatMap((f) =>
       PEER_MARKERS.filter(([re]) => re.test(text(f))).map(([, why]) => `${f}: ${why}`),

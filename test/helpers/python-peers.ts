@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { cachedInstall, lastLine, runBounded } from './cached-install.js';
 import { ROOT } from './cli.js';
+import { withForkServer } from './python-fork.js';
 
 export const REQUIREMENTS = ['mcp>=2', 'fastmcp'];
 export const CACHE_ROOT = join(ROOT, 'node_modules', '.cache', 'mcp-conform-pyvenv');
@@ -57,9 +58,12 @@ async function create(dir: string): Promise<string | undefined> {
 
 let memo: Promise<PythonPeers> | undefined;
 
-/** The venv's python, or why there is none. Creates the venv at most once per machine (see the file comment). */
+/**
+ * The venv's python (through this worker's fork server: python-fork.ts), or why there is none. Creates the venv at most
+ * once per machine (see the file comment).
+ */
 export function pythonPeers(): Promise<PythonPeers> {
-  return (memo ??= resolvePeers());
+  return (memo ??= resolvePeers().then(async (p) => (p.python ? { python: await withForkServer(p.python) } : p)));
 }
 
 async function resolvePeers(): Promise<PythonPeers> {
