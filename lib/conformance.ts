@@ -660,7 +660,8 @@ export async function executeRun(
 export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: () => Promise<T>): Promise<T> {
   if (!p.authServer || opts.target.transport === 'stdio' || !opts.target.start) return run();
   const { startAuthServer, authServerCredentials } = await import('../mocks/auth/index.js');
-  const as = await startAuthServer();
+  const url = new URL(opts.target.url);
+  const as = await startAuthServer({}, Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
   try {
     const issuer = as.issuer;
     const start = opts.target.start;

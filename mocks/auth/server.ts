@@ -693,10 +693,21 @@ export class AuthServer {
   }
 }
 
-/** Start an authorization server with this configuration; close() it when done. */
-export async function startAuthServer(config: AuthServerConfig = {}): Promise<AuthServer> {
-  const s = new AuthServer(config);
+/**
+ * Start an authorization server with this configuration; close() it when done. `avoidPort`: a loopback port it must
+ * not take (the port a server the harness is about to start will listen on: free at this moment, the system may give
+ * it to this server, and the run would then wait for and test the authorization server). Another server is started
+ * before the first is closed, so the system cannot give the same port again; at most four times.
+ */
+export async function startAuthServer(config: AuthServerConfig = {}, avoidPort?: number): Promise<AuthServer> {
+  let s = new AuthServer(config);
   await s.start();
+  for (let i = 0; i < 4 && avoidPort !== undefined && Number(new URL(s.issuer).port) === avoidPort; i++) {
+    const next = new AuthServer(config);
+    await next.start();
+    await s.close();
+    s = next;
+  }
   return s;
 }
 
