@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import type { ProcessInfo } from './results.js';
 import { disown, endGroup, own, signalGroup } from './processes.js';
 import { noteServerEnv } from './secrets.js';
+import { portOf } from './urls.js';
 
 export interface StartSpec {
   /** The command as the user gave it (for the report). */
@@ -109,7 +110,7 @@ export class ServerProcess {
     });
     const bound = this.spec.timeoutMs ?? 15_000;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const port = portOf(url);
     const until = Date.now() + bound;
     let gone = false;
     void this.exited.then(() => {

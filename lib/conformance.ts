@@ -35,6 +35,7 @@ import { updateExpectOption } from '../suites/expect.js';
 import { createReporter, fanOut, ReporterError, type Reporter } from '../reports/index.js';
 import { OptionsError, unknownKeysMessage } from './option-keys.js';
 import { didYouMean } from '../core/suggest.js';
+import { portOf } from '../core/urls.js';
 
 export { OptionsError } from './option-keys.js';
 
@@ -660,8 +661,7 @@ export async function executeRun(
 export async function withAuthServer<T>(p: PreparedRun, opts: RunOptions, run: () => Promise<T>): Promise<T> {
   if (!p.authServer || opts.target.transport === 'stdio' || !opts.target.start) return run();
   const { startAuthServer, authServerCredentials } = await import('../mocks/auth/index.js');
-  const url = new URL(opts.target.url);
-  const as = await startAuthServer({}, Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
+  const as = await startAuthServer({}, portOf(new URL(opts.target.url)));
   try {
     const issuer = as.issuer;
     const start = opts.target.start;

@@ -49,6 +49,7 @@ export const CORE_LAYERS: readonly { layer: string; files: readonly string[] }[]
       'inputs.ts',
       'objects.ts',
       'schema-keywords.ts',
+      'urls.ts',
       'wire.ts',
       'version.ts',
       'schema/versions.ts',

@@ -9,6 +9,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { remaining } from './helpers/proc.js';
 import { withForkServer } from './helpers/python-fork.js';
 
 const which = spawnSync('sh', ['-c', 'command -v python3'], { encoding: 'utf8' });
@@ -54,14 +55,8 @@ function start(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd
   return { child, ended, firstLine };
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The peer or anything of its process group still running (the fork server kills the group). */
+const alive = (peer: number) => remaining(peer, [peer]).length > 0;
 
 describe.skipIf(!PYTHON)('the Python peers’ fork server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyfork-test-'));
@@ -106,7 +101,7 @@ describe.skipIf(!PYTHON)('the Python peers’ fork server', () => {
     r.child.kill('SIGKILL');
     await r.ended;
     const until = Date.now() + 5_000;
-    while (alive(peer) && Date.now() < until) await new Promise((s) => setTimeout(s, 50));
+    while (alive(peer) && Date.now() < until) await new Promise((s) => setTimeout(s, 100));
     expect(alive(peer)).toBe(false);
   });
 

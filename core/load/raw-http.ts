@@ -7,6 +7,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { portOf } from '../urls.js';
 
 export interface RawResponse {
   status: number;
@@ -222,7 +223,7 @@ export class RawHttpClient {
     private readonly maxConns = 64,
   ) {
     this.host = url.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    this.port = portOf(url);
     const lines = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive'];
     for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
     this.prefix = lines.join('\r\n');

@@ -13,6 +13,7 @@ import type { SseEvent } from './sse-parser.js';
 import type { Credentials } from '../auth/credentials.js';
 import { cut } from '../text.js';
 import { redactHeaders, redactUrl } from '../secrets.js';
+import { portOf } from '../urls.js';
 
 // Headers given with --header are sent as given and never written in clear: the rule and the redaction are in
 // core/secrets.ts (re-exported here for the transports that import them from here), the parser in core/headers.ts.
@@ -127,7 +128,7 @@ export function header(h: IncomingHttpHeaders, name: string): string | undefined
 
 /** Plain words for a failed connection. */
 export function describeNetError(e: NodeJS.ErrnoException, url: URL): string {
-  const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+  const where = `${url.hostname}:${portOf(url)}`;
   switch (e.code) {
     case 'ECONNREFUSED':
       return `connection refused at ${where} (is the server running and listening there?)`;

@@ -63,13 +63,10 @@ async function start(python: string): Promise<string> {
     detached: true,
   });
   zygote.unref();
-  const exited = new Promise<void>((r) => zygote.once('exit', () => r()));
+  let gone = false;
+  zygote.once('exit', () => (gone = true));
   zygote.once('error', () => {});
   const deadline = Date.now() + READY_MS;
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
   while (!existsSync(socket) && !gone && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   if (!existsSync(socket)) {
     if (!gone) zygote.kill('SIGKILL');
