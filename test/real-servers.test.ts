@@ -663,6 +663,18 @@ export function madeUpPromptArguments(report: Report): string[] {
 
 // ---- running ----
 
+/**
+ * --shutdown-grace, how long each step of stopping the server waits (stdin closed, SIGTERM, SIGKILL). A stdio Python
+ * server takes about 2 s to exit once its stdin closes (FastMCP ~2.1 s measured idle), the default grace: 5 s keeps
+ * lifecycle/shutdown from depending on the machine's load. A server started with --start serves HTTP and does not
+ * read its stdin: every one here ends on SIGTERM (lifecycle/shutdown info, reported, not graded), so the first step is
+ * a wait for nothing, made twice by a dual-era run (a server per era); 1 s, which SIGTERM needs far less than.
+ */
+function graceFor(t: Target, args: string[]): string[] {
+  if (args.includes('--start')) return ['--shutdown-grace', '1000'];
+  return t.python ? ['--shutdown-grace', '5000'] : [];
+}
+
 /** At most two runs at a time (two cores); each run is one server process group. */
 let slots = 2;
 const queue: (() => void)[] = [];
@@ -731,9 +743,8 @@ describe('real-server ledger (docs/real-servers.md)', () => {
           );
           return;
         }
-        // A Python server takes about 2 s to exit once its stdin closes (FastMCP ~2.1 s measured idle), the default
-        // --shutdown-grace: a 5 s grace keeps lifecycle/shutdown from depending on the machine's load.
-        const args = [...(await t.args(py.python)), ...(t.python ? ['--shutdown-grace', '5000'] : [])];
+        const args = await t.args(py.python);
+        args.push(...graceFor(t, args));
         const r: RunResult = await limited(() => runArgs(args, { timeoutMs: t.timeoutMs ?? defaultTimeout(t) }));
         reports.set(t.id, r.report);
         optedIn.set(

@@ -21,6 +21,9 @@ async function isolation(server: string) {
       'security',
       '--case',
       'security/session-isolation',
+      // Neither server reads its stdin; both end at once on SIGTERM: no 2 s wait after stdin is closed.
+      '--shutdown-grace',
+      '300',
       '--out-dir',
       out,
       '--reporter',

@@ -12,6 +12,12 @@ import { startAuthServer } from '../../mocks/auth/index.js';
 
 const AUTHKIT = join(FIXTURES, 'auth', 'authkit.py');
 
+/**
+ * --shutdown-grace for the started fixture: a stdlib HTTP server that does not read its stdin and ends at once on
+ * SIGTERM, so the default 2 s after its stdin is closed would be waited out for nothing at the end of every run.
+ */
+const GRACE = ['--shutdown-grace', '300'];
+
 /** `run --start "python3 authkit.py BUG PORT" --http …/mcp --suite auth` (+ extra flags). */
 async function authkit(bug: string, extra: string[] = []) {
   const port = await freePort();
@@ -23,6 +29,7 @@ async function authkit(bug: string, extra: string[] = []) {
       `http://127.0.0.1:${port}/mcp`,
       '--suite',
       'auth',
+      ...GRACE,
       ...extra,
     ],
     { timeoutMs: 90_000 },
@@ -85,6 +92,7 @@ describe('auth suite: the conformant fixture', () => {
         'auth/unauthenticated/',
         '--case',
         'lifecycle/initialize',
+        ...GRACE,
       ],
       { timeoutMs: 60_000 },
     );
@@ -114,6 +122,7 @@ describe('auth suite: the conformant fixture with a token from elsewhere', () =>
             '--protocol-version',
             '2025-11-25',
             ...(how === 'header' ? ['--header', `Authorization: Bearer ${token}`] : ['--oauth']),
+            ...GRACE,
           ],
           { timeoutMs: 90_000 },
         );
