@@ -121,8 +121,8 @@ const noDist: Plugin = {
 
 export default defineConfig({
   test: {
-    // The CLI tests start real servers; two cores, and most of a test's time is spent waiting on processes: four test
-    // files at a time, across the projects, the longest first (test/setup/sequencer.ts).
+    // The CLI tests start real servers; two cores, and much of a test's time is spent waiting on processes: four test
+    // files at a time, project by project (peers, unit, cli), each project's longest first (test/setup/sequencer.ts).
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     projects: [
