@@ -15,11 +15,7 @@ const report = JSON.parse(readFileSync(from, 'utf8'));
 const out = {};
 for (const r of report.testResults.toSorted((a, b) => b.endTime - b.startTime - (a.endTime - a.startTime))) {
   const seconds = Math.round((r.endTime - r.startTime) / 100) / 10;
-  out[
-    relative(root, r.name)
-      .replace(/^test\//, '')
-      .replace(/\.test\.ts$/, '')
-  ] = seconds;
+  out[relative(root, r.name)] = seconds; // the file's path from the package root, as the sequencer looks it up
 }
 writeFileSync(join(root, 'test', 'setup', 'durations.json'), `${JSON.stringify(out, null, 2)}\n`);
 console.log(`test/setup/durations.json: ${Object.keys(out).length} files`);

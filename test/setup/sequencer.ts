@@ -16,8 +16,8 @@ import { join, relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each test file took in a full run on the two-core development machine (`scripts/test-durations.mjs` writes
- * them from vitest's JSON report).
+ * Seconds each test file (by its path from the package root) took in a full run on the two-core development machine
+ * (`scripts/test-durations.mjs` writes them from vitest's JSON report).
  */
 export const LONGEST: Record<string, number> = JSON.parse(
   readFileSync(join(import.meta.dirname, 'durations.json'), 'utf8'),
@@ -34,7 +34,7 @@ export default class LongestFirst extends BaseSequencer {
       const file = relative(root, s.moduleId);
       const cached = this.ctx.cache.getFileTestResults(`${s.project.name}:${file}`);
       if (cached) return cached.duration / 1000;
-      return LONGEST[file.replace(/^test\//, '').replace(/\.test\.ts$/, '')] ?? 0;
+      return LONGEST[file] ?? 0;
     };
     const at = new Map(base.map((s, i) => [s, i]));
     const rank = (s: TestSpecification) => {
