@@ -119,6 +119,15 @@ const noDist: Plugin = {
   },
 };
 
+/** What the cli and peers projects share: both start processes from the build. */
+const PROCESS_PROJECT = {
+  globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
+  // A worker runs one file after another without a fresh process for each (vitest and the test helpers are imported
+  // once per worker). The files keep no state between them: none changes process.env or mocks a module
+  // (test/projects.test.ts checks that), and every server a file starts is ended by the file.
+  isolate: false,
+};
+
 export default defineConfig({
   test: {
     // The CLI tests start real servers; two cores, and much of a test's time is spent waiting on processes: four test
@@ -144,11 +153,7 @@ export default defineConfig({
           name: 'cli',
           include: ['test/**/*.test.ts'],
           exclude: [...UNIT, ...PEERS, 'dist/**', 'node_modules/**'],
-          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
-          // A worker runs one file after another without a fresh process for each (vitest and the test helpers are
-          // imported once per worker). The files keep no state between them: none changes process.env or mocks a module
-          // (test/projects.test.ts checks that), and every server a file starts is ended by the file.
-          isolate: false,
+          ...PROCESS_PROJECT,
         },
       },
       {
@@ -156,11 +161,7 @@ export default defineConfig({
         test: {
           name: 'peers',
           include: PEERS,
-          globalSetup: ['test/setup/temp-root.ts', 'test/setup/fresh-dist.ts', 'test/setup/python3.ts'],
-          // A worker runs one file after another without a fresh process for each (vitest and the test helpers are
-          // imported once per worker). The files keep no state between them: none changes process.env or mocks a module
-          // (test/projects.test.ts checks that), and every server a file starts is ended by the file.
-          isolate: false,
+          ...PROCESS_PROJECT,
         },
       },
     ],
